@@ -1,0 +1,79 @@
+/**
+ * Errors as plain data: every error the library throws is a {@link KubeletHashError} with a
+ * stable string `code`, the JSON `path` it concerns (`[]` for the document root) and what was
+ * `expected` there, so callers can branch on `code` and print `path` without parsing messages.
+ */
+
+/** A step in a JSON path: an object key or an array index. */
+export type JsonPathSegment = string | number;
+
+/** Every error code the library uses. */
+export type ErrorCode =
+  | 'INVALID_TYPE'
+  | 'INT_OUT_OF_RANGE'
+  | 'NOT_AN_INTEGER'
+  | 'INVALID_QUANTITY'
+  | 'INVALID_JSON'
+  | 'TOO_DEEP'
+  | 'UNSUPPORTED_RELEASE'
+  | 'INVALID_VERSION'
+  | 'INVALID_HASH'
+  | 'INVALID_OPTION'
+  | 'NOT_AVAILABLE'
+  | 'HASH_MISMATCH'
+  | 'INVALID_RECORD'
+  | 'INVALID_FIXTURE';
+
+/** Renders a path the way jq would address it: `.env[0].valueFrom`. */
+export function formatJsonPath(path: readonly JsonPathSegment[]): string {
+  if (path.length === 0) return '.';
+  let out = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(seg)) out += `.${seg}`;
+    else out += `[${JSON.stringify(seg)}]`;
+  }
+  return out;
+}
+
+/** Base class of every error thrown by kubelet-hash. */
+export class KubeletHashError extends Error {
+  readonly code: ErrorCode;
+  readonly path: readonly JsonPathSegment[];
+  readonly expected: string;
+
+  constructor(code: ErrorCode, path: readonly JsonPathSegment[], expected: string, detail?: string) {
+    const where = path.length > 0 ? ` at ${formatJsonPath(path)}` : '';
+    super(`${code}${where}: expected ${expected}${detail ? ` (${detail})` : ''}`);
+    this.name = new.target.name;
+    this.code = code;
+    this.path = Object.freeze([...path]);
+    this.expected = expected;
+  }
+
+  /** The error as plain data, e.g. for a CLI's `--json` output. */
+  toJSON(): { name: string; code: ErrorCode; path: JsonPathSegment[]; expected: string; message: string } {
+    return { name: this.name, code: this.code, path: [...this.path], expected: this.expected, message: this.message };
+  }
+}
+
+/** The container (or another input document) does not fit the Go type it is decoded into. */
+export class DecodeError extends KubeletHashError {}
+
+/** A text is not a valid `resource.Quantity` (apimachinery's ParseQuantity refused it). */
+export class QuantityError extends KubeletHashError {}
+
+/** A kubelet version string is malformed or names a release this library does not model. */
+export class ReleaseError extends KubeletHashError {}
+
+/** A stored hash text is not what the kubelet writes (`strconv.FormatUint(h, 16)`). */
+export class HashFormatError extends KubeletHashError {}
+
+/** An option passed to a public function is invalid. */
+export class OptionError extends KubeletHashError {}
+
+/** An observed hash does not match the one computed for the claimed source release. */
+export class HashMismatchError extends KubeletHashError {}
+
+/** A runtime record (docker inspect, config.v2.json, crictl inspect) is malformed. */
+export class RecordError extends KubeletHashError {}
