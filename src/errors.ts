@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'NOT_AN_INTEGER'
   | 'INVALID_QUANTITY'
   | 'INVALID_JSON'
+  | 'UNSAFE_INTEGER'
   | 'TOO_DEEP'
   | 'UNSUPPORTED_RELEASE'
   | 'INVALID_VERSION'

@@ -1,0 +1,85 @@
+/** The hashing entry points: what a kubelet of a given release computes for a container. */
+import { KubeletHashError } from '../errors.js';
+import type { GoStruct } from '../go/value.js';
+import { parseJson } from '../json/parse.js';
+import { hashValue, hashedBytes, preimageAndHash } from '../hash/compute.js';
+import { formatHash } from '../hash/format.js';
+import { pipelineFor, type ReleasePipeline } from '../hash/pipeline.js';
+import type { HashAlgorithmName } from '../models/model.js';
+import { resolveHashOptions, type HashOptions } from './options.js';
+
+/**
+ * A container as `.spec.containers[i]` of a pod the apiserver serves: a parsed object, or its JSON
+ * text. Give the text (or bigints) when int64 fields exceed 2^53 or a quantity is written as a
+ * JSON number whose spelling matters (`1E3`); the object is never modified.
+ */
+export type ContainerInput = string | object;
+
+/** Decodes `container` for the release in `options`; returns the pipeline and the Go value. */
+function prepare(container: ContainerInput, options: HashOptions, full = false): { p: ReleasePipeline; value: GoStruct } {
+  const { info, jsonEscapes } = resolveHashOptions(options);
+  const p = pipelineFor(info, jsonEscapes);
+  const input = typeof container === 'string' ? parseJson(container) : container;
+  return { p, value: full ? p.decodeFull(input) : p.decode(input) };
+}
+
+/**
+ * The hash a kubelet of `options.kubeletVersion` computes for `container` (`HashContainer`), as it
+ * stores it in `io.kubernetes.container.hash`: lowercase hex, no padding.
+ *
+ * @example hashContainer({ name: 'app', image: 'nginx' }, { kubeletVersion: '1.29' })
+ */
+export function hashContainer(container: ContainerInput, options: HashOptions): string {
+  const { p, value } = prepare(container, options);
+  return formatHash(hashValue(p, value));
+}
+
+/**
+ * `HashContainerWithoutResources` (kubelet 1.27–1.30): the hash of the container with its
+ * `resources` zeroed, stored as `io.kubernetes.container.hashWithoutResources` when the
+ * InPlacePodVerticalScaling gate is on. Throws `NOT_AVAILABLE` for other releases.
+ */
+export function hashContainerWithoutResources(container: ContainerInput, options: HashOptions): string {
+  const { info } = resolveHashOptions(options);
+  if (!info.hashWithoutResources) {
+    throw new KubeletHashError('NOT_AVAILABLE', ['options', 'kubeletVersion'], 'a release from 1.27 to 1.30 (the only ones with HashContainerWithoutResources)', `release ${info.release}`);
+  }
+  const { p, value } = prepare(container, options);
+  return formatHash(hashValue(p, p.withoutResources(value)));
+}
+
+/** What a release hashes, byte for byte. */
+export interface Preimage {
+  release: string;
+  algorithm: HashAlgorithmName;
+  /** The pre-image: go-spew text of the struct (legacy) or the JSON bytes (json, name-image). */
+  bytes: Uint8Array;
+  /** `bytes` as text (always valid UTF-8: Go strings reached here came from JSON). */
+  text: string;
+  /** Exactly what FNV-1a 32 consumes: `bytes` for legacy, go-spew's `([]uint8)[…]` of `bytes` otherwise. */
+  hashedBytes: Uint8Array;
+  /** The resulting hash, as stored. */
+  hash: string;
+}
+
+/** The exact pre-image a kubelet of `options.kubeletVersion` hashes for `container`, with its hash. */
+export function preimage(container: ContainerInput, options: HashOptions): Preimage {
+  const { p, value } = prepare(container, options);
+  const { preimage: bytes, hash } = preimageAndHash(p, value);
+  return {
+    release: p.release,
+    algorithm: p.algorithm,
+    bytes,
+    text: new TextDecoder().decode(bytes),
+    hashedBytes: p.hashesSpewOfBytes ? hashedBytes(p, value) : bytes,
+    hash: formatHash(hash),
+  };
+}
+
+/**
+ * Decodes the whole container with the release's model and throws the first problem as a typed
+ * error. Hashing for 1.31+ reads only name and image; call this when you want the rest checked too.
+ */
+export function validateContainer(container: ContainerInput, options: HashOptions): void {
+  prepare(container, options, true);
+}

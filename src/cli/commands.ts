@@ -1,0 +1,101 @@
+/** The CLI's commands: each names its options, usage line and handler. */
+import { fileURLToPath } from 'node:url';
+import { hashContainer, preimage } from '../api/hash.js';
+import { locateContainers } from '../api/pod.js';
+import { supportedReleases, releaseInfo } from '../releases/registry.js';
+import { readJsonInput, type CliIO } from './io.js';
+import { UsageError } from './run.js';
+
+type Values = Record<string, string | boolean | undefined>;
+type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+
+export interface Command {
+  summary: string;
+  usage: string;
+  options: OptionSpec;
+  run(values: Values, positionals: string[], io: CliIO): Promise<number>;
+}
+
+const EXAMPLE_POD = fileURLToPath(new URL('../../examples/pod.json', import.meta.url));
+
+function versionsFrom(values: Values): string[] {
+  const v = values['kubelet-version'];
+  if (typeof v === 'string') return [releaseInfo(v).release];
+  return supportedReleases();
+}
+
+function onePositional(positionals: string[]): string {
+  if (positionals.length !== 1) throw new UsageError(`expected one input file (or - for stdin), got ${positionals.length}`);
+  return positionals[0]!;
+}
+
+/** Hash table: one row per release, one column per container. */
+async function hashTable(file: string, values: Values, io: CliIO): Promise<number> {
+  const { doc } = await readJsonInput(file, io);
+  const found = locateContainers(doc);
+  const wanted = typeof values['container'] === 'string' ? found.filter((c) => c.name === values['container']) : found;
+  if (wanted.length === 0) throw new UsageError(`no container named ${JSON.stringify(values['container'])}`);
+  const releases = versionsFrom(values);
+  if (values['json']) {
+    const rows = wanted.map((c) => ({
+      list: c.list,
+      name: c.name,
+      hashes: Object.fromEntries(releases.map((r) => [r, hashContainer(c.container, { kubeletVersion: r })])),
+    }));
+    io.stdout.write(JSON.stringify(rows, null, 2) + '\n');
+    return 0;
+  }
+  const headers = wanted.map((c) => (c.list === 'containers' ? c.name : `${c.name} (${c.list})`));
+  const widths = headers.map((h) => Math.max(8, h.length));
+  io.stdout.write(['release', ...headers.map((h, i) => h.padEnd(widths[i]!))].join('  ').trimEnd() + '\n');
+  for (const r of releases) {
+    const cells = wanted.map((c, i) => hashContainer(c.container, { kubeletVersion: r }).padEnd(widths[i]!));
+    io.stdout.write([r.padEnd(7), ...cells].join('  ').trimEnd() + '\n');
+  }
+  return 0;
+}
+
+export const COMMANDS: Record<string, Command> = {
+  example: {
+    summary: 'hash the bundled example pod (examples/pod.json) for every supported release',
+    usage: '[--json]',
+    options: { json: { type: 'boolean' } },
+    run: (values, _p, io) => {
+      io.stdout.write(`# ${EXAMPLE_POD}\n`);
+      return hashTable(EXAMPLE_POD, values, io);
+    },
+  },
+  hash: {
+    summary: "print the hash(es) a kubelet computes for a container, a Pod or a workload's pod template",
+    usage: '[-k VERSION] [--container NAME] [--json] FILE|-',
+    options: { 'kubelet-version': { type: 'string', short: 'k' }, container: { type: 'string', short: 'c' }, json: { type: 'boolean' } },
+    run: (values, positionals, io) => hashTable(onePositional(positionals), values, io),
+  },
+  preimage: {
+    summary: 'print the exact text a kubelet hashes (spew text or JSON); --hashed prints what FNV consumes',
+    usage: '-k VERSION [--container NAME] [--hashed] FILE|-',
+    options: { 'kubelet-version': { type: 'string', short: 'k' }, container: { type: 'string', short: 'c' }, hashed: { type: 'boolean' } },
+    run: async (values, positionals, io) => {
+      const version = values['kubelet-version'];
+      if (typeof version !== 'string') throw new UsageError('--kubelet-version is required');
+      const { doc } = await readJsonInput(onePositional(positionals), io);
+      const found = locateContainers(doc).filter((c) => typeof values['container'] !== 'string' || c.name === values['container']);
+      if (found.length !== 1) throw new UsageError(`the input has ${found.length} matching containers; pick one with --container`);
+      const pre = preimage(found[0]!.container, { kubeletVersion: version });
+      io.stdout.write(values['hashed'] ? Buffer.from(pre.hashedBytes) : Buffer.from(pre.bytes));
+      io.stdout.write('\n');
+      return 0;
+    },
+  },
+  releases: {
+    summary: 'list the supported releases with their algorithm and storage keys',
+    usage: '[--json]',
+    options: { json: { type: 'boolean' } },
+    run: async (values, _p, io) => {
+      const infos = supportedReleases().map((r) => releaseInfo(r));
+      if (values['json']) io.stdout.write(JSON.stringify(infos, null, 2) + '\n');
+      else for (const i of infos) io.stdout.write(`${i.release.padEnd(5)} ${i.algorithm.padEnd(10)} ${i.hashWithoutResources ? '+withoutResources ' : ''}${i.jsonEscapes ?? ''}\n`);
+      return 0;
+    },
+  },
+};

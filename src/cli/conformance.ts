@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+/** `npm run conformance -- CASES.ndjson EXPECTED.ndjson`: exit 0 only when every row matches. */
+import { readFileSync } from 'node:fs';
+import { readCases, readExpected } from '../conformance/fixtures.js';
+import { formatReport } from '../conformance/report.js';
+import { runConformance } from '../conformance/run.js';
+
+const [casesPath = 'fixtures/oracle/cases.ndjson', expectedPath = 'fixtures/oracle/expected.ndjson'] = process.argv.slice(2);
+const cases = readCases(readFileSync(casesPath, 'utf8'), casesPath);
+const expected = readExpected(readFileSync(expectedPath, 'utf8'), expectedPath);
+const report = runConformance(cases, expected);
+process.stdout.write(formatReport(report) + '\n');
+process.exitCode = report.ok ? 0 : 1;

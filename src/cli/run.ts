@@ -1,0 +1,49 @@
+/**
+ * Command dispatch and error rendering. Library errors are printed as `error CODE at PATH:
+ * expected …` (with line and column when the input text is at hand), exit code 2; usage errors
+ * exit 64; a failed check (e.g. "changed") exits 1.
+ */
+import { parseArgs } from 'node:util';
+import { KubeletHashError, formatJsonPath } from '../errors.js';
+import { COMMANDS, type Command } from './commands.js';
+import type { CliIO } from './io.js';
+
+export class UsageError extends Error {}
+
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(usage());
+    return name ? 0 : 64;
+  }
+  const cmd: Command | undefined = COMMANDS[name];
+  if (!cmd) {
+    io.stderr.write(`kubelet-hash: unknown command ${JSON.stringify(name)}\n\n${usage()}`);
+    return 64;
+  }
+  try {
+    const { values, positionals } = parseArgs({ args: rest, options: cmd.options, allowPositionals: true, strict: true });
+    return await cmd.run(values as Record<string, string | boolean | undefined>, positionals, io);
+  } catch (e) {
+    if (e instanceof KubeletHashError) {
+      const where = e.path.length > 0 ? ` at ${formatJsonPath(e.path)}` : '';
+      const position = (e as KubeletHashError & { position?: string }).position;
+      io.stderr.write(`error ${e.code}${where}${position ? ` (${position})` : ''}: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof UsageError || (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))) {
+      io.stderr.write(`kubelet-hash ${name}: ${e.message}\n  usage: kubelet-hash ${name} ${cmd.usage}\n`);
+      return 64;
+    }
+    if (e instanceof Error && 'code' in e && (e.code === 'ENOENT' || e.code === 'EISDIR' || e.code === 'EACCES')) {
+      io.stderr.write(`kubelet-hash ${name}: ${e.message}\n`);
+      return 66;
+    }
+    throw e;
+  }
+}
+
+function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(12)} ${c.summary}\n      kubelet-hash ${n} ${c.usage}`);
+  return `kubelet-hash: the container hash a kubelet computes, for every release 1.8–1.36\n\ncommands:\n${lines.join('\n')}\n`;
+}

@@ -1,0 +1,68 @@
+/**
+ * Reading oracle-format fixture files (`cases.ndjson`, `expected.ndjson`): one JSON document per
+ * line, validated with zod; a bad line is an `INVALID_FIXTURE` error naming file line and field.
+ */
+import { z } from 'zod';
+import { KubeletHashError } from '../errors.js';
+import { parseJson, type JsonValue } from '../json/parse.js';
+
+export interface FixtureCase {
+  id: string;
+  description: string;
+  /** Parsed with number source text kept (quantities such as `1E3` depend on it). */
+  container: JsonValue;
+}
+
+export interface ExpectedRow {
+  case: string;
+  version: string;
+  algorithm: 'legacy' | 'json' | 'name-image';
+  hash: string;
+  hashWithoutResources?: string;
+  preimage: string;
+}
+
+const caseShape = z.object({ case: z.string().min(1), description: z.string(), container: z.unknown() });
+const expectedShape = z.object({
+  case: z.string().min(1),
+  version: z.string().regex(/^1\.\d+$/),
+  algorithm: z.enum(['legacy', 'json', 'name-image']),
+  hash: z.string().regex(/^[0-9a-f]+$/),
+  hashWithoutResources: z.string().regex(/^[0-9a-f]+$/).optional(),
+  preimage: z.string(),
+});
+
+function* lines(text: string): Generator<[number, string]> {
+  const all = text.split('\n');
+  for (let i = 0; i < all.length; i++) {
+    const l = all[i]!.trim();
+    if (l !== '') yield [i + 1, l];
+  }
+}
+
+function validate<T>(schema: z.ZodType<T>, raw: unknown, file: string, line: number): T {
+  const r = schema.safeParse(raw);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    throw new KubeletHashError('INVALID_FIXTURE', [file, line, ...issue.path.map(String)], 'a line in the oracle format (see fixtures/oracle/README.md)', issue.message);
+  }
+  return r.data;
+}
+
+export function readCases(text: string, file = 'cases'): FixtureCase[] {
+  const out: FixtureCase[] = [];
+  for (const [n, l] of lines(text)) {
+    // Our own parser keeps numbers as source text; JSON.parse is only used for the plain fields.
+    const raw = parseJson(l);
+    const row = validate(caseShape, JSON.parse(l), file, n);
+    const container = (raw as Record<string, JsonValue>)['container'] ?? null;
+    out.push({ id: row.case, description: row.description, container });
+  }
+  return out;
+}
+
+export function readExpected(text: string, file = 'expected'): ExpectedRow[] {
+  const out: ExpectedRow[] = [];
+  for (const [n, l] of lines(text)) out.push(validate(expectedShape, JSON.parse(l), file, n) as ExpectedRow);
+  return out;
+}

@@ -1,0 +1,270 @@
+/**
+ * JSON → Go value tree, per release model: what the kubelet holds after the apiserver served the
+ * pod. Go's encoding/json Unmarshal rules (unknown keys dropped, `null` leaves a value at its zero,
+ * int ranges enforced, exact-case keys as the apiserver matches them) plus the effects of one
+ * Marshal→Unmarshal round trip: empty slices and maps become nil (every one is `omitempty`) and
+ * quantities are re-parsed from their canonical text. Decoders are compiled once per Go type.
+ */
+import { DecodeError, type JsonPathSegment } from '../errors.js';
+import { goStringFromJson } from '../go/strings.js';
+import { makeGoMap, compareGoStrings, type GoStruct, type GoValue } from '../go/value.js';
+import { JsonNumber } from '../json/number.js';
+import {
+  INT_OR_STRING_TYPE,
+  QUANTITY_TYPE,
+  type GoType,
+  type MapType,
+  type ScalarType,
+  type StructType,
+} from '../models/gotype.js';
+import { roundTripQuantity, unmarshalQuantity } from '../quantity/quantity.js';
+import { isPlainObject } from './input.js';
+
+/** Decodes one JSON value at `path` (a shared stack; copied only when an error is thrown). */
+type DecodeFn = (json: unknown, path: JsonPathSegment[]) => GoValue;
+
+const compiled = new WeakMap<GoType, DecodeFn>();
+
+/** Decodes a container (an object from `JSON.parse`, our `parseJson`, or built in code) for one release. */
+export function decodeContainer(input: unknown, root: StructType): GoStruct {
+  if (!isPlainObject(input)) throw new DecodeError('INVALID_TYPE', [], 'a container object', describe(input));
+  return decoderFor(root)(input, []) as GoStruct;
+}
+
+export function decoderFor(type: GoType): DecodeFn {
+  let fn = compiled.get(type);
+  if (!fn) {
+    fn = compile(type);
+    compiled.set(type, fn);
+  }
+  return fn;
+}
+
+function compile(type: GoType): DecodeFn {
+  switch (type.kind) {
+    case 'string':
+      return decodeString;
+    case 'bool':
+      return decodeBool;
+    case 'int32':
+      return decodeInt32;
+    case 'int':
+    case 'int64':
+      return decodeInt64;
+    case 'uint':
+      return unsupported(type);
+    case 'ptr': {
+      const elem = lazy(type.elem);
+      return (json, path) => (json === null || json === undefined ? null : elem()(json, path));
+    }
+    case 'slice': {
+      const elem = lazy(type.elem);
+      return (json, path) => {
+        if (json === null || json === undefined) return null;
+        if (!Array.isArray(json)) throw typeError(path, `an array (${type.name})`, json);
+        if (json.length === 0) return null; // []: omitted by Marshal, so nil after the round trip
+        const out: GoValue[] = new Array(json.length);
+        const dec = elem();
+        for (let i = 0; i < json.length; i++) {
+          path.push(i);
+          out[i] = dec(json[i], path);
+          path.pop();
+        }
+        return out;
+      };
+    }
+    case 'map':
+      return compileMap(type);
+    case 'struct':
+      if (type.name === QUANTITY_TYPE) return decodeQuantity;
+      if (type.name === INT_OR_STRING_TYPE) return decodeIntOrString;
+      if (type.jsonCustomMarshal) return unsupported(type);
+      return compileStruct(type);
+  }
+}
+
+/** Defers compiling a child until first use (keeps compile order irrelevant). */
+function lazy(type: GoType): () => DecodeFn {
+  let fn: DecodeFn | undefined;
+  return () => (fn ??= decoderFor(type));
+}
+
+function unsupported(type: GoType): DecodeFn {
+  return (_json, path) => {
+    throw new DecodeError('INVALID_TYPE', path, `no JSON decoding for Go type ${type.name}`);
+  };
+}
+
+// --- scalars ---------------------------------------------------------------------------------
+
+function decodeString(json: unknown, path: JsonPathSegment[]): string {
+  if (typeof json === 'string') return goStringFromJson(json);
+  if (json === null || json === undefined) return '';
+  throw typeError(path, 'a string', json);
+}
+
+function decodeBool(json: unknown, path: JsonPathSegment[]): boolean {
+  if (typeof json === 'boolean') return json;
+  if (json === null || json === undefined) return false;
+  throw typeError(path, 'a boolean', json);
+}
+
+const INT32_MIN = -(2n ** 31n);
+const INT32_MAX = 2n ** 31n - 1n;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+function decodeInt32(json: unknown, path: JsonPathSegment[]): number {
+  if (typeof json === 'number' && Number.isInteger(json) && json >= -2147483648 && json <= 2147483647) {
+    return json === 0 ? 0 : json; // -0 is 0 in Go
+  }
+  if (json === null || json === undefined) return 0;
+  return Number(exactInteger(json, path, INT32_MIN, INT32_MAX, 'an int32'));
+}
+
+function decodeInt64(json: unknown, path: JsonPathSegment[]): bigint {
+  if (json === null || json === undefined) return 0n;
+  return exactInteger(json, path, INT64_MIN, INT64_MAX, 'an int64');
+}
+
+/** Go's strconv.ParseInt on a JSON number's text: integers only, no exponent, range-checked. */
+function exactInteger(json: unknown, path: JsonPathSegment[], min: bigint, max: bigint, what: string): bigint {
+  let value: bigint;
+  if (typeof json === 'bigint') value = json;
+  else if (json instanceof JsonNumber) {
+    if (!/^-?\d+$/.test(json.text)) {
+      throw new DecodeError('NOT_AN_INTEGER', path, `${what} (an integer without fraction or exponent)`, `found ${json.text}`);
+    }
+    value = BigInt(json.text);
+  } else if (typeof json === 'number') {
+    if (!Number.isInteger(json)) {
+      throw new DecodeError('NOT_AN_INTEGER', path, `${what} (an integer)`, `found ${json}`);
+    }
+    if (!Number.isSafeInteger(json)) {
+      // A double this large has already lost digits; hashing it would silently hash another value.
+      throw new DecodeError(
+        'UNSAFE_INTEGER',
+        path,
+        `${what} given exactly: a bigint, or the container as JSON text`,
+        `the JS number ${json} is beyond 2^53 and may have been rounded`,
+      );
+    }
+    value = BigInt(json);
+  } else throw typeError(path, what, json);
+  if (value < min || value > max) {
+    throw new DecodeError('INT_OUT_OF_RANGE', path, `${what} in [${min}, ${max}]`, `found ${value}`);
+  }
+  return value;
+}
+
+// --- API special types -----------------------------------------------------------------------
+
+function decodeQuantity(json: unknown, path: JsonPathSegment[]): GoValue {
+  let token: Parameters<typeof unmarshalQuantity>[0];
+  if (json === null || json === undefined) token = { kind: 'null' };
+  else if (typeof json === 'string') token = { kind: 'string', text: goStringFromJson(json) };
+  else if (json instanceof JsonNumber) token = { kind: 'number', text: json.text };
+  else if (typeof json === 'bigint') token = { kind: 'number', text: json.toString() };
+  else if (typeof json === 'number' && Number.isFinite(json)) token = { kind: 'number', text: String(json) };
+  else throw typeError(path, 'a quantity string such as "500m" or "1Gi", or a number', json);
+  return roundTripQuantity(unmarshalQuantity(token, path)) as unknown as GoValue;
+}
+
+/** IntOrString.UnmarshalJSON: a JSON string is Type 1 (even "8080"); anything else decodes as int32. */
+function decodeIntOrString(json: unknown, path: JsonPathSegment[]): GoStruct {
+  if (typeof json === 'string') return { Type: 1n, IntVal: 0, StrVal: goStringFromJson(json) };
+  if (typeof json === 'boolean' || (typeof json === 'object' && json !== null && !(json instanceof JsonNumber))) {
+    throw typeError(path, 'a port number or name (int or string)', json);
+  }
+  return { Type: 0n, IntVal: decodeInt32(json, path), StrVal: '' };
+}
+
+// --- composites ------------------------------------------------------------------------------
+
+function compileMap(type: MapType): DecodeFn {
+  const key = type.key as ScalarType;
+  if (key.kind !== 'string') return unsupported(type);
+  const elem = lazy(type.elem);
+  return (json, path) => {
+    if (json === null || json === undefined) return null;
+    if (!isPlainObject(json)) throw typeError(path, `an object (${type.name})`, json);
+    const keys = Object.keys(json);
+    if (keys.length === 0) return null; // {}: omitted by Marshal, so nil after the round trip
+    const dec = elem();
+    const byKey = new Map<string, GoValue>();
+    for (const k of keys) {
+      path.push(k);
+      byKey.set(goStringFromJson(k), dec(json[k], path)); // keys equal after U+FFFD repair: the later wins, as in Go
+      path.pop();
+    }
+    const entries = [...byKey.entries()].sort((a, b) => compareGoStrings(a[0], b[0]));
+    return makeGoMap(entries);
+  };
+}
+
+/** One struct field as the decoder sees it: where its JSON comes from and how to decode it. */
+interface FieldPlan {
+  goName: string;
+  /** JSON key, or null for an embedded struct whose keys are promoted into this object. */
+  key: string | null;
+  decode: () => DecodeFn;
+  /** Embedded struct: decode from the same JSON object. */
+  inline: boolean;
+}
+
+function compileStruct(type: StructType): DecodeFn {
+  const plans: FieldPlan[] = type.fields.map((f) => ({
+    goName: f.goName,
+    key: f.embedded && f.jsonName === '' && f.type.kind === 'struct' ? null : f.jsonName || f.goName,
+    decode: lazy(f.type),
+    inline: f.embedded && f.jsonName === '' && f.type.kind === 'struct',
+  }));
+  const ownKeys = new Set(plans.filter((p) => !p.inline).map((p) => p.key));
+  return (json, path) => {
+    if (json === null || json === undefined) json = EMPTY; // null leaves the zero value
+    else if (!isPlainObject(json)) throw typeError(path, `an object (${type.name})`, json);
+    const obj = json as Record<string, unknown>;
+    const out: Record<string, GoValue> = {};
+    for (const p of plans) {
+      if (p.inline) {
+        out[p.goName] = p.decode()(promoted(obj, ownKeys), path);
+        continue;
+      }
+      const key = p.key!;
+      const present = Object.prototype.hasOwnProperty.call(obj, key);
+      if (!present) {
+        out[p.goName] = p.decode()(undefined, path);
+        continue;
+      }
+      path.push(key);
+      out[p.goName] = p.decode()(obj[key], path);
+      path.pop();
+    }
+    return out;
+  };
+}
+
+const EMPTY: Readonly<Record<string, unknown>> = Object.freeze(Object.create(null));
+
+/** The keys an embedded struct may take: all but those the outer struct claims (Go's dominance rule). */
+function promoted(obj: Record<string, unknown>, ownKeys: ReadonlySet<string | null>): Record<string, unknown> {
+  if (ownKeys.size === 0) return obj;
+  const out: Record<string, unknown> = Object.create(null);
+  for (const k of Object.keys(obj)) if (!ownKeys.has(k)) out[k] = obj[k];
+  return out;
+}
+
+// --- errors ----------------------------------------------------------------------------------
+
+function typeError(path: JsonPathSegment[], expected: string, found: unknown): DecodeError {
+  return new DecodeError('INVALID_TYPE', path, expected, describe(found));
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'found null';
+  if (v instanceof JsonNumber) return `found number ${v.text}`;
+  if (Array.isArray(v)) return 'found an array';
+  if (typeof v === 'object') return 'found an object';
+  if (typeof v === 'string') return `found string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}`;
+  return `found ${typeof v} ${String(v)}`;
+}

@@ -1,0 +1,70 @@
+/**
+ * Go's encoding/json string encoding with HTML escaping on (what json.Marshal does): `"` and `\`
+ * backslash-escaped, `\n \r \t` short forms, `< > &` and other control bytes as `\u00XX`
+ * (lowercase hex), U+2028/U+2029 as `\u2028`/`\u2029`, everything else as raw UTF-8.
+ * Go 1.22 added the short forms `\b` and `\f`; kubelets built with older Go wrote `\u0008`/`\u000c`.
+ */
+import type { ByteSink } from './sink.js';
+import { utf8 } from './utf8.js';
+
+/** Which Go toolchain's escaping of BS (0x08) and FF (0x0c) to reproduce. */
+export type JsonEscapeMode = 'go1.22' | 'pre-go1.22';
+
+type EscapeTable = readonly (Uint8Array | null)[];
+
+function buildTable(mode: JsonEscapeMode): EscapeTable {
+  const table: (Uint8Array | null)[] = [];
+  for (let c = 0; c < 0x80; c++) {
+    let esc: string | null = null;
+    if (c === 0x22) esc = '\\"';
+    else if (c === 0x5c) esc = '\\\\';
+    else if (c === 0x0a) esc = '\\n';
+    else if (c === 0x0d) esc = '\\r';
+    else if (c === 0x09) esc = '\\t';
+    else if (mode === 'go1.22' && c === 0x08) esc = '\\b';
+    else if (mode === 'go1.22' && c === 0x0c) esc = '\\f';
+    else if (c < 0x20 || c === 0x3c || c === 0x3e || c === 0x26) esc = '\\u00' + c.toString(16).padStart(2, '0');
+    table.push(esc === null ? null : utf8(esc));
+  }
+  return table;
+}
+
+const TABLES: Record<JsonEscapeMode, EscapeTable> = {
+  'go1.22': buildTable('go1.22'),
+  'pre-go1.22': buildTable('pre-go1.22'),
+};
+const LINE_SEPARATOR = utf8('\\u2028');
+const PARAGRAPH_SEPARATOR = utf8('\\u2029');
+const QUOTE = 0x22;
+
+/** Writes a well-formed string as a Go JSON string literal, quotes included. */
+export function writeGoJsonString(sink: ByteSink, s: string, mode: JsonEscapeMode): void {
+  const table = TABLES[mode];
+  sink.writeByte(QUOTE);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      const esc = table[c];
+      if (esc) sink.writeBytes(esc);
+      else sink.writeByte(c);
+    } else if (c < 0x800) {
+      sink.writeByte(0xc0 | (c >> 6));
+      sink.writeByte(0x80 | (c & 0x3f));
+    } else if (c === 0x2028) {
+      sink.writeBytes(LINE_SEPARATOR); // U+2028 breaks JavaScript string literals, so Go escapes it
+    } else if (c === 0x2029) {
+      sink.writeBytes(PARAGRAPH_SEPARATOR);
+    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const cp = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(++i) - 0xdc00);
+      sink.writeByte(0xf0 | (cp >> 18));
+      sink.writeByte(0x80 | ((cp >> 12) & 0x3f));
+      sink.writeByte(0x80 | ((cp >> 6) & 0x3f));
+      sink.writeByte(0x80 | (cp & 0x3f));
+    } else {
+      sink.writeByte(0xe0 | (c >> 12));
+      sink.writeByte(0x80 | ((c >> 6) & 0x3f));
+      sink.writeByte(0x80 | (c & 0x3f));
+    }
+  }
+  sink.writeByte(QUOTE);
+}

@@ -1,0 +1,38 @@
+/**
+ * The kubelet's text form of a hash: `strconv.FormatUint(h, 16)` to write (lowercase, no padding,
+ * no `0x`) and `strconv.ParseUint(s, 16, 64)` to read back.
+ */
+import { HashFormatError, type JsonPathSegment } from '../errors.js';
+
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/** Formats a hash value as the kubelet stores it. */
+export function formatHash(value: number | bigint): string {
+  const v = typeof value === 'bigint' ? value : Number.isSafeInteger(value) ? BigInt(value) : null;
+  if (v === null || v < 0n || v > UINT64_MAX) {
+    throw new HashFormatError('INVALID_HASH', [], 'an unsigned 64-bit integer (number or bigint)', `found ${String(value)}`);
+  }
+  return v.toString(16);
+}
+
+/**
+ * Parses a stored hash exactly as `strconv.ParseUint(s, 16, 64)` does: hex digits of either case,
+ * no prefix, no sign, no spaces, at most 2^64-1. Returns a bigint so no value loses precision.
+ */
+export function parseHash(text: unknown, path: readonly JsonPathSegment[] = []): bigint {
+  if (typeof text !== 'string' || !/^[0-9a-fA-F]+$/.test(text)) {
+    throw new HashFormatError('INVALID_HASH', path, 'hex digits as the kubelet writes them, e.g. "311670a"', `found ${JSON.stringify(text)}`);
+  }
+  const v = BigInt('0x' + text);
+  if (v > UINT64_MAX) throw new HashFormatError('INVALID_HASH', path, 'a value below 2^64', `found ${text}`);
+  return v;
+}
+
+/** The kubelet's `getUint64ValueFromLabel`: a missing or malformed stored hash reads as 0. */
+export function storedHashValue(text: unknown): bigint {
+  try {
+    return parseHash(text);
+  } catch {
+    return 0n;
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * kubelet-hash: the container hash a Kubernetes kubelet computes (`HashContainer`), bit for bit,
+ * for every release from 1.8 to 1.36.
+ *
+ * @packageDocumentation
+ */
+export {
+  hashContainer,
+  hashContainerWithoutResources,
+  preimage,
+  validateContainer,
+  type ContainerInput,
+  type Preimage,
+} from './api/hash.js';
+export type { HashOptions } from './api/options.js';
+export { formatHash, parseHash } from './hash/format.js';
+export {
+  supportedReleases,
+  releaseInfo,
+  HASH_KEY,
+  HASH_WITHOUT_RESOURCES_KEY,
+  type ReleaseInfo,
+  type FeatureGateInfo,
+} from './releases/registry.js';
+export type { JsonEscapeMode } from './encode/gojson-string.js';
+export type { HashAlgorithmName } from './models/model.js';
+export { parseJson, type JsonValue } from './json/parse.js';
+export { JsonNumber } from './json/number.js';
+export {
+  KubeletHashError,
+  DecodeError,
+  QuantityError,
+  ReleaseError,
+  HashFormatError,
+  OptionError,
+  HashMismatchError,
+  RecordError,
+  formatJsonPath,
+  type ErrorCode,
+  type JsonPathSegment,
+} from './errors.js';

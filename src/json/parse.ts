@@ -1,0 +1,190 @@
+/**
+ * A strict JSON parser (RFC 8259) that keeps numbers as {@link JsonNumber} source text and builds
+ * null-prototype objects, so `__proto__` and `constructor` keys are ordinary data. Errors are
+ * typed (`INVALID_JSON`) with the offending line and column.
+ */
+import { DecodeError } from '../errors.js';
+import { JsonNumber } from './number.js';
+
+export type JsonValue = null | boolean | string | JsonNumber | JsonValue[] | { [key: string]: JsonValue };
+
+/** Nesting beyond this is refused rather than risking a stack overflow on hostile input. */
+export const MAX_JSON_DEPTH = 512;
+
+const NUMBER_RE = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+
+export function parseJson(text: string): JsonValue {
+  const p = new Parser(text);
+  p.skipWs();
+  const v = p.value(0);
+  p.skipWs();
+  if (p.pos < text.length) p.fail('end of input');
+  return v;
+}
+
+class Parser {
+  pos = 0;
+  constructor(private readonly s: string) {}
+
+  fail(expected: string): never {
+    let line = 1;
+    let col = 1;
+    for (let i = 0; i < this.pos && i < this.s.length; i++) {
+      if (this.s.charCodeAt(i) === 10) {
+        line++;
+        col = 1;
+      } else col++;
+    }
+    const found = this.pos < this.s.length ? JSON.stringify(this.s[this.pos]) : 'end of input';
+    throw new DecodeError('INVALID_JSON', [], expected, `found ${found} at line ${line}, column ${col}`);
+  }
+
+  skipWs(): void {
+    const s = this.s;
+    let i = this.pos;
+    for (;;) {
+      const c = s.charCodeAt(i);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
+      else break;
+    }
+    this.pos = i;
+  }
+
+  value(depth: number): JsonValue {
+    if (depth > MAX_JSON_DEPTH) {
+      throw new DecodeError('TOO_DEEP', [], `JSON nested at most ${MAX_JSON_DEPTH} levels`);
+    }
+    const c = this.s[this.pos];
+    switch (c) {
+      case '{':
+        return this.object(depth);
+      case '[':
+        return this.array(depth);
+      case '"':
+        return this.string();
+      case 't':
+        return this.literal('true', true);
+      case 'f':
+        return this.literal('false', false);
+      case 'n':
+        return this.literal('null', null);
+      default:
+        return this.number();
+    }
+  }
+
+  private literal<T>(word: string, v: T): T {
+    if (!this.s.startsWith(word, this.pos)) this.fail('a JSON value');
+    this.pos += word.length;
+    return v;
+  }
+
+  private number(): JsonNumber {
+    NUMBER_RE.lastIndex = this.pos;
+    const m = NUMBER_RE.exec(this.s);
+    if (!m) this.fail('a JSON value');
+    this.pos += m[0].length;
+    return new JsonNumber(m[0]);
+  }
+
+  private object(depth: number): { [key: string]: JsonValue } {
+    const out: { [key: string]: JsonValue } = Object.create(null);
+    this.pos++;
+    this.skipWs();
+    if (this.s[this.pos] === '}') {
+      this.pos++;
+      return out;
+    }
+    for (;;) {
+      if (this.s[this.pos] !== '"') this.fail('an object key string');
+      const key = this.string();
+      this.skipWs();
+      if (this.s[this.pos] !== ':') this.fail("':'");
+      this.pos++;
+      this.skipWs();
+      out[key] = this.value(depth + 1); // later duplicates win, as in Go for scalar fields
+      this.skipWs();
+      const c = this.s[this.pos++];
+      if (c === '}') return out;
+      if (c !== ',') {
+        this.pos--;
+        this.fail("',' or '}'");
+      }
+      this.skipWs();
+    }
+  }
+
+  private array(depth: number): JsonValue[] {
+    const out: JsonValue[] = [];
+    this.pos++;
+    this.skipWs();
+    if (this.s[this.pos] === ']') {
+      this.pos++;
+      return out;
+    }
+    for (;;) {
+      out.push(this.value(depth + 1));
+      this.skipWs();
+      const c = this.s[this.pos++];
+      if (c === ']') return out;
+      if (c !== ',') {
+        this.pos--;
+        this.fail("',' or ']'");
+      }
+      this.skipWs();
+    }
+  }
+
+  private string(): string {
+    const s = this.s;
+    let i = ++this.pos;
+    let out = '';
+    let start = i;
+    for (;;) {
+      if (i >= s.length) {
+        this.pos = i;
+        this.fail('a closing quote');
+      }
+      const c = s.charCodeAt(i);
+      if (c === 0x22) break;
+      if (c < 0x20) {
+        this.pos = i;
+        this.fail('no raw control characters in a string');
+      }
+      if (c !== 0x5c) {
+        i++;
+        continue;
+      }
+      out += s.slice(start, i);
+      const e = s[i + 1];
+      switch (e) {
+        case '"': out += '"'; break;
+        case '\\': out += '\\'; break;
+        case '/': out += '/'; break;
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'n': out += '\n'; break;
+        case 'r': out += '\r'; break;
+        case 't': out += '\t'; break;
+        case 'u': {
+          const hex = s.slice(i + 2, i + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
+            this.pos = i;
+            this.fail('four hex digits after \\u');
+          }
+          out += String.fromCharCode(parseInt(hex, 16)); // lone surrogates are kept; the decoder maps them to U+FFFD like Go
+          i += 4;
+          break;
+        }
+        default:
+          this.pos = i;
+          this.fail('a valid escape sequence');
+      }
+      i += 2;
+      start = i;
+    }
+    out += s.slice(start, i);
+    this.pos = i + 1;
+    return out;
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * The Go type model of every supported kubelet release, assembled from the TypeScript release
+ * files (base 1.8 plus one delta per release) the first time any is asked for.
+ */
+import type { ReleaseModel } from './model.js';
+import { assembleReleases } from './releases/assemble.js';
+import { BASE_RELEASE, RELEASE_DELTAS } from './releases/index.js';
+
+/** `'1.8'` … `'1.36'`, ascending. */
+export const MODEL_VERSIONS: readonly string[] = Object.freeze([
+  BASE_RELEASE.version,
+  ...RELEASE_DELTAS.map((delta) => delta.version),
+]);
+
+let models: ReadonlyMap<string, ReleaseModel> | undefined;
+
+/**
+ * The deep-frozen model of one minor release (`'1.27'`). Throws a plain `Error` for an unknown
+ * version; the release registry turns that into its typed error.
+ */
+export function releaseModel(version: string): ReleaseModel {
+  models ??= new Map(assembleReleases(BASE_RELEASE, RELEASE_DELTAS).map((m) => [m.version, m]));
+  const model = models.get(version);
+  if (!model) {
+    throw new Error(`no Go type model for Kubernetes ${version}; models exist for ${MODEL_VERSIONS.join(', ')}`);
+  }
+  return model;
+}

@@ -1,0 +1,20 @@
+// 1.27 adds Container.ResizePolicy (after Resources) with v1.ContainerResizePolicy and v1.ResourceResizeRestartPolicy; the kubelet gains HashContainerWithoutResources.
+import { addField, addType, field, named, struct } from '../dsl.js';
+import type { ReleaseDelta } from '../dsl.js';
+
+export const v1_27: ReleaseDelta = {
+  version: '1.27',
+  source: {
+    api: { commit: '7ef25fde5aa5f4f3a1a76b8ec4df3b05ca4a87e4', date: '2023-04-11' },
+    apimachinery: { commit: '8d1258da8f386b809d312cdda316366d5612f54e', date: '2023-03-15' },
+  },
+  hasHashWithoutResources: true,
+  changes: [
+    addField('v1.Container', field('ResizePolicy', '[]v1.ContainerResizePolicy', 'resizePolicy,omitempty'), { after: 'Resources' }),
+    addType(struct('v1.ContainerResizePolicy', [
+      field('ResourceName', 'v1.ResourceName', 'resourceName'),
+      field('RestartPolicy', 'v1.ResourceResizeRestartPolicy', 'restartPolicy'),
+    ])),
+    addType(named('v1.ResourceResizeRestartPolicy', 'string')),
+  ],
+};

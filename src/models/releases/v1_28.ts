@@ -1,0 +1,15 @@
+// 1.28 adds Container.RestartPolicy (after ResizePolicy) and the type v1.ContainerRestartPolicy.
+import { addField, addType, field, named } from '../dsl.js';
+import type { ReleaseDelta } from '../dsl.js';
+
+export const v1_28: ReleaseDelta = {
+  version: '1.28',
+  source: {
+    api: { commit: 'ae4aec0b9ecea62c309b2da1a3aaea276362c236', date: '2023-08-15' },
+    apimachinery: { commit: '4b14f804a0babdcc58e695d72f77ad29f536511e', date: '2023-08-07' },
+  },
+  changes: [
+    addField('v1.Container', field('RestartPolicy', '*v1.ContainerRestartPolicy', 'restartPolicy,omitempty'), { after: 'ResizePolicy' }),
+    addType(named('v1.ContainerRestartPolicy', 'string')),
+  ],
+};

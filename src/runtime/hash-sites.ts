@@ -1,0 +1,197 @@
+/**
+ * Finds, in a scanned runtime record, each container's identity and every place its kubelet hash
+ * text is stored, with the exact source span of each stored value.
+ *
+ * Where each runtime keeps the kubelet's CRI annotations:
+ * - docker (dockershim, cri-dockerd): `Config.Labels["annotation.<key>"]`, in both `docker inspect`
+ *   output and the daemon's config.v2.json.
+ * - containerd (`crictl inspect`): `status.annotations` and `info.config.annotations` (the CRI config
+ *   it keeps); `info.runtimeSpec.annotations` only when the node passes annotations through to OCI.
+ * - CRI-O (`crictl inspect`): `status.annotations`, every annotation copied into
+ *   `info.runtimeSpec.annotations`, and all of them JSON-encoded in
+ *   `info.runtimeSpec.annotations["io.kubernetes.cri-o.Annotations"]` (what CRI-O restores from).
+ */
+import { formatJsonPath } from '../errors.js';
+import type { JsonPathSegment } from '../errors.js';
+import { decodeJsonString, findMember, nodeAt, scanJson, toPlainValue } from './json-spans.js';
+import type { JsonNode, Span } from './json-spans.js';
+import {
+  CONTAINER_NAME_LABEL,
+  CRIO_ANNOTATIONS_KEY,
+  DOCKER_ANNOTATION_PREFIX,
+  POD_NAME_LABEL,
+  POD_NAMESPACE_LABEL,
+  POD_UID_LABEL,
+  crioEmbeddedAnnotationsSchema,
+  validateWith,
+} from './schemas.js';
+import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from './stored-hash.js';
+import type { RecordKind, RuntimeName } from './types.js';
+import { RecordError } from '../errors.js';
+
+export type HashField = 'hash' | 'hashWithoutResources';
+
+const KEY_OF: Readonly<Record<HashField, string>> = { hash: HASH_KEY, hashWithoutResources: HASH_WITHOUT_RESOURCES_KEY };
+
+/** One stored copy of a hash. */
+export interface HashSite {
+  readonly field: HashField;
+  /** Path for errors; for a copy inside an embedded JSON string, the string's path then the inner key. */
+  readonly path: readonly JsonPathSegment[];
+  /** Display path (see ContainerRecordInfo.hashLocations). */
+  readonly location: string;
+  /** The stored text, decoded. */
+  readonly text: string;
+  /** Source characters to replace to store a new hash: the string's content between its quotes. */
+  readonly replace: Span;
+}
+
+export interface LocatedContainer {
+  readonly containerId: string;
+  readonly runtime: RuntimeName;
+  readonly containerName: string;
+  readonly podName: string;
+  readonly podNamespace: string;
+  readonly podUid: string;
+  /** In priority order: the copy the kubelet reads back comes first. */
+  readonly sites: readonly HashSite[];
+  /** Where the kubelet reads each hash from; named in errors when no copy is stored. */
+  readonly primaryPath: Readonly<Record<HashField, readonly JsonPathSegment[]>>;
+}
+
+/** Path without jq's leading dot: `status.annotations[…]`, `[0].Config.Labels[…]`. */
+export function displayPath(path: readonly JsonPathSegment[]): string {
+  const s = formatJsonPath(path);
+  return s.startsWith('.') ? s.slice(1) : s;
+}
+
+function plainAt(plain: unknown, path: readonly JsonPathSegment[]): unknown {
+  let cur = plain;
+  for (const seg of path) {
+    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, seg)) return undefined;
+    cur = (cur as Record<string | number, unknown>)[seg];
+  }
+  return cur;
+}
+
+function textAt(plain: unknown, path: readonly JsonPathSegment[]): string {
+  const v = plainAt(plain, path);
+  // The schema has already required these labels to be strings.
+  return typeof v === 'string' ? v : '';
+}
+
+/** The copy at `mapPath[key]` when it is a string value. */
+function directSite(root: JsonNode, mapPath: readonly JsonPathSegment[], key: string, field: HashField): HashSite | undefined {
+  const member = findMember(nodeAt(root, mapPath), key);
+  if (member?.value.type !== 'string') return undefined;
+  const path = [...mapPath, key];
+  const node = member.value;
+  return { field, path, location: displayPath(path), text: node.value, replace: { start: node.start + 1, end: node.end - 1 } };
+}
+
+/** Copies inside a string that holds a JSON object of annotations (CRI-O), mapped back to source offsets. */
+function embeddedSites(text: string, root: JsonNode, stringPath: readonly JsonPathSegment[]): HashSite[] {
+  const holder = nodeAt(root, stringPath);
+  if (holder?.type !== 'string') return [];
+  const decoded = decodeJsonString(text, holder.start, () => {
+    // The outer scan already accepted this string, so decoding it again cannot fail.
+    throw new RecordError('INVALID_RECORD', stringPath, 'a JSON string');
+  });
+  const inner = scanJson(decoded.value, stringPath);
+  validateWith(crioEmbeddedAnnotationsSchema, toPlainValue(inner), stringPath);
+  const sites: HashSite[] = [];
+  for (const field of ['hash', 'hashWithoutResources'] as const) {
+    const member = findMember(inner, KEY_OF[field]);
+    if (member?.value.type !== 'string') continue;
+    const v = member.value;
+    const start = decoded.sourceOffsets[v.start + 1];
+    const end = decoded.sourceOffsets[v.end - 1];
+    if (start === undefined || end === undefined) continue;
+    sites.push({
+      field,
+      path: [...stringPath, KEY_OF[field]],
+      location: `${displayPath(stringPath)} | fromjson | ${formatJsonPath([KEY_OF[field]])}`,
+      text: v.value,
+      replace: { start, end },
+    });
+  }
+  return sites;
+}
+
+function mapSites(root: JsonNode, mapPath: readonly JsonPathSegment[], prefix = ''): HashSite[] {
+  const out: HashSite[] = [];
+  for (const field of ['hash', 'hashWithoutResources'] as const) {
+    const site = directSite(root, mapPath, prefix + KEY_OF[field], field);
+    if (site) out.push(site);
+  }
+  return out;
+}
+
+function identity(plain: unknown, labelsPath: readonly JsonPathSegment[]) {
+  return {
+    containerName: textAt(plain, [...labelsPath, CONTAINER_NAME_LABEL]),
+    podName: textAt(plain, [...labelsPath, POD_NAME_LABEL]),
+    podNamespace: textAt(plain, [...labelsPath, POD_NAMESPACE_LABEL]),
+    podUid: textAt(plain, [...labelsPath, POD_UID_LABEL]),
+  };
+}
+
+function dockerContainer(root: JsonNode, plain: unknown, base: readonly JsonPathSegment[], idKey: 'Id' | 'ID'): LocatedContainer {
+  const labels = [...base, 'Config', 'Labels'];
+  return {
+    containerId: textAt(plain, [...base, idKey]),
+    runtime: 'docker',
+    ...identity(plain, labels),
+    sites: mapSites(root, labels, DOCKER_ANNOTATION_PREFIX),
+    primaryPath: {
+      hash: [...labels, DOCKER_ANNOTATION_PREFIX + HASH_KEY],
+      hashWithoutResources: [...labels, DOCKER_ANNOTATION_PREFIX + HASH_WITHOUT_RESOURCES_KEY],
+    },
+  };
+}
+
+function crictlRuntime(plain: unknown): RuntimeName {
+  const info = plainAt(plain, ['info']);
+  if (info === null || typeof info !== 'object') return 'unknown';
+  const specAnnotations = plainAt(info, ['runtimeSpec', 'annotations']);
+  const keys = specAnnotations !== null && typeof specAnnotations === 'object' ? Object.keys(specAnnotations) : [];
+  if (keys.some((k) => k.startsWith('io.kubernetes.cri-o.'))) return 'cri-o';
+  if (keys.some((k) => k.startsWith('io.kubernetes.cri.')) || Object.hasOwn(info, 'snapshotter') || Object.hasOwn(info, 'runtimeType')) {
+    return 'containerd';
+  }
+  return 'unknown';
+}
+
+function crictlContainer(text: string, root: JsonNode, plain: unknown): LocatedContainer {
+  const specAnnotations = ['info', 'runtimeSpec', 'annotations'];
+  return {
+    containerId: textAt(plain, ['status', 'id']),
+    runtime: crictlRuntime(plain),
+    ...identity(plain, ['status', 'labels']),
+    sites: [
+      ...mapSites(root, ['status', 'annotations']),
+      ...mapSites(root, ['info', 'config', 'annotations']),
+      ...mapSites(root, specAnnotations),
+      ...embeddedSites(text, root, [...specAnnotations, CRIO_ANNOTATIONS_KEY]),
+    ],
+    primaryPath: {
+      hash: ['status', 'annotations', HASH_KEY],
+      hashWithoutResources: ['status', 'annotations', HASH_WITHOUT_RESOURCES_KEY],
+    },
+  };
+}
+
+/**
+ * Every container of a validated record with its hash copies. `text` is the source `root` was
+ * scanned from and `plain` its plain value (already checked against the kind's schema).
+ */
+export function locateContainers(text: string, root: JsonNode, plain: unknown, kind: RecordKind): LocatedContainer[] {
+  switch (kind) {
+    case 'docker-inspect':
+      return (root.type === 'array' ? root.items : []).map((_, i) => dockerContainer(root, plain, [i], 'Id'));
+    case 'docker-config-v2':
+      return [dockerContainer(root, plain, [], 'ID')];
+    case 'crictl-inspect':
+      return [crictlContainer(text, root, plain)];
+  }
+}

@@ -1,0 +1,30 @@
+/** Reads what runtime records say about each container's identity and stored kubelet hash. */
+import { parseRecord } from './parse-record.js';
+import type { ContainerRecordInfo } from './types.js';
+
+/**
+ * One entry per container in the record: several for a docker inspect array, one otherwise.
+ * `hash`/`hashWithoutResources` are the copies the kubelet reads back (status annotations for CRI
+ * runtimes, the `annotation.` labels for docker), exactly as stored; `hashLocations` lists every copy.
+ * Throws {@link RecordError} (code `INVALID_RECORD`, with the JSON path) for malformed records.
+ */
+export function readRuntimeRecords(text: string): ContainerRecordInfo[] {
+  const { kind, containers } = parseRecord(text);
+  return containers.map((c) => {
+    const info: ContainerRecordInfo = {
+      kind,
+      runtime: c.runtime,
+      containerName: c.containerName,
+      podName: c.podName,
+      podNamespace: c.podNamespace,
+      podUid: c.podUid,
+      hashLocations: c.sites.map((s) => s.location),
+    };
+    if (c.containerId !== '') info.containerId = c.containerId;
+    const hash = c.sites.find((s) => s.field === 'hash');
+    if (hash) info.hash = hash.text;
+    const withoutResources = c.sites.find((s) => s.field === 'hashWithoutResources');
+    if (withoutResources) info.hashWithoutResources = withoutResources.text;
+    return info;
+  });
+}

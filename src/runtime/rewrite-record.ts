@@ -1,0 +1,132 @@
+/** Rewrites the stored kubelet hash(es) of a runtime record in place, leaving every other character alone. */
+import { z } from 'zod';
+import { HashMismatchError, OptionError, RecordError } from '../errors.js';
+import type { HashField, LocatedContainer } from './hash-sites.js';
+import type { Span } from './json-spans.js';
+import { parseRecord } from './parse-record.js';
+import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY, assertWritableHash, parseExpectedHash, parseStoredHash } from './stored-hash.js';
+import type { HashChange } from './types.js';
+
+const hashPairSchema = z.object(
+  {
+    hash: z.string('hash text (a string)'),
+    hashWithoutResources: z.string('hashWithoutResources text (a string) when given').optional(),
+  },
+  'an object { hash, hashWithoutResources? }',
+);
+
+const hashChangeSchema = z.object(
+  { from: hashPairSchema, to: hashPairSchema, containerId: z.string('a container id (a string) when given').optional() },
+  'an object { from, to, containerId? }',
+);
+
+function checkChangeShape(change: unknown): void {
+  const result = hashChangeSchema.safeParse(change);
+  if (result.success) return;
+  const issue = result.error.issues[0];
+  const path = (issue?.path ?? []).map((seg) => (typeof seg === 'number' ? seg : String(seg)));
+  throw new OptionError('INVALID_OPTION', path, issue?.message ?? 'a valid hash change');
+}
+
+function selectContainer(containers: readonly LocatedContainer[], containerId: string | undefined): LocatedContainer {
+  const ids = containers.map((c) => c.containerId);
+  if (containerId === undefined) {
+    const only = containers.length === 1 ? containers[0] : undefined;
+    if (only) return only;
+    throw new OptionError('INVALID_OPTION', ['containerId'], `a containerId choosing one of the ${containers.length} containers`, `ids: ${ids.join(', ')}`);
+  }
+  const exact = containers.filter((c) => c.containerId === containerId);
+  const matches = exact.length > 0 ? exact : containers.filter((c) => containerId !== '' && c.containerId.startsWith(containerId));
+  const [match, ...others] = matches;
+  if (match && others.length === 0) return match;
+  throw new OptionError(
+    'INVALID_OPTION',
+    ['containerId'],
+    'the id, or a unique prefix of it, of a container in the record',
+    `${matches.length === 0 ? 'no container matches' : 'several containers match'} ${JSON.stringify(containerId)}; ids: ${ids.join(', ')}`,
+  );
+}
+
+interface Edit {
+  readonly span: Span;
+  readonly text: string;
+}
+
+/** Checks every stored copy of one hash against the expected value and plans replacing each. */
+function planField(container: LocatedContainer, field: HashField, fromText: string, toText: string, edits: Edit[]): void {
+  const expected = parseExpectedHash(fromText, ['from', field]);
+  const key = field === 'hash' ? HASH_KEY : HASH_WITHOUT_RESOURCES_KEY;
+  const sites = container.sites.filter((s) => s.field === field);
+  if (sites.length === 0) {
+    const where = container.primaryPath[field];
+    if (expected !== 0n) {
+      throw new HashMismatchError('HASH_MISMATCH', where, `stored ${key} ${fromText}`, 'the record stores none (the kubelet reads 0)');
+    }
+    throw new RecordError('INVALID_RECORD', where, `a stored ${key} to rewrite`, 'the record stores none');
+  }
+  for (const site of sites) {
+    // The kubelet compares numbers, so "0311670a" and "311670A" both equal 311670a; unreadable text is 0.
+    if (parseStoredHash(site.text) !== expected) {
+      throw new HashMismatchError(
+        'HASH_MISMATCH',
+        site.path,
+        `stored ${key} ${fromText}`,
+        `found ${JSON.stringify(site.text)} at ${site.location}`,
+      );
+    }
+    edits.push({ span: site.replace, text: toText });
+  }
+}
+
+function applyEdits(text: string, edits: readonly Edit[]): string {
+  const sorted = [...edits].sort((a, b) => a.span.start - b.span.start);
+  let out = '';
+  let pos = 0;
+  for (const e of sorted) {
+    out += text.slice(pos, e.span.start) + e.text;
+    pos = e.span.end;
+  }
+  return out + text.slice(pos);
+}
+
+/**
+ * Returns `text` with the stored kubelet hash(es) of one container replaced by `change.to`, and
+ * every other character (whitespace, key order, escapes, other labels, trailing newline) untouched.
+ * Pure: neither `text` nor `change` is modified.
+ *
+ * - Every stored copy is rewritten (containerd: status and config annotations, plus the OCI spec's
+ *   when passed through; CRI-O: status, OCI spec and the JSON inside `io.kubernetes.cri-o.Annotations`;
+ *   docker: the container's `annotation.` label).
+ * - Refuses with {@link HashMismatchError} (naming the copy's path) when any stored copy differs
+ *   from `change.from.hash`, compared as the kubelet does: hex parsed as uint64, a missing or
+ *   unparsable copy counting as 0.
+ * - `hashWithoutResources` is rewritten only when `change.to.hashWithoutResources` is given; then
+ *   `change.from.hashWithoutResources` is required and checked the same way. When `to` has no
+ *   hashWithoutResources, a stored one is left untouched (a kubelet without the
+ *   InPlacePodVerticalScaling gate never reads it, one with the gate compares it separately).
+ * - `change.containerId` picks the container of a docker inspect array (required when it holds
+ *   more than one); for other records it must match the record's id when given.
+ * - Stored copies are never added: a record storing no hash cannot be rewritten ({@link RecordError}).
+ */
+export function rewriteRuntimeRecord(text: string, change: HashChange): string {
+  checkChangeShape(change);
+  const { from, to } = change;
+  assertWritableHash(to.hash, ['to', 'hash']);
+  const rewriteWithoutResources = to.hashWithoutResources !== undefined;
+  if (rewriteWithoutResources) {
+    assertWritableHash(to.hashWithoutResources as string, ['to', 'hashWithoutResources']);
+    if (from.hashWithoutResources === undefined) {
+      throw new OptionError('INVALID_OPTION', ['from', 'hashWithoutResources'], 'the stored hashWithoutResources, since to.hashWithoutResources is given');
+    }
+  }
+  parseExpectedHash(from.hash, ['from', 'hash']);
+
+  const { containers } = parseRecord(text);
+  const container = selectContainer(containers, change.containerId);
+  const edits: Edit[] = [];
+  planField(container, 'hash', from.hash, to.hash, edits);
+  if (rewriteWithoutResources) {
+    planField(container, 'hashWithoutResources', from.hashWithoutResources as string, to.hashWithoutResources as string, edits);
+  }
+  return applyEdits(text, edits);
+}

@@ -1,0 +1,40 @@
+/** The three kinds of runtime record this library reads and rewrites. */
+export type RecordKind = 'docker-inspect' | 'docker-config-v2' | 'crictl-inspect';
+
+/** The container runtime that wrote a record, as far as the record shows it. */
+export type RuntimeName = 'docker' | 'containerd' | 'cri-o' | 'unknown';
+
+/** What one container's runtime record says about its identity and its stored kubelet hash. */
+export interface ContainerRecordInfo {
+  kind: RecordKind;
+  runtime: RuntimeName;
+  containerId?: string;
+  containerName: string;
+  podName: string;
+  podNamespace: string;
+  podUid: string;
+  /** The stored `io.kubernetes.container.hash` text, exactly as stored (not normalised). */
+  hash?: string;
+  /** The stored `io.kubernetes.container.hashWithoutResources` text (kubelet 1.27–1.30 with InPlacePodVerticalScaling). */
+  hashWithoutResources?: string;
+  /**
+   * Every place the hash text (either key) was found, as jq-like paths without the leading dot,
+   * e.g. `status.annotations["io.kubernetes.container.hash"]`. A hash kept inside a JSON-encoded
+   * string (CRI-O's `io.kubernetes.cri-o.Annotations`) reads `…["io.kubernetes.cri-o.Annotations"] | fromjson | ["io.kubernetes.container.hash"]`.
+   */
+  hashLocations: string[];
+}
+
+/** A container hash and, for kubelets 1.27–1.30 with in-place resize, its hash without resources (lowercase hex text). */
+export interface HashPair {
+  hash: string;
+  hashWithoutResources?: string;
+}
+
+/** What {@link rewriteRuntimeRecord} changes: the stored pair it expects and the pair it writes. */
+export interface HashChange {
+  from: HashPair;
+  to: HashPair;
+  /** Which container of a docker inspect array to rewrite (its full Id or a unique prefix). */
+  containerId?: string;
+}

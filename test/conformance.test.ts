@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { runConformance } from '../src/conformance/run.js';
+import { formatReport } from '../src/conformance/report.js';
+import { supportedReleases } from '../src/releases/registry.js';
+import { oracleCases, oracleExpected } from './support/oracle.js';
+
+describe('conformance over fixtures/oracle', () => {
+  it('matches every row of every release: hash, hashWithoutResources and pre-image', () => {
+    const report = runConformance(oracleCases(), oracleExpected());
+    if (!report.ok) expect.fail(formatReport(report, 5));
+    expect(report.skipped).toBe(0);
+    expect(report.rows).toBe(163 * 29);
+    expect(report.releases.map((r) => r.release)).toEqual(supportedReleases());
+    for (const r of report.releases) {
+      expect(r.hash).toEqual({ matched: 163, total: 163 });
+      expect(r.preimage).toEqual({ matched: 163, total: 163 });
+      const minor = Number(r.release.split('.')[1]);
+      expect(r.hashWithoutResources.total).toBe(minor >= 27 && minor <= 30 ? 163 : 0);
+      expect(r.hashWithoutResources.matched).toBe(r.hashWithoutResources.total);
+    }
+  });
+
+  it('fails when a single expected value is changed', () => {
+    const rows = oracleExpected().map((r) => ({ ...r }));
+    const victim = rows.findIndex((r) => r.case === 'k8s-sampleContainer' && r.version === '1.20');
+    rows[victim] = { ...rows[victim]!, hash: 'deadbeef' };
+    const hashOnly = runConformance(oracleCases(), rows.filter((r) => r.case === 'k8s-sampleContainer'));
+    expect(hashOnly.ok).toBe(false);
+    expect(hashOnly.mismatches).toEqual([
+      { case: 'k8s-sampleContainer', release: '1.20', what: 'hash', expected: 'deadbeef', actual: '311670a' },
+    ]);
+
+    const pre = rows.filter((r) => r.case === 'minimal-name').map((r) => (r.version === '1.12' ? { ...r, preimage: r.preimage + ' ' } : r));
+    const preReport = runConformance(oracleCases(), pre);
+    expect(preReport.mismatches.map((m) => [m.release, m.what])).toEqual([['1.12', 'preimage']]);
+    expect(formatReport(preReport)).toContain('MISMATCH minimal-name @ 1.12 (preimage)');
+  });
+
+  it('reports rows of unknown releases as skipped, not passed', () => {
+    const row = { ...oracleExpected()[0]!, version: '1.99' };
+    const report = runConformance(oracleCases(), [row]);
+    expect(report.skipped).toBe(1);
+    expect(report.releases[0]).toMatchObject({ release: '1.99', skipped: 1, hash: { matched: 0, total: 0 } });
+  });
+});
