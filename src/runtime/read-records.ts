@@ -11,20 +11,20 @@ import type { ContainerRecordInfo } from './types.js';
 export function readRuntimeRecords(text: string): ContainerRecordInfo[] {
   const { kind, containers } = parseRecord(text);
   return containers.map((c) => {
+    const hash = c.sites.find((s) => s.field === 'hash');
+    const withoutResources = c.sites.find((s) => s.field === 'hashWithoutResources');
     const info: ContainerRecordInfo = {
       kind,
       runtime: c.runtime,
+      ...(c.containerId !== '' ? { containerId: c.containerId } : {}),
       containerName: c.containerName,
       podName: c.podName,
       podNamespace: c.podNamespace,
       podUid: c.podUid,
+      ...(hash ? { hash: hash.text } : {}),
+      ...(withoutResources ? { hashWithoutResources: withoutResources.text } : {}),
       hashLocations: c.sites.map((s) => s.location),
     };
-    if (c.containerId !== '') info.containerId = c.containerId;
-    const hash = c.sites.find((s) => s.field === 'hash');
-    if (hash) info.hash = hash.text;
-    const withoutResources = c.sites.find((s) => s.field === 'hashWithoutResources');
-    if (withoutResources) info.hashWithoutResources = withoutResources.text;
     return info;
   });
 }

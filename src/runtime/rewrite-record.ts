@@ -74,7 +74,8 @@ function planField(container: LocatedContainer, field: HashField, fromText: stri
         `found ${JSON.stringify(site.text)} at ${site.location}`,
       );
     }
-    edits.push({ span: site.replace, text: toText });
+    // Already the wanted text: leave its bytes (and any escapes in them) alone, so from = to is a no-op.
+    if (site.text !== toText) edits.push({ span: site.replace, text: toText });
   }
 }
 
