@@ -17,14 +17,15 @@ export interface LocatedContainer {
 }
 
 const LISTS: readonly ContainerList[] = ['initContainers', 'containers', 'ephemeralContainers'];
+const OBJECT_KEYS: readonly string[] = ['apiVersion', 'kind', 'metadata', 'spec', 'template'];
 
 /** Every container in `doc`, init containers first, in document order. */
 export function locateContainers(doc: unknown): LocatedContainer[] {
   if (!isPlainObject(doc)) throw new DecodeError('INVALID_TYPE', [], 'a Pod, a pod spec, a workload with spec.template, or a container object');
   const found = findPodSpec(doc);
   if (!found) {
-    // A bare container: it has a name or an image and no pod-spec lists.
-    if ('name' in doc || 'image' in doc) {
+    // A bare container: no pod-spec lists and none of the keys a Kubernetes object has.
+    if (!OBJECT_KEYS.some((k) => k in doc)) {
       return [{ list: 'containers', index: 0, name: typeof doc['name'] === 'string' ? doc['name'] : '', path: [], container: doc }];
     }
     throw new DecodeError('INVALID_TYPE', [], 'a Pod, a pod spec, a workload with spec.template, or a container object', 'found no containers');

@@ -31,11 +31,11 @@ function onePositional(positionals: string[]): string {
 
 /** Hash table: one row per release, one column per container. */
 async function hashTable(file: string, values: Values, io: CliIO): Promise<number> {
+  const releases = versionsFrom(values);
   const { doc } = await readJsonInput(file, io);
   const found = locateContainers(doc);
   const wanted = typeof values['container'] === 'string' ? found.filter((c) => c.name === values['container']) : found;
   if (wanted.length === 0) throw new UsageError(`no container named ${JSON.stringify(values['container'])}`);
-  const releases = versionsFrom(values);
   if (values['json']) {
     const rows = wanted.map((c) => ({
       list: c.list,

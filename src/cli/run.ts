@@ -4,7 +4,7 @@
  * exit 64; a failed check (e.g. "changed") exits 1.
  */
 import { parseArgs } from 'node:util';
-import { KubeletHashError, formatJsonPath } from '../errors.js';
+import { KubeletHashError } from '../errors.js';
 import { COMMANDS, type Command } from './commands.js';
 import type { CliIO } from './io.js';
 
@@ -26,9 +26,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return await cmd.run(values as Record<string, string | boolean | undefined>, positionals, io);
   } catch (e) {
     if (e instanceof KubeletHashError) {
-      const where = e.path.length > 0 ? ` at ${formatJsonPath(e.path)}` : '';
-      const position = (e as KubeletHashError & { position?: string }).position;
-      io.stderr.write(`error ${e.code}${where}${position ? ` (${position})` : ''}: ${e.message}\n`);
+      io.stderr.write(`error ${e.message}\n`);
       return 2;
     }
     if (e instanceof UsageError || (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))) {

@@ -27,7 +27,7 @@ const compiled = new WeakMap<GoType, DecodeFn>();
 
 /** Decodes a container (an object from `JSON.parse`, our `parseJson`, or built in code) for one release. */
 export function decodeContainer(input: unknown, root: StructType): GoStruct {
-  if (!isPlainObject(input)) throw new DecodeError('INVALID_TYPE', [], 'a container object', describe(input));
+  if (!isPlainObject(input)) throw notAContainer(input);
   return decoderFor(root)(input, []) as GoStruct;
 }
 
@@ -97,7 +97,8 @@ function unsupported(type: GoType): DecodeFn {
 
 // --- scalars ---------------------------------------------------------------------------------
 
-function decodeString(json: unknown, path: JsonPathSegment[]): string {
+/** A Go string field: JSON string (surrogates repaired) or null/absent for "". */
+export function decodeString(json: unknown, path: JsonPathSegment[]): string {
   if (typeof json === 'string') return goStringFromJson(json);
   if (json === null || json === undefined) return '';
   throw typeError(path, 'a string', json);
@@ -267,4 +268,9 @@ function describe(v: unknown): string {
   if (typeof v === 'object') return 'found an object';
   if (typeof v === 'string') return `found string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}`;
   return `found ${typeof v} ${String(v)}`;
+}
+
+/** The error for a container that is not a JSON object. */
+export function notAContainer(input: unknown): DecodeError {
+  return new DecodeError('INVALID_TYPE', [], 'a container object', describe(input));
 }

@@ -1,0 +1,82 @@
+/**
+ * The kubelet's decision "this container's definition changed, kill and recreate it", as a pure
+ * function of hashes already computed, so every caller (containerChanged, predictRestarts,
+ * planUpgrade) applies the same rule. Read from kuberuntime_manager.go / kuberuntime_container.go:
+ *
+ * - every release: `containerChanged` compares the stored hash with `HashContainer(spec)`; the
+ *   container is restarted when they differ, whatever the pod's restartPolicy;
+ * - 1.27–1.30 with InPlacePodVerticalScaling on and a non-static pod: only when the
+ *   without-resources hash differs from the stored one too (a resources-only change is resized);
+ * - init containers are never compared (they ran to completion); running sidecars (restartable
+ *   init containers) are compared and restarted from 1.32 on; ephemeral containers never are.
+ */
+import { formatHash } from '../hash/format.js';
+import type { ReleaseInfo } from '../releases/registry.js';
+import type { ContainerRole } from './container-role.js';
+
+export type ChangedRule = 'hash' | 'hash-and-hash-without-resources' | 'not-compared';
+
+export interface RuleInput {
+  info: ReleaseInfo;
+  role: ContainerRole;
+  /** InPlacePodVerticalScaling on for this kubelet (see inPlaceResizeEnabled). */
+  inPlaceResize: boolean;
+  staticPod: boolean;
+  expected: bigint;
+  stored: bigint;
+  /** Computed lazily: only the 1.27–1.30 resize rule needs it. */
+  expectedWithoutResources: () => bigint;
+  storedWithoutResources: bigint;
+}
+
+export interface RuleOutcome {
+  changed: boolean;
+  hashDiffers: boolean;
+  rule: ChangedRule;
+  reason: string;
+  /** Set when the rule consulted the without-resources hashes. */
+  withoutResources?: { expected: bigint; stored: bigint };
+}
+
+export function applyChangedRule(r: RuleInput): RuleOutcome {
+  const hashDiffers = r.expected !== r.stored;
+  const storedText = r.stored === 0n ? '0 (missing or unreadable)' : formatHash(r.stored);
+  const hashes = `stored ${storedText}, computed ${formatHash(r.expected)}`;
+
+  if (r.role === 'ephemeral') {
+    return { changed: false, hashDiffers, rule: 'not-compared', reason: 'ephemeral containers are never restarted for a definition change' };
+  }
+  if (r.role === 'init') {
+    return { changed: false, hashDiffers, rule: 'not-compared', reason: 'init containers run to completion; the kubelet does not compare their hash' };
+  }
+  if (r.role === 'sidecar' && !r.info.restartsSidecarsOnHashChange) {
+    return { changed: false, hashDiffers, rule: 'not-compared', reason: `kubelet ${r.info.release} does not restart sidecars (restartable init containers) when their definition changes; 1.32+ does` };
+  }
+  const what = r.role === 'sidecar' ? 'sidecar' : 'container';
+  if (!hashDiffers) {
+    return { changed: false, hashDiffers, rule: 'hash', reason: `hash unchanged (${formatHash(r.expected)})` };
+  }
+  const resizeRule = r.role === 'container' && r.info.hashWithoutResources && r.inPlaceResize && !r.staticPod;
+  if (!resizeRule) {
+    return { changed: true, hashDiffers, rule: 'hash', reason: `${what} definition changed (${hashes}): restarted whatever the restartPolicy` };
+  }
+  const expectedWr = r.expectedWithoutResources();
+  const withoutResources = { expected: expectedWr, stored: r.storedWithoutResources };
+  if (expectedWr === r.storedWithoutResources) {
+    return {
+      changed: false,
+      hashDiffers,
+      rule: 'hash-and-hash-without-resources',
+      reason: `hash differs (${hashes}) but the hash without resources matches (${formatHash(expectedWr)}): only resources changed, resized in place (InPlacePodVerticalScaling; its resizePolicy may still ask for a restart)`,
+      withoutResources,
+    };
+  }
+  const wrStored = r.storedWithoutResources === 0n ? '0 (missing or unreadable)' : formatHash(r.storedWithoutResources);
+  return {
+    changed: true,
+    hashDiffers,
+    rule: 'hash-and-hash-without-resources',
+    reason: `container definition changed beyond resources (${hashes}; without resources: stored ${wrStored}, computed ${formatHash(expectedWr)})`,
+    withoutResources,
+  };
+}

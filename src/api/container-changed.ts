@@ -1,0 +1,92 @@
+/**
+ * `containerChanged`: whether a kubelet of a given release kills and recreates a running
+ * container because its definition changed, with the exact rule of that release (see changed-rule.ts).
+ */
+import { z } from 'zod';
+import { formatHash } from '../hash/format.js';
+import { releaseInfo } from '../releases/registry.js';
+import { applyChangedRule, type ChangedRule } from './changed-rule.js';
+import { checkOptions, escapesSchema, featureGatesSchema, inPlaceResizeEnabled, type FeatureGates } from './controller-options.js';
+import { containerRole, type ContainerRole } from './container-role.js';
+import type { ContainerInput } from './hash.js';
+import { containerJson, hashesFor } from './hasher.js';
+import type { HashOptions } from './options.js';
+import type { ContainerList } from './pod.js';
+import { readStoredHashes, type ContainerStatusInput } from './stored-status.js';
+
+export interface ContainerChangedOptions extends HashOptions {
+  /** The kubelet's feature gates; unset gates take the release's default. */
+  featureGates?: FeatureGates;
+  /** A static (file/http) pod: in-place resize never applies to it. */
+  staticPod?: boolean;
+  /** Which list of the pod spec the container is in (default `containers`). */
+  containerList?: ContainerList;
+}
+
+export interface ContainerChangedResult {
+  release: string;
+  /** The hash this kubelet computes for the spec (lowercase hex, as stored). */
+  expected: string;
+  /** The stored hash as the kubelet reads it (`0` when missing or malformed). */
+  actual: string;
+  /** Whether the kubelet kills and recreates the container for a definition change. */
+  changed: boolean;
+  /** `expected !== actual`, whether or not the rule acts on it. */
+  hashDiffers: boolean;
+  /** Set when the 1.27–1.30 in-place resize rule consulted them. */
+  expectedWithoutResources?: string;
+  actualWithoutResources?: string;
+  role: ContainerRole;
+  rule: ChangedRule;
+  reason: string;
+}
+
+const optionsSchema = z.object({
+  kubeletVersion: z.string(),
+  jsonEscapes: escapesSchema.optional(),
+  featureGates: featureGatesSchema.optional(),
+  staticPod: z.boolean().optional(),
+  containerList: z.enum(['containers', 'initContainers', 'ephemeralContainers']).optional(),
+});
+
+/**
+ * What a kubelet of `options.kubeletVersion` decides for a running container whose runtime
+ * status stores `status` (the annotation map, docker-style `annotation.` labels, or
+ * `{ hash, hashWithoutResources }`). A missing or malformed stored hash reads as 0 (changed).
+ *
+ * @example containerChanged(spec, { 'io.kubernetes.container.hash': '311670a' }, { kubeletVersion: '1.29' })
+ */
+export function containerChanged(container: ContainerInput, status: ContainerStatusInput, options: ContainerChangedOptions): ContainerChangedResult {
+  const opts = checkOptions(optionsSchema, options, 'options', 'an options object such as { kubeletVersion: "1.29" }');
+  const info = releaseInfo(opts.kubeletVersion, ['options', 'kubeletVersion']);
+  const inPlaceResize = inPlaceResizeEnabled(info, opts.featureGates as FeatureGates | undefined, ['options', 'featureGates']);
+  const stored = readStoredHashes(status);
+  const json = containerJson(container);
+  const role = containerRole(opts.containerList, json);
+  const computed = hashesFor(json, info, opts.jsonEscapes);
+  const outcome = applyChangedRule({
+    info,
+    role,
+    inPlaceResize,
+    staticPod: opts.staticPod ?? false,
+    expected: computed.hash,
+    stored: stored.hash,
+    expectedWithoutResources: computed.withoutResources,
+    storedWithoutResources: stored.hashWithoutResources,
+  });
+  const result: ContainerChangedResult = {
+    release: info.release,
+    expected: formatHash(computed.hash),
+    actual: formatHash(stored.hash),
+    changed: outcome.changed,
+    hashDiffers: outcome.hashDiffers,
+    role,
+    rule: outcome.rule,
+    reason: outcome.reason,
+  };
+  if (outcome.withoutResources) {
+    result.expectedWithoutResources = formatHash(outcome.withoutResources.expected);
+    result.actualWithoutResources = formatHash(outcome.withoutResources.stored);
+  }
+  return result;
+}

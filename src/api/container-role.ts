@@ -1,0 +1,24 @@
+/** Which kind of container the kubelet sees, which decides whether it compares hashes at all. */
+import { OptionError } from '../errors.js';
+import type { ContainerList } from './pod.js';
+
+/**
+ * - `container`: `spec.containers[i]`;
+ * - `sidecar`: an init container with `restartPolicy: Always` (a restartable init container);
+ * - `init`: an ordinary init container (runs to completion, never rerun for a spec change);
+ * - `ephemeral`: a debug container (never restarted).
+ */
+export type ContainerRole = 'container' | 'sidecar' | 'init' | 'ephemeral';
+
+const LISTS: readonly ContainerList[] = ['containers', 'initContainers', 'ephemeralContainers'];
+
+export function containerRole(list: unknown, container: unknown): ContainerRole {
+  const l = list ?? 'containers';
+  if (!LISTS.includes(l as ContainerList)) {
+    throw new OptionError('INVALID_OPTION', ['options', 'containerList'], '"containers", "initContainers" or "ephemeralContainers"', `found ${JSON.stringify(list)}`);
+  }
+  if (l === 'ephemeralContainers') return 'ephemeral';
+  if (l === 'containers') return 'container';
+  const policy = typeof container === 'object' && container !== null ? (container as Record<string, unknown>)['restartPolicy'] : undefined;
+  return policy === 'Always' ? 'sidecar' : 'init';
+}

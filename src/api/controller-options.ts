@@ -1,0 +1,64 @@
+/**
+ * Options shared by the controller-facing calls (containerChanged, translateHash, planUpgrade…):
+ * zod at the edge, typed errors out, in the same style as `options.ts`.
+ */
+import { z } from 'zod';
+import { OptionError, type JsonPathSegment } from '../errors.js';
+import { storedHashValue } from '../hash/format.js';
+import type { ReleaseInfo } from '../releases/registry.js';
+
+/**
+ * Kubelet feature gates that change how the stored hashes are used. Other gates may be listed
+ * (a kubelet's whole `--feature-gates`); they do not change hash handling and are ignored.
+ */
+export interface FeatureGates {
+  InPlacePodVerticalScaling?: boolean;
+  [gate: string]: boolean | undefined;
+}
+
+export const featureGatesSchema = z.record(z.string(), z.boolean().optional());
+
+export const escapesSchema = z.enum(['go1.22', 'pre-go1.22']);
+
+/** Parses `value` with `schema` or throws an {@link OptionError} naming the offending path. */
+export function checkOptions<T>(schema: z.ZodType<T>, value: unknown, name: string, expected: string): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const path = [name, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))];
+  throw new OptionError('INVALID_OPTION', path, issue.path.length === 0 ? expected : issue.message, issue.message);
+}
+
+/**
+ * Whether InPlacePodVerticalScaling is on for `info`'s kubelet: the caller's setting, else the
+ * release's default. Before 1.27 the gate does not exist (a kubelet refuses unknown gates).
+ */
+export function inPlaceResizeEnabled(info: ReleaseInfo, gates: FeatureGates | undefined, path: JsonPathSegment[]): boolean {
+  const set = gates?.InPlacePodVerticalScaling;
+  const gate = info.featureGates.InPlacePodVerticalScaling;
+  if (!gate) {
+    if (set !== undefined) {
+      throw new OptionError('INVALID_OPTION', [...path, 'InPlacePodVerticalScaling'], 'no InPlacePodVerticalScaling setting: the gate exists from kubelet 1.27 on', `release ${info.release}`);
+    }
+    return false;
+  }
+  return set ?? gate.default;
+}
+
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/**
+ * An observed/stored hash given by a caller: hex text as stored (read like the kubelet does, so
+ * missing or malformed text is 0), or the value as a number or bigint.
+ */
+export type HashValueInput = string | number | bigint;
+
+export function readHashValue(value: unknown, path: JsonPathSegment[]): bigint {
+  if (value === undefined || value === null) return 0n;
+  if (typeof value === 'string') return storedHashValue(value);
+  if (typeof value === 'bigint' && value >= 0n && value <= UINT64_MAX) return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
+  throw new OptionError('INVALID_OPTION', path, 'a hash as stored (hex text), or an unsigned integer (number up to 2^53, or bigint)', `found ${typeof value} ${String(value)}`);
+}
+
+export const hashValueSchema = z.union([z.string(), z.number(), z.bigint()]);

@@ -1,0 +1,68 @@
+/**
+ * `identifyReleases`: which kubelet releases (and settings) would have stored a given hash for a
+ * container, for nodes where the old kubelet version is not known.
+ */
+import type { JsonEscapeMode } from '../encode/gojson-string.js';
+import { parseHash } from '../hash/format.js';
+import { releaseInfo, supportedReleases, type ReleaseInfo } from '../releases/registry.js';
+import { readHashValue, type HashValueInput } from './controller-options.js';
+import type { ContainerInput } from './hash.js';
+import { containerJson, hashesFor } from './hasher.js';
+
+export interface ReleaseMatch {
+  release: string;
+  /** Which stored value matched: the hash, or (1.27–1.30) the hash without resources. */
+  key: 'hash' | 'hashWithoutResources';
+  /** Set when only a kubelet built with a non-default Go toolchain writes this hash (e.g. late 1.29.x patches built with Go 1.22). */
+  jsonEscapes?: JsonEscapeMode;
+  /** Set for `hashWithoutResources`: it is stored only with this gate on. */
+  featureGates?: { InPlacePodVerticalScaling: true };
+}
+
+/** The other toolchain a release may have been rebuilt with: later patches moved to Go 1.22, never back. */
+function alternateEscapes(info: ReleaseInfo): JsonEscapeMode | null {
+  return info.jsonEscapes === 'pre-go1.22' ? 'go1.22' : null;
+}
+
+/**
+ * Every release whose kubelet would have written `observedHash` (hex as stored, number or bigint)
+ * for `container`, oldest first; within a release, `hash` before `hashWithoutResources`.
+ *
+ * @example identifyReleases(spec, 'f39e1ad').map((m) => m.release) // ['1.9', …, '1.15']
+ */
+export function identifyReleases(container: ContainerInput, observedHash: HashValueInput): ReleaseMatch[] {
+  // Text here is the caller's query, not a stored label: refuse malformed text instead of reading 0.
+  const target = typeof observedHash === 'string' ? parseHash(observedHash, ['observedHash']) : readHashValue(observedHash, ['observedHash']);
+  const json = containerJson(container);
+  const out: ReleaseMatch[] = [];
+  for (const release of supportedReleases()) {
+    const info = releaseInfo(release);
+    const modes: (JsonEscapeMode | undefined)[] = [undefined];
+    const alt = alternateEscapes(info);
+    if (alt) modes.push(alt);
+    const seen = { hash: false, hashWithoutResources: false };
+    for (const mode of modes) {
+      const h = hashesFor(json, info, mode);
+      const tryKey = (key: 'hash' | 'hashWithoutResources', value: bigint): void => {
+        if (seen[key] || value !== target) return;
+        seen[key] = true;
+        const m: ReleaseMatch = { release, key };
+        if (mode) m.jsonEscapes = mode;
+        if (key === 'hashWithoutResources') m.featureGates = { InPlacePodVerticalScaling: true };
+        out.push(m);
+      };
+      tryKey('hash', h.hash);
+      if (info.hashWithoutResources) tryKey('hashWithoutResources', h.withoutResources());
+    }
+  }
+  // Keep `hash` before `hashWithoutResources` within a release (the alternate toolchain may find a hash late).
+  return out.sort((a, b) => releaseInfo(a.release).minor - releaseInfo(b.release).minor || (a.key === b.key ? 0 : a.key === 'hash' ? -1 : 1));
+}
+
+/** Short text form: `1.9–1.15, 1.27 (hashWithoutResources)`. */
+export function describeMatches(matches: readonly ReleaseMatch[]): string {
+  if (matches.length === 0) return 'no supported release';
+  return matches
+    .map((m) => `${m.release}${m.key === 'hashWithoutResources' ? ' (hashWithoutResources, InPlacePodVerticalScaling on)' : ''}${m.jsonEscapes ? ` (built with ${m.jsonEscapes} encoding/json)` : ''}`)
+    .join(', ');
+}

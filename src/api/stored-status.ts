@@ -1,0 +1,71 @@
+/**
+ * What the kubelet reads back about a running container: the stored hash(es). Accepts the
+ * runtime's annotation map (CRI `status.annotations`, or docker labels, which dockershim and
+ * cri-dockerd prefix with `annotation.`) or plain values (`{ hash, hashWithoutResources }`, also a
+ * `ContainerRecordInfo` from the runtime module).
+ */
+import { z } from 'zod';
+import { OptionError, type JsonPathSegment } from '../errors.js';
+import { formatHash } from '../hash/format.js';
+import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../releases/registry.js';
+import { hashValueSchema, readHashValue, type HashValueInput } from './controller-options.js';
+
+const DOCKER_PREFIX = 'annotation.';
+
+export type ContainerStatusInput =
+  | { hash?: HashValueInput | null; hashWithoutResources?: HashValueInput | null }
+  | Readonly<Record<string, unknown>>;
+
+/** The stored values as the kubelet reads them (missing or malformed text is 0). */
+export interface StoredHashes {
+  hash: bigint;
+  hashWithoutResources: bigint;
+  /** The text as stored, when given as text (for messages; the kubelet compares numbers). */
+  hashText?: string;
+  hashWithoutResourcesText?: string;
+}
+
+const statusSchema = z.record(z.string(), z.unknown());
+
+/** Reads a status in any accepted form; throws {@link OptionError} for a non-object. */
+export function readStoredHashes(status: unknown, path: JsonPathSegment[] = ['status']): StoredHashes {
+  const parsed = statusSchema.safeParse(status);
+  if (!parsed.success || Array.isArray(status)) {
+    throw new OptionError('INVALID_OPTION', path, `the stored annotations ({ "${HASH_KEY}": "…" }) or { hash, hashWithoutResources }`);
+  }
+  const map = status as Record<string, unknown>;
+  const [hashKey, wrKey] = annotationKeys(map) ?? ['hash', 'hashWithoutResources'];
+  const rawHash = map[hashKey];
+  const rawWr = map[wrKey];
+  for (const [key, v] of [[hashKey, rawHash], [wrKey, rawWr]] as const) {
+    if (v !== undefined && v !== null && !hashValueSchema.safeParse(v).success) {
+      throw new OptionError('INVALID_OPTION', [...path, key], 'a hash as stored (hex text), a number or a bigint', `found ${typeof v}`);
+    }
+  }
+  const out: StoredHashes = {
+    hash: readHashValue(rawHash, [...path, hashKey]),
+    hashWithoutResources: readHashValue(rawWr, [...path, wrKey]),
+  };
+  if (typeof rawHash === 'string') out.hashText = rawHash;
+  if (typeof rawWr === 'string') out.hashWithoutResourcesText = rawWr;
+  return out;
+}
+
+/** The keys to read when `map` is an annotation map (CRI or docker-style), else null. */
+function annotationKeys(map: Record<string, unknown>): [string, string] | null {
+  const has = (k: string): boolean => Object.prototype.hasOwnProperty.call(map, k);
+  if (has(HASH_KEY) || has(HASH_WITHOUT_RESOURCES_KEY)) return [HASH_KEY, HASH_WITHOUT_RESOURCES_KEY];
+  if (has(DOCKER_PREFIX + HASH_KEY) || has(DOCKER_PREFIX + HASH_WITHOUT_RESOURCES_KEY)) {
+    return [DOCKER_PREFIX + HASH_KEY, DOCKER_PREFIX + HASH_WITHOUT_RESOURCES_KEY];
+  }
+  // An annotation/label map that stores no hash at all: the kubelet reads 0.
+  if (!has('hash') && !has('hashWithoutResources') && Object.keys(map).some((k) => k.includes('io.kubernetes.'))) {
+    return [HASH_KEY, HASH_WITHOUT_RESOURCES_KEY];
+  }
+  return null;
+}
+
+/** A stored value as the kubelet would print it. */
+export function showStored(value: bigint): string {
+  return formatHash(value);
+}

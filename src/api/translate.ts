@@ -1,0 +1,59 @@
+/**
+ * `translateHash`: carry a container across a kubelet upgrade (or downgrade) by computing the
+ * hash the `to` kubelet expects, after proving that the stored hash is what the `from` kubelet
+ * computes for this very spec. A hash we cannot reproduce is never rewritten: the container may be
+ * running another spec, or was created by another release.
+ */
+import { z } from 'zod';
+import { HashMismatchError } from '../errors.js';
+import { formatHash } from '../hash/format.js';
+import { releaseInfo } from '../releases/registry.js';
+import type { JsonEscapeMode } from '../encode/gojson-string.js';
+import { checkOptions, escapesSchema, hashValueSchema, readHashValue, type HashValueInput } from './controller-options.js';
+import type { ContainerInput } from './hash.js';
+import { containerJson, hashesFor } from './hasher.js';
+
+export interface TranslateOptions {
+  /** The release that wrote the stored hash (`1.29`, `v1.29.4`…). */
+  from: string;
+  /** The release the hash is wanted for. */
+  to: string;
+  /** The stored hash (hex text as stored, number or bigint); when given it must equal the `from` hash. */
+  observed?: HashValueInput;
+  fromJsonEscapes?: JsonEscapeMode;
+  toJsonEscapes?: JsonEscapeMode;
+}
+
+const optionsSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  observed: hashValueSchema.optional(),
+  fromJsonEscapes: escapesSchema.optional(),
+  toJsonEscapes: escapesSchema.optional(),
+});
+
+/**
+ * The hash a kubelet of release `to` computes for `container`. With `observed`, throws
+ * {@link HashMismatchError} (code `HASH_MISMATCH`) unless it equals what release `from` computes.
+ *
+ * @example translateHash(spec, { from: '1.30', to: '1.31', observed: '311670a' }) // '8e45cbd0'
+ */
+export function translateHash(container: ContainerInput, options: TranslateOptions): string {
+  const opts = checkOptions(optionsSchema, options, 'options', 'an options object such as { from: "1.30", to: "1.31" }');
+  const fromInfo = releaseInfo(opts.from, ['options', 'from']);
+  const toInfo = releaseInfo(opts.to, ['options', 'to']);
+  const json = containerJson(container);
+  if (opts.observed !== undefined) {
+    const observed = readHashValue(opts.observed, ['options', 'observed']);
+    const source = hashesFor(json, fromInfo, opts.fromJsonEscapes).hash;
+    if (observed !== source) {
+      throw new HashMismatchError(
+        'HASH_MISMATCH',
+        ['options', 'observed'],
+        `the hash a ${fromInfo.release} kubelet computes for this container (${formatHash(source)})`,
+        `observed ${typeof opts.observed === 'string' ? JSON.stringify(opts.observed) : String(opts.observed)}, read as ${formatHash(observed)}: the container may run another spec or was created by another release`,
+      );
+    }
+  }
+  return formatHash(hashesFor(json, toInfo, opts.toJsonEscapes).hash);
+}
