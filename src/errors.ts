@@ -42,6 +42,8 @@ export class KubeletHashError extends Error {
   readonly code: ErrorCode;
   readonly path: readonly JsonPathSegment[];
   readonly expected: string;
+  /** What was found instead, or why, when known. */
+  readonly detail: string | undefined;
 
   constructor(code: ErrorCode, path: readonly JsonPathSegment[], expected: string, detail?: string) {
     const where = path.length > 0 ? ` at ${formatJsonPath(path)}` : '';
@@ -50,6 +52,13 @@ export class KubeletHashError extends Error {
     this.code = code;
     this.path = Object.freeze([...path]);
     this.expected = expected;
+    this.detail = detail;
+  }
+
+  /** The same error (same class) for a document that holds the failing value under `prefix`. */
+  withPathPrefix(prefix: readonly JsonPathSegment[]): this {
+    const Same = this.constructor as new (code: ErrorCode, path: readonly JsonPathSegment[], expected: string, detail?: string) => this;
+    return new Same(this.code, [...prefix, ...this.path], this.expected, this.detail);
   }
 
   /** The error as plain data, e.g. for a CLI's `--json` output. */

@@ -40,6 +40,12 @@ describe('kubelet-hash CLI', () => {
     const bad = await cli(['hash', '-k', '1.20', '-'], '{"name":"a","ports":[{"containerPort":"80"}]}');
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('INVALID_TYPE at .ports[0].containerPort');
+    expect(bad.err).toContain('line 1, column 39');
+    const pod = '{"kind":"Pod","spec":{"containers":[\n  {"name":"a","resources":{"limits":{"cpu":"lots"}}}\n]}}';
+    const inPod = await cli(['hash', '-k', '1.29', '-'], pod);
+    expect(inPod.code).toBe(2);
+    expect(inPod.err).toContain('INVALID_QUANTITY at .spec.containers[0].resources.limits.cpu');
+    expect(inPod.err).toContain('line 2, column 44');
     expect((await cli(['hash', '-k', '9.9', '-'], '{}')).err).toContain('INVALID_VERSION');
     expect((await cli(['hash'])).code).toBe(64);
     expect((await cli(['nope'])).code).toBe(64);

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { hashContainer, preimage } from '../api/hash.js';
 import { locateContainers } from '../api/pod.js';
 import { supportedReleases, releaseInfo } from '../releases/registry.js';
-import { readJsonInput, type CliIO } from './io.js';
+import { atPath, readJsonInput, type CliIO } from './io.js';
 import { UsageError } from './run.js';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -40,7 +40,7 @@ async function hashTable(file: string, values: Values, io: CliIO): Promise<numbe
     const rows = wanted.map((c) => ({
       list: c.list,
       name: c.name,
-      hashes: Object.fromEntries(releases.map((r) => [r, hashContainer(c.container, { kubeletVersion: r })])),
+      hashes: Object.fromEntries(releases.map((r) => [r, atPath(c.path, () => hashContainer(c.container, { kubeletVersion: r }))])),
     }));
     io.stdout.write(JSON.stringify(rows, null, 2) + '\n');
     return 0;
@@ -49,7 +49,7 @@ async function hashTable(file: string, values: Values, io: CliIO): Promise<numbe
   const widths = headers.map((h) => Math.max(8, h.length));
   io.stdout.write(['release', ...headers.map((h, i) => h.padEnd(widths[i]!))].join('  ').trimEnd() + '\n');
   for (const r of releases) {
-    const cells = wanted.map((c, i) => hashContainer(c.container, { kubeletVersion: r }).padEnd(widths[i]!));
+    const cells = wanted.map((c, i) => atPath(c.path, () => hashContainer(c.container, { kubeletVersion: r })).padEnd(widths[i]!));
     io.stdout.write([r.padEnd(7), ...cells].join('  ').trimEnd() + '\n');
   }
   return 0;
@@ -81,7 +81,8 @@ export const COMMANDS: Record<string, Command> = {
       const { doc } = await readJsonInput(onePositional(positionals), io);
       const found = locateContainers(doc).filter((c) => typeof values['container'] !== 'string' || c.name === values['container']);
       if (found.length !== 1) throw new UsageError(`the input has ${found.length} matching containers; pick one with --container`);
-      const pre = preimage(found[0]!.container, { kubeletVersion: version });
+      const target = found[0]!;
+      const pre = atPath(target.path, () => preimage(target.container, { kubeletVersion: version }));
       io.stdout.write(values['hashed'] ? Buffer.from(pre.hashedBytes) : Buffer.from(pre.bytes));
       io.stdout.write('\n');
       return 0;

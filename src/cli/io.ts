@@ -1,12 +1,15 @@
 /** Input/output plumbing shared by the CLI commands. */
 import { readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
+import { KubeletHashError, type JsonPathSegment } from '../errors.js';
 import { parseJson, type JsonValue } from '../json/parse.js';
 
 export interface CliIO {
   stdout: Writable;
   stderr: Writable;
   stdin: Readable;
+  /** The last input text read, so errors can be shown at their line and column. */
+  lastText?: string;
 }
 
 /** Reads a file, or standard input for `-`. */
@@ -19,5 +22,15 @@ export async function readInput(path: string, io: CliIO): Promise<string> {
 
 export async function readJsonInput(path: string, io: CliIO): Promise<{ text: string; doc: JsonValue }> {
   const text = await readInput(path, io);
+  io.lastText = text;
   return { text, doc: parseJson(text) };
+}
+
+/** Runs `fn` for the container found at `prefix` in the input; its errors name paths in the whole document. */
+export function atPath<T>(prefix: readonly JsonPathSegment[], fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    throw e instanceof KubeletHashError && prefix.length > 0 ? e.withPathPrefix(prefix) : e;
+  }
 }

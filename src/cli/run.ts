@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { KubeletHashError } from '../errors.js';
 import { COMMANDS, type Command } from './commands.js';
 import type { CliIO } from './io.js';
+import { describePosition } from './source-position.js';
 
 export class UsageError extends Error {}
 
@@ -26,7 +27,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return await cmd.run(values as Record<string, string | boolean | undefined>, positionals, io);
   } catch (e) {
     if (e instanceof KubeletHashError) {
-      io.stderr.write(`error ${e.message}\n`);
+      const position = io.lastText !== undefined && e.path.length > 0 ? describePosition(io.lastText, e.path) : null;
+      io.stderr.write(`error ${e.message}\n${position ? `  at ${position}\n` : ''}`);
       return 2;
     }
     if (e instanceof UsageError || (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))) {

@@ -77,7 +77,7 @@ const compiledRoots = new WeakMap<StructType, SpewEncoder>();
 class SpewCompiler {
   private readonly memo = { annotated: new Map<GoType, Compiled>(), bare: new Map<GoType, Compiled>() };
   private readonly bodies = new Map<GoType, Body>();
-  private readonly leaks = { annotated: new Map<GoType, boolean>(), bare: new Map<GoType, boolean>() };
+  private readonly leaks = new Map<GoType, boolean>();
 
   compile(type: GoType, mode: Mode): Compiled {
     const hit = this.memo[mode].get(type);
@@ -117,7 +117,7 @@ class SpewCompiler {
         return false;
       };
     }
-    if (!fields.some((f) => this.mayLeak(f.type, 'annotated'))) {
+    if (!fields.some((f) => this.mayLeak(f.type))) {
       // Fixed sequence: every field annotated; `{Name:(T)` / ` Name:(T)` pre-encoded.
       const prefixes = fields.map((f, i) => fieldPrefix(f, i, this.compile(f.type, 'annotated').head));
       const bodies = fields.map((f) => this.compile(f.type, 'annotated').body);
@@ -237,29 +237,34 @@ class SpewCompiler {
     };
   }
 
-  /** Can printing a value of this type, in this mode, leave spew's skip-type flag set? */
-  private mayLeak(type: GoType, mode: Mode): boolean {
-    const memo = this.leaks[mode];
-    const hit = memo.get(type);
-    if (hit !== undefined) return hit;
-    memo.set(type, false); // cycle guard: every leak source is a pointer found on another path
-    let leaks: boolean;
-    switch (type.kind) {
-      case 'ptr':
-        leaks = mode === 'bare' || this.mayLeak(type.elem, 'bare');
-        break;
-      case 'slice':
-      case 'map':
-        leaks = this.mayLeak(type.elem, 'bare');
-        break;
-      case 'struct':
-        leaks = type.fields.some((f) => this.mayLeak(f.type, 'annotated'));
-        break;
-      default:
-        leaks = false;
+  /**
+   * Can printing a value of this type leave spew's skip-type flag set? Only a bare nil pointer
+   * does that, and bare pointers are slice elements or map values, so (conservatively) a type
+   * can leak when it reaches a slice or map of pointers.
+   */
+  private mayLeak(type: GoType): boolean {
+    let hit = this.leaks.get(type);
+    if (hit === undefined) {
+      hit = reachesPointerElements(type, new Set());
+      this.leaks.set(type, hit);
     }
-    memo.set(type, leaks);
-    return leaks;
+    return hit;
+  }
+}
+
+function reachesPointerElements(type: GoType, seen: Set<GoType>): boolean {
+  if (seen.has(type)) return false;
+  seen.add(type);
+  switch (type.kind) {
+    case 'ptr':
+      return reachesPointerElements(type.elem, seen);
+    case 'slice':
+    case 'map':
+      return type.elem.kind === 'ptr' || reachesPointerElements(type.elem, seen);
+    case 'struct':
+      return type.fields.some((f) => reachesPointerElements(f.type, seen));
+    default:
+      return false;
   }
 }
 

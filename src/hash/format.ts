@@ -28,6 +28,16 @@ export function parseHash(text: unknown, path: readonly JsonPathSegment[] = []):
   return v;
 }
 
+/**
+ * Checks that `text` is exactly what `strconv.FormatUint(h, 16)` writes (lowercase, no leading
+ * zeros, at most 64 bits): a hash about to be stored must look like one the kubelet wrote.
+ */
+export function assertCanonicalHash(text: unknown, path: readonly JsonPathSegment[] = []): asserts text is string {
+  if (typeof text !== 'string' || !/^(?:0|[1-9a-f][0-9a-f]*)$/.test(text) || BigInt('0x' + text) > UINT64_MAX) {
+    throw new HashFormatError('INVALID_HASH', path, 'lowercase hex without leading zeros, at most 64 bits (strconv.FormatUint(h, 16))', `found ${JSON.stringify(text)}`);
+  }
+}
+
 /** The kubelet's `getUint64ValueFromLabel`: a missing or malformed stored hash reads as 0. */
 export function storedHashValue(text: unknown): bigint {
   try {

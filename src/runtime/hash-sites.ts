@@ -11,7 +11,7 @@
  *   `info.runtimeSpec.annotations`, and all of them JSON-encoded in
  *   `info.runtimeSpec.annotations["io.kubernetes.cri-o.Annotations"]` (what CRI-O restores from).
  */
-import { formatJsonPath } from '../errors.js';
+import { RecordError, formatJsonPath } from '../errors.js';
 import type { JsonPathSegment } from '../errors.js';
 import { decodeJsonString, findMember, nodeAt, scanJson, toPlainValue } from './json-spans.js';
 import type { JsonNode, Span } from './json-spans.js';
@@ -25,9 +25,8 @@ import {
   crioEmbeddedAnnotationsSchema,
   validateWith,
 } from './schemas.js';
-import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from './stored-hash.js';
+import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../releases/registry.js';
 import type { RecordKind, RuntimeName } from './types.js';
-import { RecordError } from '../errors.js';
 
 export type HashField = 'hash' | 'hashWithoutResources';
 

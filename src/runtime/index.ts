@@ -3,7 +3,7 @@ export type { RecordKind, RuntimeName, ContainerRecordInfo, HashPair, HashChange
 export { detectRecordKind } from './record-kind.js';
 export { readRuntimeRecords } from './read-records.js';
 export { rewriteRuntimeRecord } from './rewrite-record.js';
-export { parseStoredHash, HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from './stored-hash.js';
+
 export { validateRecord, dockerInspectSchema, dockerConfigV2Schema, crictlInspectSchema } from './schemas.js';
 export { scanJson } from './json-spans.js';
 export type { JsonNode, Span } from './json-spans.js';

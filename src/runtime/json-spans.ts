@@ -132,7 +132,7 @@ class Scanner {
     const m = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
     m.lastIndex = start;
     const found = m.exec(this.text);
-    if (!found || found[0] === '-' ) this.fail('a number');
+    if (!found) this.fail('a number');
     this.pos = start + found[0].length;
     return { type: 'number', raw: found[0], start, end: this.pos };
   }

@@ -4,7 +4,8 @@ import { HashMismatchError, OptionError, RecordError } from '../errors.js';
 import type { HashField, LocatedContainer } from './hash-sites.js';
 import type { Span } from './json-spans.js';
 import { parseRecord } from './parse-record.js';
-import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY, assertWritableHash, parseExpectedHash, parseStoredHash } from './stored-hash.js';
+import { assertCanonicalHash, parseHash, storedHashValue } from '../hash/format.js';
+import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../releases/registry.js';
 import type { HashChange } from './types.js';
 
 const hashPairSchema = z.object(
@@ -54,7 +55,7 @@ interface Edit {
 
 /** Checks every stored copy of one hash against the expected value and plans replacing each. */
 function planField(container: LocatedContainer, field: HashField, fromText: string, toText: string, edits: Edit[]): void {
-  const expected = parseExpectedHash(fromText, ['from', field]);
+  const expected = parseHash(fromText, ['from', field]);
   const key = field === 'hash' ? HASH_KEY : HASH_WITHOUT_RESOURCES_KEY;
   const sites = container.sites.filter((s) => s.field === field);
   if (sites.length === 0) {
@@ -66,7 +67,7 @@ function planField(container: LocatedContainer, field: HashField, fromText: stri
   }
   for (const site of sites) {
     // The kubelet compares numbers, so "0311670a" and "311670A" both equal 311670a; unreadable text is 0.
-    if (parseStoredHash(site.text) !== expected) {
+    if (storedHashValue(site.text) !== expected) {
       throw new HashMismatchError(
         'HASH_MISMATCH',
         site.path,
@@ -112,15 +113,15 @@ function applyEdits(text: string, edits: readonly Edit[]): string {
 export function rewriteRuntimeRecord(text: string, change: HashChange): string {
   checkChangeShape(change);
   const { from, to } = change;
-  assertWritableHash(to.hash, ['to', 'hash']);
+  assertCanonicalHash(to.hash, ['to', 'hash']);
   const rewriteWithoutResources = to.hashWithoutResources !== undefined;
   if (rewriteWithoutResources) {
-    assertWritableHash(to.hashWithoutResources as string, ['to', 'hashWithoutResources']);
+    assertCanonicalHash(to.hashWithoutResources as string, ['to', 'hashWithoutResources']);
     if (from.hashWithoutResources === undefined) {
       throw new OptionError('INVALID_OPTION', ['from', 'hashWithoutResources'], 'the stored hashWithoutResources, since to.hashWithoutResources is given');
     }
   }
-  parseExpectedHash(from.hash, ['from', 'hash']);
+  parseHash(from.hash, ['from', 'hash']);
 
   const { containers } = parseRecord(text);
   const container = selectContainer(containers, change.containerId);

@@ -1,0 +1,265 @@
+/**
+ * `planUpgrade`: what to do with every container on a node before its kubelet moves from release
+ * `from` to `to`, so that running containers survive the upgrade. API pods (as the apiserver
+ * serves them) are joined with the node's runtime records by pod uid + container name; each
+ * stored hash is verified against what `from` computes for the API spec before a rewrite to the
+ * `to` hash is proposed. Identical specs (every pod of a DaemonSet) are hashed once.
+ */
+import { z } from 'zod';
+import { KubeletHashError, OptionError } from '../errors.js';
+import { formatHash, storedHashValue } from '../hash/format.js';
+import { releaseInfo, type ReleaseInfo } from '../releases/registry.js';
+import { readRuntimeRecords, type ContainerRecordInfo, type HashChange } from '../runtime/index.js';
+import { applyChangedRule } from './changed-rule.js';
+import { checkOptions, escapesSchema, featureGatesSchema, inPlaceResizeEnabled, type FeatureGates } from './controller-options.js';
+import { containerRole, type ContainerRole } from './container-role.js';
+import { hashesFor, type ReleaseHashes } from './hasher.js';
+import { describeMatches, identifyReleases } from './identify.js';
+import { locateContainers, type ContainerList, type LocatedContainer } from './pod.js';
+import { stableKey } from './stable-key.js';
+import type { JsonEscapeMode } from '../encode/gojson-string.js';
+
+export type PlanAction = 'keep' | 'rewrite' | 'will-restart' | 'unknown';
+
+export interface PlanUpgradeInput {
+  /** Pods as the apiserver serves them (`kubectl get pods -o json` items, or the list itself). */
+  pods: readonly unknown[] | { items: readonly unknown[] };
+  /** Runtime records: texts (docker inspect, config.v2.json, crictl inspect) or parsed records. */
+  records: readonly (string | ContainerRecordInfo)[];
+  from: string;
+  to: string;
+  /** The `to` kubelet's feature gates (unset gates take that release's default). */
+  featureGates?: FeatureGates;
+  fromJsonEscapes?: JsonEscapeMode;
+  toJsonEscapes?: JsonEscapeMode;
+}
+
+export interface PlanEntry {
+  action: PlanAction;
+  reason: string;
+  /** Index in `records` of the record this entry is about (absent for a container without record). */
+  record?: number;
+  containerId?: string;
+  podUid: string;
+  podName?: string;
+  podNamespace?: string;
+  containerName: string;
+  list?: ContainerList;
+  role?: ContainerRole;
+  /** The stored hash text, exactly as stored. */
+  storedHash?: string;
+  /** What `from` and `to` compute for the API spec. */
+  fromHash?: string;
+  toHash?: string;
+  /** For `rewrite`: the argument for `rewriteRuntimeRecord(text, change)`. */
+  change?: HashChange;
+  /** For `unknown` with a stored hash that `from` does not reproduce: releases that would have written it. */
+  candidates?: string;
+}
+
+export interface UpgradePlan {
+  from: string;
+  to: string;
+  entries: PlanEntry[];
+  counts: Record<PlanAction, number>;
+  /** How many distinct container specs were hashed (the rest came from the cache). */
+  distinctSpecs: number;
+}
+
+const recordInfoSchema = z.looseObject({
+  containerName: z.string(),
+  podUid: z.string(),
+  podName: z.string().optional(),
+  podNamespace: z.string().optional(),
+  containerId: z.string().optional(),
+  hash: z.string().optional(),
+  hashWithoutResources: z.string().optional(),
+});
+
+const inputSchema = z.object({
+  pods: z.union([z.array(z.unknown()), z.looseObject({ items: z.array(z.unknown()) })]),
+  records: z.array(z.union([z.string(), recordInfoSchema])),
+  from: z.string(),
+  to: z.string(),
+  featureGates: featureGatesSchema.optional(),
+  fromJsonEscapes: escapesSchema.optional(),
+  toJsonEscapes: escapesSchema.optional(),
+});
+
+const podSchema = z.looseObject({
+  metadata: z.looseObject({ uid: z.string().min(1), name: z.string().optional(), namespace: z.string().optional() }),
+  spec: z.looseObject({}),
+});
+
+interface ApiPod {
+  uid: string;
+  name?: string;
+  namespace?: string;
+  containers: Map<string, LocatedContainer>;
+}
+
+/** Hashes of one distinct spec for both releases, computed once and shared by every copy. */
+interface SpecHashes {
+  from: ReleaseHashes;
+  to: ReleaseHashes;
+}
+
+type Cached = { ok: SpecHashes } | { error: string };
+
+export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
+  const opts = checkOptions(inputSchema, input, 'input', 'an object { pods, records, from, to, featureGates? }');
+  const fromInfo = releaseInfo(opts.from, ['input', 'from']);
+  const toInfo = releaseInfo(opts.to, ['input', 'to']);
+  const toResize = inPlaceResizeEnabled(toInfo, opts.featureGates as FeatureGates | undefined, ['input', 'featureGates']);
+  const pods = readPods(Array.isArray(opts.pods) ? opts.pods : (opts.pods as { items: unknown[] }).items);
+
+  const cache = new Map<string, Cached>();
+  const hashesOf = (c: LocatedContainer): Cached => {
+    const key = stableKey(c.container);
+    let hit = cache.get(key);
+    if (!hit) {
+      try {
+        hit = { ok: { from: hashesFor(c.container, fromInfo, opts.fromJsonEscapes), to: hashesFor(c.container, toInfo, opts.toJsonEscapes) } };
+      } catch (e) {
+        if (!(e instanceof KubeletHashError)) throw e;
+        hit = { error: e.message };
+      }
+      cache.set(key, hit);
+    }
+    return hit;
+  };
+  const candidateCache = new Map<string, string>();
+  const candidatesFor = (c: LocatedContainer, stored: bigint): string => {
+    const key = `${formatHash(stored)}/${stableKey(c.container)}`;
+    let hit = candidateCache.get(key);
+    if (hit === undefined) {
+      hit = describeMatches(identifyReleases(c.container, stored));
+      candidateCache.set(key, hit);
+    }
+    return hit;
+  };
+
+  const entries: PlanEntry[] = [];
+  const seen = new Set<string>(); // pod uid / container name pairs that have a record
+  opts.records.forEach((raw, index) => {
+    let infos: ContainerRecordInfo[];
+    try {
+      infos = typeof raw === 'string' ? readRuntimeRecords(raw) : [raw as unknown as ContainerRecordInfo];
+    } catch (e) {
+      if (!(e instanceof KubeletHashError)) throw e;
+      entries.push({ action: 'unknown', reason: `cannot read the record: ${e.message}`, record: index, podUid: '', containerName: '' });
+      return;
+    }
+    for (const rec of infos) {
+      const entry = planRecord(rec, index);
+      entries.push(entry);
+    }
+  });
+
+  function planRecord(rec: ContainerRecordInfo, index: number): PlanEntry {
+    const base: PlanEntry = { action: 'unknown', reason: '', record: index, podUid: rec.podUid, containerName: rec.containerName };
+    if (rec.containerId !== undefined) base.containerId = rec.containerId;
+    if (rec.hash !== undefined) base.storedHash = rec.hash;
+    const pod = pods.get(rec.podUid);
+    if (!pod) return { ...base, reason: `no API pod has uid ${JSON.stringify(rec.podUid)}${rec.podName ? ` (record of ${rec.podNamespace ?? ''}/${rec.podName})` : ''}` };
+    if (pod.name !== undefined) base.podName = pod.name;
+    if (pod.namespace !== undefined) base.podNamespace = pod.namespace;
+    const c = pod.containers.get(rec.containerName);
+    if (!c) return { ...base, reason: `the API pod has no container named ${JSON.stringify(rec.containerName)}` };
+    seen.add(`${rec.podUid}/${rec.containerName}`);
+    base.list = c.list;
+    const role = containerRole(c.list, c.container);
+    base.role = role;
+    const cached = hashesOf(c);
+    if ('error' in cached) return { ...base, reason: `cannot hash the API spec: ${cached.error}` };
+    const { from, to } = cached.ok;
+    base.fromHash = formatHash(from.hash);
+    base.toHash = formatHash(to.hash);
+
+    const stored = storedHashValue(rec.hash);
+    // Would the `to` kubelet restart it as the record stands? (Also says "not compared" for init/ephemeral.)
+    const asIs = applyChangedRule({
+      info: toInfo,
+      role,
+      inPlaceResize: toResize,
+      staticPod: false,
+      expected: to.hash,
+      stored,
+      expectedWithoutResources: to.withoutResources,
+      storedWithoutResources: storedHashValue(rec.hashWithoutResources),
+    });
+    if (asIs.rule === 'not-compared') return { ...base, action: 'keep', reason: asIs.reason };
+    if (rec.hash === undefined) {
+      return { ...base, action: 'will-restart', reason: 'the record stores no hash: the kubelet reads 0 and restarts the container (nothing to rewrite)' };
+    }
+    if (stored === to.hash) return { ...base, action: 'keep', reason: `the stored hash already equals the ${toInfo.release} hash` };
+    if (stored !== from.hash) {
+      const candidates = candidatesFor(c, stored);
+      return {
+        ...base,
+        reason: `stored hash ${rec.hash} is not what a ${fromInfo.release} kubelet computes for the API spec (${base.fromHash}): the container may run another spec, or was created by another release; not rewriting`,
+        candidates,
+      };
+    }
+    if (!asIs.changed) {
+      return { ...base, action: 'keep', reason: `verified against ${fromInfo.release}; ${asIs.reason}` };
+    }
+    return { ...base, action: 'rewrite', reason: `verified against ${fromInfo.release} (${base.fromHash}); ${toInfo.release} computes ${base.toHash}`, change: changeFor(rec, from, to, fromInfo, toInfo, toResize) };
+  }
+
+  // Containers of the node's pods that have no record at all.
+  const podsOnNode = new Set(entries.filter((e) => e.list !== undefined).map((e) => e.podUid));
+  for (const uid of podsOnNode) {
+    const pod = pods.get(uid)!;
+    for (const c of pod.containers.values()) {
+      const role = containerRole(c.list, c.container);
+      if ((role !== 'container' && role !== 'sidecar') || seen.has(`${uid}/${c.name}`)) continue;
+      const e: PlanEntry = { action: 'unknown', reason: 'no runtime record for this container on the node (not started yet, or removed)', podUid: uid, containerName: c.name, list: c.list, role };
+      if (pod.name !== undefined) e.podName = pod.name;
+      if (pod.namespace !== undefined) e.podNamespace = pod.namespace;
+      entries.push(e);
+    }
+  }
+
+  const counts: Record<PlanAction, number> = { keep: 0, rewrite: 0, 'will-restart': 0, unknown: 0 };
+  for (const e of entries) counts[e.action]++;
+  return { from: fromInfo.release, to: toInfo.release, entries, counts, distinctSpecs: cache.size };
+}
+
+/**
+ * The rewrite: always the hash; the hash without resources too when the `to` kubelet reads it
+ * (1.27–1.30 with the gate on), the record stores one and `from` reproduces it.
+ */
+function changeFor(rec: ContainerRecordInfo, from: ReleaseHashes, to: ReleaseHashes, fromInfo: ReleaseInfo, toInfo: ReleaseInfo, toResize: boolean): HashChange {
+  const change: HashChange = { from: { hash: formatHash(from.hash) }, to: { hash: formatHash(to.hash) } };
+  if (
+    toInfo.hashWithoutResources &&
+    toResize &&
+    fromInfo.hashWithoutResources &&
+    rec.hashWithoutResources !== undefined &&
+    storedHashValue(rec.hashWithoutResources) === from.withoutResources()
+  ) {
+    change.from.hashWithoutResources = formatHash(from.withoutResources());
+    change.to.hashWithoutResources = formatHash(to.withoutResources());
+  }
+  if (rec.containerId !== undefined) change.containerId = rec.containerId;
+  return change;
+}
+
+function readPods(items: readonly unknown[]): Map<string, ApiPod> {
+  const out = new Map<string, ApiPod>();
+  items.forEach((item, i) => {
+    const parsed = podSchema.safeParse(item);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new OptionError('INVALID_OPTION', ['input', 'pods', i, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))], 'a Pod as the apiserver serves it (metadata.uid, spec.containers)', issue.message);
+    }
+    const { metadata } = parsed.data;
+    const containers = new Map(locateContainers(item).map((c) => [c.name, c]));
+    const pod: ApiPod = { uid: metadata.uid, containers };
+    if (metadata.name !== undefined) pod.name = metadata.name;
+    if (metadata.namespace !== undefined) pod.namespace = metadata.namespace;
+    if (!out.has(pod.uid)) out.set(pod.uid, pod);
+  });
+  return out;
+}

@@ -1,0 +1,129 @@
+/**
+ * `predictRestarts`: for an in-place update of a pod (OpenKruise style: the pod object is patched,
+ * not recreated), which containers a kubelet of a given release kills and recreates, and why.
+ * The running containers are assumed to have been created by this same kubelet from the old spec.
+ */
+import { z } from 'zod';
+import { formatHash } from '../hash/format.js';
+import { releaseInfo, type ReleaseInfo } from '../releases/registry.js';
+import { applyChangedRule, type ChangedRule } from './changed-rule.js';
+import { checkOptions, escapesSchema, featureGatesSchema, inPlaceResizeEnabled, type FeatureGates } from './controller-options.js';
+import { containerRole, type ContainerRole } from './container-role.js';
+import { hashesFor } from './hasher.js';
+import type { HashOptions } from './options.js';
+import { locateContainers, type ContainerList, type LocatedContainer } from './pod.js';
+import { diffGoValues } from './value-diff.js';
+
+export interface PredictRestartsOptions extends HashOptions {
+  featureGates?: FeatureGates;
+  staticPod?: boolean;
+}
+
+export type PredictedAction = 'restart' | 'keep' | 'start' | 'remove';
+
+export interface PredictedContainer {
+  list: ContainerList;
+  name: string;
+  role: ContainerRole;
+  action: PredictedAction;
+  reason: string;
+  rule?: ChangedRule;
+  /** The hash stored for the running container (old spec) and the one computed for the new spec. */
+  storedHash?: string;
+  expectedHash?: string;
+  /** Every field that differs between the old and new spec, as the kubelet decodes them. */
+  changes: string[];
+  /** The subset of `changes` this release's hash covers (1.31+: only name and image). */
+  hashedChanges: string[];
+}
+
+export interface RestartPrediction {
+  release: string;
+  containers: PredictedContainer[];
+  /** How many running containers the kubelet kills and recreates. */
+  restarts: number;
+}
+
+const optionsSchema = z.object({
+  kubeletVersion: z.string(),
+  jsonEscapes: escapesSchema.optional(),
+  featureGates: featureGatesSchema.optional(),
+  staticPod: z.boolean().optional(),
+});
+
+/**
+ * Compares the containers of `oldPodSpec` and `newPodSpec` (Pods, pod specs, or workloads with a
+ * pod template), matched by list and name.
+ *
+ * @example predictRestarts(oldPod, { ...oldPod, spec: { containers: [{ ...c, image: 'nginx:1.27' }] } }, { kubeletVersion: '1.31' })
+ */
+export function predictRestarts(oldPodSpec: unknown, newPodSpec: unknown, options: PredictRestartsOptions): RestartPrediction {
+  const opts = checkOptions(optionsSchema, options, 'options', 'an options object such as { kubeletVersion: "1.31" }');
+  const info = releaseInfo(opts.kubeletVersion, ['options', 'kubeletVersion']);
+  const inPlaceResize = inPlaceResizeEnabled(info, opts.featureGates as FeatureGates | undefined, ['options', 'featureGates']);
+  const before = locateContainers(oldPodSpec);
+  const after = locateContainers(newPodSpec);
+  const key = (c: LocatedContainer): string => `${c.list}/${c.name}`;
+  const oldByKey = new Map(before.map((c) => [key(c), c]));
+  const newKeys = new Set(after.map(key));
+  const out: PredictedContainer[] = [];
+
+  for (const c of after) {
+    const role = containerRole(c.list, c.container);
+    const old = oldByKey.get(key(c));
+    if (!old) {
+      out.push({ list: c.list, name: c.name, role, action: 'start', reason: 'not in the old spec: there is no running container to compare, it is started', changes: [], hashedChanges: [] });
+      continue;
+    }
+    out.push(compare(info, role, old, c, inPlaceResize, opts.staticPod ?? false, opts.jsonEscapes));
+  }
+  for (const c of before) {
+    if (newKeys.has(key(c))) continue;
+    out.push({ list: c.list, name: c.name, role: containerRole(c.list, c.container), action: 'remove', reason: 'not in the new spec: the running container is killed', changes: [], hashedChanges: [] });
+  }
+  return { release: info.release, containers: out, restarts: out.filter((c) => c.action === 'restart').length };
+}
+
+function compare(
+  info: ReleaseInfo,
+  role: ContainerRole,
+  old: LocatedContainer,
+  now: LocatedContainer,
+  inPlaceResize: boolean,
+  staticPod: boolean,
+  escapes: HashOptions['jsonEscapes'],
+): PredictedContainer {
+  const stored = hashesFor(old.container, info, escapes);
+  const computed = hashesFor(now.container, info, escapes);
+  // The without-resources hash is only written when the gate was on when the container started.
+  const writesWr = info.hashWithoutResources && inPlaceResize;
+  const outcome = applyChangedRule({
+    info,
+    role,
+    inPlaceResize,
+    staticPod,
+    expected: computed.hash,
+    stored: stored.hash,
+    expectedWithoutResources: computed.withoutResources,
+    storedWithoutResources: writesWr ? stored.withoutResources() : 0n,
+  });
+  const p = computed.pipeline;
+  const changes = diffGoValues(p.root, p.decodeFull(old.container), p.decodeFull(now.container));
+  const hashedChanges = info.algorithm === 'name-image' ? changes.filter((c) => /^\.(name|image)$/.test(c)) : changes;
+  let reason = outcome.reason;
+  if (hashedChanges.length > 0) reason += `; changed: ${hashedChanges.join(', ')}`;
+  const unhashed = changes.filter((c) => !hashedChanges.includes(c));
+  if (unhashed.length > 0) reason += `; not hashed by ${info.release} (only name and image are): ${unhashed.join(', ')}`;
+  return {
+    list: now.list,
+    name: now.name,
+    role,
+    action: outcome.changed ? 'restart' : 'keep',
+    reason,
+    rule: outcome.rule,
+    storedHash: formatHash(stored.hash),
+    expectedHash: formatHash(computed.hash),
+    changes,
+    hashedChanges,
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * Field-level differences between two decoded containers of the same release (what the kubelet
+ * holds after decoding), as jq-style paths of the JSON the user wrote.
+ */
+import { formatJsonPath, type JsonPathSegment } from '../errors.js';
+import type { GoMap, GoValue } from '../go/value.js';
+import { INT_OR_STRING_TYPE, QUANTITY_TYPE, type GoType } from '../models/gotype.js';
+
+/** Paths where `a` and `b` (both decoded with `type`) differ; a whole subtree counts once. */
+export function diffGoValues(type: GoType, a: GoValue, b: GoValue): string[] {
+  const out: string[] = [];
+  walk(type, a, b, [], out);
+  return out;
+}
+
+function walk(type: GoType, a: GoValue, b: GoValue, path: JsonPathSegment[], out: string[]): void {
+  if (a === b) return;
+  switch (type.kind) {
+    case 'ptr':
+      if (a === null || b === null) out.push(formatJsonPath(path));
+      else walk(type.elem, a, b, path, out);
+      return;
+    case 'slice': {
+      if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) {
+        out.push(formatJsonPath(path));
+        return;
+      }
+      for (let i = 0; i < a.length; i++) walk(type.elem, a[i] as GoValue, b[i] as GoValue, [...path, i], out);
+      return;
+    }
+    case 'map': {
+      if (a === null || b === null) {
+        out.push(formatJsonPath(path));
+        return;
+      }
+      const ma = new Map(a as unknown as GoMap);
+      const mb = new Map(b as unknown as GoMap);
+      for (const k of new Set([...ma.keys(), ...mb.keys()])) {
+        if (!ma.has(k) || !mb.has(k)) out.push(formatJsonPath([...path, k]));
+        else walk(type.elem, ma.get(k) as GoValue, mb.get(k) as GoValue, [...path, k], out);
+      }
+      return;
+    }
+    case 'struct': {
+      // Quantities and IntOrString are single values to the user, whatever their Go internals.
+      if (type.name === QUANTITY_TYPE || type.name === INT_OR_STRING_TYPE) {
+        if (!deepEqual(a, b)) out.push(formatJsonPath(path));
+        return;
+      }
+      const oa = a as Readonly<Record<string, GoValue>>;
+      const ob = b as Readonly<Record<string, GoValue>>;
+      for (const f of type.fields) {
+        if (!(f.goName in oa) && !(f.goName in ob)) continue; // name-image decodes only two fields
+        const inline = f.embedded && f.jsonName === '';
+        walk(f.type, oa[f.goName] ?? null, ob[f.goName] ?? null, inline ? path : [...path, f.jsonName || f.goName], out);
+      }
+      return;
+    }
+    default:
+      if (a !== b) out.push(formatJsonPath(path));
+  }
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
