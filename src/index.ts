@@ -13,6 +13,18 @@ export {
   type Preimage,
 } from './api/hash.js';
 export type { HashOptions } from './api/options.js';
+export * from './api/controllers.js';
+export { locateContainers, type LocatedContainer, type ContainerList } from './api/pod.js';
+export {
+  readRuntimeRecords,
+  rewriteRuntimeRecord,
+  detectRecordKind,
+  type RecordKind,
+  type RuntimeName,
+  type ContainerRecordInfo,
+  type HashPair,
+  type HashChange,
+} from './runtime/index.js';
 export { formatHash, parseHash } from './hash/format.js';
 export {
   supportedReleases,

@@ -4,7 +4,6 @@
  */
 import { z } from 'zod';
 import { OptionError, type JsonPathSegment } from '../errors.js';
-import { storedHashValue } from '../hash/format.js';
 import type { ReleaseInfo } from '../releases/registry.js';
 
 /**
@@ -51,11 +50,22 @@ const UINT64_MAX = 2n ** 64n - 1n;
  * An observed/stored hash given by a caller: hex text as stored (read like the kubelet does, so
  * missing or malformed text is 0), or the value as a number or bigint.
  */
+/**
+ * The kubelet's `getUint64ValueFromLabel`: hex parsed as a uint64, a missing or malformed text
+ * reading as 0. Same result as `storedHashValue`, without building an error per bad label (a
+ * node-wide plan reads thousands).
+ */
+export function readStoredText(text: string | undefined): bigint {
+  if (text === undefined || !/^[0-9a-fA-F]+$/.test(text)) return 0n;
+  const v = BigInt('0x' + text);
+  return v > UINT64_MAX ? 0n : v;
+}
+
 export type HashValueInput = string | number | bigint;
 
 export function readHashValue(value: unknown, path: JsonPathSegment[]): bigint {
   if (value === undefined || value === null) return 0n;
-  if (typeof value === 'string') return storedHashValue(value);
+  if (typeof value === 'string') return readStoredText(value);
   if (typeof value === 'bigint' && value >= 0n && value <= UINT64_MAX) return value;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
   throw new OptionError('INVALID_OPTION', path, 'a hash as stored (hex text), or an unsigned integer (number up to 2^53, or bigint)', `found ${typeof value} ${String(value)}`);

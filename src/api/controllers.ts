@@ -8,5 +8,5 @@ export { predictRestarts, type PredictRestartsOptions, type PredictedAction, typ
 export { translateHash, type TranslateOptions } from './translate.js';
 export { identifyReleases, type ReleaseMatch } from './identify.js';
 export { explainHashChange, type ExplainOptions } from './explain.js';
-export type { HashChangeExplanation, HashChangeReason, HashSide } from './explain-types.js';
+export type { HashChangeExplanation, HashChangeReason, HashChangeReasonBase, HashSide } from './explain-types.js';
 export { planUpgrade, type PlanUpgradeInput, type PlanEntry, type PlanAction, type UpgradePlan } from './plan-upgrade.js';

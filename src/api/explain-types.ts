@@ -2,16 +2,17 @@
 import type { JsonEscapeMode } from '../encode/gojson-string.js';
 import type { HashAlgorithmName } from '../models/model.js';
 
-interface Base {
+/** What every reason has. */
+export interface HashChangeReasonBase {
   /** One line for people. */
   detail: string;
 }
 
 export type HashChangeReason =
-  | (Base & { kind: 'no-change' })
-  | (Base & { kind: 'algorithm'; from: HashAlgorithmName; to: HashAlgorithmName })
+  | (HashChangeReasonBase & { kind: 'no-change' })
+  | (HashChangeReasonBase & { kind: 'algorithm'; from: HashAlgorithmName; to: HashAlgorithmName })
   /** A Go struct field exists in one release's type and not the other's, in a type the container reaches. */
-  | (Base & {
+  | (HashChangeReasonBase & {
       kind: 'field-added' | 'field-removed';
       /** The struct type (`v1.VolumeMount`). */
       type: string;
@@ -24,15 +25,15 @@ export type HashChangeReason =
       /** JSON eras: the field is written even when empty (no `omitempty`). */
       emittedWhenEmpty?: boolean;
     })
-  | (Base & { kind: 'field-retyped'; type: string; field: string; fromType: string; toType: string; reachedAt: string[] })
-  | (Base & { kind: 'fields-reordered'; type: string; reachedAt: string[] })
+  | (HashChangeReasonBase & { kind: 'field-retyped'; type: string; field: string; fromType: string; toType: string; reachedAt: string[] })
+  | (HashChangeReasonBase & { kind: 'fields-reordered'; type: string; reachedAt: string[] })
   /** The container sets a field that one release's type does not have: that kubelet drops it on decode. */
-  | (Base & { kind: 'field-dropped'; release: string; path: string; type: string; field: string })
+  | (HashChangeReasonBase & { kind: 'field-dropped'; release: string; path: string; type: string; field: string })
   /** Go 1.22's encoding/json writes BS/FF as `\b`/`\f`; older Go wrote `\u0008`/`\u000c`. */
-  | (Base & { kind: 'json-escaping'; from: JsonEscapeMode; to: JsonEscapeMode; paths: string[] })
+  | (HashChangeReasonBase & { kind: 'json-escaping'; from: JsonEscapeMode; to: JsonEscapeMode; paths: string[] })
   /** The JSON pre-images differ here for no reason found above. */
-  | (Base & { kind: 'json-difference'; path: string; from?: unknown; to?: unknown })
-  | (Base & { kind: 'unexplained' });
+  | (HashChangeReasonBase & { kind: 'json-difference'; path: string; from?: unknown; to?: unknown })
+  | (HashChangeReasonBase & { kind: 'unexplained' });
 
 export interface HashSide {
   release: string;

@@ -7,11 +7,11 @@
  */
 import { z } from 'zod';
 import { KubeletHashError, OptionError } from '../errors.js';
-import { formatHash, storedHashValue } from '../hash/format.js';
+import { formatHash } from '../hash/format.js';
 import { releaseInfo, type ReleaseInfo } from '../releases/registry.js';
 import { readRuntimeRecords, type ContainerRecordInfo, type HashChange } from '../runtime/index.js';
 import { applyChangedRule } from './changed-rule.js';
-import { checkOptions, escapesSchema, featureGatesSchema, inPlaceResizeEnabled, type FeatureGates } from './controller-options.js';
+import { checkOptions, escapesSchema, featureGatesSchema, inPlaceResizeEnabled, readStoredText, type FeatureGates } from './controller-options.js';
 import { containerRole, type ContainerRole } from './container-role.js';
 import { hashesFor, type ReleaseHashes } from './hasher.js';
 import { describeMatches, identifyReleases } from './identify.js';
@@ -160,6 +160,9 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
     const base: PlanEntry = { action: 'unknown', reason: '', record: index, podUid: rec.podUid, containerName: rec.containerName };
     if (rec.containerId !== undefined) base.containerId = rec.containerId;
     if (rec.hash !== undefined) base.storedHash = rec.hash;
+    // dockershim/cri-dockerd name the sandbox (pause) container "POD", which no API container can be
+    // called (names are lowercase DNS labels); the kubelet never hashes it.
+    if (rec.containerName === 'POD' && rec.hash === undefined) return { ...base, action: 'keep', reason: 'pod sandbox (pause container): the kubelet stores and compares no hash for it' };
     const pod = pods.get(rec.podUid);
     if (!pod) return { ...base, reason: `no API pod has uid ${JSON.stringify(rec.podUid)}${rec.podName ? ` (record of ${rec.podNamespace ?? ''}/${rec.podName})` : ''}` };
     if (pod.name !== undefined) base.podName = pod.name;
@@ -176,7 +179,7 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
     base.fromHash = formatHash(from.hash);
     base.toHash = formatHash(to.hash);
 
-    const stored = storedHashValue(rec.hash);
+    const stored = readStoredText(rec.hash);
     // Would the `to` kubelet restart it as the record stands? (Also says "not compared" for init/ephemeral.)
     const asIs = applyChangedRule({
       info: toInfo,
@@ -186,7 +189,7 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
       expected: to.hash,
       stored,
       expectedWithoutResources: to.withoutResources,
-      storedWithoutResources: storedHashValue(rec.hashWithoutResources),
+      storedWithoutResources: readStoredText(rec.hashWithoutResources),
     });
     if (asIs.rule === 'not-compared') return { ...base, action: 'keep', reason: asIs.reason };
     if (rec.hash === undefined) {
@@ -237,7 +240,7 @@ function changeFor(rec: ContainerRecordInfo, from: ReleaseHashes, to: ReleaseHas
     toResize &&
     fromInfo.hashWithoutResources &&
     rec.hashWithoutResources !== undefined &&
-    storedHashValue(rec.hashWithoutResources) === from.withoutResources()
+    readStoredText(rec.hashWithoutResources) === from.withoutResources()
   ) {
     change.from.hashWithoutResources = formatHash(from.withoutResources());
     change.to.hashWithoutResources = formatHash(to.withoutResources());

@@ -6,7 +6,6 @@
  */
 import { z } from 'zod';
 import { OptionError, type JsonPathSegment } from '../errors.js';
-import { formatHash } from '../hash/format.js';
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../releases/registry.js';
 import { hashValueSchema, readHashValue, type HashValueInput } from './controller-options.js';
 
@@ -63,9 +62,4 @@ function annotationKeys(map: Record<string, unknown>): [string, string] | null {
     return [HASH_KEY, HASH_WITHOUT_RESOURCES_KEY];
   }
   return null;
-}
-
-/** A stored value as the kubelet would print it. */
-export function showStored(value: bigint): string {
-  return formatHash(value);
 }

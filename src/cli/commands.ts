@@ -1,20 +1,9 @@
 /** The CLI's commands: each names its options, usage line and handler. */
 import { fileURLToPath } from 'node:url';
 import { hashContainer, preimage } from '../api/hash.js';
-import { locateContainers } from '../api/pod.js';
 import { supportedReleases, releaseInfo } from '../releases/registry.js';
-import { atPath, readJsonInput, type CliIO } from './io.js';
-import { UsageError } from './run.js';
-
-type Values = Record<string, string | boolean | undefined>;
-type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
-
-export interface Command {
-  summary: string;
-  usage: string;
-  options: OptionSpec;
-  run(values: Values, positionals: string[], io: CliIO): Promise<number>;
-}
+import { containersOf, onePositional, single, str, UsageError, type Command, type Values } from './command.js';
+import { atPath, type CliIO } from './io.js';
 
 const EXAMPLE_POD = fileURLToPath(new URL('../../examples/pod.json', import.meta.url));
 
@@ -24,18 +13,10 @@ function versionsFrom(values: Values): string[] {
   return supportedReleases();
 }
 
-function onePositional(positionals: string[]): string {
-  if (positionals.length !== 1) throw new UsageError(`expected one input file (or - for stdin), got ${positionals.length}`);
-  return positionals[0]!;
-}
-
 /** Hash table: one row per release, one column per container. */
 async function hashTable(file: string, values: Values, io: CliIO): Promise<number> {
   const releases = versionsFrom(values);
-  const { doc } = await readJsonInput(file, io);
-  const found = locateContainers(doc);
-  const wanted = typeof values['container'] === 'string' ? found.filter((c) => c.name === values['container']) : found;
-  if (wanted.length === 0) throw new UsageError(`no container named ${JSON.stringify(values['container'])}`);
+  const wanted = await containersOf(file, values, io);
   if (values['json']) {
     const rows = wanted.map((c) => ({
       list: c.list,
@@ -55,7 +36,7 @@ async function hashTable(file: string, values: Values, io: CliIO): Promise<numbe
   return 0;
 }
 
-export const COMMANDS: Record<string, Command> = {
+export const CORE_COMMANDS: Record<string, Command> = {
   example: {
     summary: 'hash the bundled example pod (examples/pod.json) for every supported release',
     usage: '[--json]',
@@ -76,12 +57,8 @@ export const COMMANDS: Record<string, Command> = {
     usage: '-k VERSION [--container NAME] [--hashed] FILE|-',
     options: { 'kubelet-version': { type: 'string', short: 'k' }, container: { type: 'string', short: 'c' }, hashed: { type: 'boolean' } },
     run: async (values, positionals, io) => {
-      const version = values['kubelet-version'];
-      if (typeof version !== 'string') throw new UsageError('--kubelet-version is required');
-      const { doc } = await readJsonInput(onePositional(positionals), io);
-      const found = locateContainers(doc).filter((c) => typeof values['container'] !== 'string' || c.name === values['container']);
-      if (found.length !== 1) throw new UsageError(`the input has ${found.length} matching containers; pick one with --container`);
-      const target = found[0]!;
+      const version = str(values, 'kubelet-version', true);
+      const target = single(await containersOf(onePositional(positionals), values, io));
       const pre = atPath(target.path, () => preimage(target.container, { kubeletVersion: version }));
       io.stdout.write(values['hashed'] ? Buffer.from(pre.hashedBytes) : Buffer.from(pre.bytes));
       io.stdout.write('\n');

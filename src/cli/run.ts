@@ -5,11 +5,13 @@
  */
 import { parseArgs } from 'node:util';
 import { KubeletHashError } from '../errors.js';
-import { COMMANDS, type Command } from './commands.js';
+import { UsageError, type Command } from './command.js';
+import { CORE_COMMANDS } from './commands.js';
+import { CONTROLLER_COMMANDS } from './commands-controllers.js';
 import type { CliIO } from './io.js';
 import { describePosition } from './source-position.js';
 
-export class UsageError extends Error {}
+const COMMANDS: Record<string, Command> = { ...CORE_COMMANDS, ...CONTROLLER_COMMANDS };
 
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;

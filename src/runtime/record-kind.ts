@@ -11,7 +11,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 /**
  * Which kind of runtime record `doc` (a parsed JSON value) is. Throws {@link RecordError} with
- * path `[]` when it is none of them. Only looks at top-level keys; {@link validateRecord} checks the rest.
+ * path `[]` when it is none of them. Only looks at top-level keys; `validateRecord` checks the rest.
  */
 export function detectRecordKind(doc: unknown): RecordKind {
   if (Array.isArray(doc)) {
