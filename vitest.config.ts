@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 120_000,
+    reporters: ['default', './test/support/closing-line-reporter.ts'],
     benchmark: { include: ['bench/**/*.bench.ts'] },
   },
 });

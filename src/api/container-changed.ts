@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { formatHash } from '../hash/format.js';
 import { releaseInfo } from '../releases/registry.js';
 import { applyChangedRule, type ChangedRule } from './changed-rule.js';
-import { checkOptions, escapesSchema, featureGatesSchema, inPlaceResizeEnabled, type FeatureGates } from './controller-options.js';
+import { checkOptions, inPlaceResizeEnabled, ruleOptionsSchema, type FeatureGates } from './controller-options.js';
 import { containerRole, type ContainerRole } from './container-role.js';
 import type { ContainerInput } from './hash.js';
 import { containerJson, hashesFor } from './hasher.js';
@@ -41,11 +41,7 @@ export interface ContainerChangedResult {
   reason: string;
 }
 
-const optionsSchema = z.object({
-  kubeletVersion: z.string(),
-  jsonEscapes: escapesSchema.optional(),
-  featureGates: featureGatesSchema.optional(),
-  staticPod: z.boolean().optional(),
+const optionsSchema = ruleOptionsSchema.extend({
   containerList: z.enum(['containers', 'initContainers', 'ephemeralContainers']).optional(),
 });
 

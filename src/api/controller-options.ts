@@ -5,6 +5,9 @@
 import { z } from 'zod';
 import { OptionError, type JsonPathSegment } from '../errors.js';
 import type { ReleaseInfo } from '../releases/registry.js';
+import { storedHashValue } from '../hash/format.js';
+import { escapesSchema } from './options.js';
+export { checkOptions, escapesSchema } from './options.js';
 
 /**
  * Kubelet feature gates that change how the stored hashes are used. Other gates may be listed
@@ -17,16 +20,14 @@ export interface FeatureGates {
 
 export const featureGatesSchema = z.record(z.string(), z.boolean().optional());
 
-export const escapesSchema = z.enum(['go1.22', 'pre-go1.22']);
+/** The options every restart-rule call takes (`containerChanged`, `predictRestarts`). */
+export const ruleOptionsSchema = z.object({
+  kubeletVersion: z.string(),
+  jsonEscapes: escapesSchema.optional(),
+  featureGates: featureGatesSchema.optional(),
+  staticPod: z.boolean().optional(),
+});
 
-/** Parses `value` with `schema` or throws an {@link OptionError} naming the offending path. */
-export function checkOptions<T>(schema: z.ZodType<T>, value: unknown, name: string, expected: string): T {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const path = [name, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))];
-  throw new OptionError('INVALID_OPTION', path, issue.path.length === 0 ? expected : issue.message, issue.message);
-}
 
 /**
  * Whether InPlacePodVerticalScaling is on for `info`'s kubelet: the caller's setting, else the
@@ -50,22 +51,11 @@ const UINT64_MAX = 2n ** 64n - 1n;
  * An observed/stored hash given by a caller: hex text as stored (read like the kubelet does, so
  * missing or malformed text is 0), or the value as a number or bigint.
  */
-/**
- * The kubelet's `getUint64ValueFromLabel`: hex parsed as a uint64, a missing or malformed text
- * reading as 0. Same result as `storedHashValue`, without building an error per bad label (a
- * node-wide plan reads thousands).
- */
-export function readStoredText(text: string | undefined): bigint {
-  if (text === undefined || !/^[0-9a-fA-F]+$/.test(text)) return 0n;
-  const v = BigInt('0x' + text);
-  return v > UINT64_MAX ? 0n : v;
-}
-
 export type HashValueInput = string | number | bigint;
 
 export function readHashValue(value: unknown, path: JsonPathSegment[]): bigint {
   if (value === undefined || value === null) return 0n;
-  if (typeof value === 'string') return readStoredText(value);
+  if (typeof value === 'string') return storedHashValue(value);
   if (typeof value === 'bigint' && value >= 0n && value <= UINT64_MAX) return value;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
   throw new OptionError('INVALID_OPTION', path, 'a hash as stored (hex text), or an unsigned integer (number up to 2^53, or bigint)', `found ${typeof value} ${String(value)}`);

@@ -14,9 +14,11 @@ export interface HashOptions {
   jsonEscapes?: JsonEscapeMode;
 }
 
+export const escapesSchema = z.enum(['go1.22', 'pre-go1.22']);
+
 const hashOptionsSchema = z.object({
   kubeletVersion: z.string(),
-  jsonEscapes: z.enum(['go1.22', 'pre-go1.22']).optional(),
+  jsonEscapes: escapesSchema.optional(),
 });
 
 export interface ResolvedHashOptions {
@@ -24,20 +26,17 @@ export interface ResolvedHashOptions {
   jsonEscapes: JsonEscapeMode | undefined;
 }
 
-/** Checks an options object and resolves its release, or throws an {@link OptionError}/ReleaseError. */
-export function resolveHashOptions(options: unknown, name = 'options'): ResolvedHashOptions {
-  const parsed = hashOptionsSchema.safeParse(options);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new OptionError('INVALID_OPTION', [name, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))], describeIssue(issue), issue.message);
-  }
-  return { info: releaseInfo(parsed.data.kubeletVersion, [name, 'kubeletVersion']), jsonEscapes: parsed.data.jsonEscapes };
+/** Parses `value` with `schema` or throws an {@link OptionError} naming the offending path. */
+export function checkOptions<T>(schema: z.ZodType<T>, value: unknown, name: string, expected: string): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const path = [name, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))];
+  throw new OptionError('INVALID_OPTION', path, issue.path.length === 0 ? expected : issue.message, issue.message);
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.path.length === 0) return 'an options object such as { kubeletVersion: "1.27" }';
-  const key = String(issue.path[issue.path.length - 1]);
-  if (key === 'kubeletVersion') return 'a kubelet version string such as "1.27"';
-  if (key === 'jsonEscapes') return '"go1.22" or "pre-go1.22"';
-  return 'a valid option value';
+/** Checks an options object and resolves its release, or throws an {@link OptionError}/ReleaseError. */
+export function resolveHashOptions(options: unknown, name = 'options'): ResolvedHashOptions {
+  const data = checkOptions(hashOptionsSchema, options, name, 'an options object such as { kubeletVersion: "1.27" }');
+  return { info: releaseInfo(data.kubeletVersion, [name, 'kubeletVersion']), jsonEscapes: data.jsonEscapes };
 }

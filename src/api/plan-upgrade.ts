@@ -11,7 +11,8 @@ import { formatHash } from '../hash/format.js';
 import { releaseInfo, type ReleaseInfo } from '../releases/registry.js';
 import { readRuntimeRecords, type ContainerRecordInfo, type HashChange } from '../runtime/index.js';
 import { applyChangedRule } from './changed-rule.js';
-import { checkOptions, escapesSchema, featureGatesSchema, inPlaceResizeEnabled, readStoredText, type FeatureGates } from './controller-options.js';
+import { checkOptions, escapesSchema, featureGatesSchema, inPlaceResizeEnabled, type FeatureGates } from './controller-options.js';
+import { storedHashValue } from '../hash/format.js';
 import { containerRole, type ContainerRole } from './container-role.js';
 import { hashesFor, type ReleaseHashes } from './hasher.js';
 import { describeMatches, identifyReleases } from './identify.js';
@@ -179,7 +180,7 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
     base.fromHash = formatHash(from.hash);
     base.toHash = formatHash(to.hash);
 
-    const stored = readStoredText(rec.hash);
+    const stored = storedHashValue(rec.hash);
     // Would the `to` kubelet restart it as the record stands? (Also says "not compared" for init/ephemeral.)
     const asIs = applyChangedRule({
       info: toInfo,
@@ -189,7 +190,7 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
       expected: to.hash,
       stored,
       expectedWithoutResources: to.withoutResources,
-      storedWithoutResources: readStoredText(rec.hashWithoutResources),
+      storedWithoutResources: storedHashValue(rec.hashWithoutResources),
     });
     if (asIs.rule === 'not-compared') return { ...base, action: 'keep', reason: asIs.reason };
     if (rec.hash === undefined) {
@@ -240,7 +241,7 @@ function changeFor(rec: ContainerRecordInfo, from: ReleaseHashes, to: ReleaseHas
     toResize &&
     fromInfo.hashWithoutResources &&
     rec.hashWithoutResources !== undefined &&
-    readStoredText(rec.hashWithoutResources) === from.withoutResources()
+    storedHashValue(rec.hashWithoutResources) === from.withoutResources()
   ) {
     change.from.hashWithoutResources = formatHash(from.withoutResources());
     change.to.hashWithoutResources = formatHash(to.withoutResources());

@@ -3,11 +3,10 @@
  * not recreated), which containers a kubelet of a given release kills and recreates, and why.
  * The running containers are assumed to have been created by this same kubelet from the old spec.
  */
-import { z } from 'zod';
 import { formatHash } from '../hash/format.js';
 import { releaseInfo, type ReleaseInfo } from '../releases/registry.js';
 import { applyChangedRule, type ChangedRule } from './changed-rule.js';
-import { checkOptions, escapesSchema, featureGatesSchema, inPlaceResizeEnabled, type FeatureGates } from './controller-options.js';
+import { checkOptions, inPlaceResizeEnabled, ruleOptionsSchema, type FeatureGates } from './controller-options.js';
 import { containerRole, type ContainerRole } from './container-role.js';
 import { hashesFor } from './hasher.js';
 import type { HashOptions } from './options.js';
@@ -44,12 +43,7 @@ export interface RestartPrediction {
   restarts: number;
 }
 
-const optionsSchema = z.object({
-  kubeletVersion: z.string(),
-  jsonEscapes: escapesSchema.optional(),
-  featureGates: featureGatesSchema.optional(),
-  staticPod: z.boolean().optional(),
-});
+const optionsSchema = ruleOptionsSchema;
 
 /**
  * Compares the containers of `oldPodSpec` and `newPodSpec` (Pods, pod specs, or workloads with a

@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { hashContainer, preimage } from '../api/hash.js';
 import { supportedReleases, releaseInfo } from '../releases/registry.js';
-import { containersOf, onePositional, single, str, UsageError, type Command, type Values } from './command.js';
+import { containersOf, onePositional, single, str, type Command, type Values } from './command.js';
 import { atPath, type CliIO } from './io.js';
 
 const EXAMPLE_POD = fileURLToPath(new URL('../../examples/pod.json', import.meta.url));
