@@ -20,6 +20,11 @@ describe('kubelet-hash CLI', () => {
     expect(r.out).toMatch(/^release\s+test_container\n1\.29\s+311670a\n$/);
   });
 
+  it('accepts a file that starts with a byte-order mark', async () => {
+    const r = await cli(['hash', '-k', '1.29', '-'], '\ufeff' + sampleText);
+    expect(r.out).toContain('311670a');
+  });
+
   it('hash --json over a Pod gives every container and release', async () => {
     const pod = JSON.stringify({ metadata: { name: 'p' }, spec: { containers: [{ name: 'a', image: 'x' }, { name: 'b', image: 'y' }] } });
     const r = await cli(['hash', '--json', '-'], pod);

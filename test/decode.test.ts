@@ -75,6 +75,18 @@ describe('decode', () => {
     expect(hashContainer(viaParse, v)).toBe(hashContainer(text, v));
   });
 
+  it('survives cyclic and very large objects: decoding follows the Go types, not the object graph', () => {
+    const cyclic: Record<string, unknown> = { name: 'loop', image: 'x' };
+    cyclic['securityContext'] = cyclic; // decodes as a SecurityContext: every key is unknown there
+    cyclic['self'] = cyclic;
+    expect(preimage(cyclic, v).text).toBe('{"name":"loop","image":"x","resources":{},"securityContext":{}}');
+    const env = Array.from({ length: 50_000 }, (_, i) => ({ name: `E${i}`, value: String(i) }));
+    const big = { name: 'big', env };
+    const text = preimage(big, v).text;
+    expect(text.length).toBeGreaterThan(1_000_000);
+    expect(hashContainer(JSON.stringify(big), v)).toBe(hashContainer(big, v));
+  });
+
   it('refuses JSON nested deeper than the limit instead of overflowing the stack', () => {
     const deep = '['.repeat(100_000) + ']'.repeat(100_000);
     expect(errorOf(() => parseJson(deep)).code).toBe('TOO_DEEP');

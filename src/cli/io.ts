@@ -14,10 +14,15 @@ export interface CliIO {
 
 /** Reads a file, or standard input for `-`. */
 export async function readInput(path: string, io: CliIO): Promise<string> {
-  if (path !== '-') return readFileSync(path, 'utf8');
-  const chunks: Buffer[] = [];
-  for await (const chunk of io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  let text: string;
+  if (path !== '-') text = readFileSync(path, 'utf8');
+  else {
+    const chunks: Buffer[] = [];
+    for await (const chunk of io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+    text = Buffer.concat(chunks).toString('utf8');
+  }
+  // Editors on some systems save a byte-order mark; it is not part of the JSON document.
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 export async function readJsonInput(path: string, io: CliIO): Promise<{ text: string; doc: JsonValue }> {

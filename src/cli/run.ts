@@ -4,7 +4,7 @@
  * exit 64; a failed check (e.g. "changed") exits 1.
  */
 import { parseArgs } from 'node:util';
-import { KubeletHashError } from '../errors.js';
+import { DecodeError, KubeletHashError, QuantityError } from '../errors.js';
 import { UsageError, type Command } from './command.js';
 import { CORE_COMMANDS } from './commands.js';
 import { CONTROLLER_COMMANDS } from './commands-controllers.js';
@@ -29,7 +29,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return await cmd.run(values as Record<string, string | boolean | undefined>, positionals, io);
   } catch (e) {
     if (e instanceof KubeletHashError) {
-      const position = io.lastText !== undefined && e.path.length > 0 ? describePosition(io.lastText, e.path) : null;
+      // Only errors about the input document have a place in its text (not options, not records).
+      const aboutInput = e instanceof DecodeError || e instanceof QuantityError;
+      const position = aboutInput && io.lastText !== undefined && e.path.length > 0 ? describePosition(io.lastText, e.path) : null;
       io.stderr.write(`error ${e.message}\n${position ? `  at ${position}\n` : ''}`);
       return 2;
     }
