@@ -4,9 +4,8 @@
  */
 import { z } from 'zod';
 import { formatHash } from '../hash/format.js';
-import { releaseInfo } from '../releases/registry.js';
 import { applyChangedRule, type ChangedRule } from './changed-rule.js';
-import { checkOptions, inPlaceResizeEnabled, ruleOptionsSchema, type FeatureGates } from './controller-options.js';
+import { resolveRuleOptions, ruleOptionsSchema, type FeatureGates } from './controller-options.js';
 import { containerRole, type ContainerRole } from './container-role.js';
 import type { ContainerInput } from './hash.js';
 import { containerJson, hashesFor } from './hasher.js';
@@ -53,9 +52,7 @@ const optionsSchema = ruleOptionsSchema.extend({
  * @example containerChanged(spec, { 'io.kubernetes.container.hash': '311670a' }, { kubeletVersion: '1.29' })
  */
 export function containerChanged(container: ContainerInput, status: ContainerStatusInput, options: ContainerChangedOptions): ContainerChangedResult {
-  const opts = checkOptions(optionsSchema, options, 'options', 'an options object such as { kubeletVersion: "1.29" }');
-  const info = releaseInfo(opts.kubeletVersion, ['options', 'kubeletVersion']);
-  const inPlaceResize = inPlaceResizeEnabled(info, opts.featureGates as FeatureGates | undefined, ['options', 'featureGates']);
+  const { opts, info, inPlaceResize } = resolveRuleOptions(optionsSchema, options, '{ kubeletVersion: "1.29" }');
   const stored = readStoredHashes(status);
   const json = containerJson(container);
   const role = containerRole(opts.containerList, json);

@@ -4,9 +4,9 @@
  */
 import { z } from 'zod';
 import { OptionError, type JsonPathSegment } from '../errors.js';
-import type { ReleaseInfo } from '../releases/registry.js';
+import { releaseInfo, type ReleaseInfo } from '../releases/registry.js';
 import { storedHashValue } from '../hash/format.js';
-import { escapesSchema } from './options.js';
+import { checkOptions, escapesSchema } from './options.js';
 export { checkOptions, escapesSchema } from './options.js';
 
 /**
@@ -62,3 +62,15 @@ export function readHashValue(value: unknown, path: JsonPathSegment[]): bigint {
 }
 
 export const hashValueSchema = z.union([z.string(), z.number(), z.bigint()]);
+
+/** Checks restart-rule options and resolves the release and whether in-place resize applies. */
+export function resolveRuleOptions<T extends z.infer<typeof ruleOptionsSchema>>(
+  schema: z.ZodType<T>,
+  options: unknown,
+  example: string,
+): { opts: T; info: ReleaseInfo; inPlaceResize: boolean } {
+  const opts = checkOptions(schema, options, 'options', `an options object such as ${example}`);
+  const info = releaseInfo(opts.kubeletVersion, ['options', 'kubeletVersion']);
+  const inPlaceResize = inPlaceResizeEnabled(info, opts.featureGates as FeatureGates | undefined, ['options', 'featureGates']);
+  return { opts, info, inPlaceResize };
+}

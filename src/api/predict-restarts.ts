@@ -4,9 +4,9 @@
  * The running containers are assumed to have been created by this same kubelet from the old spec.
  */
 import { formatHash } from '../hash/format.js';
-import { releaseInfo, type ReleaseInfo } from '../releases/registry.js';
+import type { ReleaseInfo } from '../releases/registry.js';
 import { applyChangedRule, type ChangedRule } from './changed-rule.js';
-import { checkOptions, inPlaceResizeEnabled, ruleOptionsSchema, type FeatureGates } from './controller-options.js';
+import { resolveRuleOptions, ruleOptionsSchema, type FeatureGates } from './controller-options.js';
 import { containerRole, type ContainerRole } from './container-role.js';
 import { hashesFor } from './hasher.js';
 import type { HashOptions } from './options.js';
@@ -52,9 +52,7 @@ const optionsSchema = ruleOptionsSchema;
  * @example predictRestarts(oldPod, { ...oldPod, spec: { containers: [{ ...c, image: 'nginx:1.27' }] } }, { kubeletVersion: '1.31' })
  */
 export function predictRestarts(oldPodSpec: unknown, newPodSpec: unknown, options: PredictRestartsOptions): RestartPrediction {
-  const opts = checkOptions(optionsSchema, options, 'options', 'an options object such as { kubeletVersion: "1.31" }');
-  const info = releaseInfo(opts.kubeletVersion, ['options', 'kubeletVersion']);
-  const inPlaceResize = inPlaceResizeEnabled(info, opts.featureGates as FeatureGates | undefined, ['options', 'featureGates']);
+  const { opts, info, inPlaceResize } = resolveRuleOptions(optionsSchema, options, '{ kubeletVersion: "1.31" }');
   const before = locateContainers(oldPodSpec);
   const after = locateContainers(newPodSpec);
   const key = (c: LocatedContainer): string => `${c.list}/${c.name}`;
