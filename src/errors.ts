@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'NOT_AN_INTEGER'
   | 'INVALID_QUANTITY'
   | 'INVALID_JSON'
+  | 'DUPLICATE_CONTAINER_NAME'
   | 'UNSAFE_INTEGER'
   | 'TOO_DEEP'
   | 'UNSUPPORTED_RELEASE'
@@ -39,8 +40,11 @@ export function formatJsonPath(path: readonly JsonPathSegment[]): string {
 
 /** Base class of every error thrown by kubelet-hash. */
 export class KubeletHashError extends Error {
+  /** Stable machine-readable reason (`INVALID_QUANTITY`, `UNSUPPORTED_RELEASE`…); branch on this, not on `message`. */
   readonly code: ErrorCode;
+  /** JSON path of the offending value in the input (`[]` for the whole input); frozen. */
   readonly path: readonly JsonPathSegment[];
+  /** What a valid value at `path` would have been, in words (the text after "expected" in `message`). */
   readonly expected: string;
   /** What was found instead, or why, when known. */
   readonly detail: string | undefined;
@@ -62,8 +66,28 @@ export class KubeletHashError extends Error {
   }
 
   /** The error as plain data, e.g. for a CLI's `--json` output. */
-  toJSON(): { name: string; code: ErrorCode; path: JsonPathSegment[]; expected: string; message: string } {
-    return { name: this.name, code: this.code, path: [...this.path], expected: this.expected, message: this.message };
+  toJSON(): {
+    /** The error class name (`DecodeError`, `QuantityError`…). */
+    name: string;
+    /** Same as {@link KubeletHashError.code}. */
+    code: ErrorCode;
+    /** A mutable copy of {@link KubeletHashError.path}. */
+    path: JsonPathSegment[];
+    /** Same as {@link KubeletHashError.expected}. */
+    expected: string;
+    /** Same as {@link KubeletHashError.detail}; absent when there is none. */
+    detail?: string;
+    /** The full human-readable message: code, jq-style path, expectation and detail. */
+    message: string;
+  } {
+    return {
+      name: this.name,
+      code: this.code,
+      path: [...this.path],
+      expected: this.expected,
+      ...(this.detail !== undefined ? { detail: this.detail } : {}),
+      message: this.message,
+    };
   }
 }
 
@@ -73,7 +97,10 @@ export class DecodeError extends KubeletHashError {}
 /** A text is not a valid `resource.Quantity` (apimachinery's ParseQuantity refused it). */
 export class QuantityError extends KubeletHashError {}
 
-/** A kubelet version string is malformed or names a release this library does not model. */
+/**
+ * A kubelet version string is malformed, names a release this library does not model, or names
+ * one without the feature asked for (`NOT_AVAILABLE`: e.g. hashWithoutResources outside 1.27–1.30).
+ */
 export class ReleaseError extends KubeletHashError {}
 
 /** A stored hash text is not what the kubelet writes (`strconv.FormatUint(h, 16)`). */

@@ -58,3 +58,13 @@ describe('kubelet-hash CLI', () => {
     expect((await cli(['hash', '/nonexistent/file.json'])).code).toBe(66);
   });
 });
+
+describe('containers in a pod', () => {
+  it('refuses duplicate container names across lists (they are matched by name)', async () => {
+    const pod = JSON.stringify({ spec: { initContainers: [{ name: 'a' }], containers: [{ name: 'b' }, { name: 'a' }] } });
+    const r = await cli(['hash', '-k', '1.29', '-'], pod);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('DUPLICATE_CONTAINER_NAME at .spec.containers[1].name');
+    expect(r.err).toContain('.spec.initContainers[0]');
+  });
+});

@@ -1,6 +1,16 @@
 /** The decode stage: Go Unmarshal semantics, typed errors, exact int64, hostile input. */
 import { describe, expect, it } from 'vitest';
-import { DecodeError, KubeletHashError, QuantityError, hashContainer, parseJson, preimage, validateContainer } from '../src/index.js';
+import {
+  DecodeError,
+  KubeletHashError,
+  QuantityError,
+  ReleaseError,
+  hashContainer,
+  hashContainerWithoutResources,
+  parseJson,
+  preimage,
+  validateContainer,
+} from '../src/index.js';
 
 const v = { kubeletVersion: '1.29' };
 
@@ -96,6 +106,26 @@ describe('decode', () => {
   it('validates the whole container on request even where the release hashes only name and image', () => {
     expect(hashContainer({ name: 'a', ports: 'nope' }, { kubeletVersion: '1.31' })).toBe(hashContainer({ name: 'a' }, { kubeletVersion: '1.31' }));
     expect(errorOf(() => validateContainer({ name: 'a', ports: 'nope' }, { kubeletVersion: '1.31' })).path).toEqual(['ports']);
+  });
+
+  it('serialises errors as plain data, detail included', () => {
+    const e = errorOf(() => hashContainer({ stdin: 'yes' }, v));
+    expect(JSON.parse(JSON.stringify(e))).toEqual({
+      name: 'DecodeError',
+      code: 'INVALID_TYPE',
+      path: ['stdin'],
+      expected: 'a boolean',
+      detail: 'found string "yes"',
+      message: 'INVALID_TYPE at .stdin: expected a boolean (found string "yes")',
+    });
+  });
+
+  it('refuses hashWithoutResources outside 1.27–1.30 with a ReleaseError', () => {
+    for (const release of ['1.26', '1.31', '1.15']) {
+      const e = errorOf(() => hashContainerWithoutResources({ name: 'a' }, { kubeletVersion: release }));
+      expect(e).toBeInstanceOf(ReleaseError);
+      expect(e.code).toBe('NOT_AVAILABLE');
+    }
   });
 
   it('checks options and versions with typed errors', () => {

@@ -23,6 +23,12 @@ describe('release registry', () => {
     }
   });
 
+  it('marks only 1.28 and 1.29 as having later patch builds with Go 1.22 escaping', () => {
+    const marked = supportedReleases().filter((r) => releaseInfo(r).laterPatchJsonEscapes !== null);
+    expect(marked).toEqual(['1.28', '1.29']);
+    expect(releaseInfo('1.29').laterPatchJsonEscapes).toBe('go1.22');
+  });
+
   it('resolves patch versions and node version strings to their minor', () => {
     for (const v of ['1.27', '1.27.4', 'v1.27.4', 'v1.27.4-eks-2d98532', 'v1.27.16+k3s1', ' 1.27.0 ']) {
       expect(releaseInfo(v).release).toBe('1.27');

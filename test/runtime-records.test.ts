@@ -410,3 +410,27 @@ describe('malformed records give RecordError with a JSON path', () => {
     expect(catchError(() => readRuntimeRecords({} as unknown as string))).toBeInstanceOf(RecordError);
   });
 });
+
+describe('only the copy the kubelet reads back counts', () => {
+  // containerd with the status annotation removed: the config copy remains, the kubelet reads 0.
+  const doc = JSON.parse(CONTAINERD) as { status: { annotations: Record<string, string> } };
+  delete doc.status.annotations['io.kubernetes.container.hash'];
+  const text = JSON.stringify(doc, null, 2);
+
+  it('reads no hash when only a copy the kubelet ignores is stored', () => {
+    const [info] = readRuntimeRecords(text);
+    expect(info!.hash).toBeUndefined();
+    expect(info!.hashLocations.some((l) => l.startsWith('info.config.annotations'))).toBe(true);
+  });
+
+  it('refuses to rewrite such a record: the kubelet would still read 0', () => {
+    expect(() => rewriteRuntimeRecord(text, { from: { hash: '9624f5a5' }, to: { hash: 'a564281e' } })).toThrow(HashMismatchError);
+    try {
+      rewriteRuntimeRecord(text, { from: { hash: '0' }, to: { hash: 'a564281e' } });
+      expect.fail('rewrote a record whose read-back copy is missing');
+    } catch (e) {
+      expect(e).toBeInstanceOf(RecordError);
+      expect((e as RecordError).path).toEqual(['status', 'annotations', 'io.kubernetes.container.hash']);
+    }
+  });
+});

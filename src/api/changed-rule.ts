@@ -14,6 +14,10 @@ import { formatHash } from '../hash/format.js';
 import type { ReleaseInfo } from '../releases/registry.js';
 import type { ContainerRole } from './container-role.js';
 
+/**
+ * The kubelet's comparison: `hash` (stored vs computed `HashContainer`), `hash-and-hash-without-resources`
+ * (1.27–1.30 in-place resize: both must differ), or `not-compared` (init/ephemeral, or sidecars before 1.32).
+ */
 export type ChangedRule = 'hash' | 'hash-and-hash-without-resources' | 'not-compared';
 
 export interface RuleInput {

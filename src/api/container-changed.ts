@@ -13,6 +13,7 @@ import type { HashOptions } from './options.js';
 import type { ContainerList } from './pod.js';
 import { readStoredHashes, type ContainerStatusInput } from './stored-status.js';
 
+/** Options of {@link containerChanged}: the kubelet to reproduce and how it runs the container. */
 export interface ContainerChangedOptions extends HashOptions {
   /** The kubelet's feature gates; unset gates take the release's default. */
   featureGates?: FeatureGates;
@@ -22,7 +23,9 @@ export interface ContainerChangedOptions extends HashOptions {
   containerList?: ContainerList;
 }
 
+/** What {@link containerChanged} found; hashes are lowercase hex text as the kubelet stores them. */
 export interface ContainerChangedResult {
+  /** The kubelet minor release the decision is for (`1.29`). */
   release: string;
   /** The hash this kubelet computes for the spec (lowercase hex, as stored). */
   expected: string;
@@ -34,9 +37,13 @@ export interface ContainerChangedResult {
   hashDiffers: boolean;
   /** Set when the 1.27–1.30 in-place resize rule consulted them. */
   expectedWithoutResources?: string;
+  /** The stored hash without resources as the kubelet reads it (`0` when missing); set with `expectedWithoutResources`. */
   actualWithoutResources?: string;
+  /** How the kubelet treats the container (`container`, `sidecar`, `init`, `ephemeral`). */
   role: ContainerRole;
+  /** Which comparison the kubelet applied, or `not-compared`. */
   rule: ChangedRule;
+  /** One line for people explaining the decision, with the hashes involved. */
   reason: string;
 }
 

@@ -14,6 +14,7 @@ export { checkOptions, escapesSchema } from './options.js';
  * (a kubelet's whole `--feature-gates`); they do not change hash handling and are ignored.
  */
 export interface FeatureGates {
+  /** In-place pod resize (1.27+); unset takes the release's default. Setting it before 1.27 is an error. */
   InPlacePodVerticalScaling?: boolean;
   [gate: string]: boolean | undefined;
 }

@@ -8,15 +8,29 @@ export interface HashChangeReasonBase {
   detail: string;
 }
 
+/** One cause of a hash change found by {@link explainHashChange}; switch on `kind`. */
 export type HashChangeReason =
-  | (HashChangeReasonBase & { kind: 'no-change' })
-  | (HashChangeReasonBase & { kind: 'algorithm'; from: HashAlgorithmName; to: HashAlgorithmName })
+  | (HashChangeReasonBase & {
+      /** Both releases compute the same hash. */
+      kind: 'no-change';
+    })
+  | (HashChangeReasonBase & {
+      /** The releases hash different things (e.g. 1.30 → 1.31): every container's hash changes. */
+      kind: 'algorithm';
+      /** What the `from` release hashes. */
+      from: HashAlgorithmName;
+      /** What the `to` release hashes. */
+      to: HashAlgorithmName;
+    })
   /** A Go struct field exists in one release's type and not the other's, in a type the container reaches. */
   | (HashChangeReasonBase & {
+      /** `field-added`: only the `to` release has the field; `field-removed`: only `from` has it. */
       kind: 'field-added' | 'field-removed';
       /** The struct type (`v1.VolumeMount`). */
       type: string;
+      /** The Go field name (`SubPathExpr`). */
       field: string;
+      /** The field's Go type as `reflect` prints it (`string`, `*v1.SecurityContext`). */
       goType: string;
       /** The release whose model has the field. */
       release: string;
@@ -25,27 +39,90 @@ export type HashChangeReason =
       /** JSON eras: the field is written even when empty (no `omitempty`). */
       emittedWhenEmpty?: boolean;
     })
-  | (HashChangeReasonBase & { kind: 'field-retyped'; type: string; field: string; fromType: string; toType: string; reachedAt: string[] })
-  | (HashChangeReasonBase & { kind: 'fields-reordered'; type: string; reachedAt: string[] })
+  | (HashChangeReasonBase & {
+      /** Legacy era: a struct field the container reaches has another Go type in `to`. */
+      kind: 'field-retyped';
+      /** The struct type holding the field. */
+      type: string;
+      /** The Go field name. */
+      field: string;
+      /** The field's Go type in the `from` release. */
+      fromType: string;
+      /** The field's Go type in the `to` release. */
+      toType: string;
+      /** Where the container reaches the struct (jq-style paths, at most three). */
+      reachedAt: string[];
+    })
+  | (HashChangeReasonBase & {
+      /** The fields of a struct the container reaches are declared (legacy) or encoded (JSON) in another order. */
+      kind: 'fields-reordered';
+      /** The struct type (`an object` when the JSON-era model has no struct at that path). */
+      type: string;
+      /** Where the container reaches it (jq-style paths). */
+      reachedAt: string[];
+    })
   /** The container sets a field that one release's type does not have: that kubelet drops it on decode. */
-  | (HashChangeReasonBase & { kind: 'field-dropped'; release: string; path: string; type: string; field: string })
+  | (HashChangeReasonBase & {
+      /** The container sets a field one release's types lack: that kubelet drops it when decoding the pod. */
+      kind: 'field-dropped';
+      /** The release whose types lack the field (its kubelet ignores the key). */
+      release: string;
+      /** The jq-style path of the dropped value in the container input. */
+      path: string;
+      /** The struct type that has the field, in the other release. */
+      type: string;
+      /** The Go field name, in the other release. */
+      field: string;
+    })
   /** Go 1.22's encoding/json writes BS/FF as `\b`/`\f`; older Go wrote `\u0008`/`\u000c`. */
-  | (HashChangeReasonBase & { kind: 'json-escaping'; from: JsonEscapeMode; to: JsonEscapeMode; paths: string[] })
+  | (HashChangeReasonBase & {
+      /** The releases were built with Go before/after 1.22, which escape BS/FF differently (`\u0008` vs `\b`). */
+      kind: 'json-escaping';
+      /** The `from` kubelet's escaping. */
+      from: JsonEscapeMode;
+      /** The `to` kubelet's escaping. */
+      to: JsonEscapeMode;
+      /** jq-style paths in the pre-image of the strings (or keys) holding BS or FF. */
+      paths: string[];
+    })
   /** The JSON pre-images differ here for no reason found above. */
-  | (HashChangeReasonBase & { kind: 'json-difference'; path: string; from?: unknown; to?: unknown })
-  | (HashChangeReasonBase & { kind: 'unexplained' });
+  | (HashChangeReasonBase & {
+      /** The JSON pre-images differ at `path` and no model or escaping reason accounts for it. */
+      kind: 'json-difference';
+      /** The jq-style path in the JSON pre-image. */
+      path: string;
+      /** The `from` pre-image's value there (numbers as {@link JsonNumber}); absent when only `to` has it. */
+      from?: unknown;
+      /** The `to` pre-image's value there; absent when only `from` has it. */
+      to?: unknown;
+    })
+  | (HashChangeReasonBase & {
+      /** The hashes differ but no model, value or pre-image difference was found. */
+      kind: 'unexplained';
+    });
 
+/** One release's side of an explanation. */
 export interface HashSide {
+  /** The kubelet minor release (`1.14`). */
   release: string;
+  /** What that release hashes. */
   algorithm: HashAlgorithmName;
+  /** The hash it computes for the container (lowercase hex, as stored). */
   hash: string;
+  /** The encoding/json BS/FF escaping used; null for the legacy (go-spew) era. */
   jsonEscapes: JsonEscapeMode | null;
 }
 
+/** What {@link explainHashChange} returns. */
 export interface HashChangeExplanation {
+  /** The old release and its hash. */
   from: HashSide;
+  /** The new release and its hash. */
   to: HashSide;
+  /** Whether the two hashes differ. */
   changed: boolean;
+  /** Why; `[{ kind: 'no-change' }]` when they do not differ, never empty. */
   reasons: HashChangeReason[];
+  /** One line: `1.13 → 1.14: <from hash> → <to hash>; <each reason's detail>`, or `…: no change (<hash>)`. */
   summary: string;
 }

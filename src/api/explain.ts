@@ -21,10 +21,15 @@ import type { HashChangeExplanation, HashChangeReason, HashSide } from './explai
 import type { ContainerInput } from './hash.js';
 import { containerJson, hashesFor, type ReleaseHashes } from './hasher.js';
 
+/** Options of {@link explainHashChange}: the two releases to compare. */
 export interface ExplainOptions {
+  /** The old kubelet's version (`1.13`, `v1.29.4`…). */
   from: string;
+  /** The new kubelet's version. */
   to: string;
+  /** encoding/json BS/FF escaping of the `from` kubelet's Go build; defaults to that of its `.0` release. */
   fromJsonEscapes?: JsonEscapeMode;
+  /** The same for the `to` kubelet. */
   toJsonEscapes?: JsonEscapeMode;
 }
 

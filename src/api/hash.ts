@@ -1,5 +1,5 @@
 /** The hashing entry points: what a kubelet of a given release computes for a container. */
-import { KubeletHashError } from '../errors.js';
+import { ReleaseError } from '../errors.js';
 import type { GoStruct } from '../go/value.js';
 import { parseJson } from '../json/parse.js';
 import { hashValue, hashedBytes, preimageAndHash } from '../hash/compute.js';
@@ -42,7 +42,7 @@ export function hashContainer(container: ContainerInput, options: HashOptions): 
 export function hashContainerWithoutResources(container: ContainerInput, options: HashOptions): string {
   const { info } = resolveHashOptions(options);
   if (!info.hashWithoutResources) {
-    throw new KubeletHashError('NOT_AVAILABLE', ['options', 'kubeletVersion'], 'a release from 1.27 to 1.30 (the only ones with HashContainerWithoutResources)', `release ${info.release}`);
+    throw new ReleaseError('NOT_AVAILABLE', ['options', 'kubeletVersion'], 'a release from 1.27 to 1.30 (the only ones with HashContainerWithoutResources)', `release ${info.release}`);
   }
   const { p, value } = prepare(container, options);
   return formatHash(hashValue(p, p.withoutResources(value)));
@@ -50,7 +50,9 @@ export function hashContainerWithoutResources(container: ContainerInput, options
 
 /** What a release hashes, byte for byte. */
 export interface Preimage {
+  /** The kubelet minor release the pre-image is for (`1.29`), resolved from `kubeletVersion`. */
   release: string;
+  /** What that release hashes: the struct's go-spew text, its JSON, or the JSON of name and image only. */
   algorithm: HashAlgorithmName;
   /** The pre-image: go-spew text of the struct (legacy) or the JSON bytes (json, name-image). */
   bytes: Uint8Array;

@@ -4,25 +4,26 @@
  */
 import type { JsonEscapeMode } from '../encode/gojson-string.js';
 import { parseHash } from '../hash/format.js';
-import { releaseInfo, supportedReleases, type ReleaseInfo } from '../releases/registry.js';
+import { releaseInfo, supportedReleases } from '../releases/registry.js';
 import { readHashValue, type HashValueInput } from './controller-options.js';
 import type { ContainerInput } from './hash.js';
 import { containerJson, hashesFor } from './hasher.js';
 
+/** A release (and settings) whose kubelet would have stored the observed hash; see {@link identifyReleases}. */
 export interface ReleaseMatch {
+  /** The kubelet minor release (`1.29`). */
   release: string;
   /** Which stored value matched: the hash, or (1.27–1.30) the hash without resources. */
   key: 'hash' | 'hashWithoutResources';
   /** Set when only a kubelet built with a non-default Go toolchain writes this hash (e.g. late 1.29.x patches built with Go 1.22). */
   jsonEscapes?: JsonEscapeMode;
   /** Set for `hashWithoutResources`: it is stored only with this gate on. */
-  featureGates?: { InPlacePodVerticalScaling: true };
+  featureGates?: {
+    /** Always `true`: the gate the kubelet needs on to store `hashWithoutResources`. */
+    InPlacePodVerticalScaling: true;
+  };
 }
 
-/** The other toolchain a release may have been rebuilt with: later patches moved to Go 1.22, never back. */
-function alternateEscapes(info: ReleaseInfo): JsonEscapeMode | null {
-  return info.jsonEscapes === 'pre-go1.22' ? 'go1.22' : null;
-}
 
 /**
  * Every release whose kubelet would have written `observedHash` (hex as stored, number or bigint)
@@ -38,7 +39,7 @@ export function identifyReleases(container: ContainerInput, observedHash: HashVa
   for (const release of supportedReleases()) {
     const info = releaseInfo(release);
     const modes: (JsonEscapeMode | undefined)[] = [undefined];
-    const alt = alternateEscapes(info);
+    const alt = info.laterPatchJsonEscapes;
     if (alt) modes.push(alt);
     const seen = { hash: false, hashWithoutResources: false };
     for (const mode of modes) {

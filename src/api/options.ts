@@ -4,6 +4,7 @@ import { OptionError } from '../errors.js';
 import type { JsonEscapeMode } from '../encode/gojson-string.js';
 import { releaseInfo, type ReleaseInfo } from '../releases/registry.js';
 
+/** Which kubelet to reproduce: taken by every hashing function. */
 export interface HashOptions {
   /** The kubelet's version: `1.27`, `1.27.4`, `v1.27.4`, or a node's `v1.27.4-eks-…`. */
   kubeletVersion: string;

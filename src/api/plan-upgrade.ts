@@ -20,37 +20,62 @@ import { locateContainers, type ContainerList, type LocatedContainer } from './p
 import { stableKey } from './stable-key.js';
 import type { JsonEscapeMode } from '../encode/gojson-string.js';
 
+/**
+ * What to do with a container before the upgrade: `keep` (the `to` kubelet will not restart it),
+ * `rewrite` (apply `change` to its record), `will-restart` (nothing to rewrite), `unknown` (see `reason`).
+ */
 export type PlanAction = 'keep' | 'rewrite' | 'will-restart' | 'unknown';
 
+/** The node to plan for: its API pods, its runtime records and the two kubelet versions. */
 export interface PlanUpgradeInput {
   /** Pods as the apiserver serves them (`kubectl get pods -o json` items, or the list itself). */
-  pods: readonly unknown[] | { items: readonly unknown[] };
+  pods:
+    | readonly unknown[]
+    | {
+        /** The pods of a `PodList` (`kubectl get pods -o json`). */
+        items: readonly unknown[];
+      };
   /** Runtime records: texts (docker inspect, config.v2.json, crictl inspect) or parsed records. */
   records: readonly (string | ContainerRecordInfo)[];
+  /** The node's current kubelet version, which wrote the stored hashes (`1.29`, `v1.29.4`…). */
   from: string;
+  /** The kubelet version the node moves to. */
   to: string;
   /** The `to` kubelet's feature gates (unset gates take that release's default). */
   featureGates?: FeatureGates;
+  /** encoding/json BS/FF escaping of the `from` kubelet's Go build; defaults to that of its `.0` release. */
   fromJsonEscapes?: JsonEscapeMode;
+  /** The same for the `to` kubelet. */
   toJsonEscapes?: JsonEscapeMode;
 }
 
+/** The plan for one runtime record's container, or for an API container with no record. */
 export interface PlanEntry {
+  /** What to do with the container. */
   action: PlanAction;
+  /** One line for people: why this action (verification result, rule applied, or what is missing). */
   reason: string;
   /** Index in `records` of the record this entry is about (absent for a container without record). */
   record?: number;
+  /** The runtime's container id, from the record. */
   containerId?: string;
+  /** The pod uid from the record's labels (`''` when the record could not be read). */
   podUid: string;
+  /** The API pod's name, once the record is joined with it. */
   podName?: string;
+  /** The API pod's namespace, once the record is joined with it. */
   podNamespace?: string;
+  /** The container name from the record's labels (`''` when the record could not be read). */
   containerName: string;
+  /** The pod-spec list of the matching API container, once found. */
   list?: ContainerList;
+  /** How the kubelet treats that container (`container`, `sidecar`, `init`, `ephemeral`). */
   role?: ContainerRole;
   /** The stored hash text, exactly as stored. */
   storedHash?: string;
   /** What `from` and `to` compute for the API spec. */
   fromHash?: string;
+  /** The hash the `to` kubelet computes for the API spec (lowercase hex). */
   toHash?: string;
   /** For `rewrite`: the argument for `rewriteRuntimeRecord(text, change)`. */
   change?: HashChange;
@@ -58,10 +83,15 @@ export interface PlanEntry {
   candidates?: string;
 }
 
+/** What {@link planUpgrade} returns. */
 export interface UpgradePlan {
+  /** The `from` release, resolved to its minor (`1.29`). */
   from: string;
+  /** The `to` release, resolved to its minor. */
   to: string;
+  /** One entry per container in `records` (in order), then regular and sidecar containers of those pods that have no record. */
   entries: PlanEntry[];
+  /** How many entries have each action. */
   counts: Record<PlanAction, number>;
   /** How many distinct container specs were hashed (the rest came from the cache). */
   distinctSpecs: number;
@@ -107,6 +137,13 @@ interface SpecHashes {
 
 type Cached = { ok: SpecHashes } | { error: string };
 
+/**
+ * What to do with every container on a node before its kubelet moves from `input.from` to
+ * `input.to`. A rewrite is proposed only where the stored hash is what `from` computes for the API spec.
+ *
+ * @example planUpgrade({ pods: podList, records: [crictlInspectText], from: '1.30', to: '1.31' }).counts
+ *   // { keep: 0, rewrite: 1, 'will-restart': 0, unknown: 0 }
+ */
 export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
   const opts = checkOptions(inputSchema, input, 'input', 'an object { pods, records, from, to, featureGates? }');
   const fromInfo = releaseInfo(opts.from, ['input', 'from']);

@@ -2,17 +2,23 @@
  * Finding containers in the documents people have at hand: a bare container, a Pod, a pod spec,
  * or a workload with a pod template (Deployment, StatefulSet, DaemonSet, Job, CloneSet…).
  */
-import { DecodeError, type JsonPathSegment } from '../errors.js';
+import { DecodeError, formatJsonPath, type JsonPathSegment } from '../errors.js';
 import { isPlainObject } from '../decode/input.js';
 
+/** The pod-spec list a container is declared in (`spec.<list>[i]`); it decides its role for the kubelet. */
 export type ContainerList = 'initContainers' | 'containers' | 'ephemeralContainers';
 
+/** One container found in a document by {@link locateContainers}. */
 export interface LocatedContainer {
+  /** The pod-spec list holding it (`containers` for a bare container). */
   list: ContainerList;
+  /** Its index in that list. */
   index: number;
+  /** Its `name`, or `''` when the container has no string name. */
   name: string;
   /** JSON path of the container inside the document. */
   path: JsonPathSegment[];
+  /** The container object itself, as found in the document (not copied). */
   container: Record<string, unknown>;
 }
 
@@ -32,6 +38,9 @@ export function locateContainers(doc: unknown): LocatedContainer[] {
   }
   const { spec, path } = found;
   const out: LocatedContainer[] = [];
+  // Containers are matched by name (predictions, upgrade plans), and the apiserver refuses a pod
+  // whose containers, init containers and ephemeral containers share a name.
+  const seen = new Map<string, JsonPathSegment[]>();
   for (const list of LISTS) {
     const arr = spec[list];
     if (arr === undefined || arr === null) continue;
@@ -39,7 +48,13 @@ export function locateContainers(doc: unknown): LocatedContainer[] {
     arr.forEach((c: unknown, index: number) => {
       const p = [...path, list, index];
       if (!isPlainObject(c)) throw new DecodeError('INVALID_TYPE', p, 'a container object');
-      out.push({ list, index, name: typeof c['name'] === 'string' ? c['name'] : '', path: p, container: c });
+      const name = typeof c['name'] === 'string' ? c['name'] : '';
+      const first = seen.get(name);
+      if (first) {
+        throw new DecodeError('DUPLICATE_CONTAINER_NAME', [...p, 'name'], 'a container name unique within the pod', `${JSON.stringify(name)} is also the name at ${formatJsonPath(first)}`);
+      }
+      seen.set(name, p);
+      out.push({ list, index, name, path: p, container: c });
     });
   }
   return out;

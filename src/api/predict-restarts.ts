@@ -13,22 +13,37 @@ import type { HashOptions } from './options.js';
 import { locateContainers, type ContainerList, type LocatedContainer } from './pod.js';
 import { diffGoValues } from './value-diff.js';
 
+/** Options of {@link predictRestarts}: the kubelet to reproduce and how it runs the pod. */
 export interface PredictRestartsOptions extends HashOptions {
+  /** The kubelet's feature gates; unset gates take the release's default. */
   featureGates?: FeatureGates;
+  /** A static (file/http) pod: in-place resize never applies to it. */
   staticPod?: boolean;
 }
 
+/**
+ * What the kubelet does with a container: `restart` (kill and recreate), `keep` (leave running),
+ * `start` (only in the new spec), `remove` (only in the old spec: killed).
+ */
 export type PredictedAction = 'restart' | 'keep' | 'start' | 'remove';
 
+/** The prediction for one container, matched across the two specs by list and name. */
 export interface PredictedContainer {
+  /** The pod-spec list the container is in. */
   list: ContainerList;
+  /** The container's name (`''` when it has none). */
   name: string;
+  /** How the kubelet treats it (`container`, `sidecar`, `init`, `ephemeral`), from the new spec when present. */
   role: ContainerRole;
+  /** What the kubelet does with it. */
   action: PredictedAction;
+  /** One line for people: the rule applied and the changed fields. */
   reason: string;
+  /** The comparison the kubelet applied; absent for `start` and `remove`. */
   rule?: ChangedRule;
-  /** The hash stored for the running container (old spec) and the one computed for the new spec. */
+  /** The hash the running container stores: what this kubelet computed for the old spec (lowercase hex). */
   storedHash?: string;
+  /** The hash the kubelet computes for the new spec (lowercase hex); absent for `start` and `remove`. */
   expectedHash?: string;
   /** Every field that differs between the old and new spec, as the kubelet decodes them. */
   changes: string[];
@@ -36,8 +51,11 @@ export interface PredictedContainer {
   hashedChanges: string[];
 }
 
+/** What {@link predictRestarts} found for one pod update. */
 export interface RestartPrediction {
+  /** The kubelet minor release the prediction is for (`1.31`). */
   release: string;
+  /** One entry per container: the new spec's in document order, then those only in the old spec. */
   containers: PredictedContainer[];
   /** How many running containers the kubelet kills and recreates. */
   restarts: number;

@@ -11,8 +11,17 @@ import { hashValueSchema, readHashValue, type HashValueInput } from './controlle
 
 const DOCKER_PREFIX = 'annotation.';
 
+/**
+ * The stored hashes of a running container: its annotation map (CRI `status.annotations`, or
+ * docker labels with the `annotation.` prefix) or `{ hash, hashWithoutResources }`.
+ */
 export type ContainerStatusInput =
-  | { hash?: HashValueInput | null; hashWithoutResources?: HashValueInput | null }
+  | {
+      /** The stored `io.kubernetes.container.hash` (hex text as stored, number or bigint); missing reads as 0. */
+      hash?: HashValueInput | null;
+      /** The stored `io.kubernetes.container.hashWithoutResources`; missing reads as 0. */
+      hashWithoutResources?: HashValueInput | null;
+    }
   | Readonly<Record<string, unknown>>;
 
 /** The stored values as the kubelet reads them (missing or malformed text is 0). */

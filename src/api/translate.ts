@@ -13,6 +13,7 @@ import { checkOptions, escapesSchema, hashValueSchema, readHashValue, type HashV
 import type { ContainerInput } from './hash.js';
 import { containerJson, hashesFor } from './hasher.js';
 
+/** Options of {@link translateHash}: the releases to translate between. */
 export interface TranslateOptions {
   /** The release that wrote the stored hash (`1.29`, `v1.29.4`…). */
   from: string;
@@ -20,7 +21,9 @@ export interface TranslateOptions {
   to: string;
   /** The stored hash (hex text as stored, number or bigint); when given it must equal the `from` hash. */
   observed?: HashValueInput;
+  /** encoding/json BS/FF escaping of the `from` kubelet's Go build; defaults to that of its `.0` release. */
   fromJsonEscapes?: JsonEscapeMode;
+  /** The same for the `to` kubelet. */
   toJsonEscapes?: JsonEscapeMode;
 }
 

@@ -4,10 +4,15 @@
  * never turns numbers into lossy doubles.
  */
 export class JsonNumber {
-  constructor(readonly text: string) {}
+  constructor(
+    /** The number exactly as written in the JSON source (`1E3`, `9007199254740993`, `-0.5`). */
+    readonly text: string,
+  ) {}
+  /** The source text, unchanged. */
   toString(): string {
     return this.text;
   }
+  /** For `JSON.stringify`: the value as a JS number, so digits beyond double precision are lost. */
   toJSON(): number {
     return Number(this.text);
   }

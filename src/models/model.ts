@@ -40,6 +40,10 @@ export interface TypeDecl {
   external?: boolean;
 }
 
+/**
+ * What `HashContainer` hashes: `legacy` (1.8–1.15) the go-spew text of the `v1.Container` struct,
+ * `json` (1.16–1.30) its `json.Marshal` bytes, `name-image` (1.31+) the JSON of only name and image.
+ */
 export type HashAlgorithmName = 'legacy' | 'json' | 'name-image';
 
 /** Source commit facts recorded with each extracted model. */

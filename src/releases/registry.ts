@@ -6,31 +6,48 @@
 import { ReleaseError } from '../errors.js';
 import type { JsonEscapeMode } from '../encode/gojson-string.js';
 import type { HashAlgorithmName } from '../models/model.js';
-import { ERAS, FIRST_MINOR_BUILT_WITH_GO_1_22, FIRST_MINOR_RESTARTING_SIDECARS_ON_HASH_CHANGE } from './eras.js';
+import { ERAS, FIRST_MINOR_BUILT_WITH_GO_1_22, FIRST_MINOR_RESTARTING_SIDECARS_ON_HASH_CHANGE, MINORS_WITH_GO_1_22_PATCH_BUILDS } from './eras.js';
 import { parseKubeletVersion } from './version.js';
 
-/** Runtime annotation keys the kubelet writes the hashes under. */
+/** Runtime annotation key the kubelet stores `HashContainer` under (every release). */
 export const HASH_KEY = 'io.kubernetes.container.hash';
+/** Runtime annotation key the kubelet stores `HashContainerWithoutResources` under (1.27–1.30, gate on). */
 export const HASH_WITHOUT_RESOURCES_KEY = 'io.kubernetes.container.hashWithoutResources';
 
+/** A kubelet feature gate's state in one release. */
 export interface FeatureGateInfo {
   /** Default when the kubelet's --feature-gates does not mention it. */
   readonly default: boolean;
+  /** Maturity of the gate in this release (alpha gates are off by default). */
   readonly stage: 'alpha' | 'beta' | 'GA';
 }
 
+/** What one kubelet minor release hashes and where it stores the result; see {@link releaseInfo}. */
 export interface ReleaseInfo {
   /** `1.27` */
   readonly release: string;
+  /** The minor version number (`27` for 1.27). */
   readonly minor: number;
+  /** What `HashContainer` hashes in this release (see {@link HashAlgorithmName}). */
   readonly algorithm: HashAlgorithmName;
   /** Whether `HashContainerWithoutResources` exists in this release. */
   readonly hashWithoutResources: boolean;
   /** encoding/json's BS/FF escaping of the Go that built the `.0` release; null for the legacy era. */
   readonly jsonEscapes: JsonEscapeMode | null;
-  readonly storageKeys: { readonly hash: string; readonly hashWithoutResources: string | null };
+  /** The escaping of later patch builds when they moved to a newer Go (`'go1.22'` for late 1.28.x/1.29.x), else null. */
+  readonly laterPatchJsonEscapes: JsonEscapeMode | null;
+  /** The runtime annotation keys this release writes the hashes under. */
+  readonly storageKeys: {
+    /** The runtime annotation key the kubelet stores `HashContainer` under ({@link HASH_KEY}). */
+    readonly hash: string;
+    /** The key for `HashContainerWithoutResources` ({@link HASH_WITHOUT_RESOURCES_KEY}); null where the release has none. */
+    readonly hashWithoutResources: string | null;
+  };
   /** Gates that change how the hash is used (not how it is computed). */
-  readonly featureGates: { readonly InPlacePodVerticalScaling?: FeatureGateInfo };
+  readonly featureGates: {
+    /** In-place pod resize: present from 1.27 (alpha, off) and beta (on) from 1.33; absent before 1.27. */
+    readonly InPlacePodVerticalScaling?: FeatureGateInfo;
+  };
   /** Running sidecars (restartable init containers) are restarted when their hash changes. */
   readonly restartsSidecarsOnHashChange: boolean;
 }
@@ -46,6 +63,7 @@ function buildRegistry(): ReadonlyMap<string, ReleaseInfo> {
         algorithm: era.algorithm,
         hashWithoutResources: era.hashWithoutResources,
         jsonEscapes: era.algorithm === 'legacy' ? null : minor >= FIRST_MINOR_BUILT_WITH_GO_1_22 ? 'go1.22' : 'pre-go1.22',
+        laterPatchJsonEscapes: MINORS_WITH_GO_1_22_PATCH_BUILDS.has(minor) ? 'go1.22' : null,
         storageKeys: { hash: HASH_KEY, hashWithoutResources: era.hashWithoutResources ? HASH_WITHOUT_RESOURCES_KEY : null },
         featureGates: inPlaceResizeGate(minor),
         restartsSidecarsOnHashChange: minor >= FIRST_MINOR_RESTARTING_SIDECARS_ON_HASH_CHANGE,

@@ -58,6 +58,12 @@ export interface LocatedContainer {
   readonly primaryPath: Readonly<Record<HashField, readonly JsonPathSegment[]>>;
 }
 
+/** The copy of `field` the kubelet reads back (at `primaryPath`), if the record stores it there. */
+export function primarySite(container: LocatedContainer, field: HashField): HashSite | undefined {
+  const want = container.primaryPath[field];
+  return container.sites.find((s) => s.field === field && s.path.length === want.length && s.path.every((seg, i) => seg === want[i]));
+}
+
 /** Path without jq's leading dot: `status.annotations[…]`, `[0].Config.Labels[…]`. */
 export function displayPath(path: readonly JsonPathSegment[]): string {
   const s = formatJsonPath(path);

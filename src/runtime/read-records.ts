@@ -1,4 +1,5 @@
 /** Reads what runtime records say about each container's identity and stored kubelet hash. */
+import { primarySite } from './hash-sites.js';
 import { parseRecord } from './parse-record.js';
 import type { ContainerRecordInfo } from './types.js';
 
@@ -11,8 +12,9 @@ import type { ContainerRecordInfo } from './types.js';
 export function readRuntimeRecords(text: string): ContainerRecordInfo[] {
   const { kind, containers } = parseRecord(text);
   return containers.map((c) => {
-    const hash = c.sites.find((s) => s.field === 'hash');
-    const withoutResources = c.sites.find((s) => s.field === 'hashWithoutResources');
+    // Only the copy the kubelet reads counts: a config-only copy would still read as 0 to the kubelet.
+    const hash = primarySite(c, 'hash');
+    const withoutResources = primarySite(c, 'hashWithoutResources');
     const info: ContainerRecordInfo = {
       kind,
       runtime: c.runtime,

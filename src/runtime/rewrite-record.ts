@@ -1,7 +1,7 @@
 /** Rewrites the stored kubelet hash(es) of a runtime record in place, leaving every other character alone. */
 import { z } from 'zod';
 import { HashMismatchError, OptionError, RecordError } from '../errors.js';
-import type { HashField, LocatedContainer } from './hash-sites.js';
+import { primarySite, type HashField, type LocatedContainer } from './hash-sites.js';
 import type { Span } from './json-spans.js';
 import { parseRecord } from './parse-record.js';
 import { assertCanonicalHash, parseHash, storedHashValue } from '../hash/format.js';
@@ -58,12 +58,14 @@ function planField(container: LocatedContainer, field: HashField, fromText: stri
   const expected = parseHash(fromText, ['from', field]);
   const key = field === 'hash' ? HASH_KEY : HASH_WITHOUT_RESOURCES_KEY;
   const sites = container.sites.filter((s) => s.field === field);
-  if (sites.length === 0) {
+  if (!primarySite(container, field)) {
+    // Rewriting other copies would not change what the kubelet reads (0), so refuse.
     const where = container.primaryPath[field];
+    const what = sites.length === 0 ? 'the record stores none' : `only copies the kubelet does not read (${sites.map((s) => s.location).join(', ')})`;
     if (expected !== 0n) {
-      throw new HashMismatchError('HASH_MISMATCH', where, `stored ${key} ${fromText}`, 'the record stores none (the kubelet reads 0)');
+      throw new HashMismatchError('HASH_MISMATCH', where, `stored ${key} ${fromText}`, `${what}; the kubelet reads 0`);
     }
-    throw new RecordError('INVALID_RECORD', where, `a stored ${key} to rewrite`, 'the record stores none');
+    throw new RecordError('INVALID_RECORD', where, `a stored ${key} to rewrite`, what);
   }
   for (const site of sites) {
     // The kubelet compares numbers, so "0311670a" and "311670A" both equal 311670a; unreadable text is 0.

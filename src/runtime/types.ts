@@ -6,12 +6,19 @@ export type RuntimeName = 'docker' | 'containerd' | 'cri-o' | 'unknown';
 
 /** What one container's runtime record says about its identity and its stored kubelet hash. */
 export interface ContainerRecordInfo {
+  /** Which kind of record it was read from. */
   kind: RecordKind;
+  /** The runtime that wrote it (`unknown` when a crictl record shows neither containerd nor CRI-O traits). */
   runtime: RuntimeName;
+  /** The runtime's container id (docker `Id`/`ID`, crictl `status.id`); absent when the record's id is empty. */
   containerId?: string;
+  /** The pod-spec container name, from the kubelet's `io.kubernetes.container.name` label. */
   containerName: string;
+  /** From the kubelet's `io.kubernetes.pod.name` label. */
   podName: string;
+  /** From the kubelet's `io.kubernetes.pod.namespace` label. */
   podNamespace: string;
+  /** From the kubelet's `io.kubernetes.pod.uid` label: joins the record with its API pod. */
   podUid: string;
   /** The stored `io.kubernetes.container.hash` text, exactly as stored (not normalised). */
   hash?: string;
@@ -27,13 +34,17 @@ export interface ContainerRecordInfo {
 
 /** A container hash and, for kubelets 1.27–1.30 with in-place resize, its hash without resources (lowercase hex text). */
 export interface HashPair {
+  /** The `io.kubernetes.container.hash` text, e.g. `311670a`. */
   hash: string;
+  /** The `io.kubernetes.container.hashWithoutResources` text; omitted from `to`, that annotation is left untouched. */
   hashWithoutResources?: string;
 }
 
 /** What {@link rewriteRuntimeRecord} changes: the stored pair it expects and the pair it writes. */
 export interface HashChange {
+  /** The hashes the record must store now (compared as numbers, like the kubelet); any other value is refused. */
   from: HashPair;
+  /** The hashes to write instead: canonical kubelet text (lowercase hex, no leading zeros). */
   to: HashPair;
   /** Which container of a docker inspect array to rewrite (its full Id or a unique prefix). */
   containerId?: string;
