@@ -4,11 +4,14 @@
  * int ranges enforced, exact-case keys as the apiserver matches them) plus the effects of one
  * Marshal→Unmarshal round trip: empty slices and maps become nil (every one is `omitempty`) and
  * quantities are re-parsed from their canonical text. Decoders are compiled once per Go type.
+ * A JS object stands for the text JSON.stringify would send for it (see input.ts); what that text
+ * would not show faithfully (toJSON, rounded doubles) is refused rather than guessed.
  */
 import { DecodeError, type JsonPathSegment } from '../errors.js';
 import { goStringFromJson } from '../go/strings.js';
 import { makeGoMap, compareGoStrings, type GoStruct, type GoValue } from '../go/value.js';
 import { JsonNumber } from '../json/number.js';
+import { escapedStringMembers } from '../json/parse.js';
 import {
   INT_OR_STRING_TYPE,
   QUANTITY_TYPE,
@@ -18,16 +21,21 @@ import {
   type StructType,
 } from '../models/gotype.js';
 import { roundTripQuantity, unmarshalQuantity } from '../quantity/quantity.js';
-import { isPlainObject } from './input.js';
+import { hasToJson, isJsonNumberText, isPlainObject, memberOf } from './input.js';
+import { badNumberText, quantityTokenOf } from './quantity-token.js';
 
-/** Decodes one JSON value at `path` (a shared stack; copied only when an error is thrown). */
-type DecodeFn = (json: unknown, path: JsonPathSegment[]) => GoValue;
+/**
+ * Decodes one JSON value at `path` (a shared stack; copied only when an error is thrown). `raw` is
+ * the value's text between the quotes when {@link parseJson} saw it written with escapes.
+ */
+type DecodeFn = (json: unknown, path: JsonPathSegment[], raw?: string) => GoValue;
 
 const compiled = new WeakMap<GoType, DecodeFn>();
 
 /** Decodes a container (an object from `JSON.parse`, our `parseJson`, or built in code) for one release. */
 export function decodeContainer(input: unknown, root: StructType): GoStruct {
   if (!isPlainObject(input)) throw notAContainer(input);
+  if (hasToJson(input)) throw toJsonError([], 'a container object');
   return decoderFor(root)(input, []) as GoStruct;
 }
 
@@ -62,12 +70,13 @@ function compile(type: GoType): DecodeFn {
       return (json, path) => {
         if (json === null || json === undefined) return null;
         if (!Array.isArray(json)) throw typeError(path, `an array (${type.name})`, json);
+        if (hasToJson(json)) throw toJsonError(path, `an array (${type.name})`);
         if (json.length === 0) return null; // []: omitted by Marshal, so nil after the round trip
         const out: GoValue[] = new Array(json.length);
         const dec = elem();
         for (let i = 0; i < json.length; i++) {
           path.push(i);
-          out[i] = dec(json[i], path);
+          out[i] = dec(json[i], path); // a hole or undefined is what JSON.stringify writes: null
           path.pop();
         }
         return out;
@@ -133,6 +142,7 @@ function exactInteger(json: unknown, path: JsonPathSegment[], min: bigint, max: 
   let value: bigint;
   if (typeof json === 'bigint') value = json;
   else if (json instanceof JsonNumber) {
+    if (!isJsonNumberText(json.text)) throw badNumberText(json.text, path);
     if (!/^-?\d+$/.test(json.text)) {
       throw new DecodeError('NOT_AN_INTEGER', path, `${what} (an integer without fraction or exponent)`, `found ${json.text}`);
     }
@@ -160,14 +170,10 @@ function exactInteger(json: unknown, path: JsonPathSegment[], min: bigint, max: 
 
 // --- API special types -----------------------------------------------------------------------
 
-function decodeQuantity(json: unknown, path: JsonPathSegment[]): GoValue {
-  let token: Parameters<typeof unmarshalQuantity>[0];
-  if (json === null || json === undefined) token = { kind: 'null' };
-  else if (typeof json === 'string') token = { kind: 'string', text: goStringFromJson(json) };
-  else if (json instanceof JsonNumber) token = { kind: 'number', text: json.text };
-  else if (typeof json === 'bigint') token = { kind: 'number', text: json.toString() };
-  else if (typeof json === 'number' && Number.isFinite(json)) token = { kind: 'number', text: String(json) };
-  else throw typeError(path, 'a quantity string such as "500m" or "1Gi", or a number', json);
+/** Quantity.UnmarshalJSON, then the round trip (null gives the zero Quantity, which comes back as "0"). */
+function decodeQuantity(json: unknown, path: JsonPathSegment[], raw?: string): GoValue {
+  const token = quantityTokenOf(json, path, raw);
+  if (token === null) throw typeError(path, 'a quantity string such as "500m" or "1Gi", or a number', json);
   return roundTripQuantity(unmarshalQuantity(token, path)) as unknown as GoValue;
 }
 
@@ -189,15 +195,18 @@ function compileMap(type: MapType): DecodeFn {
   return (json, path) => {
     if (json === null || json === undefined) return null;
     if (!isPlainObject(json)) throw typeError(path, `an object (${type.name})`, json);
-    const keys = Object.keys(json);
-    if (keys.length === 0) return null; // {}: omitted by Marshal, so nil after the round trip
+    if (hasToJson(json)) throw toJsonError(path, `an object (${type.name})`);
     const dec = elem();
+    const raws = escapedStringMembers(json);
     const byKey = new Map<string, GoValue>();
-    for (const k of keys) {
+    for (const k of Object.keys(json)) {
+      const value = json[k];
+      if (value === undefined) continue; // JSON.stringify leaves the member out
       path.push(k);
-      byKey.set(goStringFromJson(k), dec(json[k], path)); // keys equal after U+FFFD repair: the later wins, as in Go
+      byKey.set(goStringFromJson(k), dec(value, path, raws?.get(k))); // keys equal after U+FFFD repair: the later wins, as in Go
       path.pop();
     }
+    if (byKey.size === 0) return null; // {}: omitted by Marshal, so nil after the round trip
     const entries = [...byKey.entries()].sort((a, b) => compareGoStrings(a[0], b[0]));
     return makeGoMap(entries);
   };
@@ -224,7 +233,9 @@ function compileStruct(type: StructType): DecodeFn {
   return (json, path) => {
     if (json === null || json === undefined) json = EMPTY; // null leaves the zero value
     else if (!isPlainObject(json)) throw typeError(path, `an object (${type.name})`, json);
+    else if (hasToJson(json)) throw toJsonError(path, `an object (${type.name})`);
     const obj = json as Record<string, unknown>;
+    const raws = escapedStringMembers(obj);
     const out: Record<string, GoValue> = {};
     for (const p of plans) {
       if (p.inline) {
@@ -232,13 +243,13 @@ function compileStruct(type: StructType): DecodeFn {
         continue;
       }
       const key = p.key!;
-      const present = Object.prototype.hasOwnProperty.call(obj, key);
-      if (!present) {
+      const value = memberOf(obj, key);
+      if (value === undefined) {
         out[p.goName] = p.decode()(undefined, path);
         continue;
       }
       path.push(key);
-      out[p.goName] = p.decode()(obj[key], path);
+      out[p.goName] = p.decode()(value, path, raws?.get(key));
       path.pop();
     }
     return out;
@@ -268,6 +279,11 @@ function describe(v: unknown): string {
   if (typeof v === 'object') return 'found an object';
   if (typeof v === 'string') return `found string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}`;
   return `found ${typeof v} ${String(v)}`;
+}
+
+/** An object or array whose toJSON would make JSON.stringify send something else. */
+function toJsonError(path: JsonPathSegment[], expected: string): DecodeError {
+  return new DecodeError('INVALID_TYPE', path, `${expected} as plain data`, 'found a toJSON method: JSON.stringify would send what it returns');
 }
 
 /** The error for a container that is not a JSON object. */

@@ -17,3 +17,6 @@ export class JsonNumber {
     return Number(this.text);
   }
 }
+
+/** RFC 8259 number syntax (unanchored source): what Go's scanner accepts as a number. */
+export const JSON_NUMBER_SYNTAX = '-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?';
