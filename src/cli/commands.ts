@@ -6,6 +6,7 @@ import { containersOf, onePositional, single, str, type Command, type Values } f
 import { atPath, type CliIO } from './io.js';
 
 const EXAMPLE_POD = fileURLToPath(new URL('../../examples/pod.json', import.meta.url));
+const EXAMPLE_POD_SUMMARY = 'the hash each kubelet release stores for each container (io.kubernetes.container.hash)';
 
 function versionsFrom(values: Values): string[] {
   const v = values['kubelet-version'];
@@ -42,7 +43,7 @@ export const CORE_COMMANDS: Record<string, Command> = {
     usage: '[--json]',
     options: { json: { type: 'boolean' } },
     run: (values, _p, io) => {
-      io.stdout.write(`# ${EXAMPLE_POD}\n`);
+      io.stdout.write(`# examples/pod.json: ${EXAMPLE_POD_SUMMARY}\n`);
       return hashTable(EXAMPLE_POD, values, io);
     },
   },
