@@ -23,9 +23,9 @@ describe('release registry', () => {
     }
   });
 
-  it('marks only 1.28 and 1.29 as having later patch builds with Go 1.22 escaping', () => {
+  it('marks only 1.27, 1.28 and 1.29 as having later patch builds with Go 1.22 escaping', () => {
     const marked = supportedReleases().filter((r) => releaseInfo(r).laterPatchJsonEscapes !== null);
-    expect(marked).toEqual(['1.28', '1.29']);
+    expect(marked).toEqual(['1.27', '1.28', '1.29']);
     expect(releaseInfo('1.29').laterPatchJsonEscapes).toBe('go1.22');
   });
 

@@ -434,3 +434,30 @@ describe('only the copy the kubelet reads back counts', () => {
     }
   });
 });
+
+describe('docker inspect of a whole node: the kubelet’s containers among others', () => {
+  const ours = JSON.parse(DOCKER_INSPECT) as Array<Record<string, unknown>>;
+  const registry = { Id: 'f00d'.repeat(16), Name: '/registry', Config: { Labels: null, Image: 'registry:2' } };
+  const tagged = { Id: 'beef'.repeat(16), Name: '/monitor', Config: { Labels: { 'com.example.team': 'ops' } } };
+  const text = JSON.stringify([registry, ...ours, tagged], null, 2);
+
+  it('reads only the containers the kubelet created and skips the rest', () => {
+    const strip = (r: ContainerRecordInfo) => ({ ...r, hashLocations: [] });
+    const mixed = readRuntimeRecords(text);
+    expect(mixed.map(strip)).toEqual(readRuntimeRecords(DOCKER_INSPECT).map(strip));
+    // Locations name the element's place in the mixed array (the first one is the registry).
+    expect(mixed.flatMap((r) => r.hashLocations).every((l) => !l.startsWith('[0]'))).toBe(true);
+  });
+
+  it('still refuses a kubelet container whose labels are malformed', () => {
+    const broken = JSON.parse(DOCKER_INSPECT) as Array<{ Config: { Labels: Record<string, unknown> } }>;
+    broken[0]!.Config.Labels['io.kubernetes.pod.uid'] = 42;
+    expect(() => readRuntimeRecords(JSON.stringify([registry, ...broken]))).toThrow(RecordError);
+  });
+
+  it('rewrites a kubelet container in the mixed array and leaves the others byte for byte', () => {
+    const target = readRuntimeRecords(text).find((r) => r.hash !== undefined)!;
+    const out = rewriteRuntimeRecord(text, { from: { hash: target.hash! }, to: { hash: 'abc123' }, containerId: target.containerId! });
+    expect(out.replace('"abc123"', `"${target.hash}"`)).toBe(text);
+  });
+});

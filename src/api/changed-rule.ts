@@ -8,11 +8,14 @@
  * - 1.27–1.30 with InPlacePodVerticalScaling on and a non-static pod: only when the
  *   without-resources hash differs from the stored one too (a resources-only change is resized);
  * - init containers are never compared (they ran to completion); running sidecars (restartable
- *   init containers) are compared and restarted from 1.32 on; ephemeral containers never are.
+ *   init containers) are compared and restarted from 1.32 on, with SidecarContainers on (off, the
+ *   kubelet takes the legacy init path and treats them as plain init containers); ephemeral
+ *   containers never are.
  */
 import { formatHash } from '../hash/format.js';
 import type { ReleaseInfo } from '../releases/registry.js';
 import type { ContainerRole } from './container-role.js';
+import type { ResolvedGates } from './controller-options.js';
 
 /**
  * The kubelet's comparison: `hash` (stored vs computed `HashContainer`), `hash-and-hash-without-resources`
@@ -23,8 +26,8 @@ export type ChangedRule = 'hash' | 'hash-and-hash-without-resources' | 'not-comp
 export interface RuleInput {
   info: ReleaseInfo;
   role: ContainerRole;
-  /** InPlacePodVerticalScaling on for this kubelet (see inPlaceResizeEnabled). */
-  inPlaceResize: boolean;
+  /** The kubelet's gates that change the rule (see resolveGates). */
+  gates: ResolvedGates;
   staticPod: boolean;
   expected: bigint;
   stored: bigint;
@@ -53,6 +56,9 @@ export function applyChangedRule(r: RuleInput): RuleOutcome {
   if (r.role === 'init') {
     return { changed: false, hashDiffers, rule: 'not-compared', reason: 'init containers run to completion; the kubelet does not compare their hash' };
   }
+  if (r.role === 'sidecar' && !r.gates.sidecars) {
+    return { changed: false, hashDiffers, rule: 'not-compared', reason: `SidecarContainers is off in this kubelet ${r.info.release}: a restartable init container runs as a plain init container, whose hash is never compared` };
+  }
   if (r.role === 'sidecar' && !r.info.restartsSidecarsOnHashChange) {
     return { changed: false, hashDiffers, rule: 'not-compared', reason: `kubelet ${r.info.release} does not restart sidecars (restartable init containers) when their definition changes; 1.32+ does` };
   }
@@ -60,7 +66,7 @@ export function applyChangedRule(r: RuleInput): RuleOutcome {
   if (!hashDiffers) {
     return { changed: false, hashDiffers, rule: 'hash', reason: `hash unchanged (${formatHash(r.expected)})` };
   }
-  const resizeRule = r.role === 'container' && r.info.hashWithoutResources && r.inPlaceResize && !r.staticPod;
+  const resizeRule = r.role === 'container' && r.info.hashWithoutResources && r.gates.inPlaceResize && !r.staticPod;
   if (!resizeRule) {
     return { changed: true, hashDiffers, rule: 'hash', reason: `${what} definition changed (${hashes}): restarted whatever the restartPolicy` };
   }

@@ -59,7 +59,7 @@ const optionsSchema = ruleOptionsSchema.extend({
  * @example containerChanged(spec, { 'io.kubernetes.container.hash': '311670a' }, { kubeletVersion: '1.29' })
  */
 export function containerChanged(container: ContainerInput, status: ContainerStatusInput, options: ContainerChangedOptions): ContainerChangedResult {
-  const { opts, info, inPlaceResize } = resolveRuleOptions(optionsSchema, options, '{ kubeletVersion: "1.29" }');
+  const { opts, info, gates } = resolveRuleOptions(optionsSchema, options, '{ kubeletVersion: "1.29" }');
   const stored = readStoredHashes(status);
   const json = containerJson(container);
   const role = containerRole(opts.containerList, json);
@@ -67,7 +67,7 @@ export function containerChanged(container: ContainerInput, status: ContainerSta
   const outcome = applyChangedRule({
     info,
     role,
-    inPlaceResize,
+    gates,
     staticPod: opts.staticPod ?? false,
     expected: computed.hash,
     stored: stored.hash,

@@ -14,10 +14,15 @@ export { checkOptions, escapesSchema } from './options.js';
  * (a kubelet's whole `--feature-gates`); they do not change hash handling and are ignored.
  */
 export interface FeatureGates {
-  /** In-place pod resize (1.27+); unset takes the release's default. Setting it before 1.27 is an error. */
+  /** In-place pod resize (1.27+); unset takes the release's default. Setting it before 1.27, or to false from 1.35 (locked), is an error. */
   InPlacePodVerticalScaling?: boolean;
+  /** Restartable init containers (1.28+); unset takes the release's default. Setting it before 1.28, or to false from 1.33 (locked), is an error. */
+  SidecarContainers?: boolean;
   [gate: string]: boolean | undefined;
 }
+
+/** The gates whose setting changes the restart rule. */
+export type GateName = 'InPlacePodVerticalScaling' | 'SidecarContainers';
 
 export const featureGatesSchema = z.record(z.string(), z.boolean().optional());
 
@@ -31,19 +36,38 @@ export const ruleOptionsSchema = z.object({
 
 
 /**
- * Whether InPlacePodVerticalScaling is on for `info`'s kubelet: the caller's setting, else the
- * release's default. Before 1.27 the gate does not exist (a kubelet refuses unknown gates).
+ * Whether gate `name` is on for `info`'s kubelet: the caller's setting, else the release's default.
+ * Like the kubelet, refuses a setting for a gate the release does not have, or one against a
+ * locked (GA) gate's default.
  */
-export function inPlaceResizeEnabled(info: ReleaseInfo, gates: FeatureGates | undefined, path: JsonPathSegment[]): boolean {
-  const set = gates?.InPlacePodVerticalScaling;
-  const gate = info.featureGates.InPlacePodVerticalScaling;
+export function gateEnabled(info: ReleaseInfo, gates: FeatureGates | undefined, name: GateName, path: JsonPathSegment[]): boolean {
+  const set = gates?.[name];
+  const gate = info.featureGates[name];
   if (!gate) {
     if (set !== undefined) {
-      throw new OptionError('INVALID_OPTION', [...path, 'InPlacePodVerticalScaling'], 'no InPlacePodVerticalScaling setting: the gate exists from kubelet 1.27 on', `release ${info.release}`);
+      throw new OptionError('INVALID_OPTION', [...path, name], `no ${name} setting: kubelet ${info.release} has no such gate`, `found ${set}`);
     }
     return false;
   }
+  if (set !== undefined && gate.locked && set !== gate.default) {
+    throw new OptionError('INVALID_OPTION', [...path, name], `${name}=${gate.default}: the gate is GA and locked in kubelet ${info.release}`, `found ${set}`);
+  }
   return set ?? gate.default;
+}
+
+/** The gates that change the restart rule, resolved for one kubelet. */
+export interface ResolvedGates {
+  /** InPlacePodVerticalScaling on: 1.27–1.30 compare the without-resources hash too. */
+  inPlaceResize: boolean;
+  /** SidecarContainers on: restartable init containers are sidecars (else plain init containers). */
+  sidecars: boolean;
+}
+
+export function resolveGates(info: ReleaseInfo, gates: FeatureGates | undefined, path: JsonPathSegment[]): ResolvedGates {
+  return {
+    inPlaceResize: gateEnabled(info, gates, 'InPlacePodVerticalScaling', path),
+    sidecars: gateEnabled(info, gates, 'SidecarContainers', path),
+  };
 }
 
 const UINT64_MAX = 2n ** 64n - 1n;
@@ -69,9 +93,9 @@ export function resolveRuleOptions<T extends z.infer<typeof ruleOptionsSchema>>(
   schema: z.ZodType<T>,
   options: unknown,
   example: string,
-): { opts: T; info: ReleaseInfo; inPlaceResize: boolean } {
+): { opts: T; info: ReleaseInfo; gates: ResolvedGates } {
   const opts = checkOptions(schema, options, 'options', `an options object such as ${example}`);
   const info = releaseInfo(opts.kubeletVersion, ['options', 'kubeletVersion']);
-  const inPlaceResize = inPlaceResizeEnabled(info, opts.featureGates as FeatureGates | undefined, ['options', 'featureGates']);
-  return { opts, info, inPlaceResize };
+  const gates = resolveGates(info, opts.featureGates as FeatureGates | undefined, ['options', 'featureGates']);
+  return { opts, info, gates };
 }

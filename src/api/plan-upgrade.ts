@@ -11,7 +11,7 @@ import { formatHash } from '../hash/format.js';
 import { releaseInfo, type ReleaseInfo } from '../releases/registry.js';
 import { readRuntimeRecords, type ContainerRecordInfo, type HashChange } from '../runtime/index.js';
 import { applyChangedRule } from './changed-rule.js';
-import { checkOptions, escapesSchema, featureGatesSchema, inPlaceResizeEnabled, type FeatureGates } from './controller-options.js';
+import { checkOptions, escapesSchema, featureGatesSchema, resolveGates, type FeatureGates } from './controller-options.js';
 import { storedHashValue } from '../hash/format.js';
 import { containerRole, type ContainerRole } from './container-role.js';
 import { hashesFor, type ReleaseHashes } from './hasher.js';
@@ -118,14 +118,27 @@ const inputSchema = z.object({
 });
 
 const podSchema = z.looseObject({
-  metadata: z.looseObject({ uid: z.string().min(1), name: z.string().optional(), namespace: z.string().optional() }),
+  metadata: z.looseObject({
+    uid: z.string().min(1),
+    name: z.string().optional(),
+    namespace: z.string().optional(),
+    annotations: z.record(z.string(), z.string()).optional(),
+  }),
   spec: z.looseObject({}),
 });
+
+/**
+ * A mirror pod (the apiserver's copy of a static pod) carries the static pod's UID in this
+ * annotation; the node's containers are labelled with that UID, not the mirror pod's.
+ */
+const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
 
 interface ApiPod {
   uid: string;
   name?: string;
   namespace?: string;
+  /** A static pod (seen through its mirror pod): the in-place resize exemption does not apply. */
+  staticPod: boolean;
   containers: Map<string, LocatedContainer>;
 }
 
@@ -148,7 +161,7 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
   const opts = checkOptions(inputSchema, input, 'input', 'an object { pods, records, from, to, featureGates? }');
   const fromInfo = releaseInfo(opts.from, ['input', 'from']);
   const toInfo = releaseInfo(opts.to, ['input', 'to']);
-  const toResize = inPlaceResizeEnabled(toInfo, opts.featureGates as FeatureGates | undefined, ['input', 'featureGates']);
+  const toGates = resolveGates(toInfo, opts.featureGates as FeatureGates | undefined, ['input', 'featureGates']);
   const pods = readPods(Array.isArray(opts.pods) ? opts.pods : (opts.pods as { items: unknown[] }).items);
 
   const cache = new Map<string, Cached>();
@@ -222,8 +235,8 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
     const asIs = applyChangedRule({
       info: toInfo,
       role,
-      inPlaceResize: toResize,
-      staticPod: false,
+      gates: toGates,
+      staticPod: pod.staticPod,
       expected: to.hash,
       stored,
       expectedWithoutResources: to.withoutResources,
@@ -245,7 +258,7 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
     if (!asIs.changed) {
       return { ...base, action: 'keep', reason: `verified against ${fromInfo.release}; ${asIs.reason}` };
     }
-    return { ...base, action: 'rewrite', reason: `verified against ${fromInfo.release} (${base.fromHash}); ${toInfo.release} computes ${base.toHash}`, change: changeFor(rec, from, to, fromInfo, toInfo, toResize) };
+    return { ...base, action: 'rewrite', reason: `verified against ${fromInfo.release} (${base.fromHash}); ${toInfo.release} computes ${base.toHash}`, change: changeFor(rec, from, to, fromInfo, toInfo, toGates.inPlaceResize) };
   }
 
   // Containers of the node's pods that have no record at all.
@@ -297,7 +310,8 @@ function readPods(items: readonly unknown[]): Map<string, ApiPod> {
     }
     const { metadata } = parsed.data;
     const containers = new Map(locateContainers(item).map((c) => [c.name, c]));
-    const pod: ApiPod = { uid: metadata.uid, containers };
+    const staticUid = metadata.annotations?.[MIRROR_ANNOTATION];
+    const pod: ApiPod = { uid: staticUid ?? metadata.uid, staticPod: staticUid !== undefined, containers };
     if (metadata.name !== undefined) pod.name = metadata.name;
     if (metadata.namespace !== undefined) pod.namespace = metadata.namespace;
     if (!out.has(pod.uid)) out.set(pod.uid, pod);

@@ -6,7 +6,7 @@
 import { formatHash } from '../hash/format.js';
 import type { ReleaseInfo } from '../releases/registry.js';
 import { applyChangedRule, type ChangedRule } from './changed-rule.js';
-import { resolveRuleOptions, ruleOptionsSchema, type FeatureGates } from './controller-options.js';
+import { resolveRuleOptions, ruleOptionsSchema, type FeatureGates, type ResolvedGates } from './controller-options.js';
 import { containerRole, type ContainerRole } from './container-role.js';
 import { hashesFor } from './hasher.js';
 import type { HashOptions } from './options.js';
@@ -70,7 +70,7 @@ const optionsSchema = ruleOptionsSchema;
  * @example predictRestarts(oldPod, { ...oldPod, spec: { containers: [{ ...c, image: 'nginx:1.27' }] } }, { kubeletVersion: '1.31' })
  */
 export function predictRestarts(oldPodSpec: unknown, newPodSpec: unknown, options: PredictRestartsOptions): RestartPrediction {
-  const { opts, info, inPlaceResize } = resolveRuleOptions(optionsSchema, options, '{ kubeletVersion: "1.31" }');
+  const { opts, info, gates } = resolveRuleOptions(optionsSchema, options, '{ kubeletVersion: "1.31" }');
   const before = locateContainers(oldPodSpec);
   const after = locateContainers(newPodSpec);
   const key = (c: LocatedContainer): string => `${c.list}/${c.name}`;
@@ -85,7 +85,7 @@ export function predictRestarts(oldPodSpec: unknown, newPodSpec: unknown, option
       out.push({ list: c.list, name: c.name, role, action: 'start', reason: 'not in the old spec: there is no running container to compare, it is started', changes: [], hashedChanges: [] });
       continue;
     }
-    out.push(compare(info, role, old, c, inPlaceResize, opts.staticPod ?? false, opts.jsonEscapes));
+    out.push(compare(info, role, old, c, gates, opts.staticPod ?? false, opts.jsonEscapes));
   }
   for (const c of before) {
     if (newKeys.has(key(c))) continue;
@@ -99,18 +99,18 @@ function compare(
   role: ContainerRole,
   old: LocatedContainer,
   now: LocatedContainer,
-  inPlaceResize: boolean,
+  gates: ResolvedGates,
   staticPod: boolean,
   escapes: HashOptions['jsonEscapes'],
 ): PredictedContainer {
   const stored = hashesFor(old.container, info, escapes);
   const computed = hashesFor(now.container, info, escapes);
   // The without-resources hash is only written when the gate was on when the container started.
-  const writesWr = info.hashWithoutResources && inPlaceResize;
+  const writesWr = info.hashWithoutResources && gates.inPlaceResize;
   const outcome = applyChangedRule({
     info,
     role,
-    inPlaceResize,
+    gates,
     staticPod,
     expected: computed.hash,
     stored: stored.hash,

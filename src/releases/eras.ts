@@ -27,8 +27,8 @@ export const FIRST_MINOR_BUILT_WITH_GO_1_22 = 30;
 export const FIRST_MINOR_RESTARTING_SIDECARS_ON_HASH_CHANGE = 32;
 
 /**
- * Minors whose later patch releases were rebuilt with Go 1.22 when Go 1.21 reached end of life
- * in 2024 (late 1.28.x and 1.29.x), so their kubelets may write `\b`/`\f`. Which patch switched is
- * not modelled; `identifyReleases` reports such matches with their toolchain.
+ * Minors whose later patch releases were rebuilt with Go 1.22 in 2024 (the last 1.27.x, late
+ * 1.28.x and 1.29.x: kubernetes#125898, #125897, #127604), so their kubelets may write `\b`/`\f`.
+ * Which patch switched is not modelled; `identifyReleases` reports such matches with their toolchain.
  */
-export const MINORS_WITH_GO_1_22_PATCH_BUILDS: ReadonlySet<number> = new Set([28, 29]);
+export const MINORS_WITH_GO_1_22_PATCH_BUILDS: ReadonlySet<number> = new Set([27, 28, 29]);

@@ -20,6 +20,8 @@ export interface FeatureGateInfo {
   readonly default: boolean;
   /** Maturity of the gate in this release (alpha gates are off by default). */
   readonly stage: 'alpha' | 'beta' | 'GA';
+  /** GA and locked: the kubelet refuses to start with the gate set against its default. */
+  readonly locked: boolean;
 }
 
 /** What one kubelet minor release hashes and where it stores the result; see {@link releaseInfo}. */
@@ -45,10 +47,12 @@ export interface ReleaseInfo {
   };
   /** Gates that change how the hash is used (not how it is computed). */
   readonly featureGates: {
-    /** In-place pod resize: present from 1.27 (alpha, off) and beta (on) from 1.33; absent before 1.27. */
+    /** In-place pod resize: alpha (off) 1.27–1.32, beta (on) 1.33–1.34, GA (locked on) from 1.35; absent before 1.27. */
     readonly InPlacePodVerticalScaling?: FeatureGateInfo;
+    /** Restartable init containers: alpha (off) 1.28, beta (on) 1.29–1.32, GA (locked on) from 1.33; absent before 1.28. */
+    readonly SidecarContainers?: FeatureGateInfo;
   };
-  /** Running sidecars (restartable init containers) are restarted when their hash changes. */
+  /** Running sidecars (restartable init containers) are restarted when their hash changes, with SidecarContainers on. */
   readonly restartsSidecarsOnHashChange: boolean;
 }
 
@@ -65,7 +69,7 @@ function buildRegistry(): ReadonlyMap<string, ReleaseInfo> {
         jsonEscapes: era.algorithm === 'legacy' ? null : minor >= FIRST_MINOR_BUILT_WITH_GO_1_22 ? 'go1.22' : 'pre-go1.22',
         laterPatchJsonEscapes: MINORS_WITH_GO_1_22_PATCH_BUILDS.has(minor) ? 'go1.22' : null,
         storageKeys: { hash: HASH_KEY, hashWithoutResources: era.hashWithoutResources ? HASH_WITHOUT_RESOURCES_KEY : null },
-        featureGates: inPlaceResizeGate(minor),
+        featureGates: gatesOf(minor),
         restartsSidecarsOnHashChange: minor >= FIRST_MINOR_RESTARTING_SIDECARS_ON_HASH_CHANGE,
       };
       out.set(release, Object.freeze(info));
@@ -74,11 +78,29 @@ function buildRegistry(): ReadonlyMap<string, ReleaseInfo> {
   return out;
 }
 
-/** InPlacePodVerticalScaling: alpha (off) 1.27–1.32, beta (on) 1.33+. */
-function inPlaceResizeGate(minor: number): ReleaseInfo['featureGates'] {
-  if (minor < 27) return {};
-  if (minor < 33) return { InPlacePodVerticalScaling: { default: false, stage: 'alpha' } };
-  return { InPlacePodVerticalScaling: { default: true, stage: 'beta' } };
+/** One row per gate: the stage of each minor, from the gate's introduction on (kube_features.go). */
+const GATE_STAGES: Readonly<Record<'InPlacePodVerticalScaling' | 'SidecarContainers', readonly [number, FeatureGateInfo][]>> = {
+  // alpha (off) 1.27–1.32, beta (on) 1.33–1.34, GA and locked from 1.35.
+  InPlacePodVerticalScaling: [
+    [27, { default: false, stage: 'alpha', locked: false }],
+    [33, { default: true, stage: 'beta', locked: false }],
+    [35, { default: true, stage: 'GA', locked: true }],
+  ],
+  // alpha (off) 1.28, beta (on) 1.29–1.32, GA and locked from 1.33.
+  SidecarContainers: [
+    [28, { default: false, stage: 'alpha', locked: false }],
+    [29, { default: true, stage: 'beta', locked: false }],
+    [33, { default: true, stage: 'GA', locked: true }],
+  ],
+};
+
+function gatesOf(minor: number): ReleaseInfo['featureGates'] {
+  const out: { -readonly [K in keyof ReleaseInfo['featureGates']]: FeatureGateInfo } = {};
+  for (const [name, stages] of Object.entries(GATE_STAGES) as [keyof ReleaseInfo['featureGates'], readonly [number, FeatureGateInfo][]][]) {
+    const current = stages.filter(([from]) => from <= minor).at(-1);
+    if (current) out[name] = Object.freeze({ ...current[1] });
+  }
+  return Object.freeze(out);
 }
 
 let registry: ReadonlyMap<string, ReleaseInfo> | undefined;

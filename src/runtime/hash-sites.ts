@@ -23,6 +23,7 @@ import {
   POD_NAMESPACE_LABEL,
   POD_UID_LABEL,
   crioEmbeddedAnnotationsSchema,
+  isKubeletDockerContainer,
   validateWith,
 } from './schemas.js';
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../releases/registry.js';
@@ -193,7 +194,9 @@ function crictlContainer(text: string, root: JsonNode, plain: unknown): LocatedC
 export function locateContainers(text: string, root: JsonNode, plain: unknown, kind: RecordKind): LocatedContainer[] {
   switch (kind) {
     case 'docker-inspect':
-      return (root.type === 'array' ? root.items : []).map((_, i) => dockerContainer(root, plain, [i], 'Id'));
+      return (root.type === 'array' ? root.items : []).flatMap((_, i) =>
+        isKubeletDockerContainer((plain as unknown[])[i]) ? [dockerContainer(root, plain, [i], 'Id')] : [],
+      );
     case 'docker-config-v2':
       return [dockerContainer(root, plain, [], 'ID')];
     case 'crictl-inspect':

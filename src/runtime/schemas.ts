@@ -64,10 +64,26 @@ export const dockerInspectContainerSchema = z.looseObject(
   'an object (one container of docker inspect)',
 );
 
+/** A container the kubelet did not create (no `io.kubernetes.container.name` label): only its shape is checked. */
+export const otherDockerContainerSchema = z.looseObject(
+  { Id: z.string('the container Id as a string') },
+  'an object (one container of docker inspect)',
+);
+
 /** `docker inspect <id>…` prints a JSON array with one object per container. */
 export const dockerInspectSchema = z
-  .array(dockerInspectContainerSchema, 'a JSON array of containers (docker inspect output)')
+  .array(z.unknown(), 'a JSON array of containers (docker inspect output)')
   .min(1, 'at least one container in the docker inspect array');
+
+/**
+ * Whether a docker container was created by the kubelet: `docker inspect $(docker ps -q)` also
+ * lists the node's other containers, which carry none of the kubelet's labels and are skipped.
+ */
+export function isKubeletDockerContainer(container: unknown): boolean {
+  const config = container !== null && typeof container === 'object' ? (container as Record<string, unknown>)['Config'] : undefined;
+  const labels = config !== null && typeof config === 'object' ? (config as Record<string, unknown>)['Labels'] : undefined;
+  return labels !== null && typeof labels === 'object' && Object.hasOwn(labels, CONTAINER_NAME_LABEL);
+}
 
 /** `/var/lib/docker/containers/<id>/config.v2.json`: the daemon's own record (note `ID`, not `Id`). */
 export const dockerConfigV2Schema = z.looseObject(
@@ -136,6 +152,11 @@ export function validateWith(schema: z.ZodType, doc: unknown, basePath: readonly
 /** Validates a parsed record of a known kind; throws {@link RecordError} naming the first bad path. */
 export function validateRecord(kind: RecordKind, doc: unknown): void {
   validateWith(SCHEMAS[kind], doc);
+  if (kind !== 'docker-inspect') return;
+  // Each element on its own: the kubelet's containers strictly, the node's others by shape only.
+  (doc as unknown[]).forEach((container, i) => {
+    validateWith(isKubeletDockerContainer(container) ? dockerInspectContainerSchema : otherDockerContainerSchema, container, [i]);
+  });
 }
 
 function describeFound(doc: unknown, path: readonly JsonPathSegment[]): string {
