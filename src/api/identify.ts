@@ -15,7 +15,7 @@ export interface ReleaseMatch {
   release: string;
   /** Which stored value matched: the hash, or (1.27–1.30) the hash without resources. */
   key: 'hash' | 'hashWithoutResources';
-  /** Set when only a kubelet built with a non-default Go toolchain writes this hash (late 1.28.x and 1.29.x patches built with Go 1.22). */
+  /** Set when only a kubelet built with a non-default Go toolchain writes this hash (the last 1.27.x, late 1.28.x and 1.29.x patches, built with Go 1.22). */
   jsonEscapes?: JsonEscapeMode;
   /** Set for `hashWithoutResources`: it is stored only with this gate on. */
   featureGates?: {

@@ -10,7 +10,7 @@ export interface HashOptions {
   kubeletVersion: string;
   /**
    * Which Go toolchain's encoding/json escaping of BS/FF to use. Defaults to that of the release's
-   * `.0` build; late 1.28.x and 1.29.x patches were built with Go 1.22 and need `'go1.22'`.
+   * `.0` build; the last 1.27.x and late 1.28.x/1.29.x patches were built with Go 1.22 and need `'go1.22'`.
    */
   jsonEscapes?: JsonEscapeMode;
 }

@@ -36,7 +36,7 @@ export interface ReleaseInfo {
   readonly hashWithoutResources: boolean;
   /** encoding/json's BS/FF escaping of the Go that built the `.0` release; null for the legacy era. */
   readonly jsonEscapes: JsonEscapeMode | null;
-  /** The escaping of later patch builds when they moved to a newer Go (`'go1.22'` for late 1.28.x/1.29.x), else null. */
+  /** The escaping of later patch builds when they moved to a newer Go (`'go1.22'` for the last 1.27.x and late 1.28.x/1.29.x), else null. */
   readonly laterPatchJsonEscapes: JsonEscapeMode | null;
   /** The runtime annotation keys this release writes the hashes under. */
   readonly storageKeys: {
