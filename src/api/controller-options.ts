@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { OptionError, type JsonPathSegment } from '../errors.js';
 import { releaseInfo, type ReleaseInfo } from '../releases/registry.js';
+import { MAX_UINT64 } from '../go/ints.js';
 import { storedHashValue } from '../hash/format.js';
 import { checkOptions, escapesSchema } from './options.js';
 export { checkOptions, escapesSchema } from './options.js';
@@ -70,7 +71,6 @@ export function resolveGates(info: ReleaseInfo, gates: FeatureGates | undefined,
   };
 }
 
-const UINT64_MAX = 2n ** 64n - 1n;
 
 /**
  * An observed/stored hash given by a caller: hex text as stored (read like the kubelet does, so
@@ -81,7 +81,7 @@ export type HashValueInput = string | number | bigint;
 export function readHashValue(value: unknown, path: JsonPathSegment[]): bigint {
   if (value === undefined || value === null) return 0n;
   if (typeof value === 'string') return storedHashValue(value);
-  if (typeof value === 'bigint' && value >= 0n && value <= UINT64_MAX) return value;
+  if (typeof value === 'bigint' && value >= 0n && value <= MAX_UINT64) return value;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
   throw new OptionError('INVALID_OPTION', path, 'a hash as stored (hex text), or an unsigned integer (number up to 2^53, or bigint)', `found ${typeof value} ${String(value)}`);
 }

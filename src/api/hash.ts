@@ -1,11 +1,11 @@
 /** The hashing entry points: what a kubelet of a given release computes for a container. */
 import { ReleaseError } from '../errors.js';
 import type { GoStruct } from '../go/value.js';
-import { parseJson } from '../json/parse.js';
 import { hashValue, hashedBytes, preimageAndHash } from '../hash/compute.js';
 import { formatHash } from '../hash/format.js';
 import { pipelineFor, type ReleasePipeline } from '../hash/pipeline.js';
 import type { HashAlgorithmName } from '../models/model.js';
+import { containerJson } from './hasher.js';
 import { resolveHashOptions, type HashOptions } from './options.js';
 
 /**
@@ -19,7 +19,7 @@ export type ContainerInput = string | object;
 function prepare(container: ContainerInput, options: HashOptions, full = false): { p: ReleasePipeline; value: GoStruct } {
   const { info, jsonEscapes } = resolveHashOptions(options);
   const p = pipelineFor(info, jsonEscapes);
-  const input = typeof container === 'string' ? parseJson(container) : container;
+  const input = containerJson(container);
   return { p, value: full ? p.decodeFull(input) : p.decode(input) };
 }
 

@@ -7,9 +7,9 @@
 import { z } from 'zod';
 import { OptionError, type JsonPathSegment } from '../errors.js';
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../releases/registry.js';
+import { DOCKER_ANNOTATION_PREFIX } from '../runtime/schemas.js';
 import { hashValueSchema, readHashValue, type HashValueInput } from './controller-options.js';
 
-const DOCKER_PREFIX = 'annotation.';
 
 /**
  * The stored hashes of a running container: its annotation map (CRI `status.annotations`, or
@@ -63,8 +63,8 @@ export function readStoredHashes(status: unknown, path: JsonPathSegment[] = ['st
 function annotationKeys(map: Record<string, unknown>): [string, string] | null {
   const has = (k: string): boolean => Object.prototype.hasOwnProperty.call(map, k);
   if (has(HASH_KEY) || has(HASH_WITHOUT_RESOURCES_KEY)) return [HASH_KEY, HASH_WITHOUT_RESOURCES_KEY];
-  if (has(DOCKER_PREFIX + HASH_KEY) || has(DOCKER_PREFIX + HASH_WITHOUT_RESOURCES_KEY)) {
-    return [DOCKER_PREFIX + HASH_KEY, DOCKER_PREFIX + HASH_WITHOUT_RESOURCES_KEY];
+  if (has(DOCKER_ANNOTATION_PREFIX + HASH_KEY) || has(DOCKER_ANNOTATION_PREFIX + HASH_WITHOUT_RESOURCES_KEY)) {
+    return [DOCKER_ANNOTATION_PREFIX + HASH_KEY, DOCKER_ANNOTATION_PREFIX + HASH_WITHOUT_RESOURCES_KEY];
   }
   // An annotation/label map that stores no hash at all: the kubelet reads 0.
   if (!has('hash') && !has('hashWithoutResources') && Object.keys(map).some((k) => k.includes('io.kubernetes.'))) {

@@ -8,6 +8,7 @@
  * would not show faithfully (toJSON, rounded doubles) is refused rather than guessed.
  */
 import { DecodeError, type JsonPathSegment } from '../errors.js';
+import { MAX_INT32, MAX_INT64, MIN_INT32, MIN_INT64 } from '../go/ints.js';
 import { goStringFromJson } from '../go/strings.js';
 import { makeGoMap, compareGoStrings, type GoStruct, type GoValue } from '../go/value.js';
 import { JsonNumber } from '../json/number.js';
@@ -119,22 +120,18 @@ function decodeBool(json: unknown, path: JsonPathSegment[]): boolean {
   throw typeError(path, 'a boolean', json);
 }
 
-const INT32_MIN = -(2n ** 31n);
-const INT32_MAX = 2n ** 31n - 1n;
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 function decodeInt32(json: unknown, path: JsonPathSegment[]): number {
   if (typeof json === 'number' && Number.isInteger(json) && json >= -2147483648 && json <= 2147483647) {
     return json === 0 ? 0 : json; // -0 is 0 in Go
   }
   if (json === null || json === undefined) return 0;
-  return Number(exactInteger(json, path, INT32_MIN, INT32_MAX, 'an int32'));
+  return Number(exactInteger(json, path, MIN_INT32, MAX_INT32, 'an int32'));
 }
 
 function decodeInt64(json: unknown, path: JsonPathSegment[]): bigint {
   if (json === null || json === undefined) return 0n;
-  return exactInteger(json, path, INT64_MIN, INT64_MAX, 'an int64');
+  return exactInteger(json, path, MIN_INT64, MAX_INT64, 'an int64');
 }
 
 /** Go's strconv.ParseInt on a JSON number's text: integers only, no exponent, range-checked. */

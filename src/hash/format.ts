@@ -3,15 +3,15 @@
  * no `0x`) and `strconv.ParseUint(s, 16, 64)` to read back.
  */
 import { HashFormatError, type JsonPathSegment } from '../errors.js';
+import { MAX_UINT64 } from '../go/ints.js';
 
-const UINT64_MAX = 2n ** 64n - 1n;
 /** What strconv.ParseUint(s, 16, 64) accepts: hex digits of either case, nothing else. */
 const PARSE_UINT_HEX = /^[0-9a-fA-F]+$/;
 
 /** Formats a hash value as the kubelet stores it. */
 export function formatHash(value: number | bigint): string {
   const v = typeof value === 'bigint' ? value : Number.isSafeInteger(value) ? BigInt(value) : null;
-  if (v === null || v < 0n || v > UINT64_MAX) {
+  if (v === null || v < 0n || v > MAX_UINT64) {
     throw new HashFormatError('INVALID_HASH', [], 'an unsigned 64-bit integer (number or bigint)', `found ${String(value)}`);
   }
   return v.toString(16);
@@ -26,7 +26,7 @@ export function parseHash(text: unknown, path: readonly JsonPathSegment[] = []):
     throw new HashFormatError('INVALID_HASH', path, 'hex digits as the kubelet writes them, e.g. "311670a"', `found ${JSON.stringify(text)}`);
   }
   const v = BigInt('0x' + text);
-  if (v > UINT64_MAX) throw new HashFormatError('INVALID_HASH', path, 'a value below 2^64', `found ${text}`);
+  if (v > MAX_UINT64) throw new HashFormatError('INVALID_HASH', path, 'a value below 2^64', `found ${text}`);
   return v;
 }
 
@@ -35,7 +35,7 @@ export function parseHash(text: unknown, path: readonly JsonPathSegment[] = []):
  * zeros, at most 64 bits): a hash about to be stored must look like one the kubelet wrote.
  */
 export function assertCanonicalHash(text: unknown, path: readonly JsonPathSegment[] = []): asserts text is string {
-  if (typeof text !== 'string' || !/^(?:0|[1-9a-f][0-9a-f]*)$/.test(text) || BigInt('0x' + text) > UINT64_MAX) {
+  if (typeof text !== 'string' || !/^(?:0|[1-9a-f][0-9a-f]*)$/.test(text) || BigInt('0x' + text) > MAX_UINT64) {
     throw new HashFormatError('INVALID_HASH', path, 'lowercase hex without leading zeros, at most 64 bits (strconv.FormatUint(h, 16))', `found ${JSON.stringify(text)}`);
   }
 }
@@ -45,5 +45,5 @@ export function storedHashValue(text: unknown): bigint {
   // No error is built for a bad label: a node-wide plan reads thousands of them.
   if (typeof text !== 'string' || !PARSE_UINT_HEX.test(text)) return 0n;
   const v = BigInt('0x' + text);
-  return v > UINT64_MAX ? 0n : v;
+  return v > MAX_UINT64 ? 0n : v;
 }

@@ -6,7 +6,7 @@
 import type { Int64Amount, QuantityFormat, QuantityValue } from './types.js';
 import { bigIntFromValue } from './bignat.js';
 import { constructSuffix } from './suffix.js';
-import { MAX_INT64, MIN_INT64, wrapInt32 } from './go-int.js';
+import { MAX_INT64, MIN_INT64, wrapInt32 } from '../go/ints.js';
 import {
   decCmp,
   decRoundUp,

@@ -2,7 +2,7 @@
  * The few gopkg.in/inf.v0 `Dec` operations ParseQuantity and String use, on an exact
  * (bigint unscaled, int32 scale) pair: value = unscaled × 10^(−scale).
  */
-import { wrapInt32 } from './go-int.js';
+import { wrapInt32 } from '../go/ints.js';
 
 export interface Dec {
   unscaled: bigint;

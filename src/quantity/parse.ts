@@ -5,7 +5,7 @@
 import type { QuantityValue } from './types.js';
 import { scanQuantity } from './scan.js';
 import { interpretSuffix } from './suffix.js';
-import { MAX_INT64, wrapInt32 } from './go-int.js';
+import { MAX_INT64, wrapInt32 } from '../go/ints.js';
 import { decCmp, decFromString, decRoundUp, type Dec } from './dec.js';
 import { bigIntValueOf } from './bignat.js';
 

@@ -3,7 +3,7 @@
  * canonical form writes for a (base, exponent) pair.
  */
 import type { QuantityFormat } from './types.js';
-import { int32FromInt64, parseInt64 } from './go-int.js';
+import { int32FromInt64, parseInt64 } from '../go/ints.js';
 
 export interface SuffixMeaning {
   base: 2 | 10;

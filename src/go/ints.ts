@@ -1,7 +1,11 @@
-/** Go fixed-width integer semantics the quantity code depends on. */
+/** Go fixed-width integer bounds and semantics (decoder ranges, quantity arithmetic, hash values). */
 
 export const MAX_INT64 = (1n << 63n) - 1n;
 export const MIN_INT64 = -(1n << 63n);
+export const MAX_INT32 = (1n << 31n) - 1n;
+export const MIN_INT32 = -(1n << 31n);
+/** The largest uint64: the kubelet stores hashes as uint64. */
+export const MAX_UINT64 = (1n << 64n) - 1n;
 
 /** Go `int32(x)` for an int32 expression that may have overflowed: wraps modulo 2^32. */
 export function wrapInt32(x: number): number {
