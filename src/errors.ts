@@ -24,7 +24,12 @@ export type ErrorCode =
   | 'NOT_AVAILABLE'
   | 'HASH_MISMATCH'
   | 'INVALID_RECORD'
-  | 'INVALID_FIXTURE';
+  | 'INVALID_FIXTURE'
+  | 'NOT_A_CONTAINER'
+  | 'MISSING_NAME'
+  | 'MISSING_HASH'
+  | 'UNKNOWN_FEATURE_GATE'
+  | 'RECORD_MISMATCH';
 
 /** Renders a path the way jq would address it: `.env[0].valueFrom`. */
 export function formatJsonPath(path: readonly JsonPathSegment[]): string {

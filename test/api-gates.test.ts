@@ -86,8 +86,13 @@ describe('planUpgrade treats mirror pods as static pods', () => {
     const rec = record(hashContainer(odd, from), hashContainerWithoutResources(odd, from));
     const gates = { InPlacePodVerticalScaling: true };
     const pods = (p: object) => [{ ...p, spec: { containers: [odd] } }];
-    const asStatic = planUpgrade({ pods: pods(mirror), records: [rec], from: '1.29', to: '1.30', featureGates: gates });
+    // The manifest sets metadata.uid, so the static pod keeps its UID across the minor upgrade.
+    const manifests = [{ metadata: { uid: staticUid } }];
+    const asStatic = planUpgrade({ pods: pods(mirror), records: [rec], from: '1.29', to: '1.30', featureGates: gates, staticPodManifests: manifests });
     expect(asStatic.entries[0]!.action).toBe('rewrite');
+    // Without it, the generated UID changes with the kubelet's internal Pod types: the pod is recreated.
+    const generated = planUpgrade({ pods: pods(mirror), records: [rec], from: '1.29', to: '1.30', featureGates: gates });
+    expect(generated.entries[0]).toMatchObject({ action: 'will-restart', ruleId: 'static-pod-kubelet-upgrade' });
     const regular = { metadata: { uid: staticUid, name: 'etcd', namespace: 'kube-system' } };
     const asRegular = planUpgrade({ pods: pods(regular), records: [rec], from: '1.29', to: '1.30', featureGates: gates });
     expect(asRegular.entries[0]!.action).toBe('keep');

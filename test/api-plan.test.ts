@@ -109,7 +109,7 @@ describe('planUpgrade with the runtime fixtures', () => {
     expect(missing.record).toBeUndefined();
   });
 
-  it('init containers are kept (never compared); sidecars are rewritten for 1.32+', () => {
+  it('init containers are kept (never compared); sidecars are rewritten even for a kubelet that does not compare them', () => {
     const uid = 'u-1';
     const init = { name: 'init', image: 'busybox' };
     const sidecar = { name: 'proxy', image: 'envoy', restartPolicy: 'Always' };
@@ -117,7 +117,9 @@ describe('planUpgrade with the runtime fixtures', () => {
     const rec = (c: { name: string }, hash: string): ContainerRecordInfo => ({ kind: 'crictl-inspect', runtime: 'containerd', containerName: c.name, podName: 'p', podNamespace: 'ns', podUid: uid, hash, hashLocations: ['x'] });
     const records = [rec(init, hashContainer(init, { kubeletVersion: '1.30' })), rec(sidecar, hashContainer(sidecar, { kubeletVersion: '1.30' }))];
     const toOld = planUpgrade({ pods, records, from: '1.30', to: '1.31' });
-    expect(toOld.entries.slice(0, 2).map((e) => e.action)).toEqual(['keep', 'keep']);
+    // 1.31 does not compare sidecars, but 1.32+ does: rewriting now keeps the next upgrade from restarting it.
+    expect(toOld.entries.slice(0, 2).map((e) => e.action)).toEqual(['keep', 'rewrite']);
+    expect(toOld.entries[1]).toMatchObject({ ruleId: 'sidecar-not-compared', change: { to: { hash: hashContainer(sidecar, { kubeletVersion: '1.31' }) } } });
     const toNew = planUpgrade({ pods, records, from: '1.30', to: '1.32' });
     expect(toNew.entries.slice(0, 2).map((e) => [e.role, e.action])).toEqual([['init', 'keep'], ['sidecar', 'rewrite']]);
     expect(toNew.entries[2]).toMatchObject({ containerName: 'app', action: 'unknown' }); // no record for it

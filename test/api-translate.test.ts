@@ -61,9 +61,9 @@ describe('translateHash against the oracle', () => {
     expect((e as HashMismatchError).code).toBe('HASH_MISMATCH');
     expect((e as HashMismatchError).path).toEqual(['options', 'observed']);
     expect((e as HashMismatchError).expected).toContain('f39e1ad');
-    // Malformed stored text reads as 0 (as the kubelet reads it), which is never the source hash.
-    expect(() => translateHash(c, { from: '1.29', to: '1.31', observed: 'zz' })).toThrow(HashMismatchError);
-    expect(() => translateHash(c, { from: '1.29', to: '1.31', observed: '' })).toThrow(HashMismatchError);
+    // An observed hash is the caller's input: text that is not hex is refused, not read as 0.
+    expect(() => translateHash(c, { from: '1.29', to: '1.31', observed: 'zz' })).toThrow(/INVALID_HASH/);
+    expect(() => translateHash(c, { from: '1.29', to: '1.31', observed: '' })).toThrow(/INVALID_HASH/);
     expect(() => translateHash(c, { from: '1.29', to: '1.31', observed: -1 })).toThrow(OptionError);
     expect(() => translateHash(c, { from: '1.29', to: '9.1' })).toThrow(KubeletHashError);
     expect(() => translateHash(c, { from: '1.29' } as never)).toThrow(OptionError);

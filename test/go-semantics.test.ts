@@ -7,7 +7,12 @@
  * json.Marshal writes for the decoded container) and, where Go types matter, the 1.15 spew text.
  */
 import { describe, expect, it } from 'vitest';
-import { JsonNumber, KubeletHashError, hashContainer, preimage, type ErrorCode } from '../src/index.js';
+import { JsonNumber, KubeletHashError, type ErrorCode } from '../src/index.js';
+import { hashingWithoutNameCheck } from '../src/hashing/index.js';
+
+// Go semantics of decoding, checked on container fragments: the public functions' name check
+// (tested in api-misuse.test.ts) is not what these tests are about.
+const { hashContainer, preimage } = hashingWithoutNameCheck;
 
 const JSON_ERA = { kubeletVersion: '1.29' };
 const LEGACY = { kubeletVersion: '1.15' };

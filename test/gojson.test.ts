@@ -1,6 +1,9 @@
 /** encoding/json behaviours the JSON-era hash depends on, checked through preimage(). */
 import { describe, expect, it } from 'vitest';
-import { preimage } from '../src/index.js';
+import { hashingWithoutNameCheck } from '../src/hashing/index.js';
+
+// encoding/json behaviours on container fragments; the name check is tested in api-misuse.test.ts.
+const { preimage } = hashingWithoutNameCheck;
 
 const json = (c: object | string, v = '1.29'): string => preimage(c, { kubeletVersion: v }).text;
 

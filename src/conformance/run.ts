@@ -3,7 +3,10 @@
  * and pre-image with the judge's values. Rows of releases the library does not support are
  * counted as skipped, never as passed.
  */
-import { hashContainer, hashContainerWithoutResources, preimage } from '../hashing/index.js';
+import { hashingWithoutNameCheck } from '../hashing/index.js';
+
+// Oracle rows include nameless containers (HashContainer's arithmetic); the public functions refuse those.
+const { hashContainer, hashContainerWithoutResources, preimage } = hashingWithoutNameCheck;
 import { KubeletHashError } from '../errors.js';
 import { supportedReleases } from '../releases/registry.js';
 import type { ExpectedRow, FixtureCase } from './fixtures.js';

@@ -16,6 +16,7 @@ import { formatHash } from '../hash/format.js';
 import type { ReleaseInfo } from '../releases/registry.js';
 import type { ContainerRole } from './container-role.js';
 import type { ResolvedGates } from './options.js';
+import type { RestartRuleId } from './restart-rules.js';
 
 /**
  * The kubelet's comparison: `hash` (stored vs computed `HashContainer`), `hash-and-hash-without-resources`
@@ -40,35 +41,39 @@ export interface RuleOutcome {
   changed: boolean;
   hashDiffers: boolean;
   rule: ChangedRule;
+  /** The row of RESTART_RULES that decided. */
+  ruleId: RestartRuleId;
   reason: string;
   /** Set when the rule consulted the without-resources hashes. */
   withoutResources?: { expected: bigint; stored: bigint };
 }
 
+/** The hash comparison of the kubelet of `r.info` (rules `hash`, `hash-and-hash-without-resources` and the not-compared roles). */
 export function applyChangedRule(r: RuleInput): RuleOutcome {
   const hashDiffers = r.expected !== r.stored;
   const storedText = r.stored === 0n ? '0 (missing or unreadable)' : formatHash(r.stored);
   const hashes = `stored ${storedText}, computed ${formatHash(r.expected)}`;
 
   if (r.role === 'ephemeral') {
-    return { changed: false, hashDiffers, rule: 'not-compared', reason: 'ephemeral containers are never restarted for a definition change' };
+    return { changed: false, hashDiffers, rule: 'not-compared', ruleId: 'ephemeral-never-restarted', reason: 'ephemeral containers are never restarted for a definition change' };
   }
-  if (r.role === 'init') {
-    return { changed: false, hashDiffers, rule: 'not-compared', reason: 'init containers run to completion; the kubelet does not compare their hash' };
+  if (r.role === 'init' || (r.role === 'sidecar' && r.info.minor < 28)) {
+    const why = r.role === 'init' ? '' : ` (kubelet ${r.info.release} has no sidecars: restartPolicy on init containers arrived in 1.28)`;
+    return { changed: false, hashDiffers, rule: 'not-compared', ruleId: 'init-not-compared', reason: `init containers run to completion; the kubelet does not compare their hash${why}` };
   }
   if (r.role === 'sidecar' && !r.gates.sidecars) {
-    return { changed: false, hashDiffers, rule: 'not-compared', reason: `SidecarContainers is off in this kubelet ${r.info.release}: a restartable init container runs as a plain init container, whose hash is never compared` };
+    return { changed: false, hashDiffers, rule: 'not-compared', ruleId: 'sidecar-as-init', reason: `SidecarContainers is off in this kubelet ${r.info.release}: a restartable init container runs as a plain init container, whose hash is never compared` };
   }
   if (r.role === 'sidecar' && !r.info.restartsSidecarsOnHashChange) {
-    return { changed: false, hashDiffers, rule: 'not-compared', reason: `kubelet ${r.info.release} does not restart sidecars (restartable init containers) when their definition changes; 1.32+ does` };
+    return { changed: false, hashDiffers, rule: 'not-compared', ruleId: 'sidecar-not-compared', reason: `kubelet ${r.info.release} does not restart sidecars (restartable init containers) when their definition changes; 1.32+ does` };
   }
   const what = r.role === 'sidecar' ? 'sidecar' : 'container';
   if (!hashDiffers) {
-    return { changed: false, hashDiffers, rule: 'hash', reason: `hash unchanged (${formatHash(r.expected)})` };
+    return { changed: false, hashDiffers, rule: 'hash', ruleId: 'hash', reason: `hash unchanged (${formatHash(r.expected)})` };
   }
   const resizeRule = r.role === 'container' && r.info.hashWithoutResources && r.gates.inPlaceResize && !r.staticPod;
   if (!resizeRule) {
-    return { changed: true, hashDiffers, rule: 'hash', reason: `${what} definition changed (${hashes}): restarted whatever the restartPolicy` };
+    return { changed: true, hashDiffers, rule: 'hash', ruleId: 'hash', reason: `${what} definition changed (${hashes}): restarted whatever the restartPolicy` };
   }
   const expectedWr = r.expectedWithoutResources();
   const withoutResources = { expected: expectedWr, stored: r.storedWithoutResources };
@@ -77,7 +82,8 @@ export function applyChangedRule(r: RuleInput): RuleOutcome {
       changed: false,
       hashDiffers,
       rule: 'hash-and-hash-without-resources',
-      reason: `hash differs (${hashes}) but the hash without resources matches (${formatHash(expectedWr)}): only resources changed, resized in place (InPlacePodVerticalScaling; its resizePolicy may still ask for a restart)`,
+      ruleId: 'hash-and-hash-without-resources',
+      reason: `hash differs (${hashes}) but the hash without resources matches (${formatHash(expectedWr)}): only resources changed, the resize rule decides (InPlacePodVerticalScaling)`,
       withoutResources,
     };
   }
@@ -86,6 +92,7 @@ export function applyChangedRule(r: RuleInput): RuleOutcome {
     changed: true,
     hashDiffers,
     rule: 'hash-and-hash-without-resources',
+    ruleId: 'hash-and-hash-without-resources',
     reason: `container definition changed beyond resources (${hashes}; without resources: stored ${wrStored}, computed ${formatHash(expectedWr)})`,
     withoutResources,
   };

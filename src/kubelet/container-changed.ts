@@ -1,26 +1,48 @@
 /**
- * `containerChanged`: whether a kubelet of a given release kills and recreates a running
- * container because its definition changed, with the exact rule of that release (see changed-rule.ts).
+ * `containerChanged`: whether a kubelet of a given release kills and recreates a container of a
+ * pod it syncs, with the exact rules of that release (restart-rules.ts), and why.
  */
 import { z } from 'zod';
+import { RecordError } from '../errors.js';
 import { formatHash } from '../hash/format.js';
-import { applyChangedRule, type ChangedRule } from './changed-rule.js';
-import { resolveRuleOptions, ruleOptionsSchema, type FeatureGates } from './options.js';
+import type { ChangedRule } from './changed-rule.js';
+import { decide, type ContainerAction, type PodRestartPolicy } from './decide.js';
+import { resolveRuleOptions, ruleOptionsSchema, type FeatureGates, type StoredHashReading } from './options.js';
 import { containerRole, type ContainerRole } from './container-role.js';
 import type { ContainerInput } from '../hash/hasher.js';
 import { containerJson, hashesFor } from '../hash/hasher.js';
 import type { HashOptions } from '../hash/options.js';
 import type { ContainerList } from '../pod/locate.js';
-import { readStoredHashes, type ContainerStatusInput } from './stored-status.js';
+import { checkContainerName, checkContainerShape } from '../pod/container-shape.js';
+import { readStoredHashes, recordIdentity, type ContainerStatusInput } from './stored-status.js';
+import type { RestartRuleId } from './restart-rules.js';
+import { containerStateSchema, readContainerState, type ContainerStateInput } from './runtime-state.js';
+import { isPlainObject, memberOf } from '../decode/input.js';
 
 /** Options of {@link containerChanged}: the kubelet to reproduce and how it runs the container. */
 export interface ContainerChangedOptions extends HashOptions {
-  /** The kubelet's feature gates; unset gates take the release's default. */
+  /** The kubelet's feature gates (booleans or Go's bool text); unset gates take the release's default. */
   featureGates?: FeatureGates;
   /** A static (file/http) pod: in-place resize never applies to it. */
   staticPod?: boolean;
   /** Which list of the pod spec the container is in (default `containers`). */
   containerList?: ContainerList;
+  /**
+   * How to read the stored hash: `strict` (default) refuses non-hex text and a status without a
+   * hash; `kubelet` reads them as 0, as the kubelet reads its own labels (the container restarts).
+   */
+  storedHashReading?: StoredHashReading;
+  /** The container's runtime state (or its Kubernetes `ContainerStatus`); without it, running is assumed. */
+  state?: ContainerStateInput;
+  /** Whether the pod has initialised (its `Initialized` condition); assumed when absent. */
+  podInitialized?: boolean;
+  /** The pod's `spec.restartPolicy` (decides what happens to a container that is not running). */
+  restartPolicy?: PodRestartPolicy;
+  /**
+   * The pod being checked (`metadata` is enough). When `status` is a runtime record, its pod uid
+   * (a mirror pod's `kubernetes.io/config.mirror` for static pods), name and namespace must match.
+   */
+  pod?: unknown;
 }
 
 /** What {@link containerChanged} found; hashes are lowercase hex text as the kubelet stores them. */
@@ -29,42 +51,63 @@ export interface ContainerChangedResult {
   release: string;
   /** The hash this kubelet computes for the spec (lowercase hex, as stored). */
   expected: string;
-  /** The stored hash as the kubelet reads it (`0` when missing or malformed). */
+  /** The stored hash as read (`0` only with the kubelet's reading of a missing or malformed hash). */
   actual: string;
-  /** Whether the kubelet kills and recreates the container for a definition change. */
+  /** Whether the kubelet kills and recreates the container (`action === 'restart'`). */
   changed: boolean;
+  /** What the kubelet does with the container. */
+  action: ContainerAction;
   /** `expected !== actual`, whether or not the rule acts on it. */
   hashDiffers: boolean;
   /** Set when the 1.27–1.30 in-place resize rule consulted them. */
   expectedWithoutResources?: string;
-  /** The stored hash without resources as the kubelet reads it (`0` when missing); set with `expectedWithoutResources`. */
+  /** The stored hash without resources (`0` when missing); set with `expectedWithoutResources`. */
   actualWithoutResources?: string;
   /** How the kubelet treats the container (`container`, `sidecar`, `init`, `ephemeral`). */
   role: ContainerRole;
-  /** Which comparison the kubelet applied, or `not-compared`. */
+  /** Which hash comparison the kubelet applied, or `not-compared`. */
   rule: ChangedRule;
+  /** The rule (a row of the restart-rule table) that decided. */
+  ruleId: RestartRuleId;
+  /** That rule's kubelet source, `path@tag (function)`. */
+  ruleSource: string;
   /** One line for people explaining the decision, with the hashes involved. */
   reason: string;
+  /** What was assumed for facts not given (running state, initialisation, resources…). */
+  assumptions: string[];
 }
 
 const optionsSchema = ruleOptionsSchema.extend({
   containerList: z.enum(['containers', 'initContainers', 'ephemeralContainers']).optional(),
+  state: containerStateSchema.optional(),
+  podInitialized: z.boolean().optional(),
+  restartPolicy: z.enum(['Always', 'OnFailure', 'Never']).optional(),
+  pod: z.unknown().optional(),
 });
 
 /**
- * What a kubelet of `options.kubeletVersion` decides for a running container whose runtime
- * status stores `status` (the annotation map, docker-style `annotation.` labels, or
- * `{ hash, hashWithoutResources }`). A missing or malformed stored hash reads as 0 (changed).
+ * What a kubelet of `options.kubeletVersion` decides for a container whose runtime status stores
+ * `status` (the annotation map, docker-style `annotation.` labels, `{ hash, hashWithoutResources }`
+ * or a runtime record). A status without a hash, or with non-hex text, is refused unless
+ * `storedHashReading: 'kubelet'`.
  *
- * @example containerChanged(spec, { 'io.kubernetes.container.hash': '311670a' }, { kubeletVersion: '1.29' })
+ * @example
+ * ```ts
+ * import { containerChanged } from 'kubelet-hash';
+ * const r = containerChanged({ name: 'web', image: 'nginx:1.27' }, { 'io.kubernetes.container.hash': '311670a' }, { kubeletVersion: '1.29' });
+ * console.log(r.action, r.ruleId); // 'restart' 'hash'
+ * ```
  */
 export function containerChanged(container: ContainerInput, status: ContainerStatusInput, options: ContainerChangedOptions): ContainerChangedResult {
   const { opts, info, gates } = resolveRuleOptions(optionsSchema, options, '{ kubeletVersion: "1.29" }');
-  const stored = readStoredHashes(status);
   const json = containerJson(container);
+  checkContainerShape(json, ['container']);
+  const stored = readStoredHashes(status, ['status'], opts.storedHashReading ?? 'strict');
   const role = containerRole(opts.containerList, json);
   const computed = hashesFor(json, info, opts.jsonEscapes);
-  const outcome = applyChangedRule({
+  checkContainerName(json, ['container']);
+  checkIdentity(json, status, opts.pod);
+  const v = decide({
     info,
     role,
     gates,
@@ -73,20 +116,57 @@ export function containerChanged(container: ContainerInput, status: ContainerSta
     stored: stored.hash,
     expectedWithoutResources: computed.withoutResources,
     storedWithoutResources: stored.hashWithoutResources,
+    container: json,
+    path: ['container'],
+    runtime: opts.state ? readContainerState(opts.state, ['options', 'state']) : {},
+    ...(opts.podInitialized !== undefined ? { podInitialized: opts.podInitialized } : {}),
+    ...(opts.restartPolicy !== undefined ? { restartPolicy: opts.restartPolicy } : {}),
   });
   const result: ContainerChangedResult = {
     release: info.release,
     expected: formatHash(computed.hash),
     actual: formatHash(stored.hash),
-    changed: outcome.changed,
-    hashDiffers: outcome.hashDiffers,
+    changed: v.action === 'restart',
+    action: v.action,
+    hashDiffers: v.hashDiffers,
     role,
-    rule: outcome.rule,
-    reason: outcome.reason,
+    rule: v.comparison,
+    ruleId: v.ruleId,
+    ruleSource: v.ruleSource,
+    reason: v.reason,
+    assumptions: v.assumptions,
   };
-  if (outcome.withoutResources) {
-    result.expectedWithoutResources = formatHash(outcome.withoutResources.expected);
-    result.actualWithoutResources = formatHash(outcome.withoutResources.stored);
+  if (v.withoutResources) {
+    result.expectedWithoutResources = formatHash(v.withoutResources.expected);
+    result.actualWithoutResources = formatHash(v.withoutResources.stored);
   }
   return result;
+}
+
+/** A record of another container or pod must not decide for this one. */
+function checkIdentity(container: unknown, status: unknown, pod: unknown): void {
+  const id = recordIdentity(status);
+  const name = isPlainObject(container) ? memberOf(container, 'name') : undefined;
+  if (id.containerName !== undefined && typeof name === 'string' && id.containerName !== name) {
+    throw new RecordError('RECORD_MISMATCH', ['status', 'containerName'], `a record of container ${JSON.stringify(name)}`, `the record is of container ${JSON.stringify(id.containerName)}`);
+  }
+  if (pod === undefined) return;
+  const meta = isPlainObject(pod) ? memberOf(pod, 'metadata') : undefined;
+  if (!isPlainObject(meta)) {
+    throw new RecordError('RECORD_MISMATCH', ['options', 'pod', 'metadata'], 'the pod being checked, with metadata (uid, name, namespace)');
+  }
+  const annotations = memberOf(meta, 'annotations');
+  const mirror = isPlainObject(annotations) ? memberOf(annotations, 'kubernetes.io/config.mirror') : undefined;
+  const want = {
+    podUid: typeof mirror === 'string' ? mirror : memberOf(meta, 'uid'),
+    podName: memberOf(meta, 'name'),
+    podNamespace: memberOf(meta, 'namespace'),
+  };
+  for (const key of ['podUid', 'podName', 'podNamespace'] as const) {
+    const have = id[key];
+    const expected = want[key];
+    if (have !== undefined && typeof expected === 'string' && have !== expected) {
+      throw new RecordError('RECORD_MISMATCH', ['status', key], `a record of the pod being checked (${key} ${JSON.stringify(expected)})`, `the record has ${key} ${JSON.stringify(have)}`);
+    }
+  }
 }

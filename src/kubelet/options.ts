@@ -4,28 +4,38 @@
  */
 import { z } from 'zod';
 import { OptionError, type JsonPathSegment } from '../errors.js';
-import { releaseInfo, type ReleaseInfo } from '../releases/registry.js';
+import { MODELLED_GATES, releaseInfo, type ReleaseInfo } from '../releases/registry.js';
 import { MAX_UINT64 } from '../go/ints.js';
-import { storedHashValue } from '../hash/format.js';
+import { parseHash, storedHashValue } from '../hash/format.js';
 import { checkOptions, escapesSchema } from '../hash/options.js';
 export { checkOptions, escapesSchema } from '../hash/options.js';
 
 /**
- * Kubelet feature gates that change how the stored hashes are used. Other gates may be listed
- * (a kubelet's whole `--feature-gates`); they do not change hash handling and are ignored.
+ * A gate's value as the kubelet takes it: a boolean, or the text Go's `strconv.ParseBool` accepts
+ * (`--feature-gates=SidecarContainers=True`): `1`, `t`, `T`, `TRUE`, `true`, `True`, `0`, `f`, `F`,
+ * `FALSE`, `false`, `False`.
+ */
+export type GateValue = boolean | string;
+
+/**
+ * Kubelet feature gates that change how the stored hashes are used. Only the gates in the
+ * library's table are accepted (see README "Feature gates"): a kubelet refuses a gate name it does
+ * not know, and the library cannot tell whether a given release knows any other name, so it
+ * refuses rather than guess.
  */
 export interface FeatureGates {
   /** In-place pod resize (1.27+); unset takes the release's default. Setting it before 1.27, or to false from 1.35 (locked), is an error. */
-  InPlacePodVerticalScaling?: boolean;
-  /** Restartable init containers (1.28+); unset takes the release's default. Setting it before 1.28, or to false from 1.33 (locked), is an error. */
-  SidecarContainers?: boolean;
-  [gate: string]: boolean | undefined;
+  InPlacePodVerticalScaling?: GateValue;
+  /** Restartable init containers (1.28–1.36); unset takes the release's default. Setting it before 1.28, or to false from 1.33 (locked), is an error. */
+  SidecarContainers?: GateValue;
+  /** Any other name is refused at run time (`UNKNOWN_FEATURE_GATE`); typed loosely so a parsed `--feature-gates` map fits. */
+  [gate: string]: GateValue | undefined;
 }
 
 /** The gates whose setting changes the restart rule. */
 export type GateName = 'InPlacePodVerticalScaling' | 'SidecarContainers';
 
-export const featureGatesSchema = z.record(z.string(), z.boolean().optional());
+export const featureGatesSchema = z.record(z.string(), z.unknown());
 
 /** The options every restart-rule call takes (`containerChanged`, `predictRestarts`). */
 export const ruleOptionsSchema = z.object({
@@ -33,23 +43,65 @@ export const ruleOptionsSchema = z.object({
   jsonEscapes: escapesSchema.optional(),
   featureGates: featureGatesSchema.optional(),
   staticPod: z.boolean().optional(),
+  storedHashReading: z.enum(['strict', 'kubelet']).optional(),
 });
 
+const GO_TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
+const GO_FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
+
+/** A gate value as the kubelet parses it (strconv.ParseBool), or a typed error. */
+export function parseGateValue(value: unknown, path: JsonPathSegment[]): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string' && GO_TRUE.has(value)) return true;
+  if (typeof value === 'string' && GO_FALSE.has(value)) return false;
+  throw new OptionError(
+    'INVALID_OPTION',
+    path,
+    'a boolean, or one of 1 t T TRUE true True 0 f F FALSE false False (Go strconv.ParseBool, as the kubelet reads --feature-gates)',
+    `found ${typeof value === 'string' ? JSON.stringify(value) : `${typeof value} ${String(value)}`}`,
+  );
+}
+
+/**
+ * Checks every gate the caller set: a name outside the library's table is refused
+ * (`UNKNOWN_FEATURE_GATE`), and so is a modelled gate the release does not have (the kubelet
+ * refuses it: "unrecognized feature gate"). Returns the parsed values.
+ */
+function readGates(info: ReleaseInfo, gates: unknown, path: JsonPathSegment[]): Partial<Record<GateName, boolean>> {
+  const out: Partial<Record<GateName, boolean>> = {};
+  if (gates === undefined || gates === null) return out;
+  for (const [name, raw] of Object.entries(gates as Record<string, unknown>)) {
+    const value = parseGateValue(raw, [...path, name]);
+    if (value === undefined) continue;
+    if (!MODELLED_GATES.includes(name)) {
+      throw new OptionError(
+        'UNKNOWN_FEATURE_GATE',
+        [...path, name],
+        `one of the gates kubelet-hash models (${MODELLED_GATES.join(', ')}): a kubelet refuses names it does not know, and the library cannot tell whether kubelet ${info.release} knows this one; leave out gates that do not change restarts`,
+        `found ${JSON.stringify(name)}`,
+      );
+    }
+    if (!info.featureGates[name as GateName]) {
+      throw new OptionError(
+        'UNKNOWN_FEATURE_GATE',
+        [...path, name],
+        `no ${name} setting: kubelet ${info.release} has no such gate and refuses to start with it`,
+        `found ${name}=${value}`,
+      );
+    }
+    out[name as GateName] = value;
+  }
+  return out;
+}
 
 /**
  * Whether gate `name` is on for `info`'s kubelet: the caller's setting, else the release's default.
- * Like the kubelet, refuses a setting for a gate the release does not have, or one against a
- * locked (GA) gate's default.
+ * Like the kubelet, refuses a setting against a locked (GA) gate's default.
  */
-export function gateEnabled(info: ReleaseInfo, gates: FeatureGates | undefined, name: GateName, path: JsonPathSegment[]): boolean {
-  const set = gates?.[name];
+function gateEnabled(info: ReleaseInfo, set: boolean | undefined, name: GateName, path: JsonPathSegment[]): boolean {
   const gate = info.featureGates[name];
-  if (!gate) {
-    if (set !== undefined) {
-      throw new OptionError('INVALID_OPTION', [...path, name], `no ${name} setting: kubelet ${info.release} has no such gate`, `found ${set}`);
-    }
-    return false;
-  }
+  if (!gate) return false;
   if (set !== undefined && gate.locked && set !== gate.default) {
     throw new OptionError('INVALID_OPTION', [...path, name], `${name}=${gate.default}: the gate is GA and locked in kubelet ${info.release}`, `found ${set}`);
   }
@@ -64,23 +116,32 @@ export interface ResolvedGates {
   sidecars: boolean;
 }
 
-export function resolveGates(info: ReleaseInfo, gates: FeatureGates | undefined, path: JsonPathSegment[]): ResolvedGates {
+export function resolveGates(info: ReleaseInfo, gates: unknown, path: JsonPathSegment[]): ResolvedGates {
+  const set = readGates(info, gates, path);
   return {
-    inPlaceResize: gateEnabled(info, gates, 'InPlacePodVerticalScaling', path),
-    sidecars: gateEnabled(info, gates, 'SidecarContainers', path),
+    inPlaceResize: gateEnabled(info, set.InPlacePodVerticalScaling, 'InPlacePodVerticalScaling', path),
+    sidecars: gateEnabled(info, set.SidecarContainers, 'SidecarContainers', path),
   };
 }
 
 
 /**
- * An observed/stored hash given by a caller: hex text as stored (read like the kubelet does, so
- * missing or malformed text is 0), or the value as a number or bigint.
+ * An observed/stored hash given by a caller: hex text as stored (of either case, as
+ * `strconv.ParseUint(s, 16, 64)` reads it), or the value as a number or bigint.
  */
 export type HashValueInput = string | number | bigint;
 
-export function readHashValue(value: unknown, path: JsonPathSegment[]): bigint {
+/**
+ * How a caller-given stored hash is read: `strict` (default) refuses text that is not hex and a
+ * status without a hash, so a typo cannot turn into a restart verdict; `kubelet` reads them as the
+ * kubelet's `getUint64ValueFromLabel` does (missing or malformed is 0, so the container restarts).
+ */
+export type StoredHashReading = 'strict' | 'kubelet';
+
+/** A caller-given hash value; text must be hex unless `reading` is `kubelet` (then malformed is 0). */
+export function readHashValue(value: unknown, path: JsonPathSegment[], reading: StoredHashReading = 'strict'): bigint {
   if (value === undefined || value === null) return 0n;
-  if (typeof value === 'string') return storedHashValue(value);
+  if (typeof value === 'string') return reading === 'kubelet' ? storedHashValue(value) : parseHash(value, path);
   if (typeof value === 'bigint' && value >= 0n && value <= MAX_UINT64) return value;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
   throw new OptionError('INVALID_OPTION', path, 'a hash as stored (hex text), or an unsigned integer (number up to 2^53, or bigint)', `found ${typeof value} ${String(value)}`);
@@ -96,6 +157,6 @@ export function resolveRuleOptions<T extends z.infer<typeof ruleOptionsSchema>>(
 ): { opts: T; info: ReleaseInfo; gates: ResolvedGates } {
   const opts = checkOptions(schema, options, 'options', `an options object such as ${example}`);
   const info = releaseInfo(opts.kubeletVersion, ['options', 'kubeletVersion']);
-  const gates = resolveGates(info, opts.featureGates as FeatureGates | undefined, ['options', 'featureGates']);
+  const gates = resolveGates(info, opts.featureGates, ['options', 'featureGates']);
   return { opts, info, gates };
 }

@@ -18,6 +18,8 @@ import { hashesFor, type ReleaseHashes } from '../hash/hasher.js';
 import { describeMatches, identifyReleases } from './identify.js';
 import { locateContainers, type ContainerList, type LocatedContainer } from '../pod/locate.js';
 import { stableKey } from './stable-key.js';
+import { restartRule, type RestartRuleId } from './restart-rules.js';
+import { manifestUid, maybeGeneratedStaticUid } from './static-pod.js';
 import type { JsonEscapeMode } from '../encode/gojson-string.js';
 
 /**
@@ -43,6 +45,12 @@ export interface PlanUpgradeInput {
   to: string;
   /** The `to` kubelet's feature gates (unset gates take that release's default). */
   featureGates?: FeatureGates;
+  /**
+   * Static pod manifests (as on disk) that set `metadata.uid`: a static pod whose UID one of them
+   * sets keeps it across a kubelet minor upgrade. Without this, a static pod survives a minor
+   * upgrade only when its UID cannot be a generated one (not 32 lowercase hex digits).
+   */
+  staticPodManifests?: readonly unknown[];
   /** encoding/json BS/FF escaping of the `from` kubelet's Go build; defaults to that of its `.0` release. */
   fromJsonEscapes?: JsonEscapeMode;
   /** The same for the `to` kubelet. */
@@ -81,6 +89,10 @@ export interface PlanEntry {
   change?: HashChange;
   /** For `unknown` with a stored hash that `from` does not reproduce: releases that would have written it. */
   candidates?: string;
+  /** The row of the restart-rule table behind the action, when a kubelet rule decided it. */
+  ruleId?: RestartRuleId;
+  /** That rule's kubelet source, `path@tag (function)`. */
+  ruleSource?: string;
 }
 
 /** What {@link planUpgrade} returns. */
@@ -113,6 +125,7 @@ const inputSchema = z.object({
   from: z.string(),
   to: z.string(),
   featureGates: featureGatesSchema.optional(),
+  staticPodManifests: z.array(z.unknown()).optional(),
   fromJsonEscapes: escapesSchema.optional(),
   toJsonEscapes: escapesSchema.optional(),
 });
@@ -161,8 +174,11 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
   const opts = checkOptions(inputSchema, input, 'input', 'an object { pods, records, from, to, featureGates? }');
   const fromInfo = releaseInfo(opts.from, ['input', 'from']);
   const toInfo = releaseInfo(opts.to, ['input', 'to']);
-  const toGates = resolveGates(toInfo, opts.featureGates as FeatureGates | undefined, ['input', 'featureGates']);
+  const toGates = resolveGates(toInfo, opts.featureGates, ['input', 'featureGates']);
   const pods = readPods(Array.isArray(opts.pods) ? opts.pods : (opts.pods as { items: unknown[] }).items);
+  const fixedStaticUids = new Set((opts.staticPodManifests ?? []).map(manifestUid).filter((u): u is string => u !== undefined));
+  const minorUpgrade = fromInfo.minor !== toInfo.minor;
+  const ruled = (id: RestartRuleId): Pick<PlanEntry, 'ruleId' | 'ruleSource'> => ({ ruleId: id, ruleSource: restartRule(id).source });
 
   const cache = new Map<string, Cached>();
   const hashesOf = (c: LocatedContainer): Cached => {
@@ -224,6 +240,14 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
     base.list = c.list;
     const role = containerRole(c.list, c.container);
     base.role = role;
+    if (pod.staticPod && minorUpgrade && maybeGeneratedStaticUid(pod.uid) && !fixedStaticUids.has(pod.uid)) {
+      return {
+        ...base,
+        action: 'will-restart',
+        reason: `static pod ${pod.namespace ?? ''}/${pod.name ?? pod.uid}: its UID is generated from the manifest and the kubelet's internal Pod types, which change between ${fromInfo.release} and ${toInfo.release}; the ${toInfo.release} kubelet recreates the whole pod (set metadata.uid in the manifest, or pass the manifest in staticPodManifests, to keep it)`,
+        ...ruled('static-pod-kubelet-upgrade'),
+      };
+    }
     const cached = hashesOf(c);
     if ('error' in cached) return { ...base, reason: `cannot hash the API spec: ${cached.error}` };
     const { from, to } = cached.ok;
@@ -242,11 +266,23 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
       expectedWithoutResources: to.withoutResources,
       storedWithoutResources: storedHashValue(rec.hashWithoutResources),
     });
-    if (asIs.rule === 'not-compared') return { ...base, action: 'keep', reason: asIs.reason };
-    if (rec.hash === undefined) {
-      return { ...base, action: 'will-restart', reason: 'the record stores no hash: the kubelet reads 0 and restarts the container (nothing to rewrite)' };
+    if (asIs.rule === 'not-compared') {
+      // A sidecar the `to` kubelet does not compare is compared by 1.32+: rewrite it now, so the
+      // next upgrade does not restart it (only when its stored hash is verified against `from`).
+      const later = role === 'sidecar' && rec.hash !== undefined && stored === from.hash && stored !== to.hash;
+      if (!later) return { ...base, action: 'keep', reason: asIs.reason, ...ruled(asIs.ruleId) };
+      return {
+        ...base,
+        action: 'rewrite',
+        reason: `${asIs.reason}; verified against ${fromInfo.release} (${base.fromHash}) and rewritten to the ${toInfo.release} hash ${base.toHash}, so a later kubelet that compares sidecars (1.32+) does not restart it`,
+        change: changeFor(rec, from, to, fromInfo, toInfo, toGates.inPlaceResize),
+        ...ruled(asIs.ruleId),
+      };
     }
-    if (stored === to.hash) return { ...base, action: 'keep', reason: `the stored hash already equals the ${toInfo.release} hash` };
+    if (rec.hash === undefined) {
+      return { ...base, action: 'will-restart', reason: 'the record stores no hash: the kubelet reads 0 and restarts the container (nothing to rewrite)', ...ruled('hash') };
+    }
+    if (stored === to.hash) return { ...base, action: 'keep', reason: `the stored hash already equals the ${toInfo.release} hash`, ...ruled('hash') };
     if (stored !== from.hash) {
       const candidates = candidatesFor(c, stored);
       return {
@@ -256,9 +292,9 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
       };
     }
     if (!asIs.changed) {
-      return { ...base, action: 'keep', reason: `verified against ${fromInfo.release}; ${asIs.reason}` };
+      return { ...base, action: 'keep', reason: `verified against ${fromInfo.release}; ${asIs.reason}`, ...ruled(asIs.ruleId) };
     }
-    return { ...base, action: 'rewrite', reason: `verified against ${fromInfo.release} (${base.fromHash}); ${toInfo.release} computes ${base.toHash}`, change: changeFor(rec, from, to, fromInfo, toInfo, toGates.inPlaceResize) };
+    return { ...base, action: 'rewrite', reason: `verified against ${fromInfo.release} (${base.fromHash}); ${toInfo.release} computes ${base.toHash}`, change: changeFor(rec, from, to, fromInfo, toInfo, toGates.inPlaceResize), ...ruled(asIs.ruleId) };
   }
 
   // Containers of the node's pods that have no record at all.

@@ -1,37 +1,58 @@
 /**
  * `predictRestarts`: for an in-place update of a pod (OpenKruise style: the pod object is patched,
- * not recreated), which containers a kubelet of a given release kills and recreates, and why.
- * The running containers are assumed to have been created by this same kubelet from the old spec.
+ * not recreated) or an edit of a static pod's manifest, which containers a kubelet of a given
+ * release kills and recreates, and why. The running containers are assumed to have been created by
+ * this same kubelet from the old spec; their runtime states come from `options.podStatus` when given.
  */
+import { z } from 'zod';
 import { formatHash } from '../hash/format.js';
 import type { ReleaseInfo } from '../releases/registry.js';
-import { applyChangedRule, type ChangedRule } from './changed-rule.js';
-import { resolveRuleOptions, ruleOptionsSchema, type FeatureGates, type ResolvedGates } from './options.js';
+import type { ChangedRule } from './changed-rule.js';
+import { decide, type PodRestartPolicy } from './decide.js';
+import { resolveRuleOptions, ruleOptionsSchema, type FeatureGates, type ResolvedGates, type StoredHashReading } from './options.js';
 import { containerRole, type ContainerRole } from './container-role.js';
 import { hashesFor } from '../hash/hasher.js';
 import type { HashOptions } from '../hash/options.js';
-import { locateContainers, type ContainerList, type LocatedContainer } from '../pod/locate.js';
+import { findPodSpec, locateContainers, type ContainerList, type LocatedContainer } from '../pod/locate.js';
+import { checkContainerName } from '../pod/container-shape.js';
 import { diffGoValues } from '../go/value-diff.js';
+import { isPlainObject } from '../decode/input.js';
+import { restartRule, type RestartRuleId } from './restart-rules.js';
+import { readPodStatus, type PodFacts } from './runtime-state.js';
+import { manifestEditRecreates } from './static-pod.js';
 
 /** Options of {@link predictRestarts}: the kubelet to reproduce and how it runs the pod. */
 export interface PredictRestartsOptions extends HashOptions {
-  /** The kubelet's feature gates; unset gates take the release's default. */
+  /** The kubelet's feature gates (booleans or Go's bool text); unset gates take the release's default. */
   featureGates?: FeatureGates;
-  /** A static (file/http) pod: in-place resize never applies to it. */
+  /**
+   * A static (file/http) pod: give the manifests as they are on disk. Without `metadata.uid`, any
+   * edit gives the pod a new UID and every container restarts; in-place resize never applies.
+   */
   staticPod?: boolean;
+  /**
+   * The running pod's `status` (e.g. `oldPod.status`): container states, `started`, `resources`
+   * and the `Initialized` condition. Without it, every container is assumed running, the pod
+   * initialised, and running resources equal to the old spec's (each entry lists its assumptions).
+   */
+  podStatus?: unknown;
+  /** Accepted for symmetry with `containerChanged`; stored hashes are computed here, never read. */
+  storedHashReading?: StoredHashReading;
 }
 
 /**
  * What the kubelet does with a container: `restart` (kill and recreate), `keep` (leave running),
- * `start` (only in the new spec), `remove` (only in the old spec: killed).
+ * `start` (only in the new spec, or not running and started again), `remove` (only in the old
+ * spec: killed), `deferred` (compared later: pod not initialised, or a sidecar's startup probe
+ * pending), `stays-stopped` (not running and not started again).
  */
-export type PredictedAction = 'restart' | 'keep' | 'start' | 'remove';
+export type PredictedAction = 'restart' | 'keep' | 'start' | 'remove' | 'deferred' | 'stays-stopped';
 
 /** The prediction for one container, matched across the two specs by list and name. */
 export interface PredictedContainer {
   /** The pod-spec list the container is in. */
   list: ContainerList;
-  /** The container's name (`''` when it has none). */
+  /** The container's name. */
   name: string;
   /** How the kubelet treats it (`container`, `sidecar`, `init`, `ephemeral`), from the new spec when present. */
   role: ContainerRole;
@@ -39,8 +60,14 @@ export interface PredictedContainer {
   action: PredictedAction;
   /** One line for people: the rule applied and the changed fields. */
   reason: string;
-  /** The comparison the kubelet applied; absent for `start` and `remove`. */
+  /** The comparison the kubelet applied; absent for `start` and `remove` of containers in one spec only. */
   rule?: ChangedRule;
+  /** The row of the restart-rule table that decided (absent for containers in one spec only). */
+  ruleId?: RestartRuleId;
+  /** That rule's kubelet source, `path@tag (function)`. */
+  ruleSource?: string;
+  /** What was assumed for facts not given. */
+  assumptions: string[];
   /** The hash the running container stores: what this kubelet computed for the old spec (lowercase hex). */
   storedHash?: string;
   /** The hash the kubelet computes for the new spec (lowercase hex); absent for `start` and `remove`. */
@@ -59,68 +86,110 @@ export interface RestartPrediction {
   containers: PredictedContainer[];
   /** How many running containers the kubelet kills and recreates. */
   restarts: number;
+  /** A static pod whose manifest edit gives it a new UID: the whole pod is recreated. */
+  podRecreated: boolean;
+  /** Why the pod is (or is not) recreated; set for static pods. */
+  podReason?: string;
 }
 
-const optionsSchema = ruleOptionsSchema;
+const optionsSchema = ruleOptionsSchema.extend({ podStatus: z.unknown().optional() });
 
 /**
  * Compares the containers of `oldPodSpec` and `newPodSpec` (Pods, pod specs, or workloads with a
  * pod template), matched by list and name.
  *
- * @example predictRestarts(oldPod, { ...oldPod, spec: { containers: [{ ...c, image: 'nginx:1.27' }] } }, { kubeletVersion: '1.31' })
+ * @example
+ * ```ts
+ * import { predictRestarts } from 'kubelet-hash';
+ * const oldPod = { spec: { containers: [{ name: 'web', image: 'nginx:1.26' }] } };
+ * const newPod = { spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } };
+ * console.log(predictRestarts(oldPod, newPod, { kubeletVersion: '1.31' }).restarts); // 1
+ * ```
  */
 export function predictRestarts(oldPodSpec: unknown, newPodSpec: unknown, options: PredictRestartsOptions): RestartPrediction {
   const { opts, info, gates } = resolveRuleOptions(optionsSchema, options, '{ kubeletVersion: "1.31" }');
   const before = locateContainers(oldPodSpec);
   const after = locateContainers(newPodSpec);
+  for (const c of [...before, ...after]) checkContainerName(c.container, c.path);
+  const facts = opts.podStatus !== undefined ? readPodStatus(opts.podStatus, ['options', 'podStatus']) : undefined;
+  const staticPod = opts.staticPod ?? false;
+  const pod = staticPod ? manifestEditRecreates(oldPodSpec, newPodSpec) : { recreated: false, reason: '' };
+  const restartPolicy = restartPolicyOf(newPodSpec);
   const key = (c: LocatedContainer): string => `${c.list}/${c.name}`;
   const oldByKey = new Map(before.map((c) => [key(c), c]));
   const newKeys = new Set(after.map(key));
   const out: PredictedContainer[] = [];
+  const ctx: Context = { info, gates, staticPod, escapes: opts.jsonEscapes, facts, restartPolicy };
 
   for (const c of after) {
     const role = containerRole(c.list, c.container);
     const old = oldByKey.get(key(c));
     if (!old) {
-      out.push({ list: c.list, name: c.name, role, action: 'start', reason: 'not in the old spec: there is no running container to compare, it is started', changes: [], hashedChanges: [] });
+      out.push({ list: c.list, name: c.name, role, action: 'start', reason: 'not in the old spec: there is no running container to compare, it is started', assumptions: [], changes: [], hashedChanges: [] });
       continue;
     }
-    out.push(compare(info, role, old, c, gates, opts.staticPod ?? false, opts.jsonEscapes));
+    const p = compare(ctx, role, old, c);
+    if (pod.recreated && role !== 'ephemeral') {
+      p.action = 'restart';
+      p.ruleId = 'static-pod-manifest-edit';
+      p.ruleSource = restartRule('static-pod-manifest-edit').source;
+      p.reason = `${pod.reason}; per container: ${p.reason}`;
+    }
+    out.push(p);
   }
   for (const c of before) {
     if (newKeys.has(key(c))) continue;
-    out.push({ list: c.list, name: c.name, role: containerRole(c.list, c.container), action: 'remove', reason: 'not in the new spec: the running container is killed', changes: [], hashedChanges: [] });
+    out.push({ list: c.list, name: c.name, role: containerRole(c.list, c.container), action: 'remove', reason: 'not in the new spec: the running container is killed', assumptions: [], changes: [], hashedChanges: [] });
   }
-  return { release: info.release, containers: out, restarts: out.filter((c) => c.action === 'restart').length };
+  const result: RestartPrediction = { release: info.release, containers: out, restarts: out.filter((c) => c.action === 'restart').length, podRecreated: pod.recreated };
+  if (staticPod) result.podReason = pod.reason;
+  return result;
 }
 
-function compare(
-  info: ReleaseInfo,
-  role: ContainerRole,
-  old: LocatedContainer,
-  now: LocatedContainer,
-  gates: ResolvedGates,
-  staticPod: boolean,
-  escapes: HashOptions['jsonEscapes'],
-): PredictedContainer {
-  const stored = hashesFor(old.container, info, escapes);
-  const computed = hashesFor(now.container, info, escapes);
+interface Context {
+  info: ReleaseInfo;
+  gates: ResolvedGates;
+  staticPod: boolean;
+  escapes: HashOptions['jsonEscapes'];
+  facts: PodFacts | undefined;
+  restartPolicy: PodRestartPolicy | undefined;
+}
+
+/** `spec.restartPolicy` of a Pod, pod spec or template, when set to a known value. */
+function restartPolicyOf(doc: unknown): PodRestartPolicy | undefined {
+  const found = isPlainObject(doc) ? findPodSpec(doc) : null;
+  const p = found?.spec['restartPolicy'];
+  return p === 'Always' || p === 'OnFailure' || p === 'Never' ? p : p === undefined ? 'Always' : undefined;
+}
+
+function compare(ctx: Context, role: ContainerRole, old: LocatedContainer, now: LocatedContainer): PredictedContainer {
+  const { info, gates } = ctx;
+  const stored = hashesFor(old.container, info, ctx.escapes);
+  const computed = hashesFor(now.container, info, ctx.escapes);
   // The without-resources hash is only written when the gate was on when the container started.
   const writesWr = info.hashWithoutResources && gates.inPlaceResize;
-  const outcome = applyChangedRule({
+  const runtime = ctx.facts?.containers.get(now.name);
+  const v = decide({
     info,
     role,
     gates,
-    staticPod,
+    staticPod: ctx.staticPod,
     expected: computed.hash,
     stored: stored.hash,
     expectedWithoutResources: computed.withoutResources,
     storedWithoutResources: writesWr ? stored.withoutResources() : 0n,
+    container: now.container,
+    path: now.path,
+    runtime: runtime ?? {},
+    ...(ctx.facts?.initialized !== undefined ? { podInitialized: ctx.facts.initialized } : {}),
+    ...(ctx.restartPolicy !== undefined ? { restartPolicy: ctx.restartPolicy } : {}),
+    fallbackResources: { resources: old.container['resources'], from: 'the old spec' },
   });
+  if (ctx.facts && !runtime) v.assumptions.unshift('no status for this container in podStatus');
   const p = computed.pipeline;
   const changes = diffGoValues(p.root, p.decodeFull(old.container), p.decodeFull(now.container));
   const hashedChanges = info.algorithm === 'name-image' ? changes.filter((c) => /^\.(name|image)$/.test(c)) : changes;
-  let reason = outcome.reason;
+  let reason = v.reason;
   if (hashedChanges.length > 0) reason += `; changed: ${hashedChanges.join(', ')}`;
   const unhashed = changes.filter((c) => !hashedChanges.includes(c));
   if (unhashed.length > 0) reason += `; not hashed by ${info.release} (only name and image are): ${unhashed.join(', ')}`;
@@ -128,9 +197,12 @@ function compare(
     list: now.list,
     name: now.name,
     role,
-    action: outcome.changed ? 'restart' : 'keep',
+    action: v.action,
     reason,
-    rule: outcome.rule,
+    rule: v.comparison,
+    ruleId: v.ruleId,
+    ruleSource: v.ruleSource,
+    assumptions: v.assumptions,
     storedHash: formatHash(stored.hash),
     expectedHash: formatHash(computed.hash),
     changes,

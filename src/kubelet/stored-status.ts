@@ -5,10 +5,10 @@
  * `ContainerRecordInfo` from the runtime module).
  */
 import { z } from 'zod';
-import { OptionError, type JsonPathSegment } from '../errors.js';
+import { HashFormatError, OptionError, type JsonPathSegment } from '../errors.js';
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../releases/registry.js';
 import { DOCKER_ANNOTATION_PREFIX } from '../runtime/index.js';
-import { hashValueSchema, readHashValue, type HashValueInput } from './options.js';
+import { hashValueSchema, readHashValue, type HashValueInput, type StoredHashReading } from './options.js';
 
 
 /**
@@ -17,14 +17,14 @@ import { hashValueSchema, readHashValue, type HashValueInput } from './options.j
  */
 export type ContainerStatusInput =
   | {
-      /** The stored `io.kubernetes.container.hash` (hex text as stored, number or bigint); missing reads as 0. */
+      /** The stored `io.kubernetes.container.hash` (hex text as stored, number or bigint); required unless reading as the kubelet does. */
       hash?: HashValueInput | null;
-      /** The stored `io.kubernetes.container.hashWithoutResources`; missing reads as 0. */
+      /** The stored `io.kubernetes.container.hashWithoutResources` (1.27–1.30 with in-place resize); missing reads as 0. */
       hashWithoutResources?: HashValueInput | null;
     }
   | Readonly<Record<string, unknown>>;
 
-/** The stored values as the kubelet reads them (missing or malformed text is 0). */
+/** The stored values (0 where absent; malformed text is 0 only with the kubelet's reading). */
 export interface StoredHashes {
   hash: bigint;
   hashWithoutResources: bigint;
@@ -35,8 +35,12 @@ export interface StoredHashes {
 
 const statusSchema = z.record(z.string(), z.unknown());
 
-/** Reads a status in any accepted form; throws {@link OptionError} for a non-object. */
-export function readStoredHashes(status: unknown, path: JsonPathSegment[] = ['status']): StoredHashes {
+/**
+ * Reads a status in any accepted form; throws {@link OptionError} for a non-object. With the
+ * `strict` reading a status without the hash is refused (`MISSING_HASH`) and non-hex text too
+ * (`INVALID_HASH`); with `kubelet` both read as 0, as the kubelet reads its own labels.
+ */
+export function readStoredHashes(status: unknown, path: JsonPathSegment[] = ['status'], reading: StoredHashReading = 'strict'): StoredHashes {
   const parsed = statusSchema.safeParse(status);
   if (!parsed.success || Array.isArray(status)) {
     throw new OptionError('INVALID_OPTION', path, `the stored annotations ({ "${HASH_KEY}": "…" }) or { hash, hashWithoutResources }`);
@@ -50,9 +54,17 @@ export function readStoredHashes(status: unknown, path: JsonPathSegment[] = ['st
       throw new OptionError('INVALID_OPTION', [...path, key], 'a hash as stored (hex text), a number or a bigint', `found ${typeof v}`);
     }
   }
+  if (reading === 'strict' && (rawHash === undefined || rawHash === null)) {
+    throw new HashFormatError(
+      'MISSING_HASH',
+      [...path, hashKey],
+      `the stored kubelet hash (${HASH_KEY}); pass storedHashReading: "kubelet" to read a missing hash as the kubelet does (0: restart)`,
+      `found none among ${JSON.stringify(Object.keys(map).slice(0, 8))}`,
+    );
+  }
   const out: StoredHashes = {
-    hash: readHashValue(rawHash, [...path, hashKey]),
-    hashWithoutResources: readHashValue(rawWr, [...path, wrKey]),
+    hash: readHashValue(rawHash, [...path, hashKey], reading),
+    hashWithoutResources: readHashValue(rawWr, [...path, wrKey], reading),
   };
   if (typeof rawHash === 'string') out.hashText = rawHash;
   if (typeof rawWr === 'string') out.hashWithoutResourcesText = rawWr;
@@ -71,4 +83,35 @@ function annotationKeys(map: Record<string, unknown>): [string, string] | null {
     return [HASH_KEY, HASH_WITHOUT_RESOURCES_KEY];
   }
   return null;
+}
+
+/** The pod and container a runtime record says it belongs to, when `status` is one (a `ContainerRecordInfo`). */
+export interface RecordIdentity {
+  containerName?: string;
+  podUid?: string;
+  podName?: string;
+  podNamespace?: string;
+}
+
+/** The kubelet's identity labels, as a record's fields and as runtime label keys (CRI and docker-style). */
+const IDENTITY: readonly [keyof RecordIdentity, string][] = [
+  ['containerName', 'io.kubernetes.container.name'],
+  ['podUid', 'io.kubernetes.pod.uid'],
+  ['podName', 'io.kubernetes.pod.name'],
+  ['podNamespace', 'io.kubernetes.pod.namespace'],
+];
+
+/**
+ * The identity `status` carries: a record's `containerName`/`podUid`/… fields, or the kubelet's
+ * identity labels in a label map (also with docker's `annotation.`-free label keys). Empty when none.
+ */
+export function recordIdentity(status: unknown): RecordIdentity {
+  const out: RecordIdentity = {};
+  if (typeof status !== 'object' || status === null) return out;
+  const s = status as Record<string, unknown>;
+  for (const [field, label] of IDENTITY) {
+    const v = typeof s[field] === 'string' ? s[field] : s[label];
+    if (typeof v === 'string') out[field] = v;
+  }
+  return out;
 }

@@ -60,7 +60,8 @@ export function locateContainers(doc: unknown): LocatedContainer[] {
   return out;
 }
 
-function findPodSpec(doc: Record<string, unknown>): { spec: Record<string, unknown>; path: JsonPathSegment[] } | null {
+/** The pod spec inside a Pod, pod spec, workload or CronJob, with its path; null when there is none. */
+export function findPodSpec(doc: Record<string, unknown>): { spec: Record<string, unknown>; path: JsonPathSegment[] } | null {
   const candidates: JsonPathSegment[][] = [[], ['spec'], ['spec', 'template', 'spec'], ['spec', 'jobTemplate', 'spec', 'template', 'spec'], ['template', 'spec']];
   for (const path of candidates) {
     let cur: unknown = doc;

@@ -94,6 +94,9 @@ const GATE_STAGES: Readonly<Record<'InPlacePodVerticalScaling' | 'SidecarContain
   ],
 };
 
+/** The gates the library models (those that change the restart rule); any other name is refused. */
+export const MODELLED_GATES: readonly string[] = Object.freeze(Object.keys(GATE_STAGES));
+
 function gatesOf(minor: number): ReleaseInfo['featureGates'] {
   const out: { -readonly [K in keyof ReleaseInfo['featureGates']]: FeatureGateInfo } = {};
   for (const [name, stages] of Object.entries(GATE_STAGES) as [keyof ReleaseInfo['featureGates'], readonly [number, FeatureGateInfo][]][]) {

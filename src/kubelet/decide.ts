@@ -1,0 +1,139 @@
+/**
+ * The kubelet's decision for one container of a pod it is syncing, rule by rule in the kubelet's
+ * order (RESTART_RULES): role, running state, initialisation, sidecar startup probe, hash, resize.
+ * Each verdict carries the rule that decided, its source, and what was assumed for facts the
+ * caller did not give.
+ */
+import type { JsonPathSegment } from '../errors.js';
+import { isPlainObject, memberOf } from '../decode/input.js';
+import { applyChangedRule, type ChangedRule, type RuleInput } from './changed-rule.js';
+import type { ContainerRole } from './container-role.js';
+import { resizeOutcome } from './resize-rule.js';
+import { restartRule, ruleHolds, type RestartRuleId } from './restart-rules.js';
+import type { RuntimeFacts } from './runtime-state.js';
+
+/**
+ * What the kubelet does with a container: `restart` (kill and recreate), `keep` (leave it as it
+ * is), `deferred` (not compared yet: the decision waits for initialisation or a startup probe),
+ * `start` (not running: started again from the current spec), `stays-stopped` (not running and
+ * not started again).
+ */
+export type ContainerAction = 'restart' | 'keep' | 'deferred' | 'start' | 'stays-stopped';
+
+/** A pod's restart policy. */
+export type PodRestartPolicy = 'Always' | 'OnFailure' | 'Never';
+
+/** Everything the decision reads about one container. */
+export interface DecisionInput extends Omit<RuleInput, 'staticPod'> {
+  staticPod: boolean;
+  /** The container's spec (JSON value) the kubelet syncs to. */
+  container: unknown;
+  path: JsonPathSegment[];
+  runtime: RuntimeFacts;
+  /** The pod's Initialized condition, when known. */
+  podInitialized?: boolean;
+  /** The pod's restartPolicy, when known (Always otherwise, said in the assumptions). */
+  restartPolicy?: PodRestartPolicy;
+  /** Where the current resources came from when `runtime.resources` is not given (e.g. "the old spec"). */
+  fallbackResources?: { resources: unknown; from: string };
+}
+
+/** The decision for one container. */
+export interface Verdict {
+  action: ContainerAction;
+  /** The rule that decided (a row of RESTART_RULES). */
+  ruleId: RestartRuleId;
+  /** That rule's kubelet source. */
+  ruleSource: string;
+  /** The hash comparison applied (or `not-compared`). */
+  comparison: ChangedRule;
+  hashDiffers: boolean;
+  reason: string;
+  /** Facts the caller did not give and the decision assumed. */
+  assumptions: string[];
+  withoutResources?: { expected: bigint; stored: bigint };
+}
+
+function verdict(ruleId: RestartRuleId, action: ContainerAction, reason: string, extra: Omit<Verdict, 'ruleId' | 'ruleSource' | 'action' | 'reason'>): Verdict {
+  return { action, ruleId, ruleSource: restartRule(ruleId).source, reason, ...extra };
+}
+
+/** `ShouldContainerBeRestarted` (pkg/kubelet/container/helpers.go), and sidecars always restart. */
+function startsAgain(role: ContainerRole, state: RuntimeFacts, policy: PodRestartPolicy): boolean {
+  if (state.state === 'created' || state.state === 'unknown') return true;
+  if (role === 'sidecar') return true;
+  if (policy === 'Never') return false;
+  if (policy === 'OnFailure') return state.exitCode !== 0;
+  return true;
+}
+
+function hasStartupProbe(container: unknown): boolean {
+  return isPlainObject(container) && isPlainObject(memberOf(container, 'startupProbe'));
+}
+
+/** The kubelet's decision for one container (see the module comment). */
+export function decide(d: DecisionInput): Verdict {
+  const assumptions: string[] = [];
+  const hashDiffers = d.expected !== d.stored;
+  const base = { comparison: 'not-compared' as ChangedRule, hashDiffers, assumptions };
+
+  // Roles the kubelet never compares: the hash comparison step says why.
+  const notCompared = applyChangedRule({ ...d, expected: d.stored, expectedWithoutResources: () => d.storedWithoutResources });
+  if (notCompared.rule === 'not-compared') return verdict(notCompared.ruleId, 'keep', notCompared.reason, base);
+
+  // Running state: hashes are compared only for running containers.
+  if (d.runtime.state === undefined) {
+    assumptions.push('the container is running (no state given)');
+  } else if (d.runtime.state !== 'running') {
+    const policy = d.restartPolicy ?? 'Always';
+    if (d.restartPolicy === undefined) assumptions.push('the pod restartPolicy is Always (none given)');
+    const s = d.runtime.state;
+    const what = s === 'exited' ? `exited${d.runtime.exitCode !== undefined ? ` with code ${d.runtime.exitCode}` : ''}` : s;
+    if (startsAgain(d.role, d.runtime, policy)) {
+      const kill = s === 'unknown' ? 'killed (state unknown) and ' : '';
+      return verdict('not-running', 'start', `not running (${what}): ${kill}started again from the current spec (restartPolicy ${policy}${d.role === 'sidecar' ? '; sidecars always restart' : ''}), not for a definition change`, base);
+    }
+    return verdict('not-running', 'stays-stopped', `not running (${what}) and restartPolicy ${policy}: the kubelet does not start it again, whatever its definition`, base);
+  }
+
+  if (d.role === 'container') {
+    if (d.podInitialized === false) {
+      return verdict('pod-not-initialised', 'deferred', 'the pod has not initialised: the kubelet compares regular containers only after initialisation', base);
+    }
+    if (d.podInitialized === undefined) assumptions.push('the pod has initialised (no pod status given)');
+  }
+
+  if (d.role === 'sidecar' && ruleHolds('sidecar-startup-probe-deferral', d.info, d.gates, d.role, d.staticPod) && hasStartupProbe(d.container)) {
+    if (d.runtime.started === false) {
+      return verdict('sidecar-startup-probe-deferral', 'deferred', 'sidecar with a startupProbe that has not succeeded: the kubelet compares its hash only after the probe succeeds (after a kubelet restart, once the probe has run again)', base);
+    }
+    if (d.runtime.started === undefined) {
+      assumptions.push('its startupProbe has succeeded and the kubelet holds the result (otherwise the restart is deferred until it does)');
+    }
+  }
+
+  const outcome = applyChangedRule(d);
+  const compared = { comparison: outcome.rule, hashDiffers, assumptions, ...(outcome.withoutResources ? { withoutResources: outcome.withoutResources } : {}) };
+  if (outcome.changed) return verdict(outcome.ruleId, 'restart', outcome.reason, compared);
+
+  const resizeRule: RestartRuleId = d.role === 'sidecar' ? 'resize-policy-sidecar' : 'resize-policy';
+  if (!ruleHolds(resizeRule, d.info, d.gates, d.role, d.staticPod)) return verdict(outcome.ruleId, 'keep', outcome.reason, compared);
+
+  let current = d.runtime.resources;
+  if (current === undefined && d.fallbackResources) {
+    current = d.fallbackResources.resources ?? {};
+    assumptions.push(`the running container has the resources of ${d.fallbackResources.from} (no container status resources given)`);
+  }
+  if (current === undefined) {
+    assumptions.push('the running container has the resources of its spec (no status resources given): the resize rule was not evaluated');
+    return verdict(outcome.ruleId, 'keep', outcome.reason, compared);
+  }
+  const resize = resizeOutcome(d.info, d.container, current, d.path);
+  if (resize.skipped) return verdict(outcome.ruleId, 'keep', `${outcome.reason}; ${resize.skipped}`, compared);
+  if (resize.changes.length === 0) return verdict(outcome.ruleId, 'keep', `${outcome.reason}; resources as running`, compared);
+  assumptions.push('the kubelet admitted the resize (it fits the node)');
+  if (resize.restart) {
+    return verdict(resizeRule, 'restart', `resize requires restart: ${resize.changes.join('; ')}`, compared);
+  }
+  return verdict(resizeRule, 'keep', `${outcome.reason}; resized in place: ${resize.changes.join('; ')}`, compared);
+}

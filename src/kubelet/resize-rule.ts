@@ -1,0 +1,134 @@
+/**
+ * `computePodResizeAction` (kuberuntime_manager.go, 1.27+): with InPlacePodVerticalScaling on, a
+ * running container whose CPU limit, CPU request or memory limit differs from what it runs with is
+ * resized in place, unless the resizePolicy of a changed resource is `RestartContainer`: then it is
+ * restarted ("Container … resize requires restart"). Memory requests never restart a container
+ * (cgroups have no memory request). Values compare as Go's `Value()` / `MilliValue()` (rounded up).
+ */
+import { OptionError, type JsonPathSegment } from '../errors.js';
+import { isPlainObject, memberOf } from '../decode/input.js';
+import { JsonNumber } from '../json/number.js';
+import { bigIntFromValue } from '../quantity/bignat.js';
+import { parseQuantity, type QuantityValue } from '../quantity/quantity.js';
+import type { ReleaseInfo } from '../releases/registry.js';
+
+/** The values the kubelet compares, in its units (millicores, bytes). */
+export interface ResizeValues {
+  cpuLimit: bigint;
+  cpuRequest: bigint;
+  memoryLimit: bigint;
+  /** Whether `limits` has any member (1.27–1.32 take no resize action without limits). */
+  hasLimits: boolean;
+}
+
+/** cm.MinShares: CPU requests at or below 2m are equal to the kubelet (all releases). */
+const MIN_SHARES_MILLI = 2n;
+/** cm.MinMilliCPULimit: CPU limits at or below 10m are equal (1.33+). */
+const MIN_CPU_LIMIT_MILLI = 10n;
+/** Last minor where a container without limits takes no resize action (`Limits == nil` early return). */
+const LAST_MINOR_SKIPPING_NO_LIMITS = 32;
+/** First minor with the minimum-CPU-limit equality. */
+const FIRST_MINOR_MIN_CPU_LIMIT = 33;
+
+/** Go `q.ScaledValue(scale)`: the value in units of 10^scale, rounded away from zero. */
+function scaledValue(q: QuantityValue, scale: number): bigint {
+  let num: bigint;
+  let den = 1n;
+  if (q.d.Dec === null) {
+    num = q.i.value;
+    if (q.i.scale >= 0) num *= 10n ** BigInt(q.i.scale);
+    else den = 10n ** BigInt(-q.i.scale);
+  } else {
+    num = bigIntFromValue(q.d.Dec.unscaled);
+    if (q.d.Dec.scale <= 0) num *= 10n ** BigInt(-q.d.Dec.scale);
+    else den = 10n ** BigInt(q.d.Dec.scale);
+  }
+  if (scale >= 0) den *= 10n ** BigInt(scale);
+  else num *= 10n ** BigInt(-scale);
+  const neg = num < 0n;
+  const abs = neg ? -num : num;
+  const out = (abs + den - 1n) / den;
+  return neg ? -out : out;
+}
+
+function quantityText(v: unknown, path: JsonPathSegment[]): string | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'string') return v;
+  if (v instanceof JsonNumber) return v.text;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (typeof v === 'bigint') return v.toString();
+  throw new OptionError('INVALID_OPTION', path, 'a quantity like "500m" or "256Mi"', `found ${typeof v}`);
+}
+
+function member(list: unknown, name: string, path: JsonPathSegment[], scale: number): bigint {
+  if (!isPlainObject(list)) return 0n;
+  const text = quantityText(memberOf(list, name), [...path, name]);
+  return text === null ? 0n : scaledValue(parseQuantity(text.trim(), [...path, name]), scale);
+}
+
+/** The compared values of a `resources` object (`container.resources` or a status's `resources`). */
+export function resizeValues(resources: unknown, path: JsonPathSegment[]): ResizeValues {
+  const r = isPlainObject(resources) ? resources : {};
+  const limits = memberOf(r, 'limits');
+  const requests = memberOf(r, 'requests');
+  return {
+    cpuLimit: member(limits, 'cpu', [...path, 'limits'], -3),
+    cpuRequest: member(requests, 'cpu', [...path, 'requests'], -3),
+    memoryLimit: member(limits, 'memory', [...path, 'limits'], 0),
+    hasLimits: isPlainObject(limits) && Object.keys(limits).some((k) => memberOf(limits, k) !== undefined),
+  };
+}
+
+/** The container's `resizePolicy` per resource (`NotRequired` when unset). */
+function restartPolicyFor(container: unknown, resource: 'cpu' | 'memory'): string {
+  const list = isPlainObject(container) ? memberOf(container, 'resizePolicy') : undefined;
+  if (!Array.isArray(list)) return 'NotRequired';
+  for (const p of list) {
+    if (isPlainObject(p) && memberOf(p, 'resourceName') === resource) {
+      const policy = memberOf(p, 'restartPolicy');
+      return typeof policy === 'string' ? policy : 'NotRequired';
+    }
+  }
+  return 'NotRequired';
+}
+
+/** What the resize step decided for one container. */
+export interface ResizeOutcome {
+  /** The kubelet restarts the container for the resize. */
+  restart: boolean;
+  /** One phrase per changed value: `memory limit 268435456 → 536870912 (RestartContainer)`. */
+  changes: string[];
+  /** Why no resize action was taken at all, when that is the case. */
+  skipped?: string;
+}
+
+/**
+ * The resize decision for a running container of `info`'s kubelet: `desired` is the spec's
+ * container, `current` the resources the running container has.
+ */
+export function resizeOutcome(info: ReleaseInfo, desired: unknown, current: unknown, path: JsonPathSegment[]): ResizeOutcome {
+  const want = resizeValues(isPlainObject(desired) ? memberOf(desired, 'resources') : undefined, [...path, 'resources']);
+  const have = resizeValues(current, ['currentResources']);
+  if (info.minor <= LAST_MINOR_SKIPPING_NO_LIMITS && !want.hasLimits) {
+    return { restart: false, changes: [], skipped: `the container sets no limits: kubelet ${info.release} takes no resize action for it` };
+  }
+  if (want.cpuRequest <= MIN_SHARES_MILLI && have.cpuRequest <= MIN_SHARES_MILLI) want.cpuRequest = have.cpuRequest;
+  if (info.minor >= FIRST_MINOR_MIN_CPU_LIMIT && want.cpuLimit <= MIN_CPU_LIMIT_MILLI && have.cpuLimit <= MIN_CPU_LIMIT_MILLI) {
+    want.cpuLimit = have.cpuLimit;
+  }
+  const rows: [string, 'cpu' | 'memory', bigint, bigint, string][] = [
+    ['memory limit', 'memory', have.memoryLimit, want.memoryLimit, 'bytes'],
+    ['CPU limit', 'cpu', have.cpuLimit, want.cpuLimit, 'm'],
+    ['CPU request', 'cpu', have.cpuRequest, want.cpuRequest, 'm'],
+  ];
+  let restart = false;
+  const changes: string[] = [];
+  for (const [label, resource, from, to, unit] of rows) {
+    if (from === to) continue;
+    const policy = restartPolicyFor(desired, resource);
+    if (policy === 'RestartContainer') restart = true;
+    const u = unit === 'm' ? 'm' : ' bytes';
+    changes.push(`${label} ${from}${u} → ${to}${u} (${resource} resizePolicy ${policy})`);
+  }
+  return { restart, changes };
+}

@@ -1,0 +1,197 @@
+/**
+ * The kubelet's restart decision as data: one row per rule, in the order the kubelet applies them,
+ * with the releases it holds for, the gate it needs and the kubelet source it was read from. The
+ * evaluation (`decide.ts`, `changed-rule.ts`, `resize-rule.ts`, `static-pod.ts`) looks rules up
+ * here, so every verdict names its rule and source, and README's table is this table.
+ *
+ * Sources are cited as `path@tag (function)`: the tag is the first release the rule holds for in
+ * that form. Where the text changed over releases, the later form is cited as well.
+ */
+import type { ReleaseInfo } from '../releases/registry.js';
+import type { ContainerRole } from './container-role.js';
+import type { GateName, ResolvedGates } from './options.js';
+
+/** Every rule the library applies; see {@link RESTART_RULES}. */
+export type RestartRuleId =
+  | 'static-pod-manifest-edit'
+  | 'static-pod-kubelet-upgrade'
+  | 'ephemeral-never-restarted'
+  | 'init-not-compared'
+  | 'sidecar-as-init'
+  | 'sidecar-not-compared'
+  | 'not-running'
+  | 'pod-not-initialised'
+  | 'sidecar-startup-probe-deferral'
+  | 'hash'
+  | 'hash-and-hash-without-resources'
+  | 'resize-policy'
+  | 'resize-policy-sidecar';
+
+/** One rule of the kubelet's restart decision. */
+export interface RestartRule {
+  /** Stable identifier, carried by every verdict the rule decides. */
+  readonly id: RestartRuleId;
+  /** First kubelet minor the rule holds for (`27` for 1.27). */
+  readonly firstMinor: number;
+  /** Last kubelet minor it holds for; `null` while it holds in the newest release modelled. */
+  readonly lastMinor: number | null;
+  /** A gate that must be in this state for the rule to hold. */
+  readonly gate?: { readonly name: GateName; readonly on: boolean };
+  /** The container roles it concerns (all when absent). */
+  readonly roles?: readonly ContainerRole[];
+  /** Whether it holds only for non-static pods (in-place resize never applies to static pods). */
+  readonly notStaticPods?: boolean;
+  /** Where the kubelet does this: `path@tag (function)`. */
+  readonly source: string;
+  /** The rule in one sentence, as README states it. */
+  readonly statement: string;
+}
+
+const MANAGER = 'pkg/kubelet/kuberuntime/kuberuntime_manager.go';
+
+/** The rules, in the order the kubelet applies them to one container. */
+export const RESTART_RULES: readonly RestartRule[] = Object.freeze([
+  {
+    id: 'static-pod-manifest-edit',
+    firstMinor: 8,
+    lastMinor: null,
+    source: 'pkg/kubelet/config/common.go@v1.8.0 (applyDefaults)',
+    statement:
+      'A static pod without metadata.uid gets its UID from an MD5 of the decoded pod, the node name and the file path: any edit of the manifest makes a new pod, so the kubelet kills every container of the old one and starts the new one, whatever the hashes say.',
+  },
+  {
+    id: 'static-pod-kubelet-upgrade',
+    firstMinor: 8,
+    lastMinor: null,
+    source: 'pkg/kubelet/config/common.go@v1.8.0 (applyDefaults, hash.DeepHashObject of the internal api.Pod)',
+    statement:
+      'That MD5 covers the go-spew text of the internal Pod type, which gains fields in almost every minor: across a kubelet minor upgrade a static pod without metadata.uid gets a new UID and is recreated (patch upgrades keep the internal types).',
+  },
+  {
+    id: 'ephemeral-never-restarted',
+    firstMinor: 16,
+    lastMinor: null,
+    roles: ['ephemeral'],
+    source: `${MANAGER}@v1.16.0 (computePodActions: "Ephemeral Containers are never restarted")`,
+    statement: 'Ephemeral (debug) containers are started once and never restarted, whatever their definition.',
+  },
+  {
+    id: 'init-not-compared',
+    firstMinor: 8,
+    lastMinor: null,
+    roles: ['init'],
+    source: `${MANAGER}@v1.8.0 (findNextInitContainerToRun); pkg/kubelet/kuberuntime/kuberuntime_container.go@v1.28.0 (computeInitContainerActions)`,
+    statement: 'Init containers run to completion; the kubelet never compares their hash.',
+  },
+  {
+    id: 'sidecar-as-init',
+    firstMinor: 28,
+    lastMinor: 32,
+    roles: ['sidecar'],
+    gate: { name: 'SidecarContainers', on: false },
+    source: `${MANAGER}@v1.28.0 (computePodActions: legacy init path when SidecarContainers is off)`,
+    statement: 'With SidecarContainers off (1.28–1.32), an init container with restartPolicy Always is a plain init container: never compared.',
+  },
+  {
+    id: 'sidecar-not-compared',
+    firstMinor: 28,
+    lastMinor: 31,
+    roles: ['sidecar'],
+    gate: { name: 'SidecarContainers', on: true },
+    source: 'pkg/kubelet/kuberuntime/kuberuntime_container.go@v1.28.0 (computeInitContainerActions)',
+    statement: 'Running sidecars (restartable init containers) are not compared for a definition change in 1.28–1.31.',
+  },
+  {
+    id: 'not-running',
+    firstMinor: 8,
+    lastMinor: null,
+    roles: ['container', 'sidecar'],
+    source: `${MANAGER}@v1.8.0 (computePodActions); pkg/kubelet/container/helpers.go@v1.8.0 (ShouldContainerBeRestarted)`,
+    statement:
+      'Hashes are compared only for running containers. One that is not running is started again from the current spec if the restart policy says so (Always; OnFailure after a failure; sidecars always), and stays stopped otherwise.',
+  },
+  {
+    id: 'pod-not-initialised',
+    firstMinor: 8,
+    lastMinor: null,
+    roles: ['container'],
+    source: `${MANAGER}@v1.8.0 (computePodActions returns before the regular containers while initialisation is in progress)`,
+    statement: 'Regular containers are compared only once the pod has initialised (every init container done, every sidecar started).',
+  },
+  {
+    id: 'sidecar-startup-probe-deferral',
+    firstMinor: 32,
+    lastMinor: null,
+    roles: ['sidecar'],
+    gate: { name: 'SidecarContainers', on: true },
+    source: 'pkg/kubelet/kuberuntime/kuberuntime_container.go@v1.32.0 (computeInitContainerActions: startup probe before containerChanged)',
+    statement:
+      'A sidecar with a startupProbe is compared only after the probe has succeeded; until then (and after a kubelet restart, until the probe runs again) the restart is deferred.',
+  },
+  {
+    id: 'hash',
+    firstMinor: 8,
+    lastMinor: null,
+    roles: ['container', 'sidecar'],
+    source: `${MANAGER}@v1.8.0 (containerChanged); kuberuntime_container.go@v1.32.0 for sidecars`,
+    statement:
+      'A running container (from 1.32 also a running sidecar) whose stored hash differs from HashContainer(spec) is killed and recreated, whatever the restart policy.',
+  },
+  {
+    id: 'hash-and-hash-without-resources',
+    firstMinor: 27,
+    lastMinor: 30,
+    roles: ['container'],
+    gate: { name: 'InPlacePodVerticalScaling', on: true },
+    notStaticPods: true,
+    source: `${MANAGER}@v1.27.0 (computePodActions: HashContainerWithoutResources)`,
+    statement:
+      'With InPlacePodVerticalScaling on (1.27–1.30, non-static pods), a changed hash restarts the container only if the hash without resources changed too; a resources-only change goes to the resize rule.',
+  },
+  {
+    id: 'resize-policy',
+    firstMinor: 27,
+    lastMinor: null,
+    roles: ['container'],
+    gate: { name: 'InPlacePodVerticalScaling', on: true },
+    notStaticPods: true,
+    source: `${MANAGER}@v1.27.0 (computePodResizeAction); ${MANAGER}@v1.33.0 (computePodResizeAction)`,
+    statement:
+      'With InPlacePodVerticalScaling on (alpha 1.27–1.32, beta on 1.33–1.34, GA 1.35+), non-static pods: when the CPU limit, CPU request or memory limit differs from what the running container has and that resource\'s resizePolicy is RestartContainer, the container is restarted ("resize requires restart"); otherwise it is resized in place. 1.27–1.32 act only on containers with limits; CPU values at or below 2m (requests) and, from 1.33, 10m (limits) count as equal.',
+  },
+  {
+    id: 'resize-policy-sidecar',
+    firstMinor: 33,
+    lastMinor: null,
+    roles: ['sidecar'],
+    gate: { name: 'InPlacePodVerticalScaling', on: true },
+    notStaticPods: true,
+    source: 'pkg/kubelet/kuberuntime/kuberuntime_container.go@v1.33.0 (computeInitContainerActions → computePodResizeAction)',
+    statement: 'From 1.33 the same resize rule applies to running sidecars, after their hash check.',
+  },
+] as const satisfies readonly RestartRule[]);
+
+const BY_ID: ReadonlyMap<RestartRuleId, RestartRule> = new Map(RESTART_RULES.map((r) => [r.id, r]));
+
+/** The rule with this id. */
+export function restartRule(id: RestartRuleId): RestartRule {
+  return BY_ID.get(id)!;
+}
+
+/** Whether rule `id` holds for this kubelet, gates, role and pod kind. */
+export function ruleHolds(id: RestartRuleId, info: ReleaseInfo, gates: ResolvedGates, role: ContainerRole, staticPod: boolean): boolean {
+  const r = restartRule(id);
+  if (info.minor < r.firstMinor || (r.lastMinor !== null && info.minor > r.lastMinor)) return false;
+  if (r.roles && !r.roles.includes(role)) return false;
+  if (r.notStaticPods && staticPod) return false;
+  if (r.gate) {
+    const on = r.gate.name === 'SidecarContainers' ? gates.sidecars : gates.inPlaceResize;
+    if (on !== r.gate.on) return false;
+  }
+  return true;
+}
+
+/** `1.27–1.30`, `1.32+`: the releases of a rule, for messages and README. */
+export function ruleReleases(r: RestartRule): string {
+  return r.lastMinor === null ? `1.${r.firstMinor}+` : `1.${r.firstMinor}–1.${r.lastMinor}`;
+}

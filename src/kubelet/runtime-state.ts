@@ -1,0 +1,123 @@
+/**
+ * What the kubelet knows about a container besides its hash: whether it runs, how it exited,
+ * whether its startup probe succeeded, which resources it runs with, and whether the pod has
+ * initialised. Callers give these as a container state or as a Pod's `status`; whatever is not
+ * given is assumed, and the verdict says what was assumed.
+ */
+import { z } from 'zod';
+import { OptionError, type JsonPathSegment } from '../errors.js';
+import { isPlainObject } from '../decode/input.js';
+
+/** A container's runtime state as the kubelet's runtime cache holds it. */
+export type RuntimeStateName = 'running' | 'exited' | 'created' | 'unknown';
+
+/**
+ * One container's state: a runtime state name, or a Kubernetes `ContainerStatus` fragment
+ * (`state: { running: {} }`, `{ terminated: { exitCode } }`, `{ waiting: {} }` with `lastState`).
+ */
+export interface ContainerStateInput {
+  /** `running`, `exited`, `created`, `unknown`, or a Kubernetes `ContainerState` object. */
+  state?: RuntimeStateName | Readonly<Record<string, unknown>>;
+  /** The exit code of an exited container (decides `OnFailure`). */
+  exitCode?: number;
+  /** The last termination of a waiting (crash-looping) container, as in `ContainerStatus.lastState`. */
+  lastState?: Readonly<Record<string, unknown>>;
+  /** `ContainerStatus.started`: the startup probe has succeeded (or there is none). */
+  started?: boolean;
+  /** The resources the running container has (`ContainerStatus.resources`, 1.27+): the resize rule compares the spec with them. */
+  resources?: Readonly<Record<string, unknown>>;
+}
+
+/** The state as the rules use it; `undefined` members were not given. */
+export interface RuntimeFacts {
+  state?: RuntimeStateName;
+  exitCode?: number;
+  started?: boolean;
+  resources?: unknown;
+}
+
+/** The pod-level facts. */
+export interface PodFacts {
+  /** The pod's `Initialized` condition; undefined when not given. */
+  initialized?: boolean;
+  /** Container facts by container name. */
+  containers: Map<string, RuntimeFacts>;
+}
+
+export const containerStateSchema = z.looseObject({
+  state: z.union([z.enum(['running', 'exited', 'created', 'unknown']), z.record(z.string(), z.unknown())]).optional(),
+  exitCode: z.number().int().optional(),
+  lastState: z.record(z.string(), z.unknown()).optional(),
+  started: z.boolean().optional(),
+  resources: z.record(z.string(), z.unknown()).optional(),
+});
+
+function exitCodeOf(terminated: unknown): number | undefined {
+  if (!isPlainObject(terminated)) return undefined;
+  const code = terminated['exitCode'];
+  return typeof code === 'number' ? code : undefined;
+}
+
+/** Reads one container state (either form). */
+export function readContainerState(input: unknown, path: JsonPathSegment[]): RuntimeFacts {
+  const parsed = containerStateSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new OptionError(
+      'INVALID_OPTION',
+      [...path, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))],
+      'a container state: { state: "running" | "exited" | "created" | "unknown" | { running | terminated | waiting }, exitCode?, started?, resources? }',
+      issue.message,
+    );
+  }
+  const s = parsed.data;
+  const out: RuntimeFacts = {};
+  if (typeof s.state === 'string') {
+    out.state = s.state;
+  } else if (s.state) {
+    if (isPlainObject(s.state['running'])) out.state = 'running';
+    else if (isPlainObject(s.state['terminated'])) {
+      out.state = 'exited';
+      const code = exitCodeOf(s.state['terminated']);
+      if (code !== undefined) out.exitCode = code;
+    } else if (isPlainObject(s.state['waiting'])) {
+      // Waiting after a termination (crash loop): the runtime holds the exited container.
+      const last = s.lastState && isPlainObject(s.lastState['terminated']) ? s.lastState['terminated'] : undefined;
+      out.state = last ? 'exited' : 'created';
+      const code = exitCodeOf(last);
+      if (code !== undefined) out.exitCode = code;
+    } else {
+      throw new OptionError('INVALID_OPTION', [...path, 'state'], 'a ContainerState with running, terminated or waiting', `found keys ${JSON.stringify(Object.keys(s.state))}`);
+    }
+  }
+  if (s.exitCode !== undefined) out.exitCode = s.exitCode;
+  if (s.started !== undefined) out.started = s.started;
+  if (s.resources !== undefined) out.resources = s.resources;
+  return out;
+}
+
+/** Reads a Pod's `status` (`containerStatuses`, `initContainerStatuses`, the `Initialized` condition). */
+export function readPodStatus(status: unknown, path: JsonPathSegment[]): PodFacts {
+  if (!isPlainObject(status)) {
+    throw new OptionError('INVALID_OPTION', path, "a Pod's status object ({ containerStatuses, initContainerStatuses, conditions })");
+  }
+  const out: PodFacts = { containers: new Map() };
+  const conditions = status['conditions'];
+  if (Array.isArray(conditions)) {
+    const init = conditions.find((c) => isPlainObject(c) && c['type'] === 'Initialized');
+    if (isPlainObject(init)) out.initialized = init['status'] === 'True';
+  }
+  for (const list of ['initContainerStatuses', 'containerStatuses', 'ephemeralContainerStatuses'] as const) {
+    const arr = status[list];
+    if (arr === undefined || arr === null) continue;
+    if (!Array.isArray(arr)) throw new OptionError('INVALID_OPTION', [...path, list], 'an array of container statuses');
+    arr.forEach((cs: unknown, i: number) => {
+      if (!isPlainObject(cs) || typeof cs['name'] !== 'string') {
+        throw new OptionError('INVALID_OPTION', [...path, list, i], 'a container status with a name');
+      }
+      const { name, ...rest } = cs;
+      out.containers.set(name, readContainerState(rest, [...path, list, i]));
+    });
+  }
+  return out;
+}
