@@ -17,6 +17,14 @@ import type { RuntimeFacts } from './runtime-state.js';
  * is), `deferred` (not compared yet: the decision waits for initialisation or a startup probe),
  * `start` (not running: started again from the current spec), `stays-stopped` (not running and
  * not started again).
+ *
+ * @example
+ * ```ts
+ * import { containerChanged } from 'kubelet-hash';
+ * const c = { name: 'job', image: 'busybox:2' };
+ * const r = containerChanged(c, { hash: '1' }, { kubeletVersion: '1.30', state: { state: 'exited', exitCode: 0 }, restartPolicy: 'OnFailure' });
+ * console.log(r.action); // 'stays-stopped'
+ * ```
  */
 export type ContainerAction = 'restart' | 'keep' | 'deferred' | 'start' | 'stays-stopped';
 

@@ -8,3 +8,7 @@ export { predictRestarts, type PredictRestartsOptions, type PredictedAction, typ
 export { translateHash, type TranslateOptions } from './translate.js';
 export { identifyReleases, type ReleaseMatch } from './identify.js';
 export { planUpgrade, type PlanUpgradeInput, type PlanEntry, type PlanAction, type UpgradePlan } from './plan-upgrade.js';
+export { RESTART_RULES, type RestartRule, type RestartRuleId } from './restart-rules.js';
+export type { ContainerAction, PodRestartPolicy } from './decide.js';
+export type { ContainerStateInput, RuntimeStateName } from './runtime-state.js';
+export type { GateName, GateValue, StoredHashReading } from './options.js';

@@ -14,6 +14,14 @@ export { checkOptions, escapesSchema } from '../hash/options.js';
  * A gate's value as the kubelet takes it: a boolean, or the text Go's `strconv.ParseBool` accepts
  * (`--feature-gates=SidecarContainers=True`): `1`, `t`, `T`, `TRUE`, `true`, `True`, `0`, `f`, `F`,
  * `FALSE`, `false`, `False`.
+ *
+ * @example
+ * ```ts
+ * import { containerChanged } from 'kubelet-hash';
+ * const sidecar = { name: 'proxy', image: 'envoy:1', restartPolicy: 'Always' };
+ * const r = containerChanged(sidecar, { hash: '1' }, { kubeletVersion: '1.32', containerList: 'initContainers', featureGates: { SidecarContainers: 'F' } });
+ * console.log(r.ruleId); // 'sidecar-as-init'
+ * ```
  */
 export type GateValue = boolean | string;
 
@@ -135,6 +143,14 @@ export type HashValueInput = string | number | bigint;
  * How a caller-given stored hash is read: `strict` (default) refuses text that is not hex and a
  * status without a hash, so a typo cannot turn into a restart verdict; `kubelet` reads them as the
  * kubelet's `getUint64ValueFromLabel` does (missing or malformed is 0, so the container restarts).
+ *
+ * @example
+ * ```ts
+ * import { containerChanged } from 'kubelet-hash';
+ * const c = { name: 'web', image: 'nginx' };
+ * console.log(containerChanged(c, { hash: 'oops' }, { kubeletVersion: '1.31', storedHashReading: 'kubelet' }).actual); // '0'
+ * // with the default 'strict' reading the same call throws HashFormatError INVALID_HASH
+ * ```
  */
 export type StoredHashReading = 'strict' | 'kubelet';
 

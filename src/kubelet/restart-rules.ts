@@ -36,7 +36,12 @@ export interface RestartRule {
   /** Last kubelet minor it holds for; `null` while it holds in the newest release modelled. */
   readonly lastMinor: number | null;
   /** A gate that must be in this state for the rule to hold. */
-  readonly gate?: { readonly name: GateName; readonly on: boolean };
+  readonly gate?: {
+    /** The gate's name. */
+    readonly name: GateName;
+    /** The state it must be in. */
+    readonly on: boolean;
+  };
   /** The container roles it concerns (all when absent). */
   readonly roles?: readonly ContainerRole[];
   /** Whether it holds only for non-static pods (in-place resize never applies to static pods). */
@@ -49,7 +54,17 @@ export interface RestartRule {
 
 const MANAGER = 'pkg/kubelet/kuberuntime/kuberuntime_manager.go';
 
-/** The rules, in the order the kubelet applies them to one container. */
+/**
+ * The rules, in the order the kubelet applies them to one container.
+ *
+ * @example
+ * ```ts
+ * import { RESTART_RULES } from 'kubelet-hash';
+ * const resize = RESTART_RULES.find((r) => r.id === 'resize-policy')!;
+ * console.log(resize.firstMinor, resize.gate?.name, resize.source);
+ * // 27 'InPlacePodVerticalScaling' 'pkg/kubelet/kuberuntime/kuberuntime_manager.go@v1.27.0 (computePodResizeAction); …'
+ * ```
+ */
 export const RESTART_RULES: readonly RestartRule[] = Object.freeze([
   {
     id: 'static-pod-manifest-edit',

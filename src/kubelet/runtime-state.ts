@@ -14,6 +14,14 @@ export type RuntimeStateName = 'running' | 'exited' | 'created' | 'unknown';
 /**
  * One container's state: a runtime state name, or a Kubernetes `ContainerStatus` fragment
  * (`state: { running: {} }`, `{ terminated: { exitCode } }`, `{ waiting: {} }` with `lastState`).
+ *
+ * @example
+ * ```ts
+ * import type { ContainerStateInput } from 'kubelet-hash';
+ * const running: ContainerStateInput = { state: { running: {} }, started: true, resources: { limits: { memory: '256Mi' } } };
+ * const crashed: ContainerStateInput = { state: 'exited', exitCode: 137 };
+ * console.log(running.started, crashed.exitCode); // true 137
+ * ```
  */
 export interface ContainerStateInput {
   /** `running`, `exited`, `created`, `unknown`, or a Kubernetes `ContainerState` object. */
