@@ -86,8 +86,11 @@ export function decide(d: DecisionInput): Verdict {
   const base = { comparison: 'not-compared' as ChangedRule, hashDiffers, assumptions };
 
   // Roles the kubelet never compares: the hash comparison step says why.
+  // A running sidecar of 1.28–1.31 is not compared, but a stopped one is still restarted: that
+  // verdict waits until after the running-state step.
   const notCompared = applyChangedRule({ ...d, expected: d.stored, expectedWithoutResources: () => d.storedWithoutResources });
-  if (notCompared.rule === 'not-compared') return verdict(notCompared.ruleId, 'keep', notCompared.reason, base);
+  const sidecarNotCompared = notCompared.ruleId === 'sidecar-not-compared';
+  if (notCompared.rule === 'not-compared' && !sidecarNotCompared) return verdict(notCompared.ruleId, 'keep', notCompared.reason, base);
 
   // Running state: hashes are compared only for running containers.
   if (d.runtime.state === undefined) {
@@ -103,6 +106,8 @@ export function decide(d: DecisionInput): Verdict {
     }
     return verdict('not-running', 'stays-stopped', `not running (${what}) and restartPolicy ${policy}: the kubelet does not start it again, whatever its definition`, base);
   }
+
+  if (sidecarNotCompared) return verdict(notCompared.ruleId, 'keep', notCompared.reason, base);
 
   if (d.role === 'container') {
     if (d.podInitialized === false) {

@@ -2,6 +2,7 @@
  * `identifyReleases`: which kubelet releases (and settings) would have stored a given hash for a
  * container, for nodes where the old kubelet version is not known.
  */
+import { checkContainerName, checkContainerShape } from '../pod/container-shape.js';
 import type { JsonEscapeMode } from '../encode/gojson-string.js';
 import { parseHash } from '../hash/format.js';
 import { releaseInfo, supportedReleases } from '../releases/registry.js';
@@ -35,6 +36,8 @@ export function identifyReleases(container: ContainerInput, observedHash: HashVa
   // Text here is the caller's query, not a stored label: refuse malformed text instead of reading 0.
   const target = typeof observedHash === 'string' ? parseHash(observedHash, ['observedHash']) : readHashValue(observedHash, ['observedHash']);
   const json = containerJson(container);
+  checkContainerShape(json);
+  checkContainerName(json);
   const out: ReleaseMatch[] = [];
   for (const release of supportedReleases()) {
     const info = releaseInfo(release);

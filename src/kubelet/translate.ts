@@ -4,6 +4,7 @@
  * computes for this very spec. A hash we cannot reproduce is never rewritten: the container may be
  * running another spec, or was created by another release.
  */
+import { checkContainerName, checkContainerShape } from '../pod/container-shape.js';
 import { z } from 'zod';
 import { HashMismatchError } from '../errors.js';
 import { formatHash } from '../hash/format.js';
@@ -46,6 +47,8 @@ export function translateHash(container: ContainerInput, options: TranslateOptio
   const fromInfo = releaseInfo(opts.from, ['options', 'from']);
   const toInfo = releaseInfo(opts.to, ['options', 'to']);
   const json = containerJson(container);
+  checkContainerShape(json);
+  checkContainerName(json);
   if (opts.observed !== undefined) {
     const observed = readHashValue(opts.observed, ['options', 'observed']);
     const source = hashesFor(json, fromInfo, opts.fromJsonEscapes).hash;
