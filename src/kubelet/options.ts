@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { OptionError, type JsonPathSegment } from '../errors.js';
-import { MODELLED_GATES, releaseInfo, type ReleaseInfo } from '../releases/registry.js';
+import { modelledGates, releaseInfo, type ReleaseInfo } from '../releases/registry.js';
 import { MAX_UINT64 } from '../go/ints.js';
 import { parseHash, storedHashValue } from '../hash/format.js';
 import { checkOptions, escapesSchema } from '../hash/options.js';
@@ -40,8 +40,8 @@ export interface FeatureGates {
   [gate: string]: GateValue | undefined;
 }
 
-/** The gates whose setting changes the restart rule. */
-export type GateName = 'InPlacePodVerticalScaling' | 'SidecarContainers';
+import type { GateName } from '../models/dsl.js';
+export type { GateName } from '../models/dsl.js';
 
 export const featureGatesSchema = z.record(z.string(), z.unknown());
 
@@ -82,11 +82,12 @@ function readGates(info: ReleaseInfo, gates: unknown, path: JsonPathSegment[]): 
   for (const [name, raw] of Object.entries(gates as Record<string, unknown>)) {
     const value = parseGateValue(raw, [...path, name]);
     if (value === undefined) continue;
-    if (!MODELLED_GATES.includes(name)) {
+    const modelled = modelledGates();
+    if (!modelled.includes(name)) {
       throw new OptionError(
         'UNKNOWN_FEATURE_GATE',
         [...path, name],
-        `one of the gates kubelet-hash models (${MODELLED_GATES.join(', ')}): a kubelet refuses names it does not know, and the library cannot tell whether kubelet ${info.release} knows this one; leave out gates that do not change restarts`,
+        `one of the gates kubelet-hash models (${modelled.join(', ')}): a kubelet refuses names it does not know, and the library cannot tell whether kubelet ${info.release} knows this one; leave out gates that do not change restarts`,
         `found ${JSON.stringify(name)}`,
       );
     }
