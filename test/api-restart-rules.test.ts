@@ -2,7 +2,9 @@
  * Issue 11 acceptance: resize policies, static pods (edits and kubelet upgrades), running state,
  * sidecar startup probes, and plans that rewrite sidecars.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { ruleReleases } from '../src/kubelet/restart-rules.js';
 import { containerChanged, hashContainer, planUpgrade, predictRestarts, RESTART_RULES, supportedReleases, type ContainerRecordInfo } from '../src/index.js';
 
 const RELEASES = supportedReleases();
@@ -182,6 +184,16 @@ describe('the rule table', () => {
       expect(r.firstMinor).toBeGreaterThanOrEqual(8);
       if (r.lastMinor !== null) expect(r.lastMinor).toBeGreaterThanOrEqual(r.firstMinor);
       expect(r.statement.length).toBeGreaterThan(40);
+    }
+  });
+
+  it("README's controllers section states each rule with its releases and source", () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    for (const r of RESTART_RULES) {
+      const row = readme.split('\n').find((l) => l.startsWith(`| \`${r.id}\` |`));
+      expect(row, r.id).toBeDefined();
+      expect(row).toContain(`| ${ruleReleases(r)}`);
+      expect(row).toContain(r.source);
     }
   });
 });

@@ -3,7 +3,7 @@
  * field level. Nothing here is written per release: every reason is derived from the two releases'
  * type models, the decoded values and the pre-images.
  */
-import { checkContainerName, checkContainerShape } from '../pod/container-shape.js';
+import { checkContainerShape } from '../pod/container-shape.js';
 import { z } from 'zod';
 import type { JsonEscapeMode } from '../encode/gojson-string.js';
 import { formatJsonPath, type JsonPathSegment } from '../errors.js';
@@ -63,8 +63,8 @@ interface Side {
 export function explainHashChange(container: ContainerInput, options: ExplainOptions): HashChangeExplanation {
   const opts = checkOptions(optionsSchema, options, 'options', 'an options object such as { from: "1.13", to: "1.14" }');
   const json = containerJson(container);
+  // A diagnosis, not a verdict: nameless fragments are explained; non-containers are refused.
   checkContainerShape(json);
-  checkContainerName(json);
   const side = (version: string, key: 'from' | 'to', escapes: JsonEscapeMode | undefined): Side => {
     const info = releaseInfo(version, ['options', key]);
     return { info, escapes: info.algorithm === 'legacy' ? null : (escapes ?? info.jsonEscapes), h: hashesFor(json, info, escapes) };
