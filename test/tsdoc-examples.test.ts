@@ -19,7 +19,7 @@ describe('TSDoc @example blocks', () => {
   });
 
   it('type-check against the source entry', () => {
-    expect(typeErrors(written.map((w) => w.path))).toEqual([]);
+    expect(typeErrors(written)).toEqual([]);
   });
 
   it.each(written.map((w) => [`${w.example.file}:${w.example.line}`, w] as const))('%s runs and shows its results', async (_, w) => {

@@ -158,8 +158,10 @@ export async function runExample(w: WrittenExample, equal: (actual: unknown, exp
   return w.compiled.assertions.filter((a) => !hit.has(a.id)).map((a) => `${w.example.file}:${a.line}: ${a.text} (never ran)`);
 }
 
-/** Type errors in the example files, checked with the project's compiler options (unused names allowed). */
-export function typeErrors(paths: string[]): string[] {
+/** Type errors in written examples, checked with the project's compiler options (unused names allowed). */
+export function typeErrors(written: WrittenExample[]): string[] {
+  const paths = written.map((w) => w.path);
+  const byPath = new Map(written.map((w) => [resolve(w.path), w.example]));
   const config = ts.readConfigFile(join(ROOT, 'tsconfig.json'), ts.sys.readFile);
   const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT);
   const options = { ...parsed.options, noUnusedLocals: false, noUnusedParameters: false, noEmit: true, rootDir: '/' };
@@ -170,7 +172,9 @@ export function typeErrors(paths: string[]): string[] {
     .filter((d) => d.file && wanted.has(resolve(d.file.fileName)))
     .map((d) => {
       const { line } = d.file!.getLineAndCharacterOfPosition(d.start ?? 0);
-      return `${d.file!.fileName}:${line + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+      const example = byPath.get(resolve(d.file!.fileName))!;
+      const where = `${example.file}: example at line ${example.line}, generated line ${line + 1} (${d.file!.fileName})`;
+      return `${where}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
     });
 }
 
