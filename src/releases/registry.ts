@@ -1,13 +1,17 @@
 /**
  * The release registry: every supported kubelet minor release → what it hashes and how it stores
- * the result. Patch versions resolve to their minor; anything else is a typed error that names the
- * supported range.
+ * the result. Built from the release files (`src/models/releases/`, one per release, each holding
+ * its type delta and its kubelet facts); patch versions resolve to their minor; anything else is
+ * a typed error that names the supported range.
  */
 import { ReleaseError } from '../errors.js';
 import type { JsonEscapeMode } from '../encode/gojson-string.js';
+import { releaseFacts } from '../models/catalog.js';
+import type { FeatureGateInfo } from '../models/dsl.js';
 import type { HashAlgorithmName } from '../models/model.js';
-import { ERAS, FIRST_MINOR_BUILT_WITH_GO_1_22, FIRST_MINOR_RESTARTING_SIDECARS_ON_HASH_CHANGE, MINORS_WITH_GO_1_22_PATCH_BUILDS } from './eras.js';
 import { parseKubeletVersion } from './version.js';
+
+export type { FeatureGateInfo } from '../models/dsl.js';
 
 /**
  * Runtime annotation key the kubelet stores `HashContainer` under (every release).
@@ -40,29 +44,6 @@ export const HASH_KEY = 'io.kubernetes.container.hash';
  * @group Releases
  */
 export const HASH_WITHOUT_RESOURCES_KEY = 'io.kubernetes.container.hashWithoutResources';
-
-/**
- * A kubelet feature gate's state in one release, as {@link ReleaseInfo.featureGates} lists it.
- *
- * @example
- * ```ts
- * import { releaseInfo, type FeatureGateInfo } from 'kubelet-hash';
- *
- * const resize: FeatureGateInfo | undefined = releaseInfo('1.33').featureGates.InPlacePodVerticalScaling;
- * resize; // → { default: true, stage: 'beta', locked: false }
- * releaseInfo('1.35').featureGates.InPlacePodVerticalScaling; // → { default: true, stage: 'GA', locked: true }
- * ```
- *
- * @group Releases
- */
-export interface FeatureGateInfo {
-  /** Default when the kubelet's --feature-gates does not mention it. */
-  readonly default: boolean;
-  /** Maturity of the gate in this release (alpha gates are off by default). */
-  readonly stage: 'alpha' | 'beta' | 'GA';
-  /** GA and locked: the kubelet refuses to start with the gate set against its default. */
-  readonly locked: boolean;
-}
 
 /**
  * What one kubelet minor release hashes and where it stores the result; see {@link releaseInfo}.
@@ -111,49 +92,24 @@ export interface ReleaseInfo {
 
 function buildRegistry(): ReadonlyMap<string, ReleaseInfo> {
   const out = new Map<string, ReleaseInfo>();
-  for (const era of ERAS) {
-    for (let minor = era.firstMinor; minor <= era.lastMinor; minor++) {
-      const release = `1.${minor}`;
-      const info: ReleaseInfo = {
-        release,
-        minor,
-        algorithm: era.algorithm,
-        hashWithoutResources: era.hashWithoutResources,
-        jsonEscapes: era.algorithm === 'legacy' ? null : minor >= FIRST_MINOR_BUILT_WITH_GO_1_22 ? 'go1.22' : 'pre-go1.22',
-        laterPatchJsonEscapes: MINORS_WITH_GO_1_22_PATCH_BUILDS.has(minor) ? 'go1.22' : null,
-        storageKeys: { hash: HASH_KEY, hashWithoutResources: era.hashWithoutResources ? HASH_WITHOUT_RESOURCES_KEY : null },
-        featureGates: gatesOf(minor),
-        restartsSidecarsOnHashChange: minor >= FIRST_MINOR_RESTARTING_SIDECARS_ON_HASH_CHANGE,
-      };
-      out.set(release, Object.freeze(info));
-    }
+  for (const facts of releaseFacts()) {
+    const info: ReleaseInfo = {
+      release: facts.version,
+      minor: Number(facts.version.slice(facts.version.indexOf('.') + 1)),
+      algorithm: facts.kubeletHashAlgorithm,
+      hashWithoutResources: facts.hasHashWithoutResources,
+      jsonEscapes: facts.jsonEscapes,
+      laterPatchJsonEscapes: facts.laterPatchJsonEscapes,
+      storageKeys: {
+        hash: HASH_KEY,
+        hashWithoutResources: facts.hasHashWithoutResources ? HASH_WITHOUT_RESOURCES_KEY : null,
+      },
+      featureGates: facts.featureGates,
+      restartsSidecarsOnHashChange: facts.restartsSidecarsOnHashChange,
+    };
+    out.set(info.release, Object.freeze(info));
   }
   return out;
-}
-
-/** One row per gate: the stage of each minor, from the gate's introduction on (kube_features.go). */
-const GATE_STAGES: Readonly<Record<'InPlacePodVerticalScaling' | 'SidecarContainers', readonly [number, FeatureGateInfo][]>> = {
-  // alpha (off) 1.27–1.32, beta (on) 1.33–1.34, GA and locked from 1.35.
-  InPlacePodVerticalScaling: [
-    [27, { default: false, stage: 'alpha', locked: false }],
-    [33, { default: true, stage: 'beta', locked: false }],
-    [35, { default: true, stage: 'GA', locked: true }],
-  ],
-  // alpha (off) 1.28, beta (on) 1.29–1.32, GA and locked from 1.33.
-  SidecarContainers: [
-    [28, { default: false, stage: 'alpha', locked: false }],
-    [29, { default: true, stage: 'beta', locked: false }],
-    [33, { default: true, stage: 'GA', locked: true }],
-  ],
-};
-
-function gatesOf(minor: number): ReleaseInfo['featureGates'] {
-  const out: { -readonly [K in keyof ReleaseInfo['featureGates']]: FeatureGateInfo } = {};
-  for (const [name, stages] of Object.entries(GATE_STAGES) as [keyof ReleaseInfo['featureGates'], readonly [number, FeatureGateInfo][]][]) {
-    const current = stages.filter(([from]) => from <= minor).at(-1);
-    if (current) out[name] = Object.freeze({ ...current[1] });
-  }
-  return Object.freeze(out);
 }
 
 let registry: ReadonlyMap<string, ReleaseInfo> | undefined;
@@ -163,7 +119,7 @@ function table(): ReadonlyMap<string, ReleaseInfo> {
 }
 
 /**
- * Every supported release, oldest first: `['1.8', …, '1.36']`.
+ * Every supported release, oldest first: `['1.8', …, '1.36']`, one per release file.
  *
  * @example
  * ```ts
