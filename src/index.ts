@@ -26,6 +26,8 @@ export {
   type ApiserverDefaultsOptions,
   type ApiserverDefault,
   type DefaultRule,
+  type DefaultRuleKind,
+  type DefaultGate,
   type ListStarts,
   type TokenMountOptions,
 } from './defaults/index.js';

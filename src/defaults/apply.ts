@@ -117,14 +117,14 @@ interface RuleContext {
 }
 
 function applyRule(row: ApiserverDefault, path: readonly string[], pointer: boolean, container: JsonObject, ctx: RuleContext): void {
-  const rule = row.rule;
-  switch (rule.kind) {
+  const { kind, value } = row.rule;
+  switch (kind) {
     case 'zero':
       return visit(container, path, (parent, key) => {
-        if (isZero(memberOf(parent, key), pointer)) setMember(parent, key, rule.value);
+        if (isZero(memberOf(parent, key), pointer)) setMember(parent, key, value);
       });
     case 'force':
-      return visit(container, path, (parent, key) => setMember(parent, key, rule.value));
+      return visit(container, path, (parent, key) => setMember(parent, key, value));
     case 'image-pull-policy':
       if (isZero(memberOf(container, 'imagePullPolicy'), false)) {
         setMember(container, 'imagePullPolicy', defaultPullPolicy(memberOf(container, 'image') ?? ''));
@@ -225,8 +225,19 @@ function mountToken(container: JsonObject, volume: string): void {
   setMember(container, 'volumeMounts', [...list, serviceAccountTokenMount(volume)]);
 }
 
-/** The volume mount the service-account admission plugin appends (same shape in every release). */
-export function serviceAccountTokenMount(volume: string): JsonObject {
+/**
+ * The volume mount the service-account admission plugin appends to containers and init
+ * containers (same shape in every release 1.8–1.36).
+ *
+ * @example
+ * ```ts
+ * import { serviceAccountTokenMount } from 'kubelet-hash';
+ *
+ * serviceAccountTokenMount('kube-api-access-75rfs');
+ * // { name: 'kube-api-access-75rfs', readOnly: true, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' }
+ * ```
+ */
+export function serviceAccountTokenMount(volume: string): Record<string, unknown> {
   const mount = newObject();
   setMember(mount, 'name', volume);
   setMember(mount, 'readOnly', true);

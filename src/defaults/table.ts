@@ -12,24 +12,42 @@ import type { ContainerList } from '../pod/locate.js';
 /** The pod-spec lists a row applies to, each with the first minor release it applies there. */
 export type ListStarts = Readonly<Partial<Record<ContainerList, number>>>;
 
-/** How a row computes its value; the rules themselves live in `apply.ts`. */
-export type DefaultRule =
-  /** Set `value` where the field holds its Go zero value ("" / 0 / nil pointer). */
-  | { kind: 'zero'; value: string | number | boolean }
-  /** Overwrite the field with `value` whenever its parent object is present. */
-  | { kind: 'force'; value: string }
-  /** imagePullPolicy from the image reference: `Always` for tag `latest` or no tag and no digest. */
-  | { kind: 'image-pull-policy' }
-  /** Requests gain every limit they lack (SetDefaults_Pod: pods only, not templates). */
-  | { kind: 'requests-from-limits' }
-  /** Every quantity of limits and requests rounded up (away from zero) to milli scale. */
-  | { kind: 'round-up-milli' }
-  /** hostPort = containerPort where hostPort is 0, on hostNetwork pods. */
-  | { kind: 'host-port' }
-  /** resizePolicy gains `{resourceName, restartPolicy: NotRequired}` for cpu and memory requests it lacks. */
-  | { kind: 'resize-policy' }
-  /** The service-account token mount the admission plugin appends. */
-  | { kind: 'token-mount' };
+/** The kinds of value rule; how each is applied lives in `apply.ts`. */
+export type DefaultRuleKind =
+  | 'zero'
+  | 'force'
+  | 'image-pull-policy'
+  | 'requests-from-limits'
+  | 'round-up-milli'
+  | 'host-port'
+  | 'resize-policy'
+  | 'token-mount';
+
+/** How a row computes its value. */
+export interface DefaultRule {
+  /**
+   * `zero`: set `value` where the field holds its Go zero value ("", 0, nil pointer); `force`:
+   * overwrite with `value` whenever the parent object is present; `image-pull-policy`: `Always` for
+   * tag `latest` or neither tag nor digest, else `IfNotPresent`; `requests-from-limits`: requests
+   * gain every limit they lack; `round-up-milli`: quantities rounded away from zero to milli;
+   * `host-port`: hostPort = containerPort where 0; `resize-policy`: `{resourceName, restartPolicy:
+   * NotRequired}` for cpu and memory requests without a policy; `token-mount`: the service-account
+   * token volume mount.
+   */
+  readonly kind: DefaultRuleKind;
+  /** The value of `zero` and `force` rules. */
+  readonly value?: string | number | boolean;
+}
+
+/** An apiserver feature gate a default depends on. */
+export interface DefaultGate {
+  /** The gate's name (`InPlacePodVerticalScaling`). */
+  readonly name: string;
+  /** The default applies while the gate has this value. */
+  readonly when: boolean;
+  /** The gate's default over the row's releases. */
+  readonly default: boolean;
+}
 
 /** One apiserver default. */
 export interface ApiserverDefault {
@@ -49,7 +67,7 @@ export interface ApiserverDefault {
   /** The pod-spec lists it applies to, with the first minor for each. */
   readonly lists: ListStarts;
   /** The apiserver feature gate it depends on: applies when the gate equals `when`; `default` is the gate's default over the row's releases. */
-  readonly gate?: { readonly name: string; readonly when: boolean; readonly default: boolean };
+  readonly gate?: DefaultGate;
   /** Applies only when the caller gives the pod spec with `hostNetwork: true`. */
   readonly hostNetworkOnly?: boolean;
   /** Where upstream does it. */
@@ -67,7 +85,18 @@ const HTTP_GETS = [
 const DEFAULTS_GO = 'pkg/apis/core/v1/defaults.go';
 const GENERATED_GO = 'pkg/apis/core/v1/zz_generated.defaults.go';
 
-/** The rows, in the order the apiserver applies them. */
+/**
+ * Every container-level apiserver default of releases 1.8–1.36, in the order the apiserver applies
+ * them (see {@link apiserverDefaultsFor} for one release's).
+ *
+ * @example
+ * ```ts
+ * import { APISERVER_DEFAULTS } from 'kubelet-hash';
+ *
+ * const grpc = APISERVER_DEFAULTS.find((row) => row.id === 'probe.grpc.service');
+ * grpc?.first; // 23: GRPCAction.service defaults to "" from 1.23
+ * ```
+ */
 export const APISERVER_DEFAULTS: readonly ApiserverDefault[] = Object.freeze([
   {
     id: 'resources.requests',
@@ -240,6 +269,15 @@ export const APISERVER_DEFAULTS: readonly ApiserverDefault[] = Object.freeze([
   },
 ] satisfies ApiserverDefault[]);
 
-/** Where the service-account admission plugin mounts the token (every release 1.8–1.36). */
+/**
+ * Where the service-account admission plugin mounts the token (every release 1.8–1.36).
+ *
+ * @example
+ * ```ts
+ * import { SERVICE_ACCOUNT_TOKEN_MOUNT_PATH } from 'kubelet-hash';
+ *
+ * SERVICE_ACCOUNT_TOKEN_MOUNT_PATH; // '/var/run/secrets/kubernetes.io/serviceaccount'
+ * ```
+ */
 export const SERVICE_ACCOUNT_TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
 
