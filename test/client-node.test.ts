@@ -60,7 +60,12 @@ describe('@kubernetes/client-node 1.4 objects', () => {
       spec: {
         initContainers: [{ name: 'init', image: 'busybox', command: ['true'] }],
         containers: [
-          { name: 'app', image: 'nginx:1.25', ports: [{ containerPort: 80, protocol: 'TCP' }], resources: { limits: { cpu: '500m' } } },
+          {
+            name: 'app',
+            image: 'nginx:1.25',
+            ports: [{ containerPort: 80, protocol: 'TCP' }],
+            resources: { limits: { cpu: '500m' } },
+          },
         ],
       },
     };
@@ -71,7 +76,9 @@ describe('@kubernetes/client-node 1.4 objects', () => {
     expect(clientFound.map((f) => [f.list, f.index, f.name])).toEqual(plainFound.map((f) => [f.list, f.index, f.name]));
     for (const release of ['1.15', '1.24', '1.29', '1.36']) {
       for (const [i, f] of clientFound.entries()) {
-        expect(hashContainer(f.container, { kubeletVersion: release })).toBe(hashContainer(plainFound[i]!.container, { kubeletVersion: release }));
+        expect(hashContainer(f.container, { kubeletVersion: release })).toBe(
+          hashContainer(plainFound[i]!.container, { kubeletVersion: release }),
+        );
       }
     }
   });
@@ -80,7 +87,9 @@ describe('@kubernetes/client-node 1.4 objects', () => {
     const container: V1Container = { name: 'app', image: 'nginx' };
     expectTypeOf(container).toExtend<ContainerInput>();
     const pod: V1Pod = { spec: { containers: [container] } };
-    expect(hashContainer(container, { kubeletVersion: '1.29' })).toBe(hashContainer('{"name":"app","image":"nginx"}', { kubeletVersion: '1.29' }));
+    expect(hashContainer(container, { kubeletVersion: '1.29' })).toBe(
+      hashContainer('{"name":"app","image":"nginx"}', { kubeletVersion: '1.29' }),
+    );
     expect(validateContainer(container, { kubeletVersion: '1.29' })).toBeUndefined();
     expect(locateContainers(pod)).toHaveLength(1);
     const stored = applyApiserverDefaults(container, { kubeletVersion: '1.29', podSpec: pod.spec! });

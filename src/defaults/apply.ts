@@ -75,7 +75,10 @@ type JsonObject = Record<string, unknown>;
  * hashContainer(stored, { kubeletVersion: '1.24' }); // '9624f5a5', as that kubelet stored it
  * ```
  */
-export function applyApiserverDefaults(container: ContainerInput, options: ApiserverDefaultsOptions): Record<string, unknown> {
+export function applyApiserverDefaults(
+  container: ContainerInput,
+  options: ApiserverDefaultsOptions,
+): Record<string, unknown> {
   const opts = checkOptions(optionsSchema, options, 'options', 'an options object such as { kubeletVersion: "1.24" }');
   const info = releaseInfo(opts.kubeletVersion, ['options', 'kubeletVersion']);
   const json = containerJson(container);
@@ -100,7 +103,11 @@ export function applyApiserverDefaults(container: ContainerInput, options: Apise
  * The apiserver defaults that apply to a container of `list` in `release`'s apiserver with
  * `featureGates`, in the order they are applied.
  */
-export function activeDefaults(release: string, list: ContainerList, featureGates: Readonly<Record<string, boolean>>): ApiserverDefault[] {
+export function activeDefaults(
+  release: string,
+  list: ContainerList,
+  featureGates: Readonly<Record<string, boolean>>,
+): ApiserverDefault[] {
   const minor = releaseInfo(release).minor;
   return APISERVER_DEFAULTS.filter((row) => {
     if (minor < row.first || (row.last !== null && minor > row.last)) return false;
@@ -116,7 +123,13 @@ interface RuleContext {
   tokenVolume: string | undefined;
 }
 
-function applyRule(row: ApiserverDefault, path: readonly string[], pointer: boolean, container: JsonObject, ctx: RuleContext): void {
+function applyRule(
+  row: ApiserverDefault,
+  path: readonly string[],
+  pointer: boolean,
+  container: JsonObject,
+  ctx: RuleContext,
+): void {
   const { kind, value } = row.rule;
   switch (kind) {
     case 'zero':

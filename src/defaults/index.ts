@@ -9,7 +9,15 @@ import type { ApiserverDefault } from './table.js';
 
 export { applyApiserverDefaults, serviceAccountTokenMount, type ApiserverDefaultsOptions } from './apply.js';
 export { missingApiserverDefaults, wouldGetTokenMount, type TokenMountOptions } from './inspect.js';
-export { APISERVER_DEFAULTS, SERVICE_ACCOUNT_TOKEN_MOUNT_PATH, type ApiserverDefault, type DefaultGate, type DefaultRule, type DefaultRuleKind, type ListStarts } from './table.js';
+export {
+  APISERVER_DEFAULTS,
+  SERVICE_ACCOUNT_TOKEN_MOUNT_PATH,
+  type ApiserverDefault,
+  type DefaultGate,
+  type DefaultRule,
+  type DefaultRuleKind,
+  type ListStarts,
+} from './table.js';
 
 /**
  * The defaults the apiserver of `kubeletVersion`'s release applies to a container of `list`

@@ -65,7 +65,8 @@ export interface TokenMountOptions {
 export function wouldGetTokenMount(container: ContainerInput, options: TokenMountOptions = {}): boolean {
   const obj = containerObject(container);
   if ((options.list ?? 'containers') === 'ephemeralContainers') return false;
-  if (options.podSpec !== undefined && memberOf(options.podSpec, 'automountServiceAccountToken') === false) return false;
+  if (options.podSpec !== undefined && memberOf(options.podSpec, 'automountServiceAccountToken') === false)
+    return false;
   const mounts = memberOf(obj, 'volumeMounts');
   if (!Array.isArray(mounts)) return true;
   return !mounts.some((m) => isPlainObject(m) && memberOf(m, 'mountPath') === SERVICE_ACCOUNT_TOKEN_MOUNT_PATH);

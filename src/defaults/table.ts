@@ -74,7 +74,10 @@ export interface ApiserverDefault {
   readonly source: string;
 }
 
-const ALL_LISTS: ListStarts = { initContainers: 8, containers: 8, ephemeralContainers: 21 };
+// Ephemeral containers (1.16+) get the generated per-field defaults from the start, but
+// SetDefaults_Container only from SetDefaults_EphemeralContainer (read at 1.21.4, absent at 1.19.1).
+const ALL_LISTS: ListStarts = { initContainers: 8, containers: 8, ephemeralContainers: 16 };
+const CONTAINER_DEFAULTER_LISTS: ListStarts = { initContainers: 8, containers: 8, ephemeralContainers: 21 };
 const POD_LISTS: ListStarts = { initContainers: 8, containers: 8 };
 const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
 const HTTP_GETS = [
@@ -133,7 +136,7 @@ export const APISERVER_DEFAULTS: readonly ApiserverDefault[] = Object.freeze([
     rule: { kind: 'image-pull-policy' },
     first: 8,
     last: null,
-    lists: ALL_LISTS,
+    lists: CONTAINER_DEFAULTER_LISTS,
     source: `${DEFAULTS_GO} SetDefaults_Container with pkg/util/parsers.ParseImageName`,
   },
   {
@@ -142,7 +145,7 @@ export const APISERVER_DEFAULTS: readonly ApiserverDefault[] = Object.freeze([
     rule: { kind: 'zero', value: '/dev/termination-log' },
     first: 8,
     last: null,
-    lists: ALL_LISTS,
+    lists: CONTAINER_DEFAULTER_LISTS,
     source: `${DEFAULTS_GO} SetDefaults_Container (v1.TerminationMessagePathDefault)`,
   },
   {
@@ -151,7 +154,7 @@ export const APISERVER_DEFAULTS: readonly ApiserverDefault[] = Object.freeze([
     rule: { kind: 'zero', value: 'File' },
     first: 8,
     last: null,
-    lists: ALL_LISTS,
+    lists: CONTAINER_DEFAULTER_LISTS,
     source: `${DEFAULTS_GO} SetDefaults_Container (v1.TerminationMessageReadFile)`,
   },
   {
@@ -280,4 +283,3 @@ export const APISERVER_DEFAULTS: readonly ApiserverDefault[] = Object.freeze([
  * ```
  */
 export const SERVICE_ACCOUNT_TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
-
