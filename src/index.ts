@@ -2,6 +2,12 @@
  * kubelet-hash: the container hash a Kubernetes kubelet computes (`HashContainer`), bit for bit,
  * for every kubelet release from 1.8 on ({@link supportedReleases} lists them).
  *
+ * @document ../docs/controllers.md
+ * @document ../docs/node-agents.md
+ * @document ../docs/how-the-kubelet-hashes.md
+ * @document ../docs/troubleshooting.md
+ * @document ../docs/cli.md
+ *
  * @packageDocumentation
  */
 export {
@@ -15,6 +21,22 @@ export {
 export type { HashOptions } from './hash/options.js';
 export * from './kubelet/index.js';
 export * from './explain/index.js';
+export {
+  applyApiserverDefaults,
+  apiserverDefaultsFor,
+  missingApiserverDefaults,
+  wouldGetTokenMount,
+  serviceAccountTokenMount,
+  APISERVER_DEFAULTS,
+  SERVICE_ACCOUNT_TOKEN_MOUNT_PATH,
+  type ApiserverDefaultsOptions,
+  type ApiserverDefault,
+  type DefaultRule,
+  type DefaultRuleKind,
+  type DefaultGate,
+  type ListStarts,
+  type TokenMountOptions,
+} from './defaults/index.js';
 export { locateContainers, type LocatedContainer, type ContainerList } from './pod/locate.js';
 export {
   readRuntimeRecords,

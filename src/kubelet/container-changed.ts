@@ -19,7 +19,21 @@ import type { RestartRuleId } from './restart-rules.js';
 import { containerStateSchema, readContainerState, type ContainerStateInput } from './runtime-state.js';
 import { isPlainObject, memberOf } from '../decode/input.js';
 
-/** Options of {@link containerChanged}: the kubelet to reproduce and how it runs the container. */
+/**
+ * Options of {@link containerChanged}: the kubelet to reproduce and how it runs the container.
+ *
+ * @example
+ * ```ts
+ * import { containerChanged, type ContainerChangedOptions } from 'kubelet-hash';
+ *
+ * const options: ContainerChangedOptions = { kubeletVersion: 'v1.29.4', featureGates: { InPlacePodVerticalScaling: true }, staticPod: true };
+ * const resized = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '1' } } };
+ * // Static pods are never resized in place: a resources change restarts them.
+ * containerChanged(resized, { hash: '590c88e0', hashWithoutResources: '371a981f' }, options).changed; // → true
+ * ```
+ *
+ * @group Kubelet decisions
+ */
 export interface ContainerChangedOptions extends HashOptions {
   /** The kubelet's feature gates (booleans or Go's bool text); unset gates take the release's default. */
   featureGates?: FeatureGates;
@@ -45,7 +59,20 @@ export interface ContainerChangedOptions extends HashOptions {
   pod?: unknown;
 }
 
-/** What {@link containerChanged} found; hashes are lowercase hex text as the kubelet stores them. */
+/**
+ * What {@link containerChanged} found; hashes are lowercase hex text as the kubelet stores them.
+ *
+ * @example
+ * ```ts
+ * import { containerChanged, type ContainerChangedResult } from 'kubelet-hash';
+ *
+ * const web = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '500m' } } };
+ * const result: ContainerChangedResult = containerChanged({ ...web, image: 'nginx:1.28' }, { hash: '590c88e0' }, { kubeletVersion: '1.29' });
+ * [result.changed, result.rule, result.expected, result.actual]; // → [true, 'hash', 'dc15f387', '590c88e0']
+ * ```
+ *
+ * @group Kubelet decisions
+ */
 export interface ContainerChangedResult {
   /** The kubelet minor release the decision is for (`1.29`). */
   release: string;
@@ -89,14 +116,25 @@ const optionsSchema = ruleOptionsSchema.extend({
  * What a kubelet of `options.kubeletVersion` decides for a container whose runtime status stores
  * `status` (the annotation map, docker-style `annotation.` labels, `{ hash, hashWithoutResources }`
  * or a runtime record). A status without a hash, or with non-hex text, is refused unless
- * `storedHashReading: 'kubelet'`.
+ * `storedHashReading: 'kubelet'`. Throws the errors of {@link hashContainer}, {@link OptionError}
+ * for a status that is not an object or feature gates the kubelet would refuse, `HashFormatError`
+ * (`MISSING_HASH`, `INVALID_HASH`) and `RecordError` (`RECORD_MISMATCH`).
  *
  * @example
  * ```ts
  * import { containerChanged } from 'kubelet-hash';
- * const r = containerChanged({ name: 'web', image: 'nginx:1.27' }, { 'io.kubernetes.container.hash': '311670a' }, { kubeletVersion: '1.29' });
- * console.log(r.action, r.ruleId); // 'restart' 'hash'
+ *
+ * const web = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '500m' } } };
+ * // The runtime's annotations for the running container (crictl inspect: status.annotations).
+ * const annotations = { 'io.kubernetes.container.hash': '590c88e0' };
+ * containerChanged(web, annotations, { kubeletVersion: '1.29' }).changed; // → false
+ * const patched = containerChanged({ ...web, image: 'nginx:1.28' }, annotations, { kubeletVersion: '1.29' });
+ * patched.changed; // → true
+[patched.action, patched.ruleId]; // → ['restart', 'hash']
+ * patched.reason.startsWith('container definition changed (stored 590c88e0, computed'); // → true
  * ```
+ *
+ * @group Kubelet decisions
  */
 export function containerChanged(container: ContainerInput, status: ContainerStatusInput, options: ContainerChangedOptions): ContainerChangedResult {
   const { opts, info, gates } = resolveRuleOptions(optionsSchema, options, '{ kubeletVersion: "1.29" }');

@@ -20,15 +20,31 @@ import type { RuntimeFacts } from './runtime-state.js';
  *
  * @example
  * ```ts
- * import { containerChanged } from 'kubelet-hash';
+ * import { containerChanged, type ContainerAction } from 'kubelet-hash';
  * const c = { name: 'job', image: 'busybox:2' };
- * const r = containerChanged(c, { hash: '1' }, { kubeletVersion: '1.30', state: { state: 'exited', exitCode: 0 }, restartPolicy: 'OnFailure' });
- * console.log(r.action); // 'stays-stopped'
+ * const opts = { kubeletVersion: '1.30', state: { state: 'exited' as const, exitCode: 0 }, restartPolicy: 'OnFailure' as const };
+ * const action: ContainerAction = containerChanged(c, { hash: '1' }, opts).action;
+ * action; // → 'stays-stopped'
  * ```
+ *
+ * @group Kubelet decisions
  */
 export type ContainerAction = 'restart' | 'keep' | 'deferred' | 'start' | 'stays-stopped';
 
-/** A pod's restart policy. */
+/**
+ * A pod's restart policy (`spec.restartPolicy`): decides what happens to a container that is not running.
+ *
+ * @example
+ * ```ts
+ * import { containerChanged, type PodRestartPolicy } from 'kubelet-hash';
+ * const c = { name: 'job', image: 'busybox:2' };
+ * const after = (restartPolicy: PodRestartPolicy) =>
+ *   containerChanged(c, { hash: '1' }, { kubeletVersion: '1.30', state: { state: 'exited', exitCode: 1 }, restartPolicy }).action;
+ * [after('Always'), after('OnFailure'), after('Never')]; // → ['start', 'start', 'stays-stopped']
+ * ```
+ *
+ * @group Kubelet decisions
+ */
 export type PodRestartPolicy = 'Always' | 'OnFailure' | 'Never';
 
 /** Everything the decision reads about one container. */

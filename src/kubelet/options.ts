@@ -3,6 +3,7 @@
  * zod at the edge, typed errors out, in the same style as `options.ts`.
  */
 import { z } from 'zod';
+import type { GateName } from '../models/dsl.js';
 import { OptionError, type JsonPathSegment } from '../errors.js';
 import { modelledGates, releaseInfo, type ReleaseInfo } from '../releases/registry.js';
 import { MAX_UINT64 } from '../go/ints.js';
@@ -17,11 +18,17 @@ export { checkOptions, escapesSchema } from '../hash/options.js';
  *
  * @example
  * ```ts
- * import { containerChanged } from 'kubelet-hash';
+ * import { containerChanged, type GateValue } from 'kubelet-hash';
  * const sidecar = { name: 'proxy', image: 'envoy:1', restartPolicy: 'Always' };
- * const r = containerChanged(sidecar, { hash: '1' }, { kubeletVersion: '1.32', containerList: 'initContainers', featureGates: { SidecarContainers: 'F' } });
- * console.log(r.ruleId); // 'sidecar-as-init'
+ * const r = containerChanged(sidecar, { hash: '1' }, {
+ *   kubeletVersion: '1.32',
+ *   containerList: 'initContainers',
+ *   featureGates: { SidecarContainers: 'F' } satisfies Record<string, GateValue>,
+ * });
+ * r.ruleId; // → 'sidecar-as-init'
  * ```
+ *
+ * @group Kubelet decisions
  */
 export type GateValue = boolean | string;
 
@@ -29,7 +36,22 @@ export type GateValue = boolean | string;
  * Kubelet feature gates that change how the stored hashes are used. Only the gates in the
  * library's table are accepted (see README "Feature gates"): a kubelet refuses a gate name it does
  * not know, and the library cannot tell whether a given release knows any other name, so it
- * refuses rather than guess.
+ * refuses rather than guess (`UNKNOWN_FEATURE_GATE`). A setting the kubelet would refuse throws
+ * {@link OptionError}.
+ *
+ * @example
+ * ```ts
+ * import { containerChanged, type FeatureGates } from 'kubelet-hash';
+ *
+ * const gates: FeatureGates = { InPlacePodVerticalScaling: true };
+ * const resized = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '1' } } };
+ * const stored = { hash: '590c88e0', hashWithoutResources: '371a981f' };
+ * // 1.29 with in-place resize: a resources-only change is resized, not restarted.
+ * containerChanged(resized, stored, { kubeletVersion: '1.29', featureGates: gates }).changed; // → false
+ * containerChanged(resized, stored, { kubeletVersion: '1.29' }).changed; // → true
+ * ```
+ *
+ * @group Kubelet decisions
  */
 export interface FeatureGates {
   /** In-place pod resize (1.27+); unset takes the release's default. Setting it before 1.27, or to false from 1.35 (locked), is an error. */
@@ -40,7 +62,6 @@ export interface FeatureGates {
   [gate: string]: GateValue | undefined;
 }
 
-import type { GateName } from '../models/dsl.js';
 export type { GateName } from '../models/dsl.js';
 
 export const featureGatesSchema = z.record(z.string(), z.unknown());
@@ -137,6 +158,17 @@ export function resolveGates(info: ReleaseInfo, gates: unknown, path: JsonPathSe
 /**
  * An observed/stored hash given by a caller: hex text as stored (of either case, as
  * `strconv.ParseUint(s, 16, 64)` reads it), or the value as a number or bigint.
+ *
+ * @example
+ * ```ts
+ * import { identifyReleases, type HashValueInput } from 'kubelet-hash';
+ *
+ * const container = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '500m' } } };
+ * const observed: HashValueInput[] = ['e220f96', 0xe220f96, 0xe220f96n];
+ * observed.map((h) => identifyReleases(container, h)[0]?.release); // → ['1.31', '1.31', '1.31']
+ * ```
+ *
+ * @group Kubelet decisions
  */
 export type HashValueInput = string | number | bigint;
 
@@ -147,11 +179,19 @@ export type HashValueInput = string | number | bigint;
  *
  * @example
  * ```ts
- * import { containerChanged } from 'kubelet-hash';
+ * import { containerChanged, type StoredHashReading } from 'kubelet-hash';
  * const c = { name: 'web', image: 'nginx' };
- * console.log(containerChanged(c, { hash: 'oops' }, { kubeletVersion: '1.31', storedHashReading: 'kubelet' }).actual); // '0'
- * // with the default 'strict' reading the same call throws HashFormatError INVALID_HASH
+ * const read = (storedHashReading: StoredHashReading) => {
+ *   try {
+ *     return containerChanged(c, { hash: 'oops' }, { kubeletVersion: '1.31', storedHashReading }).actual;
+ *   } catch (e) {
+ *     return (e as { code: string }).code;
+ *   }
+ * };
+ * [read('strict'), read('kubelet')]; // → ['INVALID_HASH', '0']
  * ```
+ *
+ * @group Kubelet decisions
  */
 export type StoredHashReading = 'strict' | 'kubelet';
 

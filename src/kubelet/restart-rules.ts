@@ -11,7 +11,19 @@ import type { ReleaseInfo } from '../releases/registry.js';
 import type { ContainerRole } from './container-role.js';
 import type { GateName, ResolvedGates } from './options.js';
 
-/** Every rule the library applies; see {@link RESTART_RULES}. */
+/**
+ * Every rule the library applies; see {@link RESTART_RULES}.
+ *
+ * @example
+ * ```ts
+ * import { predictRestarts, type RestartRuleId } from 'kubelet-hash';
+ * const pod = (image: string) => ({ spec: { containers: [{ name: 'web', image }] } });
+ * const id: RestartRuleId | undefined = predictRestarts(pod('a:1'), pod('a:2'), { kubeletVersion: '1.30' }).containers[0]!.ruleId;
+ * id; // → 'hash'
+ * ```
+ *
+ * @group Kubelet decisions
+ */
 export type RestartRuleId =
   | 'static-pod-manifest-edit'
   | 'static-pod-kubelet-upgrade'
@@ -27,7 +39,19 @@ export type RestartRuleId =
   | 'resize-policy'
   | 'resize-policy-sidecar';
 
-/** One rule of the kubelet's restart decision. */
+/**
+ * One rule of the kubelet's restart decision.
+ *
+ * @example
+ * ```ts
+ * import { RESTART_RULES, type RestartRule } from 'kubelet-hash';
+ * const holdsAt = (r: RestartRule, minor: number) => minor >= r.firstMinor && (r.lastMinor === null || minor <= r.lastMinor);
+ * // The rules that depend on SidecarContainers and hold for a 1.31 kubelet (one per gate state):
+ * RESTART_RULES.filter((r) => r.gate?.name === 'SidecarContainers' && holdsAt(r, 31)).map((r) => r.id); // → ['sidecar-as-init', 'sidecar-not-compared']
+ * ```
+ *
+ * @group Kubelet decisions
+ */
 export interface RestartRule {
   /** Stable identifier, carried by every verdict the rule decides. */
   readonly id: RestartRuleId;
@@ -61,9 +85,11 @@ const MANAGER = 'pkg/kubelet/kuberuntime/kuberuntime_manager.go';
  * ```ts
  * import { RESTART_RULES } from 'kubelet-hash';
  * const resize = RESTART_RULES.find((r) => r.id === 'resize-policy')!;
- * console.log(resize.firstMinor, resize.gate?.name, resize.source);
- * // 27 'InPlacePodVerticalScaling' 'pkg/kubelet/kuberuntime/kuberuntime_manager.go@v1.27.0 (computePodResizeAction); …'
+ * [resize.firstMinor, resize.gate?.name]; // → [27, 'InPlacePodVerticalScaling']
+ * resize.source.startsWith('pkg/kubelet/kuberuntime/kuberuntime_manager.go@v1.27.0'); // → true
  * ```
+ *
+ * @group Kubelet decisions
  */
 export const RESTART_RULES: readonly RestartRule[] = Object.freeze([
   {

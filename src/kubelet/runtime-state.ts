@@ -8,7 +8,19 @@ import { z } from 'zod';
 import { OptionError, type JsonPathSegment } from '../errors.js';
 import { isPlainObject } from '../decode/input.js';
 
-/** A container's runtime state as the kubelet's runtime cache holds it. */
+/**
+ * A container's runtime state as the kubelet's runtime cache holds it.
+ *
+ * @example
+ * ```ts
+ * import { containerChanged, type RuntimeStateName } from 'kubelet-hash';
+ * const c = { name: 'web', image: 'nginx:2' };
+ * const actionWhen = (state: RuntimeStateName) => containerChanged(c, { hash: '1' }, { kubeletVersion: '1.33', state: { state } }).action;
+ * [actionWhen('running'), actionWhen('unknown')]; // → ['restart', 'start']
+ * ```
+ *
+ * @group Kubelet decisions
+ */
 export type RuntimeStateName = 'running' | 'exited' | 'created' | 'unknown';
 
 /**
@@ -17,11 +29,17 @@ export type RuntimeStateName = 'running' | 'exited' | 'created' | 'unknown';
  *
  * @example
  * ```ts
- * import type { ContainerStateInput } from 'kubelet-hash';
- * const running: ContainerStateInput = { state: { running: {} }, started: true, resources: { limits: { memory: '256Mi' } } };
- * const crashed: ContainerStateInput = { state: 'exited', exitCode: 137 };
- * console.log(running.started, crashed.exitCode); // true 137
+ * import { containerChanged, type ContainerStateInput } from 'kubelet-hash';
+ * const web = { name: 'web', image: 'nginx', resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }], resources: { limits: { memory: '512Mi' } } };
+ * // The running container still has 256Mi (its ContainerStatus.resources): the resize needs a restart.
+ * const state: ContainerStateInput = { state: { running: {} }, started: true, resources: { limits: { memory: '256Mi' } } };
+ * const stored = { 'io.kubernetes.container.hash': '1' };
+ * containerChanged(web, stored, { kubeletVersion: '1.33', state, storedHashReading: 'kubelet' }).ruleId; // → 'hash'
+ * const same = containerChanged(web, { hash: containerChanged(web, stored, { kubeletVersion: '1.33', storedHashReading: 'kubelet' }).expected }, { kubeletVersion: '1.33', state });
+ * [same.action, same.ruleId]; // → ['restart', 'resize-policy']
  * ```
+ *
+ * @group Kubelet decisions
  */
 export interface ContainerStateInput {
   /** `running`, `exited`, `created`, `unknown`, or a Kubernetes `ContainerState` object. */

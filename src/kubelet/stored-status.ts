@@ -14,6 +14,24 @@ import { hashValueSchema, readHashValue, type HashValueInput, type StoredHashRea
 /**
  * The stored hashes of a running container: its annotation map (CRI `status.annotations`, or
  * docker labels with the `annotation.` prefix) or `{ hash, hashWithoutResources }`.
+ *
+ * @example
+ * ```ts
+ * import { containerChanged, type ContainerStatusInput } from 'kubelet-hash';
+ *
+ * const web = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '500m' } } };
+ * const statuses: ContainerStatusInput[] = [
+ *   { 'io.kubernetes.container.hash': '590c88e0' }, // crictl inspect: status.annotations
+ *   { 'annotation.io.kubernetes.container.hash': '590c88e0' }, // docker inspect: Config.Labels
+ *   { hash: '590c88e0' },
+ *   { hash: 0x590c88e0 },
+ * ];
+ * statuses.map((s) => containerChanged(web, s, { kubeletVersion: '1.29' }).changed); // → [false, false, false, false]
+ * // A missing hash is refused unless read as the kubelet reads its own labels (0: restarted).
+ * containerChanged(web, {}, { kubeletVersion: '1.29', storedHashReading: 'kubelet' }).changed; // → true
+ * ```
+ *
+ * @group Kubelet decisions
  */
 export type ContainerStatusInput =
   | {

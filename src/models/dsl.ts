@@ -122,7 +122,21 @@ function packagePath(typeName: string): string {
 // Releases and deltas
 // ---------------------------------------------------------------------------------------------
 
-/** A kubelet feature gate's state in one release (kube_features.go). */
+/**
+ * A kubelet feature gate's state in one release (kube_features.go), as
+ * {@link ReleaseInfo.featureGates} lists it.
+ *
+ * @example
+ * ```ts
+ * import { releaseInfo, type FeatureGateInfo } from 'kubelet-hash';
+ *
+ * const resize: FeatureGateInfo | undefined = releaseInfo('1.33').featureGates.InPlacePodVerticalScaling;
+ * resize; // → { default: true, stage: 'beta', locked: false }
+ * releaseInfo('1.35').featureGates.InPlacePodVerticalScaling; // → { default: true, stage: 'GA', locked: true }
+ * ```
+ *
+ * @group Releases
+ */
 export interface FeatureGateInfo {
   /** Default when the kubelet's --feature-gates does not mention it. */
   readonly default: boolean;
@@ -132,7 +146,18 @@ export interface FeatureGateInfo {
   readonly locked: boolean;
 }
 
-/** The kubelet feature gates that change how the hash is used (not how it is computed). */
+/**
+ * The kubelet feature gates that change how the hash is used (not how it is computed).
+ *
+ * @example
+ * ```ts
+ * import { releaseInfo, type GateName } from 'kubelet-hash';
+ * const gates = Object.keys(releaseInfo('1.30').featureGates) as GateName[];
+ * gates; // → ['InPlacePodVerticalScaling', 'SidecarContainers']
+ * ```
+ *
+ * @group Releases
+ */
 export type GateName = 'InPlacePodVerticalScaling' | 'SidecarContainers';
 
 /** Alpha: off unless the kubelet's --feature-gates turns it on. */

@@ -13,12 +13,52 @@ import { parseKubeletVersion } from './version.js';
 
 export type { FeatureGateInfo } from '../models/dsl.js';
 
-/** Runtime annotation key the kubelet stores `HashContainer` under (every release). */
+/**
+ * Runtime annotation key the kubelet stores `HashContainer` under (every release).
+ *
+ * @example
+ * ```ts
+ * import { HASH_KEY, containerChanged } from 'kubelet-hash';
+ *
+ * HASH_KEY; // → 'io.kubernetes.container.hash'
+ * // The annotation map of a running container, as crictl inspect shows it.
+ * const annotations = { [HASH_KEY]: '590c88e0' };
+ * containerChanged({ name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '500m' } } }, annotations, { kubeletVersion: '1.29' }).changed; // → false
+ * ```
+ *
+ * @group Releases
+ */
 export const HASH_KEY = 'io.kubernetes.container.hash';
-/** Runtime annotation key the kubelet stores `HashContainerWithoutResources` under (1.27–1.30, gate on). */
+/**
+ * Runtime annotation key the kubelet stores `HashContainerWithoutResources` under (1.27–1.30, gate on).
+ *
+ * @example
+ * ```ts
+ * import { HASH_WITHOUT_RESOURCES_KEY, releaseInfo } from 'kubelet-hash';
+ *
+ * HASH_WITHOUT_RESOURCES_KEY; // → 'io.kubernetes.container.hashWithoutResources'
+ * releaseInfo('1.28').storageKeys.hashWithoutResources === HASH_WITHOUT_RESOURCES_KEY; // → true
+ * releaseInfo('1.31').storageKeys.hashWithoutResources; // → null
+ * ```
+ *
+ * @group Releases
+ */
 export const HASH_WITHOUT_RESOURCES_KEY = 'io.kubernetes.container.hashWithoutResources';
 
-/** What one kubelet minor release hashes and where it stores the result; see {@link releaseInfo}. */
+/**
+ * What one kubelet minor release hashes and where it stores the result; see {@link releaseInfo}.
+ *
+ * @example
+ * ```ts
+ * import { releaseInfo, type ReleaseInfo } from 'kubelet-hash';
+ *
+ * const info: ReleaseInfo = releaseInfo('1.29');
+ * [info.algorithm, info.hashWithoutResources, info.jsonEscapes, info.laterPatchJsonEscapes]; // → ['json', true, 'pre-go1.22', 'go1.22']
+ * info.featureGates.SidecarContainers; // → { default: true, stage: 'beta', locked: false }
+ * ```
+ *
+ * @group Releases
+ */
 export interface ReleaseInfo {
   /** `1.27` */
   readonly release: string;
@@ -78,12 +118,47 @@ function table(): ReadonlyMap<string, ReleaseInfo> {
   return (registry ??= buildRegistry());
 }
 
-/** Every supported release, oldest first (`'1.8'` first): one per release file. */
+/**
+ * Every supported release, oldest first: `['1.8', …, '1.36']`, one per release file.
+ *
+ * @example
+ * ```ts
+ * import { supportedReleases, hashContainer } from 'kubelet-hash';
+ *
+ * supportedReleases().length; // → 29
+ * supportedReleases()[0]; // → '1.8'
+ * // The hash of one container across every release, as `kubelet-hash hash` prints it.
+ * const byRelease = Object.fromEntries(supportedReleases().map((r) => [r, hashContainer({ name: 'app', image: 'nginx' }, { kubeletVersion: r })]));
+ * byRelease['1.29']; // → '65b95dba'
+ * ```
+ *
+ * @group Releases
+ */
 export function supportedReleases(): string[] {
   return [...table().keys()];
 }
 
-/** Release facts for a version string (`1.27`, `1.27.4`, `v1.27.4-eks-…`). */
+/**
+ * Release facts for a version string (`1.27`, `1.27.4`, `v1.27.4-eks-…`). Throws
+ * {@link ReleaseError} `INVALID_VERSION` for text that is no kubelet version and
+ * `UNSUPPORTED_RELEASE` outside 1.8–1.36; `path` is the JSON path the error reports.
+ *
+ * @example
+ * ```ts
+ * import { releaseInfo, ReleaseError } from 'kubelet-hash';
+ *
+ * releaseInfo('v1.29.4-eks-1234').release; // → '1.29'
+ * releaseInfo('1.12').algorithm; // → 'legacy'
+ * releaseInfo('1.31').algorithm; // → 'name-image'
+ * try {
+ *   releaseInfo('1.7');
+ * } catch (e) {
+ *   e instanceof ReleaseError && e.message; // → 'UNSUPPORTED_RELEASE at .kubeletVersion: expected a kubelet release from 1.8 to 1.36 ("1.7" is release 1.7)'
+ * }
+ * ```
+ *
+ * @group Releases
+ */
 export function releaseInfo(version: unknown, path: readonly (string | number)[] = ['kubeletVersion']): ReleaseInfo {
   const parsed = parseKubeletVersion(version, path);
   const info = table().get(parsed.release);
