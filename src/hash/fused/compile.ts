@@ -25,30 +25,34 @@ export class NotFusable extends Error {}
 const EMPTY: Readonly<Record<string, unknown>> = Object.freeze(Object.create(null));
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 
-/** Keys of a JSON object member list as the decoder sees them: defined members, Go string order. */
+/**
+ * Keys of a JSON object as the decoder sees them: own enumerable members that are defined, in Go
+ * string order; null when there are none (nil after the round trip). Invalid input falls back.
+ */
 function mapKeys(m: unknown): string[] | null {
   if (!isPlainObject(m) || hasToJson(m)) fnv.fallback();
-  const keys = Object.keys(m);
-  let n = 0;
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!;
-    if (m[k] === undefined) continue;
+  const keys: string[] = [];
+  for (const k in m) {
+    if (m[k] === undefined || !Object.prototype.propertyIsEnumerable.call(m, k)) continue;
     for (let j = 0; j < k.length; j++) {
       const c = k.charCodeAt(j);
       if (c >= 0xd800 && c <= 0xdfff) fnv.fallback(); // Go order and U+FFFD repair: tree path
     }
-    keys[n++] = k;
+    // Insertion sort: maps here are small, and UTF-16 order is UTF-8 byte order without surrogates.
+    let i = keys.length;
+    keys.push(k);
+    while (i > 0 && keys[i - 1]! > k) {
+      keys[i] = keys[i - 1]!;
+      i--;
+    }
+    keys[i] = k;
   }
-  if (n === 0) return null;
-  keys.length = n;
-  return keys.sort(); // UTF-16 order is UTF-8 byte order without surrogates
+  return keys.length === 0 ? null : keys;
 }
 
-/** omitempty for a map member: nil or no defined member (invalid input is "not empty" and fails later). */
-function emptyMap(m: unknown): boolean {
-  if (!isPlainObject(m) || hasToJson(m)) return false;
-  for (const k in m) if (Object.prototype.propertyIsEnumerable.call(m, k) && m[k] !== undefined) return false;
-  return true;
+/** The raw-spelling guard: only our parser's (null-prototype) objects can carry escaped Quantity text. */
+function hasRaws(o: object): boolean {
+  return Object.getPrototypeOf(o) === null && escapedStringMembers(o) !== undefined;
 }
 
 const RUNTIME = {
@@ -56,9 +60,8 @@ const RUNTIME = {
   pe: Object.prototype.propertyIsEnumerable,
   isPlainObject,
   hasToJson,
-  raws: escapedStringMembers,
+  hasRaws,
   mapKeys,
-  emptyMap,
   EMPTY,
 };
 
@@ -97,7 +100,7 @@ class Generator {
     const main = this.rootFn(false);
     const wr = this.era.algorithm === 'json' && this.era.withoutResources ? this.rootFn(true) : null;
     const source = [
-      'const {feed, fallback, jsonByte, spewString, spewDecimal, jsonDecimal, pe, isPlainObject, hasToJson, raws, mapKeys, emptyMap, EMPTY} = rt;',
+      'const {feed, fallback, jsonByte, spewString, spewDecimal, jsonDecimal, pe, isPlainObject, hasToJson, hasRaws, mapKeys, EMPTY} = rt;',
       `const jstr = rt.JSON_STRING[${JSON.stringify(this.escapes)}];`,
       ...this.fns,
       `return { hash: ${main}, withoutResources: ${wr ?? 'null'} };`,
@@ -176,7 +179,7 @@ class Generator {
 
   /** Whether the struct's own members include a Quantity, whose raw JSON spelling the parser may have kept. */
   private rawsGuard(types: readonly GoType[]): string {
-    return types.some((t) => target(t).name === QUANTITY_TYPE) ? 'if (raws(o) !== undefined) fallback();' : '';
+    return types.some((t) => target(t).name === QUANTITY_TYPE) ? 'if (hasRaws(o)) fallback();' : '';
   }
 
   // --- go-spew (legacy) -------------------------------------------------------------------------
@@ -282,7 +285,11 @@ class Generator {
           : this.jsonValue(slot.type);
         const empty = slot.omitempty ? emptyTest(slot.type) : null;
         lines.push(slot.read);
-        if (empty) {
+        if (slot.omitempty && slot.type.kind === 'map' && slot.type.key.kind === 'string' && !zeroed) {
+          // The member's keys decide both omitempty (none defined) and the order they are written in.
+          lines.push(`{ const ks = v == null ? null : mapKeys(v); if (ks !== null) { ${pre} h = ${this.jsonMap(slot.type)}(v, ks, h); } }`);
+          wrote = wrote === true ? true : 'runtime';
+        } else if (empty) {
           lines.push(`if (!(${empty})) { ${pre} ${value} }`);
           wrote = wrote === true ? true : 'runtime';
         } else {
@@ -302,6 +309,23 @@ class Generator {
       else out.push({ ...slot, read: this.read(slot) });
     }
     return out;
+  }
+
+  /** `{"k":v,…}` of a map whose sorted, defined keys are known. */
+  private jsonMap(type: Extract<GoType, { kind: 'map' }>): string {
+    return this.fn(`json/${type.name}`, (name) => `function ${name}(o, ks, h) {
+  ${this.rawsGuard([type.elem])}
+  h = jsonByte(h, 123);
+  for (let i = 0; i < ks.length; i++) {
+    if (i > 0) h = jsonByte(h, 44);
+    const k = ks[i];
+    h = jstr(h, k);
+    h = jsonByte(h, 58);
+    const v = o[k];
+    ${this.jsonValue(type.elem)}
+  }
+  return jsonByte(h, 125);
+}`);
   }
 
   private jsonValue(type: GoType): string {
@@ -334,20 +358,7 @@ class Generator {
       }
       case 'map': {
         if (type.key.kind !== 'string') return 'fallback();';
-        const fn = this.fn(`json/${type.name}`, (name) => `function ${name}(o, ks, h) {
-  ${this.rawsGuard([type.elem])}
-  h = jsonByte(h, 123);
-  for (let i = 0; i < ks.length; i++) {
-    if (i > 0) h = jsonByte(h, 44);
-    const k = ks[i];
-    h = jstr(h, k);
-    h = jsonByte(h, 58);
-    const v = o[k];
-    ${this.jsonValue(type.elem)}
-  }
-  return jsonByte(h, 125);
-}`);
-        return `if (v == null) ${nul} else { const ks = mapKeys(v); if (ks === null) ${nul} else h = ${fn}(v, ks, h); }`;
+        return `if (v == null) ${nul} else { const ks = mapKeys(v); if (ks === null) ${nul} else h = ${this.jsonMap(type)}(v, ks, h); }`;
       }
       case 'struct': {
         if (type.name === QUANTITY_TYPE) return `h = ${this.feeder(type)}(h, v);`;
@@ -383,7 +394,7 @@ function emptyTest(type: GoType): string | null {
     case 'slice':
       return 'v == null || (Array.isArray(v) && v.length === 0 && !hasToJson(v))';
     case 'map':
-      return 'v == null || emptyMap(v)';
+      return null; // handled with the keys (mapKeys), see jsonMembers
     case 'struct':
       return null;
   }
