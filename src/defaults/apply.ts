@@ -18,7 +18,18 @@ import { fieldAt } from './model-paths.js';
 import { roundedUpToMilli } from './round-quantity.js';
 import { APISERVER_DEFAULTS, SERVICE_ACCOUNT_TOKEN_MOUNT_PATH, type ApiserverDefault } from './table.js';
 
-/** Options of {@link applyApiserverDefaults}. */
+/**
+ * Options of {@link applyApiserverDefaults}.
+ *
+ * @example
+ * ```ts
+ * import { applyApiserverDefaults, type ApiserverDefaultsOptions } from 'kubelet-hash';
+ *
+ * const options: ApiserverDefaultsOptions = { kubeletVersion: '1.29', podSpec: { hostNetwork: true } };
+ * const stored = applyApiserverDefaults({ name: 'web', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }, options);
+ * stored.ports; // → [{ containerPort: 80, hostPort: 80, protocol: 'TCP' }]
+ * ```
+ */
 export interface ApiserverDefaultsOptions {
   /** The release whose apiserver defaults apply (and whose kubelet hashes the result): `1.24`, `v1.24.3`. */
   kubeletVersion: string;
@@ -72,7 +83,8 @@ type JsonObject = Record<string, unknown>;
  *   { name: 'nginx', image: 'nginx' },
  *   { kubeletVersion: '1.24', tokenVolume: 'kube-api-access-75rfs' },
  * );
- * hashContainer(stored, { kubeletVersion: '1.24' }); // '9624f5a5', as that kubelet stored it
+ * // as that kubelet stored it:
+ * hashContainer(stored, { kubeletVersion: '1.24' }); // → '9624f5a5'
  * ```
  */
 export function applyApiserverDefaults(
@@ -246,8 +258,7 @@ function mountToken(container: JsonObject, volume: string): void {
  * ```ts
  * import { serviceAccountTokenMount } from 'kubelet-hash';
  *
- * serviceAccountTokenMount('kube-api-access-75rfs');
- * // { name: 'kube-api-access-75rfs', readOnly: true, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' }
+ * serviceAccountTokenMount('kube-api-access-75rfs').mountPath; // → '/var/run/secrets/kubernetes.io/serviceaccount'
  * ```
  */
 export function serviceAccountTokenMount(volume: string): Record<string, unknown> {

@@ -28,8 +28,8 @@ export {
  * ```ts
  * import { apiserverDefaultsFor } from 'kubelet-hash';
  *
- * apiserverDefaultsFor('1.23').map((row) => row.id).includes('probe.grpc.service'); // true
- * apiserverDefaultsFor('1.22').map((row) => row.id).includes('probe.grpc.service'); // false
+ * apiserverDefaultsFor('1.23').map((row) => row.id).includes('probe.grpc.service'); // → true
+ * apiserverDefaultsFor('1.22').map((row) => row.id).includes('probe.grpc.service'); // → false
  * ```
  */
 export function apiserverDefaultsFor(

@@ -39,7 +39,17 @@ export function missingApiserverDefaults(container: ContainerInput): string[] {
   });
 }
 
-/** Options of {@link wouldGetTokenMount}. */
+/**
+ * Options of {@link wouldGetTokenMount}.
+ *
+ * @example
+ * ```ts
+ * import { wouldGetTokenMount, type TokenMountOptions } from 'kubelet-hash';
+ *
+ * const options: TokenMountOptions = { list: 'ephemeralContainers' };
+ * wouldGetTokenMount({ name: 'debug', image: 'busybox' }, options); // → false
+ * ```
+ */
 export interface TokenMountOptions {
   /** The container's pod spec; `automountServiceAccountToken: false` there means no token mount. */
   podSpec?: object;
@@ -58,8 +68,8 @@ export interface TokenMountOptions {
  * ```ts
  * import { wouldGetTokenMount } from 'kubelet-hash';
  *
- * wouldGetTokenMount({ name: 'web', image: 'nginx' }); // true
- * wouldGetTokenMount({ name: 'web', image: 'nginx' }, { podSpec: { automountServiceAccountToken: false } }); // false
+ * wouldGetTokenMount({ name: 'web', image: 'nginx' }); // → true
+ * wouldGetTokenMount({ name: 'web', image: 'nginx' }, { podSpec: { automountServiceAccountToken: false } }); // → false
  * ```
  */
 export function wouldGetTokenMount(container: ContainerInput, options: TokenMountOptions = {}): boolean {

@@ -9,10 +9,30 @@
  */
 import type { ContainerList } from '../pod/locate.js';
 
-/** The pod-spec lists a row applies to, each with the first minor release it applies there. */
+/**
+ * The pod-spec lists a row applies to, each with the first minor release it applies there.
+ *
+ * @example
+ * ```ts
+ * import { APISERVER_DEFAULTS, type ListStarts } from 'kubelet-hash';
+ *
+ * const lists: ListStarts = APISERVER_DEFAULTS.find((row) => row.id === 'terminationMessagePath')!.lists;
+ * lists.ephemeralContainers; // → 21
+ * ```
+ */
 export type ListStarts = Readonly<Partial<Record<ContainerList, number>>>;
 
-/** The kinds of value rule; how each is applied lives in `apply.ts`. */
+/**
+ * The kinds of value rule; how each is applied lives in `apply.ts`.
+ *
+ * @example
+ * ```ts
+ * import { APISERVER_DEFAULTS, type DefaultRuleKind } from 'kubelet-hash';
+ *
+ * const kind: DefaultRuleKind = APISERVER_DEFAULTS.find((row) => row.id === 'imagePullPolicy')!.rule.kind;
+ * kind; // → 'image-pull-policy'
+ * ```
+ */
 export type DefaultRuleKind =
   | 'zero'
   | 'force'
@@ -23,7 +43,17 @@ export type DefaultRuleKind =
   | 'resize-policy'
   | 'token-mount';
 
-/** How a row computes its value. */
+/**
+ * How a row computes its value.
+ *
+ * @example
+ * ```ts
+ * import { APISERVER_DEFAULTS, type DefaultRule } from 'kubelet-hash';
+ *
+ * const rule: DefaultRule = APISERVER_DEFAULTS.find((row) => row.id === 'terminationMessagePath')!.rule;
+ * rule.value; // → '/dev/termination-log'
+ * ```
+ */
 export interface DefaultRule {
   /**
    * `zero`: set `value` where the field holds its Go zero value ("", 0, nil pointer); `force`:
@@ -39,7 +69,17 @@ export interface DefaultRule {
   readonly value?: string | number | boolean;
 }
 
-/** An apiserver feature gate a default depends on. */
+/**
+ * An apiserver feature gate a default depends on.
+ *
+ * @example
+ * ```ts
+ * import { APISERVER_DEFAULTS, type DefaultGate } from 'kubelet-hash';
+ *
+ * const gate: DefaultGate | undefined = APISERVER_DEFAULTS.find((row) => row.gate)?.gate;
+ * gate?.name; // → 'InPlacePodVerticalScaling'
+ * ```
+ */
 export interface DefaultGate {
   /** The gate's name (`InPlacePodVerticalScaling`). */
   readonly name: string;
@@ -49,7 +89,17 @@ export interface DefaultGate {
   readonly default: boolean;
 }
 
-/** One apiserver default. */
+/**
+ * One apiserver default.
+ *
+ * @example
+ * ```ts
+ * import { apiserverDefaultsFor, type ApiserverDefault } from 'kubelet-hash';
+ *
+ * const rows: ApiserverDefault[] = apiserverDefaultsFor('1.29');
+ * rows.some((row) => row.id === 'terminationMessagePath'); // → true
+ * ```
+ */
 export interface ApiserverDefault {
   /** Stable identifier (`probe.timeoutSeconds`). */
   readonly id: string;
@@ -97,7 +147,8 @@ const GENERATED_GO = 'pkg/apis/core/v1/zz_generated.defaults.go';
  * import { APISERVER_DEFAULTS } from 'kubelet-hash';
  *
  * const grpc = APISERVER_DEFAULTS.find((row) => row.id === 'probe.grpc.service');
- * grpc?.first; // 23: GRPCAction.service defaults to "" from 1.23
+ * // GRPCAction.service defaults to "" from 1.23:
+ * grpc?.first; // → 23
  * ```
  */
 export const APISERVER_DEFAULTS: readonly ApiserverDefault[] = Object.freeze([
@@ -279,7 +330,7 @@ export const APISERVER_DEFAULTS: readonly ApiserverDefault[] = Object.freeze([
  * ```ts
  * import { SERVICE_ACCOUNT_TOKEN_MOUNT_PATH } from 'kubelet-hash';
  *
- * SERVICE_ACCOUNT_TOKEN_MOUNT_PATH; // '/var/run/secrets/kubernetes.io/serviceaccount'
+ * SERVICE_ACCOUNT_TOKEN_MOUNT_PATH; // → '/var/run/secrets/kubernetes.io/serviceaccount'
  * ```
  */
 export const SERVICE_ACCOUNT_TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';

@@ -3,23 +3,40 @@ import { ReleaseError } from '../errors.js';
 import { hashValue, hashedBytes, preimageAndHash } from '../hash/compute.js';
 import { formatHash } from '../hash/format.js';
 import type { HashAlgorithmName } from '../models/model.js';
+import { fusedHash, NO_FUSED_HASH } from '../hash/fused/entry.js';
+import { hex32 } from '../hash/fused/fnv.js';
 import { containerJson, decodeFor, type ContainerInput, type DecodedContainer } from '../hash/hasher.js';
 import { resolveHashOptions, type HashOptions } from '../hash/options.js';
+import { parseJson } from '../json/parse.js';
 import { checkContainerName, checkContainerShape } from '../pod/container-shape.js';
 
 export type { ContainerInput } from '../hash/hasher.js';
 
 /**
- * Decodes `container` for the release in `options`, after refusing a Pod, List or workload given
- * where one container is expected, and (`requireName`) a container without a name.
+ * Decodes `container` for the release in `options`, then refuses a Pod, List or workload given
+ * where one container is expected, and (`requireName`) a container without a name. Decoding comes
+ * first so a malformed field is reported as such, on every path (see {@link checkInput}).
  */
 function prepare(container: ContainerInput, options: HashOptions, full = false, requireName = true): DecodedContainer {
   const { info, jsonEscapes } = resolveHashOptions(options);
   const json = containerJson(container);
-  checkContainerShape(json);
   const decoded = decodeFor(json, info, jsonEscapes, full);
-  if (requireName) checkContainerName(json);
+  checkInput(json, requireName);
   return decoded;
+}
+
+/** The front end's checks on a container that decoded: one container, with a name. */
+function checkInput(json: unknown, requireName: boolean): void {
+  checkContainerShape(json);
+  if (requireName) checkContainerName(json);
+}
+
+/**
+ * The same checks after the fused path hashed `container` (it builds no JSON tree): text is parsed
+ * here for them, objects are read directly.
+ */
+function checkFused(container: ContainerInput, requireName: boolean): void {
+  checkInput(typeof container === 'string' ? parseJson(container) : container, requireName);
 }
 
 /**
@@ -53,6 +70,12 @@ export function hashContainer(container: ContainerInput, options: HashOptions): 
 }
 
 function hashOf(container: ContainerInput, options: HashOptions, requireName: boolean): string {
+  const { info, jsonEscapes } = resolveHashOptions(options);
+  const fused = fusedHash(container, info, jsonEscapes);
+  if (fused !== NO_FUSED_HASH) {
+    checkFused(container, requireName);
+    return hex32(fused);
+  }
   const { pipeline: p, value } = prepare(container, options, false, requireName);
   return formatHash(hashValue(p, value));
 }
@@ -85,9 +108,14 @@ export function hashContainerWithoutResources(container: ContainerInput, options
 }
 
 function hashWithoutResourcesOf(container: ContainerInput, options: HashOptions, requireName: boolean): string {
-  const { info } = resolveHashOptions(options);
+  const { info, jsonEscapes } = resolveHashOptions(options);
   if (!info.hashWithoutResources) {
     throw new ReleaseError('NOT_AVAILABLE', ['options', 'kubeletVersion'], 'a release from 1.27 to 1.30 (the only ones with HashContainerWithoutResources)', `release ${info.release}`);
+  }
+  const fused = fusedHash(container, info, jsonEscapes, true);
+  if (fused !== NO_FUSED_HASH) {
+    checkFused(container, requireName);
+    return hex32(fused);
   }
   const { pipeline: p, value } = prepare(container, options, false, requireName);
   return formatHash(hashValue(p, p.withoutResources(value)));
