@@ -65,7 +65,9 @@ describe('a container without a name', () => {
       }
       expect(errorOf(() => containerChanged(c, { hash: '1' }, v)).code).toBe('MISSING_NAME');
     }
-    const e = errorOf(() => predictRestarts({ spec: { containers: [{ image: 'a' }] } }, { spec: { containers: [{ image: 'b' }] } }, v));
+    const e = errorOf(() =>
+      predictRestarts({ spec: { containers: [{ image: 'a' }] } }, { spec: { containers: [{ image: 'b' }] } }, v),
+    );
     expect(e).toMatchObject({ code: 'MISSING_NAME', path: ['spec', 'containers', 0, 'name'] });
   });
 
@@ -82,12 +84,25 @@ describe('stored hashes given by the caller', () => {
       expect(e.code).toBe('INVALID_HASH');
       expect(e.detail).toContain(bad);
     }
-    expect(errorOf(() => containerChanged(app, { 'io.kubernetes.container.hash': 'oops' }, v)).path).toEqual(['status', 'io.kubernetes.container.hash']);
-    expect(errorOf(() => containerChanged(app, { hash: stored, hashWithoutResources: 'nope' }, v)).code).toBe('INVALID_HASH');
+    expect(errorOf(() => containerChanged(app, { 'io.kubernetes.container.hash': 'oops' }, v)).path).toEqual([
+      'status',
+      'io.kubernetes.container.hash',
+    ]);
+    expect(errorOf(() => containerChanged(app, { hash: stored, hashWithoutResources: 'nope' }, v)).code).toBe(
+      'INVALID_HASH',
+    );
   });
 
   it('a status or record without the kubelet hash is refused (MISSING_HASH)', () => {
-    const rec: ContainerRecordInfo = { kind: 'docker-inspect', runtime: 'docker', containerName: 'app', podName: 'p', podNamespace: 'ns', podUid: 'u', hashLocations: [] };
+    const rec: ContainerRecordInfo = {
+      kind: 'docker-inspect',
+      runtime: 'docker',
+      containerName: 'app',
+      podName: 'p',
+      podNamespace: 'ns',
+      podUid: 'u',
+      hashLocations: [],
+    };
     for (const status of [{}, { 'io.kubernetes.pod.name': 'p' }, { hash: null }, rec]) {
       expect(errorOf(() => containerChanged(app, status, v))).toMatchObject({ code: 'MISSING_HASH' });
     }
@@ -98,7 +113,9 @@ describe('stored hashes given by the caller', () => {
     expect(containerChanged(app, { hash: 'zz' }, k)).toMatchObject({ actual: '0', action: 'restart', ruleId: 'hash' });
     expect(containerChanged(app, {}, k)).toMatchObject({ actual: '0', action: 'restart' });
     expect(containerChanged(app, { hash: stored.toUpperCase() }, k)).toMatchObject({ action: 'keep' });
-    expect(errorOf(() => containerChanged(app, { hash: '1' }, { ...v, storedHashReading: 'lenient' as never })).code).toBe('INVALID_OPTION');
+    expect(
+      errorOf(() => containerChanged(app, { hash: '1' }, { ...v, storedHashReading: 'lenient' as never })).code,
+    ).toBe('INVALID_OPTION');
   });
 });
 
@@ -113,13 +130,25 @@ describe('feature gates', () => {
     expect(e).toMatchObject({ code: 'UNKNOWN_FEATURE_GATE', path: ['options', 'featureGates', 'SidecarContainer'] });
     expect(e.expected).toContain('InPlacePodVerticalScaling, SidecarContainers');
     // A modelled gate the release does not have yet.
-    expect(errorOf(() => containerChanged(sidecar, { hash: '1' }, opts('1.27', { SidecarContainers: true }))).code).toBe('UNKNOWN_FEATURE_GATE');
-    expect(errorOf(() => containerChanged(app, { hash: '1' }, { kubeletVersion: '1.26', featureGates: { InPlacePodVerticalScaling: false } })).code).toBe('UNKNOWN_FEATURE_GATE');
+    expect(
+      errorOf(() => containerChanged(sidecar, { hash: '1' }, opts('1.27', { SidecarContainers: true }))).code,
+    ).toBe('UNKNOWN_FEATURE_GATE');
+    expect(
+      errorOf(() =>
+        containerChanged(
+          app,
+          { hash: '1' },
+          { kubeletVersion: '1.26', featureGates: { InPlacePodVerticalScaling: false } },
+        ),
+      ).code,
+    ).toBe('UNKNOWN_FEATURE_GATE');
   });
 
-  it("SidecarContainers still exists (GA, locked) at 1.36: setting it to its default is accepted, against it refused", () => {
+  it('SidecarContainers still exists (GA, locked) at 1.36: setting it to its default is accepted, against it refused', () => {
     expect(containerChanged(sidecar, { hash: '1' }, opts('1.36', { SidecarContainers: true })).ruleId).toBe('hash');
-    expect(errorOf(() => containerChanged(sidecar, { hash: '1' }, opts('1.36', { SidecarContainers: false }))).code).toBe('INVALID_OPTION');
+    expect(
+      errorOf(() => containerChanged(sidecar, { hash: '1' }, opts('1.36', { SidecarContainers: false }))).code,
+    ).toBe('INVALID_OPTION');
   });
 
   it("accepts Go's bool syntax (strconv.ParseBool) and nothing else", () => {
@@ -127,7 +156,9 @@ describe('feature gates', () => {
       expect(containerChanged(sidecar, { hash: '1' }, opts('1.32', { SidecarContainers: t })).ruleId).toBe('hash');
     }
     for (const f of ['0', 'f', 'F', 'FALSE', 'false', 'False', false]) {
-      expect(containerChanged(sidecar, { hash: '1' }, opts('1.32', { SidecarContainers: f })).ruleId).toBe('sidecar-as-init');
+      expect(containerChanged(sidecar, { hash: '1' }, opts('1.32', { SidecarContainers: f })).ruleId).toBe(
+        'sidecar-as-init',
+      );
     }
     for (const bad of ['yes', 'on', 'tRUE', ' true', 1, null]) {
       const e = errorOf(() => containerChanged(sidecar, { hash: '1' }, opts('1.32', { SidecarContainers: bad })));
@@ -152,29 +183,54 @@ describe('a record of another pod or container', () => {
 
   it('is refused (RECORD_MISMATCH) when its container name, pod uid, name or namespace differ', () => {
     expect(containerChanged(app, rec({}), { ...v, pod }).action).toBe('keep');
-    expect(errorOf(() => containerChanged(app, rec({ containerName: 'sidecar' }), v))).toMatchObject({ code: 'RECORD_MISMATCH', path: ['status', 'containerName'] });
-    for (const [key, value] of [['podUid', 'uid-2'], ['podName', 'web-2'], ['podNamespace', 'dev']] as const) {
+    expect(errorOf(() => containerChanged(app, rec({ containerName: 'sidecar' }), v))).toMatchObject({
+      code: 'RECORD_MISMATCH',
+      path: ['status', 'containerName'],
+    });
+    for (const [key, value] of [
+      ['podUid', 'uid-2'],
+      ['podName', 'web-2'],
+      ['podNamespace', 'dev'],
+    ] as const) {
       const e = errorOf(() => containerChanged(app, rec({ [key]: value }), { ...v, pod }));
       expect(e).toBeInstanceOf(RecordError);
       expect(e).toMatchObject({ code: 'RECORD_MISMATCH', path: ['status', key] });
     }
     // The kubelet's labels in a label map count too.
-    const labels = { 'io.kubernetes.container.hash': stored, 'io.kubernetes.pod.uid': 'other', 'io.kubernetes.container.name': 'app' };
+    const labels = {
+      'io.kubernetes.container.hash': stored,
+      'io.kubernetes.pod.uid': 'other',
+      'io.kubernetes.container.name': 'app',
+    };
     expect(errorOf(() => containerChanged(app, labels, { ...v, pod })).code).toBe('RECORD_MISMATCH');
   });
 
   it("a static pod's record carries the static UID, which its mirror pod holds in kubernetes.io/config.mirror", () => {
-    const mirror = { metadata: { uid: 'mirror-uid', name: 'web-1', namespace: 'prod', annotations: { 'kubernetes.io/config.mirror': 'uid-1' } } };
+    const mirror = {
+      metadata: {
+        uid: 'mirror-uid',
+        name: 'web-1',
+        namespace: 'prod',
+        annotations: { 'kubernetes.io/config.mirror': 'uid-1' },
+      },
+    };
     expect(containerChanged(app, rec({}), { ...v, pod: mirror }).action).toBe('keep');
   });
 });
 
 describe('inputs are never modified', () => {
   it('containerChanged and predictRestarts leave the caller’s objects as they were', () => {
-    const c = { name: 'app', image: 'a', resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }], resources: { limits: { memory: '1Gi' } } };
+    const c = {
+      name: 'app',
+      image: 'a',
+      resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }],
+      resources: { limits: { memory: '1Gi' } },
+    };
     const before = { spec: { containers: [c] } };
     const after = { spec: { containers: [{ ...c, resources: { limits: { memory: '2Gi' } } }] } };
-    const status = { containerStatuses: [{ name: 'app', state: { running: {} }, resources: { limits: { memory: '1Gi' } } }] };
+    const status = {
+      containerStatuses: [{ name: 'app', state: { running: {} }, resources: { limits: { memory: '1Gi' } } }],
+    };
     const snapshot = JSON.stringify([before, after, status]);
     predictRestarts(before, after, { kubeletVersion: '1.33', podStatus: status });
     containerChanged(c, { hash: '1' }, { kubeletVersion: '1.33', state: status.containerStatuses[0]! });

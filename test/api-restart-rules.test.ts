@@ -5,7 +5,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ruleReleases } from '../src/kubelet/restart-rules.js';
-import { containerChanged, hashContainer, planUpgrade, predictRestarts, RESTART_RULES, supportedReleases, type ContainerRecordInfo } from '../src/index.js';
+import {
+  containerChanged,
+  hashContainer,
+  planUpgrade,
+  predictRestarts,
+  RESTART_RULES,
+  supportedReleases,
+  type ContainerRecordInfo,
+} from '../src/index.js';
 
 const RELEASES = supportedReleases();
 const minor = (r: string): number => Number(r.split('.')[1]);
@@ -28,7 +36,11 @@ describe('resize policies (computePodResizeAction)', () => {
   });
 
   it('memory RestartContainer, limit 256Mi → 512Mi: restart at 1.33 and 1.35, and at 1.29 with the gate on', () => {
-    for (const [release, featureGates] of [['1.33', {}], ['1.35', {}], ['1.29', { InPlacePodVerticalScaling: true }]] as const) {
+    for (const [release, featureGates] of [
+      ['1.33', {}],
+      ['1.35', {}],
+      ['1.29', { InPlacePodVerticalScaling: true }],
+    ] as const) {
       const c = predictRestarts(pod('256Mi'), pod('512Mi'), { kubeletVersion: release, featureGates }).containers[0]!;
       expect(c, release).toMatchObject({ action: 'restart', ruleId: 'resize-policy' });
       expect(c.reason).toContain('resize requires restart: memory limit 268435456 bytes → 536870912 bytes');
@@ -36,8 +48,13 @@ describe('resize policies (computePodResizeAction)', () => {
   });
 
   it('a CPU change with NotRequired is resized in place: keep', () => {
-    for (const [release, featureGates] of [['1.29', { InPlacePodVerticalScaling: 'true' }], ['1.33', {}], ['1.35', {}]] as const) {
-      const c = predictRestarts(pod('256Mi', '500m'), pod('256Mi', '1500m'), { kubeletVersion: release, featureGates }).containers[0]!;
+    for (const [release, featureGates] of [
+      ['1.29', { InPlacePodVerticalScaling: 'true' }],
+      ['1.33', {}],
+      ['1.35', {}],
+    ] as const) {
+      const c = predictRestarts(pod('256Mi', '500m'), pod('256Mi', '1500m'), { kubeletVersion: release, featureGates })
+        .containers[0]!;
       expect(c, release).toMatchObject({ action: 'keep', ruleId: 'resize-policy' });
       expect(c.reason).toContain('resized in place: CPU limit 500m → 1500m');
     }
@@ -64,11 +81,29 @@ describe('resize policies (computePodResizeAction)', () => {
   });
 
   it('1.27–1.32 take no resize action for a container without limits; CPU at or below the minimums counts as equal', () => {
-    const noLimits = (cpu: string) => ({ spec: { containers: [{ name: 'a', image: 'a', resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'RestartContainer' }], resources: { requests: { cpu } } }] } });
+    const noLimits = (cpu: string) => ({
+      spec: {
+        containers: [
+          {
+            name: 'a',
+            image: 'a',
+            resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'RestartContainer' }],
+            resources: { requests: { cpu } },
+          },
+        ],
+      },
+    });
     const gates = { InPlacePodVerticalScaling: true };
-    expect(predictRestarts(noLimits('100m'), noLimits('200m'), { kubeletVersion: '1.31', featureGates: gates }).containers[0]!.action).toBe('keep');
-    expect(predictRestarts(noLimits('100m'), noLimits('200m'), { kubeletVersion: '1.33' }).containers[0]!.action).toBe('restart');
-    expect(predictRestarts(noLimits('1m'), noLimits('2m'), { kubeletVersion: '1.33' }).containers[0]!.action).toBe('keep');
+    expect(
+      predictRestarts(noLimits('100m'), noLimits('200m'), { kubeletVersion: '1.31', featureGates: gates })
+        .containers[0]!.action,
+    ).toBe('keep');
+    expect(predictRestarts(noLimits('100m'), noLimits('200m'), { kubeletVersion: '1.33' }).containers[0]!.action).toBe(
+      'restart',
+    );
+    expect(predictRestarts(noLimits('1m'), noLimits('2m'), { kubeletVersion: '1.33' }).containers[0]!.action).toBe(
+      'keep',
+    );
   });
 });
 
@@ -77,12 +112,21 @@ describe('static pods', () => {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name: 'kube-apiserver', namespace: 'kube-system', ...(uid ? { uid } : {}) },
-    spec: { initContainers: [{ name: 'prep', image: 'busybox' }], containers: [{ name: 'kube-apiserver', image }, { name: 'proxy', image: 'envoy:1' }] },
+    spec: {
+      initContainers: [{ name: 'prep', image: 'busybox' }],
+      containers: [
+        { name: 'kube-apiserver', image },
+        { name: 'proxy', image: 'envoy:1' },
+      ],
+    },
   });
 
   it("a manifest changing one container's image restarts every container, at every release", () => {
     for (const release of RELEASES) {
-      const p = predictRestarts(manifest('apiserver:1'), manifest('apiserver:2'), { kubeletVersion: release, staticPod: true });
+      const p = predictRestarts(manifest('apiserver:1'), manifest('apiserver:2'), {
+        kubeletVersion: release,
+        staticPod: true,
+      });
       expect(p.podRecreated).toBe(true);
       expect(p.containers.map((c) => c.action)).toEqual(['restart', 'restart', 'restart']);
       expect(p.containers.every((c) => c.ruleId === 'static-pod-manifest-edit')).toBe(true);
@@ -91,14 +135,26 @@ describe('static pods', () => {
   });
 
   it('with metadata.uid in the manifest, only the changed container restarts', () => {
-    const p = predictRestarts(manifest('apiserver:1', 'fixed'), manifest('apiserver:2', 'fixed'), { kubeletVersion: '1.31', staticPod: true });
+    const p = predictRestarts(manifest('apiserver:1', 'fixed'), manifest('apiserver:2', 'fixed'), {
+      kubeletVersion: '1.31',
+      staticPod: true,
+    });
     expect(p.podRecreated).toBe(false);
-    expect(p.containers.map((c) => [c.name, c.action])).toEqual([['prep', 'keep'], ['kube-apiserver', 'restart'], ['proxy', 'keep']]);
+    expect(p.containers.map((c) => [c.name, c.action])).toEqual([
+      ['prep', 'keep'],
+      ['kube-apiserver', 'restart'],
+      ['proxy', 'keep'],
+    ]);
   });
 
   const generatedUid = '9c1b7f6e5d4c3b2a19087f6e5d4c3b2a';
   const mirror = (uid: string) => ({
-    metadata: { uid: 'mirror', name: 'kube-apiserver-node1', namespace: 'kube-system', annotations: { 'kubernetes.io/config.mirror': uid } },
+    metadata: {
+      uid: 'mirror',
+      name: 'kube-apiserver-node1',
+      namespace: 'kube-system',
+      annotations: { 'kubernetes.io/config.mirror': uid },
+    },
     spec: manifest('apiserver:1').spec,
   });
   const records = (uid: string, release: string): ContainerRecordInfo[] =>
@@ -122,14 +178,29 @@ describe('static pods', () => {
       }
     }
     // 1.30 → 1.31: a kubeadm kube-apiserver mirror pod does not survive.
-    const plan = planUpgrade({ pods: [mirror(generatedUid)], records: records(generatedUid, '1.30'), from: '1.30', to: '1.31' });
+    const plan = planUpgrade({
+      pods: [mirror(generatedUid)],
+      records: records(generatedUid, '1.30'),
+      from: '1.30',
+      to: '1.31',
+    });
     expect(plan.counts).toMatchObject({ keep: 0, rewrite: 0, 'will-restart': 2 });
   });
 
   it('a patch upgrade keeps the internal types; a UID set in the manifest survives minors', () => {
-    const patch = planUpgrade({ pods: [mirror(generatedUid)], records: records(generatedUid, '1.30'), from: '1.30.1', to: '1.30.9' });
+    const patch = planUpgrade({
+      pods: [mirror(generatedUid)],
+      records: records(generatedUid, '1.30'),
+      from: '1.30.1',
+      to: '1.30.9',
+    });
     expect(patch.counts.keep).toBe(2);
-    const set = planUpgrade({ pods: [mirror('kube-apiserver-fixed')], records: records('kube-apiserver-fixed', '1.30'), from: '1.30', to: '1.31' });
+    const set = planUpgrade({
+      pods: [mirror('kube-apiserver-fixed')],
+      records: records('kube-apiserver-fixed', '1.30'),
+      from: '1.30',
+      to: '1.31',
+    });
     expect(set.counts.rewrite).toBe(2);
     const proven = planUpgrade({
       pods: [mirror(generatedUid)],
@@ -149,27 +220,53 @@ describe('running state, initialisation and sidecar startup probes', () => {
   it('without states the verdict says what it assumed', () => {
     const r = containerChanged(app, { hash: old }, { kubeletVersion: '1.31' });
     expect(r).toMatchObject({ action: 'restart', changed: true });
-    expect(r.assumptions).toEqual(['the container is running (no state given)', 'the pod has initialised (no pod status given)']);
+    expect(r.assumptions).toEqual([
+      'the container is running (no state given)',
+      'the pod has initialised (no pod status given)',
+    ]);
   });
 
   it('an exited container of a Never/OnFailure pod is not started again because its spec changed', () => {
     const exited = { state: { terminated: { exitCode: 0 } } };
-    expect(containerChanged(app, { hash: old }, { kubeletVersion: '1.31', state: exited, restartPolicy: 'Never' }).action).toBe('stays-stopped');
-    expect(containerChanged(app, { hash: old }, { kubeletVersion: '1.31', state: exited, restartPolicy: 'OnFailure' }).action).toBe('stays-stopped');
-    expect(containerChanged(app, { hash: old }, { kubeletVersion: '1.31', state: { state: 'exited', exitCode: 2 }, restartPolicy: 'OnFailure' }).action).toBe('start');
-    expect(containerChanged(app, { hash: old }, { kubeletVersion: '1.31', state: exited }).assumptions).toContain('the pod restartPolicy is Always (none given)');
+    expect(
+      containerChanged(app, { hash: old }, { kubeletVersion: '1.31', state: exited, restartPolicy: 'Never' }).action,
+    ).toBe('stays-stopped');
+    expect(
+      containerChanged(app, { hash: old }, { kubeletVersion: '1.31', state: exited, restartPolicy: 'OnFailure' })
+        .action,
+    ).toBe('stays-stopped');
+    expect(
+      containerChanged(
+        app,
+        { hash: old },
+        { kubeletVersion: '1.31', state: { state: 'exited', exitCode: 2 }, restartPolicy: 'OnFailure' },
+      ).action,
+    ).toBe('start');
+    expect(containerChanged(app, { hash: old }, { kubeletVersion: '1.31', state: exited }).assumptions).toContain(
+      'the pod restartPolicy is Always (none given)',
+    );
   });
 
   it('regular containers wait for initialisation', () => {
-    expect(containerChanged(app, { hash: old }, { kubeletVersion: '1.31', podInitialized: false })).toMatchObject({ action: 'deferred', ruleId: 'pod-not-initialised' });
+    expect(containerChanged(app, { hash: old }, { kubeletVersion: '1.31', podInitialized: false })).toMatchObject({
+      action: 'deferred',
+      ruleId: 'pod-not-initialised',
+    });
   });
 
   it('a sidecar with a pending startup probe is deferred from 1.32; without a state the verdict assumes success', () => {
-    const sidecar = { name: 'proxy', image: 'envoy:2', restartPolicy: 'Always', startupProbe: { exec: { command: ['true'] } } };
+    const sidecar = {
+      name: 'proxy',
+      image: 'envoy:2',
+      restartPolicy: 'Always',
+      startupProbe: { exec: { command: ['true'] } },
+    };
     for (const release of ['1.32', '1.35', '1.36']) {
       const stored = { hash: hashContainer({ ...sidecar, image: 'envoy:1' }, { kubeletVersion: release }) };
       const opts = { kubeletVersion: release, containerList: 'initContainers' as const };
-      expect(containerChanged(sidecar, stored, { ...opts, state: { state: 'running', started: false } })).toMatchObject({ action: 'deferred', ruleId: 'sidecar-startup-probe-deferral' });
+      expect(containerChanged(sidecar, stored, { ...opts, state: { state: 'running', started: false } })).toMatchObject(
+        { action: 'deferred', ruleId: 'sidecar-startup-probe-deferral' },
+      );
       const assumed = containerChanged(sidecar, stored, opts);
       expect(assumed.action).toBe('restart');
       expect(assumed.assumptions.join(' ')).toContain('startupProbe has succeeded');

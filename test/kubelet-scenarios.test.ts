@@ -39,7 +39,11 @@ describe('kubelet scenario table', () => {
     const missing = RESTART_RULES.map((r) => r.id).filter((id) => !used.has(id));
     // Covered elsewhere: the kubelet-upgrade rule is a planUpgrade decision (api-restart-rules.test.ts);
     // ephemeral containers and the 1.33+ sidecar resize have no running-pod scenario in the table yet.
-    expect(missing.sort()).toEqual(['ephemeral-never-restarted', 'resize-policy-sidecar', 'static-pod-kubelet-upgrade']);
+    expect(missing.sort()).toEqual([
+      'ephemeral-never-restarted',
+      'resize-policy-sidecar',
+      'static-pod-kubelet-upgrade',
+    ]);
   });
 
   for (const s of table.scenarios) {

@@ -136,7 +136,11 @@ const optionsSchema = ruleOptionsSchema.extend({
  *
  * @group Kubelet decisions
  */
-export function containerChanged(container: ContainerInput, status: ContainerStatusInput, options: ContainerChangedOptions): ContainerChangedResult {
+export function containerChanged(
+  container: ContainerInput,
+  status: ContainerStatusInput,
+  options: ContainerChangedOptions,
+): ContainerChangedResult {
   const { opts, info, gates } = resolveRuleOptions(optionsSchema, options, '{ kubeletVersion: "1.29" }');
   const json = containerJson(container);
   checkContainerShape(json, ['container']);
@@ -186,12 +190,21 @@ function checkIdentity(container: unknown, status: unknown, pod: unknown): void 
   const id = recordIdentity(status);
   const name = isPlainObject(container) ? memberOf(container, 'name') : undefined;
   if (id.containerName !== undefined && typeof name === 'string' && id.containerName !== name) {
-    throw new RecordError('RECORD_MISMATCH', ['status', 'containerName'], `a record of container ${JSON.stringify(name)}`, `the record is of container ${JSON.stringify(id.containerName)}`);
+    throw new RecordError(
+      'RECORD_MISMATCH',
+      ['status', 'containerName'],
+      `a record of container ${JSON.stringify(name)}`,
+      `the record is of container ${JSON.stringify(id.containerName)}`,
+    );
   }
   if (pod === undefined) return;
   const meta = isPlainObject(pod) ? memberOf(pod, 'metadata') : undefined;
   if (!isPlainObject(meta)) {
-    throw new RecordError('RECORD_MISMATCH', ['options', 'pod', 'metadata'], 'the pod being checked, with metadata (uid, name, namespace)');
+    throw new RecordError(
+      'RECORD_MISMATCH',
+      ['options', 'pod', 'metadata'],
+      'the pod being checked, with metadata (uid, name, namespace)',
+    );
   }
   const annotations = memberOf(meta, 'annotations');
   const mirror = isPlainObject(annotations) ? memberOf(annotations, 'kubernetes.io/config.mirror') : undefined;
@@ -204,7 +217,12 @@ function checkIdentity(container: unknown, status: unknown, pod: unknown): void 
     const have = id[key];
     const expected = want[key];
     if (have !== undefined && typeof expected === 'string' && have !== expected) {
-      throw new RecordError('RECORD_MISMATCH', ['status', key], `a record of the pod being checked (${key} ${JSON.stringify(expected)})`, `the record has ${key} ${JSON.stringify(have)}`);
+      throw new RecordError(
+        'RECORD_MISMATCH',
+        ['status', key],
+        `a record of the pod being checked (${key} ${JSON.stringify(expected)})`,
+        `the record has ${key} ${JSON.stringify(have)}`,
+      );
     }
   }
 }

@@ -78,7 +78,12 @@ export interface Verdict {
   withoutResources?: { expected: bigint; stored: bigint };
 }
 
-function verdict(ruleId: RestartRuleId, action: ContainerAction, reason: string, extra: Omit<Verdict, 'ruleId' | 'ruleSource' | 'action' | 'reason'>): Verdict {
+function verdict(
+  ruleId: RestartRuleId,
+  action: ContainerAction,
+  reason: string,
+  extra: Omit<Verdict, 'ruleId' | 'ruleSource' | 'action' | 'reason'>,
+): Verdict {
   return { action, ruleId, ruleSource: restartRule(ruleId).source, reason, ...extra };
 }
 
@@ -104,9 +109,14 @@ export function decide(d: DecisionInput): Verdict {
   // Roles the kubelet never compares: the hash comparison step says why.
   // A running sidecar of 1.28–1.31 is not compared, but a stopped one is still restarted: that
   // verdict waits until after the running-state step.
-  const notCompared = applyChangedRule({ ...d, expected: d.stored, expectedWithoutResources: () => d.storedWithoutResources });
+  const notCompared = applyChangedRule({
+    ...d,
+    expected: d.stored,
+    expectedWithoutResources: () => d.storedWithoutResources,
+  });
   const sidecarNotCompared = notCompared.ruleId === 'sidecar-not-compared';
-  if (notCompared.rule === 'not-compared' && !sidecarNotCompared) return verdict(notCompared.ruleId, 'keep', notCompared.reason, base);
+  if (notCompared.rule === 'not-compared' && !sidecarNotCompared)
+    return verdict(notCompared.ruleId, 'keep', notCompared.reason, base);
 
   // Running state: hashes are compared only for running containers.
   if (d.runtime.state === undefined) {
@@ -115,51 +125,89 @@ export function decide(d: DecisionInput): Verdict {
     const policy = d.restartPolicy ?? 'Always';
     if (d.restartPolicy === undefined) assumptions.push('the pod restartPolicy is Always (none given)');
     const s = d.runtime.state;
-    const what = s === 'exited' ? `exited${d.runtime.exitCode !== undefined ? ` with code ${d.runtime.exitCode}` : ''}` : s;
+    const what =
+      s === 'exited' ? `exited${d.runtime.exitCode !== undefined ? ` with code ${d.runtime.exitCode}` : ''}` : s;
     if (startsAgain(d.role, d.runtime, policy)) {
       const kill = s === 'unknown' ? 'killed (state unknown) and ' : '';
-      return verdict('not-running', 'start', `not running (${what}): ${kill}started again from the current spec (restartPolicy ${policy}${d.role === 'sidecar' ? '; sidecars always restart' : ''}), not for a definition change`, base);
+      return verdict(
+        'not-running',
+        'start',
+        `not running (${what}): ${kill}started again from the current spec (restartPolicy ${policy}${d.role === 'sidecar' ? '; sidecars always restart' : ''}), not for a definition change`,
+        base,
+      );
     }
-    return verdict('not-running', 'stays-stopped', `not running (${what}) and restartPolicy ${policy}: the kubelet does not start it again, whatever its definition`, base);
+    return verdict(
+      'not-running',
+      'stays-stopped',
+      `not running (${what}) and restartPolicy ${policy}: the kubelet does not start it again, whatever its definition`,
+      base,
+    );
   }
 
   if (sidecarNotCompared) return verdict(notCompared.ruleId, 'keep', notCompared.reason, base);
 
   if (d.role === 'container') {
     if (d.podInitialized === false) {
-      return verdict('pod-not-initialised', 'deferred', 'the pod has not initialised: the kubelet compares regular containers only after initialisation', base);
+      return verdict(
+        'pod-not-initialised',
+        'deferred',
+        'the pod has not initialised: the kubelet compares regular containers only after initialisation',
+        base,
+      );
     }
     if (d.podInitialized === undefined) assumptions.push('the pod has initialised (no pod status given)');
   }
 
-  if (d.role === 'sidecar' && ruleHolds('sidecar-startup-probe-deferral', d.info, d.gates, d.role, d.staticPod) && hasStartupProbe(d.container)) {
+  if (
+    d.role === 'sidecar' &&
+    ruleHolds('sidecar-startup-probe-deferral', d.info, d.gates, d.role, d.staticPod) &&
+    hasStartupProbe(d.container)
+  ) {
     if (d.runtime.started === false) {
-      return verdict('sidecar-startup-probe-deferral', 'deferred', 'sidecar with a startupProbe that has not succeeded: the kubelet compares its hash only after the probe succeeds (after a kubelet restart, once the probe has run again)', base);
+      return verdict(
+        'sidecar-startup-probe-deferral',
+        'deferred',
+        'sidecar with a startupProbe that has not succeeded: the kubelet compares its hash only after the probe succeeds (after a kubelet restart, once the probe has run again)',
+        base,
+      );
     }
     if (d.runtime.started === undefined) {
-      assumptions.push('its startupProbe has succeeded and the kubelet holds the result (otherwise the restart is deferred until it does)');
+      assumptions.push(
+        'its startupProbe has succeeded and the kubelet holds the result (otherwise the restart is deferred until it does)',
+      );
     }
   }
 
   const outcome = applyChangedRule(d);
-  const compared = { comparison: outcome.rule, hashDiffers, assumptions, ...(outcome.withoutResources ? { withoutResources: outcome.withoutResources } : {}) };
+  const compared = {
+    comparison: outcome.rule,
+    hashDiffers,
+    assumptions,
+    ...(outcome.withoutResources ? { withoutResources: outcome.withoutResources } : {}),
+  };
   if (outcome.changed) return verdict(outcome.ruleId, 'restart', outcome.reason, compared);
 
   const resizeRule: RestartRuleId = d.role === 'sidecar' ? 'resize-policy-sidecar' : 'resize-policy';
-  if (!ruleHolds(resizeRule, d.info, d.gates, d.role, d.staticPod)) return verdict(outcome.ruleId, 'keep', outcome.reason, compared);
+  if (!ruleHolds(resizeRule, d.info, d.gates, d.role, d.staticPod))
+    return verdict(outcome.ruleId, 'keep', outcome.reason, compared);
 
   let current = d.runtime.resources;
   if (current === undefined && d.fallbackResources) {
     current = d.fallbackResources.resources ?? {};
-    assumptions.push(`the running container has the resources of ${d.fallbackResources.from} (no container status resources given)`);
+    assumptions.push(
+      `the running container has the resources of ${d.fallbackResources.from} (no container status resources given)`,
+    );
   }
   if (current === undefined) {
-    assumptions.push('the running container has the resources of its spec (no status resources given): the resize rule was not evaluated');
+    assumptions.push(
+      'the running container has the resources of its spec (no status resources given): the resize rule was not evaluated',
+    );
     return verdict(outcome.ruleId, 'keep', outcome.reason, compared);
   }
   const resize = resizeOutcome(d.info, d.container, current, d.path);
   if (resize.skipped) return verdict(outcome.ruleId, 'keep', `${outcome.reason}; ${resize.skipped}`, compared);
-  if (resize.changes.length === 0) return verdict(outcome.ruleId, 'keep', `${outcome.reason}; resources as running`, compared);
+  if (resize.changes.length === 0)
+    return verdict(outcome.ruleId, 'keep', `${outcome.reason}; resources as running`, compared);
   assumptions.push('the kubelet admitted the resize (it fits the node)');
   if (resize.restart) {
     return verdict(resizeRule, 'restart', `resize requires restart: ${resize.changes.join('; ')}`, compared);

@@ -9,7 +9,13 @@ import { formatHash } from '../hash/format.js';
 import type { ReleaseInfo } from '../releases/registry.js';
 import type { ChangedRule } from './changed-rule.js';
 import { decide, type PodRestartPolicy } from './decide.js';
-import { resolveRuleOptions, ruleOptionsSchema, type FeatureGates, type ResolvedGates, type StoredHashReading } from './options.js';
+import {
+  resolveRuleOptions,
+  ruleOptionsSchema,
+  type FeatureGates,
+  type ResolvedGates,
+  type StoredHashReading,
+} from './options.js';
 import { containerRole, type ContainerRole } from './container-role.js';
 import { hashesFor } from '../hash/hasher.js';
 import type { HashOptions } from '../hash/options.js';
@@ -176,7 +182,11 @@ const optionsSchema = ruleOptionsSchema.extend({ podStatus: z.unknown().optional
  *
  * @group Kubelet decisions
  */
-export function predictRestarts(oldPodSpec: unknown, newPodSpec: unknown, options: PredictRestartsOptions): RestartPrediction {
+export function predictRestarts(
+  oldPodSpec: unknown,
+  newPodSpec: unknown,
+  options: PredictRestartsOptions,
+): RestartPrediction {
   const { opts, info, gates } = resolveRuleOptions(optionsSchema, options, '{ kubeletVersion: "1.31" }');
   const before = locateContainers(oldPodSpec);
   const after = locateContainers(newPodSpec);
@@ -195,7 +205,16 @@ export function predictRestarts(oldPodSpec: unknown, newPodSpec: unknown, option
     const role = containerRole(c.list, c.container);
     const old = oldByKey.get(key(c));
     if (!old) {
-      out.push({ list: c.list, name: c.name, role, action: 'start', reason: 'not in the old spec: there is no running container to compare, it is started', assumptions: [], changes: [], hashedChanges: [] });
+      out.push({
+        list: c.list,
+        name: c.name,
+        role,
+        action: 'start',
+        reason: 'not in the old spec: there is no running container to compare, it is started',
+        assumptions: [],
+        changes: [],
+        hashedChanges: [],
+      });
       continue;
     }
     const p = compare(ctx, role, old, c);
@@ -209,9 +228,23 @@ export function predictRestarts(oldPodSpec: unknown, newPodSpec: unknown, option
   }
   for (const c of before) {
     if (newKeys.has(key(c))) continue;
-    out.push({ list: c.list, name: c.name, role: containerRole(c.list, c.container), action: 'remove', reason: 'not in the new spec: the running container is killed', assumptions: [], changes: [], hashedChanges: [] });
+    out.push({
+      list: c.list,
+      name: c.name,
+      role: containerRole(c.list, c.container),
+      action: 'remove',
+      reason: 'not in the new spec: the running container is killed',
+      assumptions: [],
+      changes: [],
+      hashedChanges: [],
+    });
   }
-  const result: RestartPrediction = { release: info.release, containers: out, restarts: out.filter((c) => c.action === 'restart').length, podRecreated: pod.recreated };
+  const result: RestartPrediction = {
+    release: info.release,
+    containers: out,
+    restarts: out.filter((c) => c.action === 'restart').length,
+    podRecreated: pod.recreated,
+  };
   if (staticPod) result.podReason = pod.reason;
   return result;
 }
@@ -262,7 +295,8 @@ function compare(ctx: Context, role: ContainerRole, old: LocatedContainer, now: 
   let reason = v.reason;
   if (hashedChanges.length > 0) reason += `; changed: ${hashedChanges.join(', ')}`;
   const unhashed = changes.filter((c) => !hashedChanges.includes(c));
-  if (unhashed.length > 0) reason += `; not hashed by ${info.release} (only name and image are): ${unhashed.join(', ')}`;
+  if (unhashed.length > 0)
+    reason += `; not hashed by ${info.release} (only name and image are): ${unhashed.join(', ')}`;
   return {
     list: now.list,
     name: now.name,

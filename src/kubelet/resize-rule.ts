@@ -106,14 +106,30 @@ export interface ResizeOutcome {
  * The resize decision for a running container of `info`'s kubelet: `desired` is the spec's
  * container, `current` the resources the running container has.
  */
-export function resizeOutcome(info: ReleaseInfo, desired: unknown, current: unknown, path: JsonPathSegment[]): ResizeOutcome {
-  const want = resizeValues(isPlainObject(desired) ? memberOf(desired, 'resources') : undefined, [...path, 'resources']);
+export function resizeOutcome(
+  info: ReleaseInfo,
+  desired: unknown,
+  current: unknown,
+  path: JsonPathSegment[],
+): ResizeOutcome {
+  const want = resizeValues(isPlainObject(desired) ? memberOf(desired, 'resources') : undefined, [
+    ...path,
+    'resources',
+  ]);
   const have = resizeValues(current, ['currentResources']);
   if (info.minor <= LAST_MINOR_SKIPPING_NO_LIMITS && !want.hasLimits) {
-    return { restart: false, changes: [], skipped: `the container sets no limits: kubelet ${info.release} takes no resize action for it` };
+    return {
+      restart: false,
+      changes: [],
+      skipped: `the container sets no limits: kubelet ${info.release} takes no resize action for it`,
+    };
   }
   if (want.cpuRequest <= MIN_SHARES_MILLI && have.cpuRequest <= MIN_SHARES_MILLI) want.cpuRequest = have.cpuRequest;
-  if (info.minor >= FIRST_MINOR_MIN_CPU_LIMIT && want.cpuLimit <= MIN_CPU_LIMIT_MILLI && have.cpuLimit <= MIN_CPU_LIMIT_MILLI) {
+  if (
+    info.minor >= FIRST_MINOR_MIN_CPU_LIMIT &&
+    want.cpuLimit <= MIN_CPU_LIMIT_MILLI &&
+    have.cpuLimit <= MIN_CPU_LIMIT_MILLI
+  ) {
     want.cpuLimit = have.cpuLimit;
   }
   const rows: [string, 'cpu' | 'memory', bigint, bigint, string][] = [

@@ -131,7 +131,8 @@ export const RESTART_RULES: readonly RestartRule[] = Object.freeze([
     roles: ['sidecar'],
     gate: { name: 'SidecarContainers', on: false },
     source: `${MANAGER}@v1.28.0 (computePodActions: legacy init path when SidecarContainers is off)`,
-    statement: 'With SidecarContainers off (1.28–1.32), an init container with restartPolicy Always is a plain init container: never compared.',
+    statement:
+      'With SidecarContainers off (1.28–1.32), an init container with restartPolicy Always is a plain init container: never compared.',
   },
   {
     id: 'sidecar-not-compared',
@@ -157,7 +158,8 @@ export const RESTART_RULES: readonly RestartRule[] = Object.freeze([
     lastMinor: null,
     roles: ['container'],
     source: `${MANAGER}@v1.8.0 (computePodActions returns before the regular containers while initialisation is in progress)`,
-    statement: 'Regular containers are compared only once the pod has initialised (every init container done, every sidecar started).',
+    statement:
+      'Regular containers are compared only once the pod has initialised (every init container done, every sidecar started).',
   },
   {
     id: 'sidecar-startup-probe-deferral',
@@ -165,7 +167,8 @@ export const RESTART_RULES: readonly RestartRule[] = Object.freeze([
     lastMinor: null,
     roles: ['sidecar'],
     gate: { name: 'SidecarContainers', on: true },
-    source: 'pkg/kubelet/kuberuntime/kuberuntime_container.go@v1.32.0 (computeInitContainerActions: startup probe before containerChanged)',
+    source:
+      'pkg/kubelet/kuberuntime/kuberuntime_container.go@v1.32.0 (computeInitContainerActions: startup probe before containerChanged)',
     statement:
       'A sidecar with a startupProbe is compared only after the probe has succeeded; until then (and after a kubelet restart, until the probe runs again) the restart is deferred.',
   },
@@ -207,7 +210,8 @@ export const RESTART_RULES: readonly RestartRule[] = Object.freeze([
     roles: ['sidecar'],
     gate: { name: 'InPlacePodVerticalScaling', on: true },
     notStaticPods: true,
-    source: 'pkg/kubelet/kuberuntime/kuberuntime_container.go@v1.33.0 (computeInitContainerActions → computePodResizeAction)',
+    source:
+      'pkg/kubelet/kuberuntime/kuberuntime_container.go@v1.33.0 (computeInitContainerActions → computePodResizeAction)',
     statement: 'From 1.33 the same resize rule applies to running sidecars, after their hash check.',
   },
 ] as const satisfies readonly RestartRule[]);
@@ -220,7 +224,13 @@ export function restartRule(id: RestartRuleId): RestartRule {
 }
 
 /** Whether rule `id` holds for this kubelet, gates, role and pod kind. */
-export function ruleHolds(id: RestartRuleId, info: ReleaseInfo, gates: ResolvedGates, role: ContainerRole, staticPod: boolean): boolean {
+export function ruleHolds(
+  id: RestartRuleId,
+  info: ReleaseInfo,
+  gates: ResolvedGates,
+  role: ContainerRole,
+  staticPod: boolean,
+): boolean {
   const r = restartRule(id);
   if (info.minor < r.firstMinor || (r.lastMinor !== null && info.minor > r.lastMinor)) return false;
   if (r.roles && !r.roles.includes(role)) return false;

@@ -113,7 +113,12 @@ export function readContainerState(input: unknown, path: JsonPathSegment[]): Run
       const code = exitCodeOf(last);
       if (code !== undefined) out.exitCode = code;
     } else {
-      throw new OptionError('INVALID_OPTION', [...path, 'state'], 'a ContainerState with running, terminated or waiting', `found keys ${JSON.stringify(Object.keys(s.state))}`);
+      throw new OptionError(
+        'INVALID_OPTION',
+        [...path, 'state'],
+        'a ContainerState with running, terminated or waiting',
+        `found keys ${JSON.stringify(Object.keys(s.state))}`,
+      );
     }
   }
   if (s.exitCode !== undefined) out.exitCode = s.exitCode;
@@ -125,7 +130,11 @@ export function readContainerState(input: unknown, path: JsonPathSegment[]): Run
 /** Reads a Pod's `status` (`containerStatuses`, `initContainerStatuses`, the `Initialized` condition). */
 export function readPodStatus(status: unknown, path: JsonPathSegment[]): PodFacts {
   if (!isPlainObject(status)) {
-    throw new OptionError('INVALID_OPTION', path, "a Pod's status object ({ containerStatuses, initContainerStatuses, conditions })");
+    throw new OptionError(
+      'INVALID_OPTION',
+      path,
+      "a Pod's status object ({ containerStatuses, initContainerStatuses, conditions })",
+    );
   }
   const out: PodFacts = { containers: new Map() };
   const conditions = status['conditions'];

@@ -40,10 +40,16 @@ export function manifestEditRecreates(before: unknown, after: unknown): { recrea
   const a = manifestUid(before);
   const b = manifestUid(after);
   if (a !== undefined && a === b) {
-    return { recreated: false, reason: `the manifest sets metadata.uid ${JSON.stringify(a)}: the pod keeps its UID and each container follows its own rules` };
+    return {
+      recreated: false,
+      reason: `the manifest sets metadata.uid ${JSON.stringify(a)}: the pod keeps its UID and each container follows its own rules`,
+    };
   }
   if (a !== b) {
-    return { recreated: true, reason: `metadata.uid changed (${JSON.stringify(a ?? null)} → ${JSON.stringify(b ?? null)}): a new pod` };
+    return {
+      recreated: true,
+      reason: `metadata.uid changed (${JSON.stringify(a ?? null)} → ${JSON.stringify(b ?? null)}): a new pod`,
+    };
   }
   if (contentKey(before) === contentKey(after)) {
     return { recreated: false, reason: 'the manifest is unchanged: the generated UID stays the same' };

@@ -9,8 +9,17 @@ import { isPlainObject, memberOf } from '../decode/input.js';
 
 /** Members that belong to Kubernetes objects (Pod, List, workloads) or pod specs, never to a container. */
 const NOT_CONTAINER_KEYS: readonly string[] = [
-  'apiVersion', 'kind', 'metadata', 'spec', 'status', 'items', 'template', 'jobTemplate',
-  'containers', 'initContainers', 'ephemeralContainers',
+  'apiVersion',
+  'kind',
+  'metadata',
+  'spec',
+  'status',
+  'items',
+  'template',
+  'jobTemplate',
+  'containers',
+  'initContainers',
+  'ephemeralContainers',
 ];
 
 /**
@@ -22,7 +31,8 @@ export function checkContainerShape(json: unknown, path: readonly JsonPathSegmen
   const found = NOT_CONTAINER_KEYS.filter((k) => memberOf(json, k) !== undefined);
   if (found.length > 0) {
     const kind = memberOf(json, 'kind');
-    const what = typeof kind === 'string' ? `a ${kind}` : `an object with ${found.map((k) => JSON.stringify(k)).join(', ')}`;
+    const what =
+      typeof kind === 'string' ? `a ${kind}` : `an object with ${found.map((k) => JSON.stringify(k)).join(', ')}`;
     throw new DecodeError(
       'NOT_A_CONTAINER',
       path,
