@@ -19,6 +19,7 @@ export default defineConfig({
       'test/legacy-properties.test.ts',
       'test/vectors.test.ts',
       'test/fuzz.test.ts',
+      'test/deep-properties.test.ts',
     ],
     testTimeout: 120_000,
   },
