@@ -22,5 +22,7 @@ export default defineConfig({
       'test/deep-properties.test.ts',
     ],
     testTimeout: 120_000,
+    isolate: false,
+    pool: 'threads',
   },
 });

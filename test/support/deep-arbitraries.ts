@@ -101,7 +101,7 @@ function members(type: StructType, depth: number): Record<string, fc.Arbitrary<u
   const out: Record<string, fc.Arbitrary<unknown>> = {};
   for (const f of type.fields) {
     if (!f.exported) continue;
-    if (f.embedded && f.jsonName === '' && f.type.kind === 'struct') Object.assign(out, members(f.type, depth));
+    if (f.inline) Object.assign(out, members(f.type, depth));
     else out[f.jsonName || f.goName] = valueArb(f.type, depth + 1);
   }
   return out;
@@ -121,7 +121,7 @@ function memberOwners(type: StructType): Map<string, { owner: StructType; type: 
   const out = new Map<string, { owner: StructType; type: GoType }>();
   for (const f of type.fields) {
     if (!f.exported) continue;
-    if (f.embedded && f.jsonName === '' && f.type.kind === 'struct') {
+    if (f.inline) {
       for (const [k, v] of memberOwners(f.type)) out.set(k, v);
     } else out.set(f.jsonName || f.goName, { owner: type, type: f.type });
   }
@@ -160,7 +160,7 @@ export function memberPaths(root: StructType): Set<string> {
     if (type.kind !== 'struct' || type.name === QUANTITY_TYPE || type.name === INT_OR_STRING_TYPE) return;
     for (const f of type.fields) {
       if (!f.exported) continue;
-      if (f.embedded && f.jsonName === '' && f.type.kind === 'struct') {
+      if (f.inline) {
         walk(f.type);
         continue;
       }
