@@ -75,8 +75,7 @@ export type ErrorCode =
   | 'INVALID_OPTION'
   | 'NOT_AVAILABLE'
   | 'HASH_MISMATCH'
-  | 'INVALID_RECORD'
-  | 'INVALID_FIXTURE';
+  | 'INVALID_RECORD';
 
 /**
  * Renders a path the way jq would address it: `.env[0].valueFrom`. Error messages use it.
