@@ -39,6 +39,11 @@ export type JsonPathSegment = string | number;
  * | `INVALID_OPTION` | {@link OptionError} | an options object or argument is invalid (including feature gates a kubelet refuses) |
  * | `HASH_MISMATCH` | {@link HashMismatchError} | a stored or observed hash is not the one expected |
  * | `INVALID_RECORD` | {@link RecordError} | a runtime record is malformed |
+ * | `NOT_A_CONTAINER` | {@link DecodeError} | a Pod, List, workload or pod spec was given where one container is expected |
+ * | `MISSING_NAME` | {@link DecodeError} | a container has no name (the apiserver requires one) |
+ * | `MISSING_HASH` | {@link HashFormatError} | a caller-given status or record carries no kubelet hash |
+ * | `UNKNOWN_FEATURE_GATE` | {@link OptionError} | a gate the library does not model, or one the release does not have |
+ * | `RECORD_MISMATCH` | {@link RecordError} | a record belongs to another container or pod than the one checked |
  * | `INVALID_FIXTURE` | {@link KubeletHashError} | an oracle fixture line is malformed (conformance tool only) |
  *
  * @example
@@ -76,7 +81,6 @@ export type ErrorCode =
   | 'NOT_AVAILABLE'
   | 'HASH_MISMATCH'
   | 'INVALID_RECORD'
-  | 'INVALID_FIXTURE'
   | 'NOT_A_CONTAINER'
   | 'MISSING_NAME'
   | 'MISSING_HASH'

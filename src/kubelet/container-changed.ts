@@ -156,7 +156,7 @@ export function containerChanged(
     staticPod: opts.staticPod ?? false,
     expected: computed.hash,
     stored: stored.hash,
-    expectedWithoutResources: computed.withoutResources,
+    expectedWithoutResources: () => computed.withoutResources(),
     storedWithoutResources: stored.hashWithoutResources,
     container: json,
     path: ['container'],

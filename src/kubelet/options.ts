@@ -75,6 +75,14 @@ export const ruleOptionsSchema = z.object({
   storedHashReading: z.enum(['strict', 'kubelet']).optional(),
 });
 
+/** `number 1.5`, `object`: what a refused value was, without printing objects. */
+function describeValue(value: unknown): string {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') {
+    return `${typeof value} ${String(value)}`;
+  }
+  return value === null ? 'null' : typeof value;
+}
+
 const GO_TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
 const GO_FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
 
@@ -88,7 +96,7 @@ export function parseGateValue(value: unknown, path: JsonPathSegment[]): boolean
     'INVALID_OPTION',
     path,
     'a boolean, or one of 1 t T TRUE true True 0 f F FALSE false False (Go strconv.ParseBool, as the kubelet reads --feature-gates)',
-    `found ${typeof value === 'string' ? JSON.stringify(value) : `${typeof value} ${String(value)}`}`,
+    `found ${typeof value === 'string' ? JSON.stringify(value) : describeValue(value)}`,
   );
 }
 
@@ -201,7 +209,7 @@ export function readHashValue(value: unknown, path: JsonPathSegment[], reading: 
   if (typeof value === 'string') return reading === 'kubelet' ? storedHashValue(value) : parseHash(value, path);
   if (typeof value === 'bigint' && value >= 0n && value <= MAX_UINT64) return value;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
-  throw new OptionError('INVALID_OPTION', path, 'a hash as stored (hex text), or an unsigned integer (number up to 2^53, or bigint)', `found ${typeof value} ${String(value)}`);
+  throw new OptionError('INVALID_OPTION', path, 'a hash as stored (hex text), or an unsigned integer (number up to 2^53, or bigint)', `found ${describeValue(value)}`);
 }
 
 export const hashValueSchema = z.union([z.string(), z.number(), z.bigint()]);

@@ -279,7 +279,7 @@ function compare(ctx: Context, role: ContainerRole, old: LocatedContainer, now: 
     staticPod: ctx.staticPod,
     expected: computed.hash,
     stored: stored.hash,
-    expectedWithoutResources: computed.withoutResources,
+    expectedWithoutResources: () => computed.withoutResources(),
     storedWithoutResources: writesWr ? stored.withoutResources() : 0n,
     container: now.container,
     path: now.path,

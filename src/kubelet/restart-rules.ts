@@ -220,7 +220,9 @@ const BY_ID: ReadonlyMap<RestartRuleId, RestartRule> = new Map(RESTART_RULES.map
 
 /** The rule with this id. */
 export function restartRule(id: RestartRuleId): RestartRule {
-  return BY_ID.get(id)!;
+  const rule = BY_ID.get(id);
+  if (!rule) throw new Error(`no restart rule ${id}`); // unreachable: RestartRuleId lists the rows
+  return rule;
 }
 
 /** Whether rule `id` holds for this kubelet, gates, role and pod kind. */

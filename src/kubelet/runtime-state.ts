@@ -88,12 +88,12 @@ function exitCodeOf(terminated: unknown): number | undefined {
 export function readContainerState(input: unknown, path: JsonPathSegment[]): RuntimeFacts {
   const parsed = containerStateSchema.safeParse(input);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
+    const issue = parsed.error.issues[0];
     throw new OptionError(
       'INVALID_OPTION',
-      [...path, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))],
+      [...path, ...(issue?.path ?? []).map((p) => (typeof p === 'number' ? p : String(p)))],
       'a container state: { state: "running" | "exited" | "created" | "unknown" | { running | terminated | waiting }, exitCode?, started?, resources? }',
-      issue.message,
+      issue?.message,
     );
   }
   const s = parsed.data;
@@ -139,7 +139,7 @@ export function readPodStatus(status: unknown, path: JsonPathSegment[]): PodFact
   const out: PodFacts = { containers: new Map() };
   const conditions = status['conditions'];
   if (Array.isArray(conditions)) {
-    const init = conditions.find((c) => isPlainObject(c) && c['type'] === 'Initialized');
+    const init: unknown = conditions.find((c: unknown) => isPlainObject(c) && c['type'] === 'Initialized');
     if (isPlainObject(init)) out.initialized = init['status'] === 'True';
   }
   for (const list of ['initContainerStatuses', 'containerStatuses', 'ephemeralContainerStatuses'] as const) {
