@@ -89,7 +89,6 @@ export async function readContainers(ctx: CommandContext, files: string[], optio
     const meta = object.value['metadata'];
     const m = meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>) : {};
     const kind = text(object.value['kind']);
-    const served = text(m['uid']) !== null;
     for (const c of found) {
       if (options.container !== undefined && c.name !== options.container) continue;
       const position = object.document.positionOf([...object.path, ...c.path]);
@@ -113,12 +112,12 @@ export async function readContainers(ctx: CommandContext, files: string[], optio
         path: c.path,
         uid: text(m['uid']),
       });
-      if (options.releases) warnUndefaulted(ctx, out[out.length - 1]!, served, options.releases);
     }
   }
   if (out.length === 0) {
     throw new UsageError(options.container === undefined ? 'the input holds no containers' : `no container named ${JSON.stringify(options.container)} in the input`);
   }
+  if (options.releases?.some((r) => r.algorithm !== 'name-image')) warnUndefaulted(ctx, out);
   return out;
 }
 
@@ -127,24 +126,33 @@ const TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
 /**
  * The apiserver defaults every container (terminationMessagePath is always set) and mounts the
  * service-account token before a kubelet sees it; a manifest hashed as written gives another hash
- * for every release before 1.31.
+ * for every release before 1.31. One warning per file and problem, naming the containers.
  */
-function warnUndefaulted(ctx: CommandContext, c: InputContainer, served: boolean, releases: readonly ReleaseInfo[]): void {
-  if (!releases.some((r) => r.algorithm !== 'name-image')) return;
-  const owner = c.ref.pod === null ? '' : `${c.ref.kind ?? 'object'}/${c.ref.pod} `;
-  const who = `${c.ref.file}: ${owner}container ${JSON.stringify(c.name)}`;
-  if (!('terminationMessagePath' in c.container)) {
-    // TODO(#9 item 6): name --apply-defaults here once applyApiserverDefaults is on main.
-    ctx.warn(`${who} has no apiserver defaults (no terminationMessagePath): hashes before 1.31 are of the text as written, not of what the kubelet sees; hash the pod as served (kubectl get pod -o yaml)`);
-    return;
+function warnUndefaulted(ctx: CommandContext, containers: InputContainer[]): void {
+  const undefaulted = new Map<string, string[]>();
+  const tokenless = new Map<string, string[]>();
+  const add = (map: Map<string, string[]>, c: InputContainer): void => {
+    const owner = c.ref.pod === null ? '' : `${c.ref.kind ?? 'object'}/${c.ref.pod} `;
+    map.set(c.ref.file, [...(map.get(c.ref.file) ?? []), `${owner}${JSON.stringify(c.name)}`]);
+  };
+  for (const c of containers) {
+    if (!('terminationMessagePath' in c.container)) add(undefaulted, c);
+    else if (c.uid === null && c.list !== 'ephemeralContainers' && c.ref.pod !== null && lacksToken(c)) add(tokenless, c);
   }
-  if (served || c.list === 'ephemeralContainers') return;
-  const spec = podSpecOf(c);
+  const names = (list: string[]): string => (list.length > 3 ? `${list.slice(0, 3).join(', ')} and ${list.length - 3} more` : list.join(', '));
+  for (const [file, list] of undefaulted) {
+    // TODO(#9 item 6): suggest --apply-defaults once applyApiserverDefaults is on main.
+    ctx.warn(`${file}: ${list.length === 1 ? 'container' : `${list.length} containers`} ${names(list)} without apiserver defaults (no terminationMessagePath): hashes before 1.31 are of the text as written, not of what a kubelet sees; hash the pod as served (kubectl get pod -o yaml)`);
+  }
+  for (const [file, list] of tokenless) {
+    ctx.warn(`${file}: ${names(list)} ${list.length === 1 ? 'has' : 'have'} no service-account token mount: unless the service account sets automountServiceAccountToken: false, the apiserver adds one and releases before 1.31 hash another value`);
+  }
+}
+
+function lacksToken(c: InputContainer): boolean {
   const mounts = c.container['volumeMounts'];
   const hasToken = Array.isArray(mounts) && mounts.some((v) => v !== null && typeof v === 'object' && (v as Record<string, unknown>)['mountPath'] === TOKEN_MOUNT_PATH);
-  if (!hasToken && spec?.['automountServiceAccountToken'] !== false) {
-    ctx.warn(`${who} has no service-account token mount: unless its service account sets automountServiceAccountToken: false, the apiserver adds one and releases before 1.31 hash another value`);
-  }
+  return !hasToken && podSpecOf(c)?.['automountServiceAccountToken'] !== false;
 }
 
 function podSpecOf(c: InputContainer): Record<string, unknown> | null {
