@@ -69,22 +69,8 @@ export interface CommandDef {
   run(ctx: CommandContext): Promise<CommandResult>;
 }
 
-/** A mistake in the command line itself (exit 2 with the usage line). */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-  readonly code = 'USAGE';
-}
-
-/** The CLI declines to give a verdict on what it was given (exit 2); `code` says why. */
-export class RefusalError extends Error {
-  override readonly name = 'RefusalError';
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { RefusalError, UsageError } from './cli-errors.js';
+import { UsageError } from './cli-errors.js';
 
 export function str(values: Values, name: string, required: true): string;
 export function str(values: Values, name: string, required?: false): string | undefined;

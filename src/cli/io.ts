@@ -1,7 +1,7 @@
 /** Input/output plumbing shared by the CLI commands: streams, reading files or stdin once. */
 import { readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { UsageError } from './command.js';
+import { UsageError } from './cli-errors.js';
 
 export interface CliIO {
   stdout: Writable;
