@@ -1,4 +1,5 @@
 /** `--help` texts, built from the command definitions (docs/cli.md is built from the same). */
+import { supportedReleases } from '../releases/registry.js';
 import { usageLine, type CommandDef, type OptionDef } from './command.js';
 
 /** Options every command takes; the dispatcher handles them. */
@@ -60,8 +61,9 @@ export function commandHelp(cmd: CommandDef): string {
 
 export function programHelp(commands: readonly CommandDef[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));
+  const releases = supportedReleases();
   return [
-    'kubelet-hash: the container hash a Kubernetes kubelet computes (io.kubernetes.container.hash), for every release 1.8–1.36',
+    `kubelet-hash: the container hash a Kubernetes kubelet computes (io.kubernetes.container.hash), for every release ${releases[0]}–${releases.at(-1)}`,
     '',
     'usage: kubelet-hash COMMAND [OPTIONS] [FILE...]',
     '       kubelet-hash COMMAND --help',
