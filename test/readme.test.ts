@@ -38,7 +38,7 @@ async function cliCommands(): Promise<Map<string, string>> {
   const commands = new Map<string, string>();
   for (const m of out.matchAll(/^ {2}([a-z]+) {2,}/gm)) {
     const help = await cli([m[1]!, '--help']);
-    commands.set(m[1]!, /^usage: kubelet-hash \S+ (.*)$/m.exec(help.out)![1]!);
+    commands.set(m[1]!, /^usage: kubelet-hash \S+(?: (.*))?$/m.exec(help.out)![1] ?? '');
   }
   return commands;
 }

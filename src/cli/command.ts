@@ -13,6 +13,8 @@ export type Values = Record<string, string | boolean | string[] | undefined>;
 export interface OptionDef {
   type: 'string' | 'boolean';
   short?: string;
+  /** Shown without brackets in the usage line (the command checks it). */
+  required?: boolean;
   /** May be given several times (values collect into an array). */
   multiple?: boolean;
   /** The placeholder shown for a string value: `VERSION`, `FILE`, `HEX`. */
@@ -98,8 +100,8 @@ export function flag(values: Values, name: string): boolean {
 /** The usage line of a command: options in brackets (required ones bare), then operands. */
 export function usageLine(cmd: CommandDef): string {
   const opts = Object.entries(cmd.options).map(([name, o]) => {
-    const spelled = `${o.short ? `-${o.short}` : `--${name}`}${o.type === 'string' ? ` ${o.value ?? 'VALUE'}` : ''}`;
-    return `[${spelled}]${o.multiple ? '...' : ''}`;
+    const spelled = `--${name}${o.type === 'string' ? ` ${o.value ?? 'VALUE'}` : ''}`;
+    return `${o.required ? spelled : `[${spelled}]`}${o.multiple ? '...' : ''}`;
   });
   const ops = cmd.operands.map((o) => (o.count === 'one' ? o.name : o.count === 'many' ? `${o.name}...` : `[${o.name}]`));
   return ['kubelet-hash', cmd.name, ...opts, ...ops].join(' ');

@@ -18,8 +18,8 @@ import { OUTPUTS } from './output-schema.js';
 import { podLabel, table } from './table.js';
 import { manifestObjects, readDocuments } from '../pod/read-documents.js';
 
-const FROM: OptionDef = { type: 'string', value: 'VERSION', description: 'the kubelet version that wrote the stored hash (required)' };
-const TO: OptionDef = { type: 'string', value: 'VERSION', description: 'the kubelet version to compute for (required)' };
+const FROM: OptionDef = { type: 'string', required: true, value: 'VERSION', description: 'the kubelet version that wrote the stored hash (required)' };
+const TO: OptionDef = { type: 'string', required: true, value: 'VERSION', description: 'the kubelet version to compute for (required)' };
 const GATES: OptionDef = {
   type: 'string',
   value: 'G=BOOL,…',
@@ -147,7 +147,7 @@ const changed: CommandDef = {
     "Compares the hash stored for a running container (--hash, a --status file with the runtime's annotations, or a --record from docker inspect / crictl inspect) with what the kubelet of -k computes for the spec, with that release's restart rule.\n" +
     "A record is matched to the container by pod uid, namespace and name (a node-wide docker inspect holds many pods); one of another pod is refused. A status or record without a kubelet hash, a malformed hash, and an unknown feature gate are refused (exit 2).",
   options: {
-    'kubelet-version': { ...KUBELET_VERSION, description: `${KUBELET_VERSION.description} (required)` },
+    'kubelet-version': { ...KUBELET_VERSION, required: true, description: `${KUBELET_VERSION.description} (required)` },
     hash: { type: 'string', value: 'HEX', description: 'the stored io.kubernetes.container.hash' },
     'hash-without-resources': { type: 'string', value: 'HEX', description: 'the stored io.kubernetes.container.hashWithoutResources (with --hash)' },
     status: { type: 'string', value: 'FILE', description: 'JSON/YAML map of the stored annotations (or {hash, hashWithoutResources})' },
@@ -217,7 +217,7 @@ const identify: CommandDef = {
   name: 'identify',
   summary: 'which kubelet releases (and settings) would have stored --hash for the container (exit 1 if none)',
   description: 'Lists every release whose kubelet writes the given hash for the container, oldest first, with the setting that makes it (hashWithoutResources with InPlacePodVerticalScaling, a Go 1.22 patch build).',
-  options: { hash: { type: 'string', value: 'HEX', description: 'the stored hash (required)' }, container: { ...CONTAINER, description: 'the container (required when the input has several)' } },
+  options: { hash: { type: 'string', required: true, value: 'HEX', description: 'the stored hash (required)' }, container: { ...CONTAINER, description: 'the container (required when the input has several)' } },
   operands: [{ ...FILES_OPERAND, count: 'one' }],
   examples: [{ comment: 'which kubelet wrote 9624f5a5?', command: 'kubelet-hash identify --hash 9624f5a5 container.json' }],
   finding: 'no supported release computes the hash for the container',
@@ -261,7 +261,7 @@ const plan: CommandDef = {
   options: {
     from: FROM,
     to: TO,
-    pods: { type: 'string', value: 'FILE', description: 'the API pods: kubectl get pods -o yaml|json (a List, or several documents) (required)' },
+    pods: { type: 'string', required: true, value: 'FILE', description: 'the API pods: kubectl get pods -o yaml|json (a List, or several documents) (required)' },
     'feature-gates': GATES,
   },
   operands: [{ name: 'RECORD', description: 'runtime record files (docker inspect, config.v2.json, crictl inspect)', count: 'many' }],

@@ -103,7 +103,7 @@ const preimageCommand: CommandDef = {
   summary: 'the exact text a kubelet hashes (go-spew text or JSON); --hashed prints what FNV-1a consumes',
   description: 'Prints the pre-image of one container for one release: the go-spew text of the struct (1.8–1.15) or the JSON the kubelet marshals (1.16+). With --hashed, the bytes FNV-1a 32 actually consumes (go-spew\'s ([]uint8)[…] form from 1.16).',
   options: {
-    'kubelet-version': { ...KUBELET_VERSION, description: `${KUBELET_VERSION.description} (required)` },
+    'kubelet-version': { ...KUBELET_VERSION, required: true, description: `${KUBELET_VERSION.description} (required)` },
     container: { ...CONTAINER, description: 'the container (required when the input has several)' },
     hashed: { type: 'boolean', description: 'print what FNV-1a consumes instead of the pre-image' },
   },

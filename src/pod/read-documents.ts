@@ -13,7 +13,18 @@ import { MAX_JSON_DEPTH, parseJsonStream, type JsonValue } from '../json/parse.j
 import { nodeAt, scanJson } from '../json/spans.js';
 import { resolvePlain, resolveTagged, type YamlScalar } from './yaml-scalars.js';
 
-/** A line and column in the source text, both counted from 1 (columns in UTF-16 code units). */
+/**
+ * A line and column in the source text, both counted from 1 (columns in UTF-16 code units).
+ *
+ * @example
+ * ```ts
+ * import { readDocuments, type SourcePosition } from 'kubelet-hash';
+ * const at: SourcePosition | null = readDocuments('name: web\nimage: nginx\n')[0]!.positionOf(['image']);
+ * at; // → { line: 2, column: 8 }
+ * ```
+ *
+ * @group Hashing
+ */
 export interface SourcePosition {
   /** Line number, from 1. */
   line: number;
@@ -21,7 +32,19 @@ export interface SourcePosition {
   column: number;
 }
 
-/** One document of a manifest stream. */
+/**
+ * One document of a manifest stream, as {@link readDocuments} returns it.
+ *
+ * @example
+ * ```ts
+ * import { readDocuments, type ManifestDocument } from 'kubelet-hash';
+ * const [doc]: ManifestDocument[] = readDocuments('{"name": "web", "image": "nginx"}');
+ * doc!.format; // → 'json'
+ * doc!.positionOf(['image']); // → { line: 1, column: 26 }
+ * ```
+ *
+ * @group Hashing
+ */
 export interface ManifestDocument {
   /** Its index among the stream's non-empty documents, from 0. */
   index: number;
@@ -33,7 +56,19 @@ export interface ManifestDocument {
   positionOf(path: readonly JsonPathSegment[]): SourcePosition | null;
 }
 
-/** A Kubernetes object (or bare container) of a manifest stream, after List items are expanded. */
+/**
+ * A Kubernetes object (or bare container) of a manifest stream, after List items are expanded.
+ *
+ * @example
+ * ```ts
+ * import { manifestObjects, readDocuments, type ManifestObject } from 'kubelet-hash';
+ * const objects: ManifestObject[] = manifestObjects(readDocuments('kind: List\nitems:\n- {kind: Pod, metadata: {name: a}}\n'));
+ * objects[0]!.path; // → ['items', 0]
+ * objects[0]!.value['kind']; // → 'Pod'
+ * ```
+ *
+ * @group Hashing
+ */
 export interface ManifestObject {
   /** The document it is in. */
   document: ManifestDocument;
@@ -53,9 +88,11 @@ export interface ManifestObject {
  * ```ts
  * import { readDocuments } from 'kubelet-hash';
  * const docs = readDocuments('name: web\nimage: nginx\n---\nname: db\nimage: postgres\nports: [{containerPort: 5432}]\n');
- * docs.length; // 2
- * docs[1]!.positionOf(['ports', 0, 'containerPort']); // { line: 6, column: 24 }
+ * docs.length; // → 2
+ * docs[1]!.positionOf(['ports', 0, 'containerPort']); // → { line: 6, column: 25 }
  * ```
+ *
+ * @group Hashing
  */
 export function readDocuments(text: string): ManifestDocument[] {
   // Editors on some systems save a byte-order mark; it is not part of the document.
@@ -73,8 +110,10 @@ export function readDocuments(text: string): ManifestDocument[] {
  * ```ts
  * import { manifestObjects, readDocuments } from 'kubelet-hash';
  * const list = 'kind: PodList\nitems:\n- metadata: {name: a}\n  spec: {containers: [{name: c, image: x}]}\n';
- * manifestObjects(readDocuments(list)).map((o) => o.path); // [['items', 0]]
+ * manifestObjects(readDocuments(list)).map((o) => o.path); // → [['items', 0]]
  * ```
+ *
+ * @group Hashing
  */
 export function manifestObjects(documents: readonly ManifestDocument[]): ManifestObject[] {
   const out: ManifestObject[] = [];
