@@ -104,5 +104,5 @@ export function usageLine(cmd: CommandDef): string {
     return `${o.required ? spelled : `[${spelled}]`}${o.multiple ? '...' : ''}`;
   });
   const ops = cmd.operands.map((o) => (o.count === 'one' ? o.name : o.count === 'many' ? `${o.name}...` : `[${o.name}]`));
-  return ['kubelet-hash', cmd.name, ...opts, ...ops].join(' ');
+  return ['kubelet-hash', cmd.name, ...opts, '[--json | --ndjson]', ...ops].join(' ');
 }
