@@ -22,7 +22,7 @@ import {
   type StructType,
 } from '../models/gotype.js';
 import { roundTripQuantity, unmarshalQuantity } from '../quantity/quantity.js';
-import { hasToJson, isJsonNumberText, isPlainObject, memberOf } from './input.js';
+import { describeObject, hasToJson, isJsonNumberText, isPlainObject, memberOf } from './input.js';
 import { badNumberText, quantityTokenOf } from './quantity-token.js';
 
 /**
@@ -272,8 +272,7 @@ function typeError(path: JsonPathSegment[], expected: string, found: unknown): D
 function describe(v: unknown): string {
   if (v === null) return 'found null';
   if (v instanceof JsonNumber) return `found number ${v.text}`;
-  if (Array.isArray(v)) return 'found an array';
-  if (typeof v === 'object') return 'found an object';
+  if (typeof v === 'object') return describeObject(v);
   if (typeof v === 'string') return `found string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}`;
   return `found ${typeof v} ${String(v)}`;
 }
