@@ -315,6 +315,28 @@ describe('misuse: exit 2', () => {
   });
 });
 
+describe('--apply-defaults and --token-volume', () => {
+  it('nginx with its token mount, defaulted for 1.24, hashes to the observed 9624f5a5', async () => {
+    const r = await runBin(['hash', '-k', '1.24', '--ndjson', '--token-volume', 'kube-api-access-75rfs', '-'], { stdin: '{"name":"nginx","image":"nginx"}' });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).hash).toBe('9624f5a5');
+    expect(r.err).toBe('');
+  });
+
+  it('the simple-pod manifest as written hashes to the observed 62b86e75 once defaulted, and matches its docker record', async () => {
+    const manifest = `${F}simple-pod-manifest.yaml`;
+    const flags = ['--apply-defaults', '--token-volume', 'kube-api-access-qj5tq'];
+    const d = doc(await runBin(['hash', '--json', ...flags, manifest]));
+    for (const r of d.rows) expect(r['hash'], r['release'] as string).toBe(row('real-cri-dockerd-simple-pod-2024', r['release'] as string).hash);
+    expect(d.warnings).toEqual([]);
+    expect((await runBin(['changed', '-k', '1.29', ...flags, '--record', 'fixtures/runtime/docker-inspect.json', manifest])).code).toBe(0);
+    // As written, the manifest is not what the kubelet hashed: a different hash and a warning.
+    const raw = await runBin(['hash', '-k', '1.29', '--ndjson', manifest]);
+    expect(JSON.parse(raw.out).hash).not.toBe('62b86e75');
+    expect(raw.err).toContain('--apply-defaults');
+  });
+});
+
 describe('warnings', () => {
   it('a pod manifest without the token mount is hashed with a warning on stderr', async () => {
     const manifest = JSON.stringify({ kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ ...(oracleCase('k8s-sampleContainer').container as object), terminationMessagePath: '/dev/termination-log' }] } });

@@ -12,7 +12,7 @@ import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY, releaseInfo, supportedReleases } 
 import { readRuntimeRecords, type ContainerRecordInfo } from '../runtime/index.js';
 import { RefusalError, UsageError, flag, str, type CommandContext, type CommandDef, type OptionDef } from './command.js';
 import { CONTAINER, FILES_OPERAND, KUBELET_VERSION, single } from './commands.js';
-import { readContainers, readObjects, within, type InputContainer } from './inputs.js';
+import { DEFAULTS_OPTIONS, readContainers, readObjects, specFor, within, type InputContainer } from './inputs.js';
 import { readInput } from './io.js';
 import { OUTPUTS } from './output-schema.js';
 import { podLabel, table } from './table.js';
@@ -155,6 +155,7 @@ const changed: CommandDef = {
     'feature-gates': GATES,
     'static-pod': { type: 'boolean', description: 'the pod is a static pod (the kubelet restarts its containers on any hash change)' },
     container: { ...CONTAINER, description: 'the container (required when the input has several)' },
+    ...DEFAULTS_OPTIONS,
   },
   operands: [{ ...FILES_OPERAND, count: 'one', description: 'the pod (or container) spec as the apiserver serves it; - for standard input' }],
   examples: [
@@ -166,10 +167,11 @@ const changed: CommandDef = {
   async run(ctx) {
     const version = str(ctx.values, 'kubelet-version', true);
     const gates = featureGates(ctx);
-    const c = single(await readContainers(ctx, ctx.operands, containerName(ctx)));
+    const c = single(await readContainers(ctx, ctx.operands, { ...containerName(ctx), releases: [releaseInfo(version)] }));
     const { status, source } = await storedFor(ctx, c);
+    const spec = specFor(ctx, c, version);
     const r = within(c.ref.file, c.object, c.path, () =>
-      containerChanged(c.container, status, {
+      containerChanged(spec, status, {
         kubeletVersion: version,
         containerList: c.list,
         staticPod: flag(ctx.values, 'static-pod'),

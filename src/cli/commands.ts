@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { hashContainer, hashContainerWithoutResources, preimage } from '../hashing/index.js';
 import { releaseInfo, supportedReleases, type ReleaseInfo } from '../releases/registry.js';
 import { UsageError, flag, list, str, type CommandContext, type CommandDef, type CommandResult, type OptionDef } from './command.js';
-import { readContainers, within, type InputContainer } from './inputs.js';
+import { DEFAULTS_OPTIONS, readContainers, specFor, within, type InputContainer } from './inputs.js';
 import { OUTPUTS } from './output-schema.js';
 import { podLabel, table } from './table.js';
 
@@ -37,8 +37,9 @@ function hashRows(ctx: CommandContext, containers: InputContainer[], releases: R
   for (const c of containers) {
     for (const r of releases) {
       const run = <T>(fn: () => T): T => within(c.ref.file, c.object, c.path, fn);
-      const hash = run(() => hashContainer(c.container, { kubeletVersion: r.release }));
-      const withoutResources = r.hashWithoutResources ? run(() => hashContainerWithoutResources(c.container, { kubeletVersion: r.release })) : null;
+      const spec = specFor(ctx, c, r.release);
+      const hash = run(() => hashContainer(spec, { kubeletVersion: r.release }));
+      const withoutResources = r.hashWithoutResources ? run(() => hashContainerWithoutResources(spec, { kubeletVersion: r.release })) : null;
       rows.push({ ...c.ref, release: r.release, hash, hashWithoutResources: withoutResources });
       ctx.progress(rows.length, total, 'hashing');
     }
@@ -60,11 +61,12 @@ const hash: CommandDef = {
   description:
     'Prints the hash a kubelet computes for every container of the input, for the releases given with -k (repeatable) or for every supported release. ' +
     'From 1.27 to 1.30 the kubelet also stores hashWithoutResources (used with InPlacePodVerticalScaling); it is shown where the release has it.\n' +
-    'The kubelet hashes the container as the apiserver serves it. A manifest or template is hashed as written: a warning says so when it lacks the defaults the apiserver adds.',
-  options: { 'kubelet-version': { ...KUBELET_VERSION, multiple: true }, container: CONTAINER },
+    "The kubelet hashes the container as the apiserver serves it. A manifest or template is hashed as written unless --apply-defaults applies each release's apiserver defaults first (and --token-volume adds the service-account token mount); without them, a warning says when a container lacks what the apiserver adds.",
+  options: { 'kubelet-version': { ...KUBELET_VERSION, multiple: true }, container: CONTAINER, ...DEFAULTS_OPTIONS },
   operands: [FILES_OPERAND],
   examples: [
     { comment: 'every release, every container of a pod read back from the cluster', command: 'kubectl get pod web -o yaml | kubelet-hash hash -' },
+    { comment: 'what a 1.24 node stores for a Deployment written by hand', command: 'kubelet-hash hash -k 1.24 --apply-defaults --token-volume kube-api-access-75rfs deployment.yaml' },
     { comment: 'one release, all pods of a namespace, as JSON', command: 'kubectl get pods -o json | kubelet-hash hash -k 1.29 --json -' },
   ],
   output: OUTPUTS.hash,
@@ -106,14 +108,15 @@ const preimageCommand: CommandDef = {
     'kubelet-version': { ...KUBELET_VERSION, required: true, description: `${KUBELET_VERSION.description} (required)` },
     container: { ...CONTAINER, description: 'the container (required when the input has several)' },
     hashed: { type: 'boolean', description: 'print what FNV-1a consumes instead of the pre-image' },
+    ...DEFAULTS_OPTIONS,
   },
   operands: [{ ...FILES_OPERAND, count: 'one' }],
   examples: [{ comment: 'the JSON a 1.29 kubelet hashes for container web', command: 'kubelet-hash preimage -k 1.29 -c web pod.yaml' }],
   output: OUTPUTS.preimage,
   async run(ctx) {
     const version = str(ctx.values, 'kubelet-version', true);
-    const c = single(await readContainers(ctx, ctx.operands, containerFilter(ctx)));
-    const pre = within(c.ref.file, c.object, c.path, () => preimage(c.container, { kubeletVersion: version }));
+    const c = single(await readContainers(ctx, ctx.operands, { ...containerFilter(ctx), releases: [releaseInfo(version)] }));
+    const pre = within(c.ref.file, c.object, c.path, () => preimage(specFor(ctx, c, version), { kubeletVersion: version }));
     const hashed = flag(ctx.values, 'hashed');
     const bytes = hashed ? pre.hashedBytes : pre.bytes;
     const row = { ...c.ref, release: pre.release, hashed, preimage: Buffer.from(bytes).toString('utf8') };

@@ -3,11 +3,12 @@
  * expanded, and each container keeps a reference (file, document, object, path, line, column)
  * that the outputs and error messages share.
  */
+import { applyApiserverDefaults, missingApiserverDefaults, wouldGetTokenMount } from '../defaults/index.js';
 import { KubeletHashError, formatJsonPath, type JsonPathSegment } from '../errors.js';
 import { locateContainers, type ContainerList } from '../pod/locate.js';
 import { manifestObjects, readDocuments, type ManifestObject, type SourcePosition } from '../pod/read-documents.js';
 import type { ReleaseInfo } from '../releases/registry.js';
-import { UsageError, type CommandContext } from './command.js';
+import { UsageError, flag, str, type CommandContext, type OptionDef } from './command.js';
 import { readInput } from './io.js';
 
 /** Where a container came from; the first fields of every row about a container. */
@@ -121,14 +122,44 @@ export async function readContainers(ctx: CommandContext, files: string[], optio
   return out;
 }
 
-const TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
+/** `--apply-defaults` and `--token-volume`, for the commands that hash specs. */
+export const DEFAULTS_OPTIONS: Record<string, OptionDef> = {
+  'apply-defaults': {
+    type: 'boolean',
+    description: "hash what the apiserver of each release stores for a manifest or template: that release's container defaults applied first",
+  },
+  'token-volume': {
+    type: 'string',
+    value: 'NAME',
+    description: 'with --apply-defaults (implied): add the service-account token mount of volume NAME (kube-api-access-… from 1.21), as the admission plugin does',
+  },
+};
 
 /**
- * The apiserver defaults every container (terminationMessagePath is always set) and mounts the
- * service-account token before a kubelet sees it; a manifest hashed as written gives another hash
- * for every release before 1.31. One warning per file and problem, naming the containers.
+ * The container a kubelet of `release` hashes: as given, or (with --apply-defaults / --token-volume)
+ * as that release's apiserver stores it. Errors carry the container's file and position.
+ */
+export function specFor(ctx: CommandContext, c: InputContainer, release: string): Record<string, unknown> {
+  const tokenVolume = str(ctx.values, 'token-volume');
+  if (!flag(ctx.values, 'apply-defaults') && tokenVolume === undefined) return c.container;
+  const podSpec = podSpecOf(c);
+  return within(c.ref.file, c.object, c.path, () =>
+    applyApiserverDefaults(c.container, {
+      kubeletVersion: release,
+      list: c.list,
+      ...(podSpec && c.path.length > 0 ? { podSpec } : {}),
+      ...(tokenVolume !== undefined ? { tokenVolume } : {}),
+    }),
+  ) as Record<string, unknown>;
+}
+
+/**
+ * The apiserver defaults every container and mounts the service-account token before a kubelet
+ * sees it; a manifest hashed as written gives another hash for every release before 1.31. One
+ * warning per file and problem, naming the containers.
  */
 function warnUndefaulted(ctx: CommandContext, containers: InputContainer[]): void {
+  if (flag(ctx.values, 'apply-defaults') || str(ctx.values, 'token-volume') !== undefined) return;
   const undefaulted = new Map<string, string[]>();
   const tokenless = new Map<string, string[]>();
   const add = (map: Map<string, string[]>, c: InputContainer): void => {
@@ -136,23 +167,19 @@ function warnUndefaulted(ctx: CommandContext, containers: InputContainer[]): voi
     map.set(c.ref.file, [...(map.get(c.ref.file) ?? []), `${owner}${JSON.stringify(c.name)}`]);
   };
   for (const c of containers) {
-    if (!('terminationMessagePath' in c.container)) add(undefaulted, c);
-    else if (c.uid === null && c.list !== 'ephemeralContainers' && c.ref.pod !== null && lacksToken(c)) add(tokenless, c);
+    const podSpec = podSpecOf(c);
+    const inspect = <T>(fn: () => T): T => within(c.ref.file, c.object, c.path, fn);
+    if (inspect(() => missingApiserverDefaults(c.container)).length > 0) add(undefaulted, c);
+    // A pod read back from the apiserver (it has a uid) already shows whether the token was mounted.
+    else if (c.uid === null && c.ref.pod !== null && inspect(() => wouldGetTokenMount(c.container, { list: c.list, ...(podSpec ? { podSpec } : {}) }))) add(tokenless, c);
   }
   const names = (list: string[]): string => (list.length > 3 ? `${list.slice(0, 3).join(', ')} and ${list.length - 3} more` : list.join(', '));
   for (const [file, list] of undefaulted) {
-    // TODO(#9 item 6): suggest --apply-defaults once applyApiserverDefaults is on main.
-    ctx.warn(`${file}: ${list.length === 1 ? 'container' : `${list.length} containers`} ${names(list)} without apiserver defaults (no terminationMessagePath): hashes before 1.31 are of the text as written, not of what a kubelet sees; hash the pod as served (kubectl get pod -o yaml)`);
+    ctx.warn(`${file}: ${list.length === 1 ? 'container' : `${list.length} containers`} ${names(list)} without apiserver defaults (no terminationMessagePath, terminationMessagePolicy or imagePullPolicy): hashes before 1.31 are of the text as written, not of what a kubelet sees; use --apply-defaults (and --token-volume NAME), or hash the pod as served (kubectl get pod -o yaml)`);
   }
   for (const [file, list] of tokenless) {
-    ctx.warn(`${file}: ${names(list)} ${list.length === 1 ? 'has' : 'have'} no service-account token mount: unless the service account sets automountServiceAccountToken: false, the apiserver adds one and releases before 1.31 hash another value`);
+    ctx.warn(`${file}: ${names(list)} ${list.length === 1 ? 'has' : 'have'} no service-account token mount: unless the service account sets automountServiceAccountToken: false, the apiserver adds one and releases before 1.31 hash another value (--token-volume NAME adds it)`);
   }
-}
-
-function lacksToken(c: InputContainer): boolean {
-  const mounts = c.container['volumeMounts'];
-  const hasToken = Array.isArray(mounts) && mounts.some((v) => v !== null && typeof v === 'object' && (v as Record<string, unknown>)['mountPath'] === TOKEN_MOUNT_PATH);
-  return !hasToken && podSpecOf(c)?.['automountServiceAccountToken'] !== false;
 }
 
 function podSpecOf(c: InputContainer): Record<string, unknown> | null {
