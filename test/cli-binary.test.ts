@@ -339,7 +339,7 @@ describe('--apply-defaults and --token-volume', () => {
 
 describe('warnings', () => {
   it('a pod manifest without the token mount is hashed with a warning on stderr', async () => {
-    const manifest = JSON.stringify({ kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ ...(oracleCase('k8s-sampleContainer').container as object), terminationMessagePath: '/dev/termination-log' }] } });
+    const manifest = JSON.stringify({ kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ ...(oracleCase('k8s-sampleContainer').container as object), terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', imagePullPolicy: 'IfNotPresent' }] } });
     const r = await runBin(['hash', '-k', '1.29', '-'], { stdin: manifest });
     expect(r.code).toBe(0);
     expect(r.err).toContain('no service-account token mount');
