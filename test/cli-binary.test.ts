@@ -293,7 +293,7 @@ describe('misuse: exit 2', () => {
     ['several containers where one is needed', ['preimage', '-k', '1.29', `${F}podlist.yaml`], 'USAGE'],
     ['no such container', ['hash', '-c', 'nope', pod], 'USAGE'],
     ['unsupported release', ['hash', '-k', '1.7', pod], 'UNSUPPORTED_RELEASE'],
-    ['gate the release does not have', ['changed', '-k', '1.26', '--hash', '62b86e75', '--feature-gates', 'InPlacePodVerticalScaling=true', pod], 'INVALID_OPTION'],
+    ['gate the release does not have', ['changed', '-k', '1.26', '--hash', '62b86e75', '--feature-gates', 'InPlacePodVerticalScaling=true', pod], 'UNKNOWN_FEATURE_GATE'],
     ['duplicate YAML key', ['hash', '-'], 'INVALID_YAML', 'name: a\nimage: x\nname: b\n'],
     ['standard input twice', ['hash', '-', '-'], 'USAGE', 'name: a\n'],
   ];
