@@ -84,6 +84,9 @@ class Generator {
   private readonly fns: string[] = [];
   private readonly named = new Map<string, string>();
   private readonly feeders = new Map<GoType, string>();
+  /** Constant fragments folded into one step each (see fnv.ts), by content; their tables share one array. */
+  private readonly folds = new Map<string, number>();
+  private readonly foldBytes: Uint8Array[] = [];
   private readonly json: boolean;
   private readonly escapes: JsonEscapeMode;
 
@@ -102,11 +105,14 @@ class Generator {
     const source = [
       'const {feed, fallback, jsonByte, spewString, spewDecimal, jsonDecimal, pe, isPlainObject, hasToJson, hasRaws, mapKeys, EMPTY} = rt;',
       `const jstr = rt.JSON_STRING[${JSON.stringify(this.escapes)}];`,
+      'const T = rt.foldTables;',
       ...this.fns,
       `return { hash: ${main}, withoutResources: ${wr ?? 'null'} };`,
     ].join('\n');
     const made = new Function('rt', 'K', source) as (rt: unknown, k: unknown[]) => { hash: FusedFn; withoutResources: FusedFn | null };
-    return made(RUNTIME, this.consts);
+    const foldTables = new Int32Array(this.foldBytes.length * 256);
+    this.foldBytes.forEach((bytes, i) => fnv.writeFoldTable(bytes, foldTables, i * 256));
+    return made({ ...RUNTIME, foldTables }, this.consts);
   }
 
   /** A constant as `K[i]` in the generated source. */
@@ -122,8 +128,21 @@ class Generator {
 
   /** Feeds constant text: go-spew text as is, JSON bytes in `[]uint8` form (each after a space). */
   private text(s: string): string {
-    const bytes = this.json ? fnv.expandJsonBytes(utf8(s)) : utf8(s);
-    return `h = feed(h, ${this.k(bytes)});`;
+    return this.constBytes(this.json ? fnv.expandJsonBytes(utf8(s)) : utf8(s));
+  }
+
+  /** One statement feeding constant bytes: a step per byte when short, else one folded step. */
+  private constBytes(bytes: Uint8Array): string {
+    if (bytes.length === 0) return ';';
+    if (bytes.length <= INLINE_BYTES) return `{ ${Array.from(bytes, (b) => `h = Math.imul(h ^ ${b}, ${fnv.FNV_PRIME});`).join(' ')} }`;
+    const key = bytes.join(',');
+    let i = this.folds.get(key);
+    if (i === undefined) {
+      i = this.foldBytes.length;
+      this.foldBytes.push(bytes);
+      this.folds.set(key, i);
+    }
+    return `h = (Math.imul(h, ${fnv.primePower(bytes.length)}) + T[${i * 256} + (h & 255)]) | 0;`;
   }
 
   private fn(key: string, make: (name: string) => string): string {
@@ -138,13 +157,13 @@ class Generator {
 
   private rootFn(withoutResources: boolean): string {
     return this.fn(`root/${withoutResources}`, (name) => {
-      const head = this.json ? `h = feed(h, ${this.k(utf8('([]uint8)[123'))});` : this.text(`(${this.root.name})`);
+      // The state after the constant head is known: start from it.
+      const start = fnv.feed(fnv.FNV_OFFSET, utf8(this.json ? '([]uint8)[123' : `(${this.root.name})`));
       const body = this.json ? this.jsonMembers(this.root, new Set(), withoutResources) : this.spewStruct(this.root, new Set());
-      const tail = this.json ? `h = feed(h, ${this.k(utf8(' 125]'))});` : '';
+      const tail = this.json ? this.constBytes(utf8(' 125]')) : '';
       return `function ${name}(o) {
   if (!isPlainObject(o) || hasToJson(o)) fallback();
-  let h = ${fnv.FNV_OFFSET};
-  ${head}
+  let h = ${start};
   h = ${body}(o, h);
   ${tail}
   return h >>> 0;
@@ -281,7 +300,7 @@ class Generator {
         const zeroed = wr && type === this.root && slot.goName === 'Resources';
         if (zeroed && slot.type.kind !== 'struct') throw new NotFusable('Resources is not a struct');
         const value = zeroed
-          ? `{ const h0 = h; ${this.jsonValue(slot.type)} h = feed(h0, ${this.k(zeroValueJson(slot.type as StructType, this.escapes))}); }`
+          ? `{ const h0 = h; ${this.jsonValue(slot.type)} h = h0; ${this.constBytes(zeroValueJson(slot.type as StructType, this.escapes))} }`
           : this.jsonValue(slot.type);
         const empty = slot.omitempty ? emptyTest(slot.type) : null;
         lines.push(slot.read);
@@ -373,6 +392,9 @@ class Generator {
     }
   }
 }
+
+/** Constant fragments up to this length are fed a step per byte (immediates, no table load). */
+const INLINE_BYTES = 2;
 
 const INT32 = (v: string): string => `typeof ${v} === "number" && Number.isInteger(${v}) && ${v} >= -2147483648 && ${v} <= 2147483647`;
 
