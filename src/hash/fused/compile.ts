@@ -23,6 +23,23 @@ export type FusedEra = { algorithm: 'legacy' } | { algorithm: 'json'; escapes: J
 export class NotFusable extends Error {}
 
 const EMPTY: Readonly<Record<string, unknown>> = Object.freeze(Object.create(null));
+const getProto = Object.getPrototypeOf;
+const objectToString = Object.prototype.toString;
+
+/**
+ * `isPlainObject(v) && !hasToJson(v)`, without the prototype-chain walk for the usual prototypes
+ * (Object.prototype and null, which the walk would pass). As a source expression too, so that each
+ * generated struct function has its own inline caches for the members it probes.
+ */
+function isJsonObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null) return false;
+  const p: unknown = getProto(v);
+  if (p === Object.prototype || p === null ? Array.isArray(v) || objectToString.call(v) !== '[object Object]' : !isPlainObject(v)) return false;
+  return typeof (v as { toJSON?: unknown }).toJSON !== 'function';
+}
+/** A struct function's first statement: its object (EMPTY stands for null or absent) must be a JSON object. */
+const OBJECT_CHECK =
+  'if (o !== EMPTY && !(typeof o === "object" && o !== null && ((p = getProto(o)) === OP || p === null ? !isArray(o) && ots.call(o) === "[object Object]" : isPlainObject(o)) && typeof o.toJSON !== "function")) fallback();';
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 
 /**
@@ -30,7 +47,7 @@ const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
  * string order; null when there are none (nil after the round trip). Invalid input falls back.
  */
 function mapKeys(m: unknown): string[] | null {
-  if (!isPlainObject(m) || hasToJson(m)) fnv.fallback();
+  if (!isJsonObject(m)) fnv.fallback();
   const keys: string[] = [];
   for (const k in m) {
     if (m[k] === undefined || !Object.prototype.propertyIsEnumerable.call(m, k)) continue;
@@ -63,6 +80,8 @@ const RUNTIME = {
   hasRaws,
   mapKeys,
   EMPTY,
+  getProto,
+  objectToString,
 };
 
 /** One field as read from its JSON object: `key` undefined when an embedding struct claims it. */
@@ -103,7 +122,8 @@ class Generator {
     const main = this.rootFn(false);
     const wr = this.era.algorithm === 'json' && this.era.withoutResources ? this.rootFn(true) : null;
     const source = [
-      'const {feed, fallback, jsonByte, spewString, spewDecimal, jsonDecimal, pe, isPlainObject, hasToJson, hasRaws, mapKeys, EMPTY} = rt;',
+      'const {feed, fallback, jsonByte, spewString, spewDecimal, jsonDecimal, pe, isPlainObject, hasToJson, hasRaws, mapKeys, EMPTY, getProto} = rt;',
+      'const OP = Object.prototype, ots = rt.objectToString, isArray = Array.isArray;',
       `const jstr = rt.JSON_STRING[${JSON.stringify(this.escapes)}];`,
       'const T = rt.foldTables;',
       ...this.fns,
@@ -162,7 +182,6 @@ class Generator {
       const body = this.json ? this.jsonMembers(this.root, new Set(), withoutResources) : this.spewStruct(this.root, new Set());
       const tail = this.json ? this.constBytes(utf8(' 125]')) : '';
       return `function ${name}(o) {
-  if (!isPlainObject(o) || hasToJson(o)) fallback();
   let h = ${start};
   h = ${body}(o, h);
   ${tail}
@@ -213,7 +232,7 @@ class Generator {
         else lines.push(this.read(slot), this.spewValue(slot.type));
       });
       if (type.fields.length > 0) lines.push('h = Math.imul(h ^ 125, 16777619);');
-      return `function ${name}(o, h) {\n  let v;\n  ${lines.filter(Boolean).join('\n  ')}\n  return h;\n}`;
+      return `function ${name}(o, h) {\n  let v, p;\n  ${OBJECT_CHECK}\n  ${lines.filter(Boolean).join('\n  ')}\n  return h;\n}`;
     });
   }
 
@@ -267,7 +286,7 @@ class Generator {
         if (type.name === QUANTITY_TYPE || type.name === INT_OR_STRING_TYPE) return `h = ${this.feeder(type)}(h, v);`;
         if (type.jsonCustomMarshal) return 'fallback();';
         const fn = this.spewStruct(type, new Set());
-        return `if (v == null) h = ${fn}(EMPTY, h); else if (!isPlainObject(v) || hasToJson(v)) fallback(); else h = ${fn}(v, h);`;
+        return `h = ${fn}(v == null ? EMPTY : v, h);`;
       }
     }
   }
@@ -316,7 +335,7 @@ class Generator {
           wrote = true;
         }
       }
-      return `function ${name}(o, h) {\n  let v, w = false;\n  ${lines.filter(Boolean).join('\n  ')}\n  return h;\n}`;
+      return `function ${name}(o, h) {\n  let v, p, w = false;\n  ${OBJECT_CHECK}\n  ${lines.filter(Boolean).join('\n  ')}\n  return h;\n}`;
     });
   }
 
@@ -387,7 +406,7 @@ class Generator {
         }
         if (type.jsonCustomMarshal) return 'fallback();';
         const fn = this.jsonMembers(type, new Set(), false);
-        return `{ const s = v == null ? EMPTY : v; if (s !== EMPTY && (!isPlainObject(s) || hasToJson(s))) fallback(); h = jsonByte(h, 123); h = ${fn}(s, h); h = jsonByte(h, 125); }`;
+        return `h = jsonByte(h, 123); h = ${fn}(v == null ? EMPTY : v, h); h = jsonByte(h, 125);`;
       }
     }
   }
