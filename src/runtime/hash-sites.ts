@@ -188,6 +188,21 @@ function crictlContainer(text: string, root: JsonNode, plain: unknown): LocatedC
 }
 
 /**
+ * The container of one `docker inspect` element, if the kubelet created it. `element` is the
+ * element's tree (spans in the whole text) and `plain` its plain value, already validated; paths
+ * start with `index`, as if the whole array had been scanned.
+ */
+export function locateDockerInspectElement(element: JsonNode, plain: unknown, index: number): LocatedContainer | undefined {
+  if (!isKubeletDockerContainer(plain)) return undefined;
+  // A sparse one-element view of the array: the lookups below index it by `index`.
+  const items: JsonNode[] = [];
+  items[index] = element;
+  const values: unknown[] = [];
+  values[index] = plain;
+  return dockerContainer({ type: 'array', items, start: -1, end: -1 }, values, [index], 'Id');
+}
+
+/**
  * Every container of a validated record with its hash copies. `text` is the source `root` was
  * scanned from and `plain` its plain value (already checked against the kind's schema).
  */
