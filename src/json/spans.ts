@@ -114,23 +114,23 @@ class Scanner {
       case '"':
         return this.scanString();
       case 't':
-        return this.scanLiteral('true', { type: 'boolean', value: true });
+        return this.scanLiteral('true', (start, end) => ({ type: 'boolean', value: true, start, end }));
       case 'f':
-        return this.scanLiteral('false', { type: 'boolean', value: false });
+        return this.scanLiteral('false', (start, end) => ({ type: 'boolean', value: false, start, end }));
       case 'n':
-        return this.scanLiteral('null', { type: 'null' });
+        return this.scanLiteral('null', (start, end) => ({ type: 'null', start, end }));
       default:
         if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return this.scanNumber();
         return this.fail('a value');
     }
   }
 
-  private scanLiteral<T extends { type: 'boolean'; value: boolean } | { type: 'null' }>(word: string, node: T): T & Span {
+  private scanLiteral(word: string, node: (start: number, end: number) => JsonBooleanNode | JsonNullNode): JsonBooleanNode | JsonNullNode {
     const start = this.pos;
     if (!this.text.startsWith(word, start)) this.fail(`the literal ${word}`);
     this.pos += word.length;
     if (!this.build) return CHECKED;
-    return { ...node, start, end: this.pos };
+    return node(start, this.pos);
   }
 
   private scanNumber(): JsonNumberNode {
@@ -367,8 +367,10 @@ export function toPlainValue(node: JsonNode): unknown {
     case 'object': {
       const out: Record<string, unknown> = {};
       for (const m of node.members) {
-        // defineProperty, not assignment: a "__proto__" member must stay data, not a prototype.
-        Object.defineProperty(out, m.key, { value: toPlainValue(m.value), enumerable: true, writable: true, configurable: true });
+        const value = toPlainValue(m.value);
+        // Assignment makes the same own data member, except for "__proto__", whose setter would set the prototype.
+        if (m.key !== '__proto__') out[m.key] = value;
+        else Object.defineProperty(out, m.key, { value, enumerable: true, writable: true, configurable: true });
       }
       return out;
     }

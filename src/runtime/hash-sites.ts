@@ -194,11 +194,10 @@ function crictlContainer(text: string, root: JsonNode, plain: unknown): LocatedC
  */
 export function locateDockerInspectElement(element: JsonNode, plain: unknown, index: number): LocatedContainer | undefined {
   if (!isKubeletDockerContainer(plain)) return undefined;
-  // A sparse one-element view of the array: the lookups below index it by `index`.
-  const items: JsonNode[] = [];
-  items[index] = element;
-  const values: unknown[] = [];
-  values[index] = plain;
+  // A one-element view of the array, which the lookups below index by `index`: objects keyed by
+  // the index (an array with only that element set would allocate `index` holes).
+  const items = { [index]: element } as unknown as JsonNode[];
+  const values = { [index]: plain };
   return dockerContainer({ type: 'array', items, start: -1, end: -1 }, values, [index], 'Id');
 }
 
