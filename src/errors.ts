@@ -66,6 +66,7 @@ export type ErrorCode =
   | 'NOT_AN_INTEGER'
   | 'INVALID_QUANTITY'
   | 'INVALID_JSON'
+  | 'INVALID_YAML'
   | 'DUPLICATE_CONTAINER_NAME'
   | 'UNSAFE_INTEGER'
   | 'TOO_DEEP'
@@ -75,8 +76,7 @@ export type ErrorCode =
   | 'INVALID_OPTION'
   | 'NOT_AVAILABLE'
   | 'HASH_MISMATCH'
-  | 'INVALID_RECORD'
-  | 'INVALID_FIXTURE';
+  | 'INVALID_RECORD';
 
 /**
  * Renders a path the way jq would address it: `.env[0].valueFrom`. Error messages use it.

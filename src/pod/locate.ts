@@ -48,7 +48,8 @@ export interface LocatedContainer {
   container: Record<string, unknown>;
 }
 
-const LISTS: readonly ContainerList[] = ['initContainers', 'containers', 'ephemeralContainers'];
+/** The pod spec's container lists, in the order they are reported. */
+export const CONTAINER_LISTS: readonly ContainerList[] = ['initContainers', 'containers', 'ephemeralContainers'];
 const OBJECT_KEYS: readonly string[] = ['apiVersion', 'kind', 'metadata', 'spec', 'template'];
 
 /**
@@ -90,7 +91,7 @@ export function locateContainers(doc: unknown): LocatedContainer[] {
   // Containers are matched by name (predictions, upgrade plans), and the apiserver refuses a pod
   // whose containers, init containers and ephemeral containers share a name.
   const seen = new Map<string, JsonPathSegment[]>();
-  for (const list of LISTS) {
+  for (const list of CONTAINER_LISTS) {
     const arr = memberOf(spec, list);
     if (arr === undefined || arr === null) continue;
     if (!Array.isArray(arr)) throw new DecodeError('INVALID_TYPE', [...path, list], 'an array of containers');
@@ -114,7 +115,7 @@ function findPodSpec(doc: Record<string, unknown>): { spec: Record<string, unkno
   for (const path of candidates) {
     let cur: unknown = doc;
     for (const seg of path) cur = isPlainObject(cur) ? memberOf(cur, seg as string) : undefined;
-    if (isPlainObject(cur) && LISTS.some((l) => Array.isArray(memberOf(cur, l)))) return { spec: cur, path };
+    if (isPlainObject(cur) && CONTAINER_LISTS.some((l) => Array.isArray(memberOf(cur, l)))) return { spec: cur, path };
   }
   return null;
 }

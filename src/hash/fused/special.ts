@@ -52,7 +52,7 @@ function wrapper(type: GoType): StructType {
     kind: 'struct',
     name: 'fused.Wrapper',
     jsonCustomMarshal: false,
-    fields: [{ goName: 'F', type, jsonName: 'F', omitempty: false, embedded: false, exported: true }],
+    fields: [{ goName: 'F', type, jsonName: 'F', omitempty: false, embedded: false, exported: true, inline: false }],
   };
 }
 
