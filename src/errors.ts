@@ -24,7 +24,13 @@ export type ErrorCode =
   | 'NOT_AVAILABLE'
   | 'HASH_MISMATCH'
   | 'INVALID_RECORD'
-  | 'INVALID_FIXTURE';
+  | 'INVALID_FIXTURE'
+  | 'STORE_LOCKED'
+  | 'STORE_CORRUPT'
+  | 'STORE_CHANGED'
+  | 'STORE_IO'
+  | 'RUNTIME_RUNNING'
+  | 'WRITE_INTERRUPTED';
 
 /** Renders a path the way jq would address it: `.env[0].valueFrom`. */
 export function formatJsonPath(path: readonly JsonPathSegment[]): string {
@@ -114,3 +120,11 @@ export class HashMismatchError extends KubeletHashError {}
 
 /** A runtime record (docker inspect, config.v2.json, crictl inspect) is malformed. */
 export class RecordError extends KubeletHashError {}
+
+/**
+ * A runtime's persisted store (containerd meta.db, CRI-O config.json, docker config.v2.json) cannot
+ * be read or written safely: the runtime holds it (`STORE_LOCKED`, `RUNTIME_RUNNING`), it fails its
+ * own checks (`STORE_CORRUPT`), a record is not what a plan read (`STORE_CHANGED`), or I/O failed
+ * (`STORE_IO`, `WRITE_INTERRUPTED`). Nothing has been written when it is thrown before a commit.
+ */
+export class StoreError extends KubeletHashError {}
