@@ -1,0 +1,85 @@
+/** The interface every runtime record store (containerd meta.db, CRI-O, docker) implements. */
+import type { CommitHooks } from '../bbolt/write.js';
+import type { HashChange } from '../types.js';
+
+/** Which runtime persists the records. */
+export type StoreRuntime = 'containerd' | 'cri-o' | 'docker';
+
+/** One container as its runtime persisted it. */
+export interface StoredContainer {
+  /** The runtime that persisted it. */
+  runtime: StoreRuntime;
+  /** The runtime's container id. */
+  containerId: string;
+  /** `io.kubernetes.pod.uid` label: joins the record with its API pod. */
+  podUid: string;
+  /** `io.kubernetes.pod.namespace` label. */
+  podNamespace: string;
+  /** `io.kubernetes.pod.name` label. */
+  podName: string;
+  /** `io.kubernetes.container.name` label. */
+  containerName: string;
+  /** The stored `io.kubernetes.container.hash` text the runtime serves back to the kubelet. */
+  hash?: string;
+  /** The stored `io.kubernetes.container.hashWithoutResources` text, when there is one. */
+  hashWithoutResources?: string;
+  /** Where the record lives: a file, or `meta.db#bucket/path/key`; several copies are joined by ` + `. */
+  location: string;
+  /** xxHash64 (16 hex digits) of the record's bytes as read (all copies, in `location` order). */
+  fingerprint: string;
+}
+
+/** A rewrite to apply: which record, the fingerprint it must still have, and the hash change. */
+export interface StoreRewrite {
+  /** The container id of the record. */
+  containerId: string;
+  /** The record's fingerprint when it was planned; apply refuses when it differs now. */
+  fingerprint: string;
+  /** The stored hash(es) expected and the ones to write. */
+  change: HashChange;
+}
+
+/** A file copied before it was changed, to put back on rollback. */
+export interface BackupEntry {
+  /** The file that was changed. */
+  original: string;
+  /** Its copy, as it was before the change. */
+  backup: string;
+  /** xxHash64 of the original bytes (and so of the copy). */
+  fingerprint: string;
+}
+
+/** Options of {@link RecordStore.apply}. */
+export interface ApplyOptions {
+  /** Directory for backups (created if needed); without it nothing is backed up. */
+  backupDir?: string;
+  /** Check everything (lock, runtime stopped, fingerprints, stored hashes) and write nothing. */
+  dryRun?: boolean;
+  /** Crash-safety test hooks for the bbolt commit. */
+  hooks?: CommitHooks;
+}
+
+/** What {@link RecordStore.apply} did. */
+export interface ApplyReport {
+  /** Records changed (or, in a dry run, that would be). */
+  changed: { containerId: string; location: string; from: string; to: string }[];
+  /** Backups written before the change. */
+  backups: BackupEntry[];
+  /** True when nothing was written. */
+  dryRun: boolean;
+}
+
+/** A runtime's persisted container records: list them, rewrite their stored hashes. */
+export interface RecordStore {
+  /** The runtime. */
+  readonly runtime: StoreRuntime;
+  /** The store's root directory as given. */
+  readonly root: string;
+  /** Every kubelet container the store holds, with its stored hash(es) and fingerprint. */
+  list(): Promise<StoredContainer[]>;
+  /**
+   * Applies `rewrites` all at once: refuses (StoreError, nothing written) when the runtime holds the
+   * store, a fingerprint changed, a stored hash is not `change.from`, or the store fails its checks.
+   */
+  apply(rewrites: readonly StoreRewrite[], options?: ApplyOptions): Promise<ApplyReport>;
+}
