@@ -5,8 +5,8 @@
  * Run: npx vitest bench --run bench/plan-upgrade.bench.ts
  */
 import { bench, describe } from 'vitest';
-import { hashContainer } from '../src/api/hash.js';
-import { planUpgrade } from '../src/api/plan-upgrade.js';
+import { hashContainer } from '../src/hashing/hash.js';
+import { planUpgrade } from '../src/kubelet/plan-upgrade.js';
 import type { ContainerRecordInfo } from '../src/runtime/index.js';
 
 const TEMPLATES = [

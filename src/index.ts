@@ -11,10 +11,11 @@ export {
   validateContainer,
   type ContainerInput,
   type Preimage,
-} from './api/hash.js';
-export type { HashOptions } from './api/options.js';
-export * from './api/controllers.js';
-export { locateContainers, type LocatedContainer, type ContainerList } from './api/pod.js';
+} from './hashing/hash.js';
+export type { HashOptions } from './hash/options.js';
+export * from './kubelet/index.js';
+export * from './explain/index.js';
+export { locateContainers, type LocatedContainer, type ContainerList } from './pod/locate.js';
 export {
   readRuntimeRecords,
   rewriteRuntimeRecord,

@@ -1,7 +1,7 @@
 /** containerChanged (the kubelet's per-release restart rule) and predictRestarts. */
 import { describe, expect, it } from 'vitest';
-import { containerChanged, predictRestarts } from '../src/api/controllers.js';
-import { hashContainer, hashContainerWithoutResources } from '../src/api/hash.js';
+import { containerChanged, predictRestarts } from '../src/kubelet/index.js';
+import { hashContainer, hashContainerWithoutResources } from '../src/hashing/hash.js';
 import { OptionError, ReleaseError } from '../src/errors.js';
 import { supportedReleases } from '../src/releases/registry.js';
 import { oracleCase, oracleCases, oracleExpected } from './support/oracle.js';

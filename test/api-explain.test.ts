@@ -1,6 +1,6 @@
 /** explainHashChange: reasons derived from models, values and pre-images, checked against the oracle. */
 import { describe, expect, it } from 'vitest';
-import { explainHashChange, type HashChangeReason } from '../src/api/controllers.js';
+import { explainHashChange, type HashChangeReason } from '../src/explain/index.js';
 import { supportedReleases } from '../src/releases/registry.js';
 import { oracleCase, oracleCases, oracleExpected } from './support/oracle.js';
 

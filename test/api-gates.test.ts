@@ -4,8 +4,8 @@
  * and static pods seen through their mirror pods.
  */
 import { describe, expect, it } from 'vitest';
-import { containerChanged, planUpgrade } from '../src/api/controllers.js';
-import { hashContainer, hashContainerWithoutResources } from '../src/api/hash.js';
+import { containerChanged, planUpgrade } from '../src/kubelet/index.js';
+import { hashContainer, hashContainerWithoutResources } from '../src/hashing/hash.js';
 import { OptionError } from '../src/errors.js';
 import { releaseInfo, supportedReleases } from '../src/releases/registry.js';
 import type { ContainerRecordInfo } from '../src/runtime/index.js';

@@ -1,8 +1,8 @@
 /** planUpgrade: API pods joined with real-format runtime records, verified and translated. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { containerChanged, planUpgrade, type PlanEntry } from '../src/api/controllers.js';
-import { hashContainer, hashContainerWithoutResources } from '../src/api/hash.js';
+import { containerChanged, planUpgrade, type PlanEntry } from '../src/kubelet/index.js';
+import { hashContainer, hashContainerWithoutResources } from '../src/hashing/hash.js';
 import { OptionError } from '../src/errors.js';
 import { readRuntimeRecords, rewriteRuntimeRecord, type ContainerRecordInfo } from '../src/runtime/index.js';
 import { oracleCase, oracleRow } from './support/oracle.js';

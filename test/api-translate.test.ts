@@ -1,8 +1,8 @@
 /** translateHash and identifyReleases against the oracle, plus the translation property (fast-check). */
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { identifyReleases, translateHash } from '../src/api/controllers.js';
-import { hashContainer, hashContainerWithoutResources } from '../src/api/hash.js';
+import { identifyReleases, translateHash } from '../src/kubelet/index.js';
+import { hashContainer, hashContainerWithoutResources } from '../src/hashing/hash.js';
 import { HashMismatchError, KubeletHashError, OptionError } from '../src/errors.js';
 import { supportedReleases } from '../src/releases/registry.js';
 import { containerArb, releaseArb } from './support/arbitraries.js';

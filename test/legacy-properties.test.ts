@@ -5,7 +5,7 @@
  */
 import { test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { reachedStructs } from '../src/api/explain-reached-types.js';
+import { reachedStructs } from '../src/explain/reached-types.js';
 import { decodeContainer } from '../src/decode/decode.js';
 import { hashContainer } from '../src/index.js';
 import { releaseModel } from '../src/models/catalog.js';

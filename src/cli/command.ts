@@ -1,5 +1,5 @@
 /** What every CLI command module shares: the command shape, usage errors and argument helpers. */
-import { locateContainers, type LocatedContainer } from '../api/pod.js';
+import { locateContainers, type LocatedContainer } from '../pod/locate.js';
 import { readJsonInput, type CliIO } from './io.js';
 
 export type Values = Record<string, string | boolean | undefined>;

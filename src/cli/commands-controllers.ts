@@ -3,14 +3,16 @@
  * Files in (or `-` for stdin), text or `--json` out. `changed` exits 1 when the kubelet would
  * restart the container, like a failed check.
  */
-import { containerChanged } from '../api/container-changed.js';
-import { explainHashChange } from '../api/explain.js';
-import { identifyReleases } from '../api/identify.js';
-import { planUpgrade } from '../api/plan-upgrade.js';
-import type { ContainerStatusInput } from '../api/stored-status.js';
-import { translateHash } from '../api/translate.js';
-import type { FeatureGates } from '../api/controller-options.js';
-import type { LocatedContainer } from '../api/pod.js';
+import { explainHashChange } from '../explain/index.js';
+import {
+  containerChanged,
+  identifyReleases,
+  planUpgrade,
+  translateHash,
+  type ContainerStatusInput,
+  type FeatureGates,
+} from '../kubelet/index.js';
+import type { LocatedContainer } from '../pod/locate.js';
 import { readRuntimeRecords, type ContainerRecordInfo } from '../runtime/index.js';
 import { containersOf, onePositional, single, str, UsageError, type Command, type Values } from './command.js';
 import { readInput, readJsonInput, type CliIO } from './io.js';

@@ -1,6 +1,6 @@
 /** The CLI's commands: each names its options, usage line and handler. */
 import { fileURLToPath } from 'node:url';
-import { hashContainer, preimage } from '../api/hash.js';
+import { hashContainer, preimage } from '../hashing/index.js';
 import { supportedReleases, releaseInfo } from '../releases/registry.js';
 import { containersOf, onePositional, single, str, type Command, type Values } from './command.js';
 import { atPath, type CliIO } from './io.js';

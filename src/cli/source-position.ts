@@ -2,7 +2,7 @@
  * Turns an error's JSON path into a line, a column and an excerpt of the input text, so a CLI user
  * sees where in their file the problem is (the library errors carry only the path).
  */
-import { nodeAt, scanJson } from '../runtime/json-spans.js';
+import { nodeAt, scanJson } from '../json/spans.js';
 import type { JsonPathSegment } from '../errors.js';
 
 /** `line:column` and the source line with a caret, or null when the path is not in the text. */

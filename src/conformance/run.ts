@@ -3,7 +3,7 @@
  * and pre-image with the judge's values. Rows of releases the library does not support are
  * counted as skipped, never as passed.
  */
-import { hashContainer, hashContainerWithoutResources, preimage } from '../api/hash.js';
+import { hashContainer, hashContainerWithoutResources, preimage } from '../hashing/index.js';
 import { KubeletHashError } from '../errors.js';
 import { supportedReleases } from '../releases/registry.js';
 import type { ExpectedRow, FixtureCase } from './fixtures.js';

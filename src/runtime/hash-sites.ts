@@ -13,8 +13,8 @@
  */
 import { RecordError, formatJsonPath } from '../errors.js';
 import type { JsonPathSegment } from '../errors.js';
-import { decodeJsonString, findMember, nodeAt, scanJson, toPlainValue } from './json-spans.js';
-import type { JsonNode, Span } from './json-spans.js';
+import { decodeJsonString, findMember, nodeAt, scanJson, toPlainValue } from '../json/spans.js';
+import type { JsonNode, Span } from '../json/spans.js';
 import {
   CONTAINER_NAME_LABEL,
   CRIO_ANNOTATIONS_KEY,

@@ -2,7 +2,7 @@
 import { RecordError } from '../errors.js';
 import { locateContainers } from './hash-sites.js';
 import type { LocatedContainer } from './hash-sites.js';
-import { scanJson, toPlainValue } from './json-spans.js';
+import { scanJson, toPlainValue } from '../json/spans.js';
 import { detectRecordKind } from './record-kind.js';
 import { validateRecord } from './schemas.js';
 import type { RecordKind } from './types.js';

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { HashMismatchError, OptionError, RecordError } from '../errors.js';
 import { primarySite, type HashField, type LocatedContainer } from './hash-sites.js';
-import type { Span } from './json-spans.js';
+import type { Span } from '../json/spans.js';
 import { parseRecord } from './parse-record.js';
 import { assertCanonicalHash, parseHash, storedHashValue } from '../hash/format.js';
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../releases/registry.js';

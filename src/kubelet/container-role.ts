@@ -1,6 +1,6 @@
 /** Which kind of container the kubelet sees, which decides whether it compares hashes at all. */
 import { OptionError } from '../errors.js';
-import type { ContainerList } from './pod.js';
+import type { ContainerList } from '../pod/locate.js';
 
 /**
  * - `container`: `spec.containers[i]`;

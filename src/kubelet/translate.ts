@@ -9,9 +9,9 @@ import { HashMismatchError } from '../errors.js';
 import { formatHash } from '../hash/format.js';
 import { releaseInfo } from '../releases/registry.js';
 import type { JsonEscapeMode } from '../encode/gojson-string.js';
-import { checkOptions, escapesSchema, hashValueSchema, readHashValue, type HashValueInput } from './controller-options.js';
-import type { ContainerInput } from './hash.js';
-import { containerJson, hashesFor } from './hasher.js';
+import { checkOptions, escapesSchema, hashValueSchema, readHashValue, type HashValueInput } from './options.js';
+import type { ContainerInput } from '../hash/hasher.js';
+import { containerJson, hashesFor } from '../hash/hasher.js';
 
 /** Options of {@link translateHash}: the releases to translate between. */
 export interface TranslateOptions {

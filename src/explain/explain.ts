@@ -13,13 +13,13 @@ import { releaseModel } from '../models/catalog.js';
 import type { GoType, StructType } from '../models/gotype.js';
 import type { HashAlgorithmName, TypeDecl } from '../models/model.js';
 import { releaseInfo, type ReleaseInfo } from '../releases/registry.js';
-import { checkOptions, escapesSchema } from './controller-options.js';
-import { droppedFields, lookupJsonKey } from './explain-input-fields.js';
-import { diffJson, stringsWithBsFf, type JsonDifference } from './explain-json-diff.js';
-import { reachedStructs } from './explain-reached-types.js';
-import type { HashChangeExplanation, HashChangeReason, HashSide } from './explain-types.js';
-import type { ContainerInput } from './hash.js';
-import { containerJson, hashesFor, type ReleaseHashes } from './hasher.js';
+import { checkOptions, escapesSchema } from '../hash/options.js';
+import { droppedFields, lookupJsonKey } from './input-fields.js';
+import { diffJson, stringsWithBsFf, type JsonDifference } from './json-diff.js';
+import { reachedStructs } from './reached-types.js';
+import type { HashChangeExplanation, HashChangeReason, HashSide } from './types.js';
+import type { ContainerInput } from '../hash/hasher.js';
+import { containerJson, hashesFor, type ReleaseHashes } from '../hash/hasher.js';
 
 /** Options of {@link explainHashChange}: the two releases to compare. */
 export interface ExplainOptions {

@@ -15,7 +15,7 @@
 import { formatHash } from '../hash/format.js';
 import type { ReleaseInfo } from '../releases/registry.js';
 import type { ContainerRole } from './container-role.js';
-import type { ResolvedGates } from './controller-options.js';
+import type { ResolvedGates } from './options.js';
 
 /**
  * The kubelet's comparison: `hash` (stored vs computed `HashContainer`), `hash-and-hash-without-resources`

@@ -5,9 +5,9 @@
 import type { JsonEscapeMode } from '../encode/gojson-string.js';
 import { parseHash } from '../hash/format.js';
 import { releaseInfo, supportedReleases } from '../releases/registry.js';
-import { readHashValue, type HashValueInput } from './controller-options.js';
-import type { ContainerInput } from './hash.js';
-import { containerJson, hashesFor } from './hasher.js';
+import { readHashValue, type HashValueInput } from './options.js';
+import type { ContainerInput } from '../hash/hasher.js';
+import { containerJson, hashesFor } from '../hash/hasher.js';
 
 /** A release (and settings) whose kubelet would have stored the observed hash; see {@link identifyReleases}. */
 export interface ReleaseMatch {

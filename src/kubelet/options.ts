@@ -7,8 +7,8 @@ import { OptionError, type JsonPathSegment } from '../errors.js';
 import { releaseInfo, type ReleaseInfo } from '../releases/registry.js';
 import { MAX_UINT64 } from '../go/ints.js';
 import { storedHashValue } from '../hash/format.js';
-import { checkOptions, escapesSchema } from './options.js';
-export { checkOptions, escapesSchema } from './options.js';
+import { checkOptions, escapesSchema } from '../hash/options.js';
+export { checkOptions, escapesSchema } from '../hash/options.js';
 
 /**
  * Kubelet feature gates that change how the stored hashes are used. Other gates may be listed

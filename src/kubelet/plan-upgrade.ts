@@ -11,12 +11,12 @@ import { formatHash } from '../hash/format.js';
 import { releaseInfo, type ReleaseInfo } from '../releases/registry.js';
 import { readRuntimeRecords, type ContainerRecordInfo, type HashChange } from '../runtime/index.js';
 import { applyChangedRule } from './changed-rule.js';
-import { checkOptions, escapesSchema, featureGatesSchema, resolveGates, type FeatureGates } from './controller-options.js';
+import { checkOptions, escapesSchema, featureGatesSchema, resolveGates, type FeatureGates } from './options.js';
 import { storedHashValue } from '../hash/format.js';
 import { containerRole, type ContainerRole } from './container-role.js';
-import { hashesFor, type ReleaseHashes } from './hasher.js';
+import { hashesFor, type ReleaseHashes } from '../hash/hasher.js';
 import { describeMatches, identifyReleases } from './identify.js';
-import { locateContainers, type ContainerList, type LocatedContainer } from './pod.js';
+import { locateContainers, type ContainerList, type LocatedContainer } from '../pod/locate.js';
 import { stableKey } from './stable-key.js';
 import type { JsonEscapeMode } from '../encode/gojson-string.js';
 

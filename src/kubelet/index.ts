@@ -1,12 +1,10 @@
-/** The controllers' and agents' API: predict what a kubelet does, and carry containers across upgrades. */
+/** The kubelet's behaviour: restart rule, gates, roles, changed, predict, translate, identify, plan. */
 export { containerChanged, type ContainerChangedOptions, type ContainerChangedResult } from './container-changed.js';
 export type { ChangedRule } from './changed-rule.js';
 export type { ContainerRole } from './container-role.js';
 export type { ContainerStatusInput } from './stored-status.js';
-export type { FeatureGates, HashValueInput } from './controller-options.js';
+export type { FeatureGates, HashValueInput } from './options.js';
 export { predictRestarts, type PredictRestartsOptions, type PredictedAction, type PredictedContainer, type RestartPrediction } from './predict-restarts.js';
 export { translateHash, type TranslateOptions } from './translate.js';
 export { identifyReleases, type ReleaseMatch } from './identify.js';
-export { explainHashChange, type ExplainOptions } from './explain.js';
-export type { HashChangeExplanation, HashChangeReason, HashChangeReasonBase, HashSide } from './explain-types.js';
 export { planUpgrade, type PlanUpgradeInput, type PlanEntry, type PlanAction, type UpgradePlan } from './plan-upgrade.js';

@@ -2,8 +2,8 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { RecordError } from '../src/errors.js';
-import { decodeJsonString, findMember, nodeAt, scanJson, toPlainValue } from '../src/runtime/json-spans.js';
-import type { JsonNode } from '../src/runtime/json-spans.js';
+import { decodeJsonString, findMember, nodeAt, scanJson, toPlainValue } from '../src/json/spans.js';
+import type { JsonNode } from '../src/json/spans.js';
 
 function* walk(node: JsonNode): Generator<JsonNode> {
   yield node;

@@ -7,8 +7,8 @@
 import { z } from 'zod';
 import { OptionError, type JsonPathSegment } from '../errors.js';
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../releases/registry.js';
-import { DOCKER_ANNOTATION_PREFIX } from '../runtime/schemas.js';
-import { hashValueSchema, readHashValue, type HashValueInput } from './controller-options.js';
+import { DOCKER_ANNOTATION_PREFIX } from '../runtime/index.js';
+import { hashValueSchema, readHashValue, type HashValueInput } from './options.js';
 
 
 /**

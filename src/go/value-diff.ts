@@ -3,7 +3,7 @@
  * holds after decoding), as jq-style paths of the JSON the user wrote.
  */
 import { formatJsonPath, type JsonPathSegment } from '../errors.js';
-import type { GoMap, GoValue } from '../go/value.js';
+import type { GoMap, GoValue } from './value.js';
 import { INT_OR_STRING_TYPE, QUANTITY_TYPE, type GoType } from '../models/gotype.js';
 
 /** Paths where `a` and `b` (both decoded with `type`) differ; a whole subtree counts once. */

@@ -1,26 +1,17 @@
 /** The hashing entry points: what a kubelet of a given release computes for a container. */
 import { ReleaseError } from '../errors.js';
-import type { GoStruct } from '../go/value.js';
 import { hashValue, hashedBytes, preimageAndHash } from '../hash/compute.js';
 import { formatHash } from '../hash/format.js';
-import { pipelineFor, type ReleasePipeline } from '../hash/pipeline.js';
 import type { HashAlgorithmName } from '../models/model.js';
-import { containerJson } from './hasher.js';
-import { resolveHashOptions, type HashOptions } from './options.js';
+import { containerJson, decodeFor, type ContainerInput, type DecodedContainer } from '../hash/hasher.js';
+import { resolveHashOptions, type HashOptions } from '../hash/options.js';
 
-/**
- * A container as `.spec.containers[i]` of a pod the apiserver serves: a parsed object, or its JSON
- * text. Give the text (or bigints) when int64 fields exceed 2^53 or a quantity is written as a
- * JSON number whose spelling matters (`1E3`); the object is never modified.
- */
-export type ContainerInput = string | object;
+export type { ContainerInput } from '../hash/hasher.js';
 
-/** Decodes `container` for the release in `options`; returns the pipeline and the Go value. */
-function prepare(container: ContainerInput, options: HashOptions, full = false): { p: ReleasePipeline; value: GoStruct } {
+/** Decodes `container` for the release in `options`. */
+function prepare(container: ContainerInput, options: HashOptions, full = false): DecodedContainer {
   const { info, jsonEscapes } = resolveHashOptions(options);
-  const p = pipelineFor(info, jsonEscapes);
-  const input = containerJson(container);
-  return { p, value: full ? p.decodeFull(input) : p.decode(input) };
+  return decodeFor(containerJson(container), info, jsonEscapes, full);
 }
 
 /**
@@ -30,7 +21,7 @@ function prepare(container: ContainerInput, options: HashOptions, full = false):
  * @example hashContainer({ name: 'app', image: 'nginx' }, { kubeletVersion: '1.29' })
  */
 export function hashContainer(container: ContainerInput, options: HashOptions): string {
-  const { p, value } = prepare(container, options);
+  const { pipeline: p, value } = prepare(container, options);
   return formatHash(hashValue(p, value));
 }
 
@@ -44,7 +35,7 @@ export function hashContainerWithoutResources(container: ContainerInput, options
   if (!info.hashWithoutResources) {
     throw new ReleaseError('NOT_AVAILABLE', ['options', 'kubeletVersion'], 'a release from 1.27 to 1.30 (the only ones with HashContainerWithoutResources)', `release ${info.release}`);
   }
-  const { p, value } = prepare(container, options);
+  const { pipeline: p, value } = prepare(container, options);
   return formatHash(hashValue(p, p.withoutResources(value)));
 }
 
@@ -66,7 +57,7 @@ export interface Preimage {
 
 /** The exact pre-image a kubelet of `options.kubeletVersion` hashes for `container`, with its hash. */
 export function preimage(container: ContainerInput, options: HashOptions): Preimage {
-  const { p, value } = prepare(container, options);
+  const { pipeline: p, value } = prepare(container, options);
   const { preimage: bytes, hash } = preimageAndHash(p, value);
   return {
     release: p.release,

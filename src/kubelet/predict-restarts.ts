@@ -6,12 +6,12 @@
 import { formatHash } from '../hash/format.js';
 import type { ReleaseInfo } from '../releases/registry.js';
 import { applyChangedRule, type ChangedRule } from './changed-rule.js';
-import { resolveRuleOptions, ruleOptionsSchema, type FeatureGates, type ResolvedGates } from './controller-options.js';
+import { resolveRuleOptions, ruleOptionsSchema, type FeatureGates, type ResolvedGates } from './options.js';
 import { containerRole, type ContainerRole } from './container-role.js';
-import { hashesFor } from './hasher.js';
-import type { HashOptions } from './options.js';
-import { locateContainers, type ContainerList, type LocatedContainer } from './pod.js';
-import { diffGoValues } from './value-diff.js';
+import { hashesFor } from '../hash/hasher.js';
+import type { HashOptions } from '../hash/options.js';
+import { locateContainers, type ContainerList, type LocatedContainer } from '../pod/locate.js';
+import { diffGoValues } from '../go/value-diff.js';
 
 /** Options of {@link predictRestarts}: the kubelet to reproduce and how it runs the pod. */
 export interface PredictRestartsOptions extends HashOptions {

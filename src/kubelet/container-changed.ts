@@ -5,12 +5,12 @@
 import { z } from 'zod';
 import { formatHash } from '../hash/format.js';
 import { applyChangedRule, type ChangedRule } from './changed-rule.js';
-import { resolveRuleOptions, ruleOptionsSchema, type FeatureGates } from './controller-options.js';
+import { resolveRuleOptions, ruleOptionsSchema, type FeatureGates } from './options.js';
 import { containerRole, type ContainerRole } from './container-role.js';
-import type { ContainerInput } from './hash.js';
-import { containerJson, hashesFor } from './hasher.js';
-import type { HashOptions } from './options.js';
-import type { ContainerList } from './pod.js';
+import type { ContainerInput } from '../hash/hasher.js';
+import { containerJson, hashesFor } from '../hash/hasher.js';
+import type { HashOptions } from '../hash/options.js';
+import type { ContainerList } from '../pod/locate.js';
 import { readStoredHashes, type ContainerStatusInput } from './stored-status.js';
 
 /** Options of {@link containerChanged}: the kubelet to reproduce and how it runs the container. */

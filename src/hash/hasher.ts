@@ -1,0 +1,55 @@
+/**
+ * Decode once, hash for many: the one path from a container (object or JSON text) to a release's
+ * Go value and hash. The hashing API, the kubelet's behaviour and explain all go through here.
+ */
+import type { JsonEscapeMode } from '../encode/gojson-string.js';
+import type { GoStruct } from '../go/value.js';
+import { hashValue } from './compute.js';
+import { pipelineFor, type ReleasePipeline } from './pipeline.js';
+import { parseJson } from '../json/parse.js';
+import type { ReleaseInfo } from '../releases/registry.js';
+
+/**
+ * A container as `.spec.containers[i]` of a pod the apiserver serves: a parsed object, or its JSON
+ * text. Give the text (or bigints) when int64 fields exceed 2^53 or a quantity is written as a
+ * JSON number whose spelling matters (`1E3`); the object is never modified.
+ */
+export type ContainerInput = string | object;
+
+/** The container as a JSON value (text parsed once, numbers kept as source text). */
+export function containerJson(container: ContainerInput): unknown {
+  return typeof container === 'string' ? parseJson(container) : container;
+}
+
+/** A container decoded for one release: its compiled pipeline and Go value. */
+export interface DecodedContainer {
+  pipeline: ReleasePipeline;
+  value: GoStruct;
+}
+
+/**
+ * Decodes `json` (a value from {@link containerJson}) with `info`'s model. `full` decodes every
+ * field even where the release hashes only name and image (validation).
+ */
+export function decodeFor(json: unknown, info: ReleaseInfo, escapes?: JsonEscapeMode, full = false): DecodedContainer {
+  const pipeline = pipelineFor(info, escapes);
+  return { pipeline, value: full ? pipeline.decodeFull(json) : pipeline.decode(json) };
+}
+
+export interface ReleaseHashes extends DecodedContainer {
+  hash: bigint;
+  /** HashContainerWithoutResources; computed on first call. */
+  withoutResources(): bigint;
+}
+
+/** Decodes `json` for `info` and hashes it (what that kubelet computes). */
+export function hashesFor(json: unknown, info: ReleaseInfo, escapes?: JsonEscapeMode): ReleaseHashes {
+  const { pipeline, value } = decodeFor(json, info, escapes);
+  let wr: bigint | undefined;
+  return {
+    pipeline,
+    value,
+    hash: BigInt(hashValue(pipeline, value)),
+    withoutResources: () => (wr ??= BigInt(hashValue(pipeline, pipeline.withoutResources(value)))),
+  };
+}
