@@ -7,7 +7,7 @@
  */
 import { RecordError } from '../../errors.js';
 import { identity, mapSites, type LocatedContainer } from '../hash-sites.js';
-import { nodeAt, scanJson, toPlainValue } from '../json-spans.js';
+import { nodeAt, scanJson, toPlainValue } from '../../json/spans.js';
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../../releases/registry.js';
 
 /** The extension key in a container's `extensions` bucket. */
