@@ -30,7 +30,8 @@ export type ErrorCode =
   | 'STORE_CHANGED'
   | 'STORE_IO'
   | 'RUNTIME_RUNNING'
-  | 'WRITE_INTERRUPTED';
+  | 'WRITE_INTERRUPTED'
+  | 'LIVE_RESTORE_OFF';
 
 /** Renders a path the way jq would address it: `.env[0].valueFrom`. */
 export function formatJsonPath(path: readonly JsonPathSegment[]): string {
@@ -125,6 +126,7 @@ export class RecordError extends KubeletHashError {}
  * A runtime's persisted store (containerd meta.db, CRI-O config.json, docker config.v2.json) cannot
  * be read or written safely: the runtime holds it (`STORE_LOCKED`, `RUNTIME_RUNNING`), it fails its
  * own checks (`STORE_CORRUPT`), a record is not what a plan read (`STORE_CHANGED`), or I/O failed
- * (`STORE_IO`, `WRITE_INTERRUPTED`). Nothing has been written when it is thrown before a commit.
+ * (`STORE_IO`, `WRITE_INTERRUPTED`), or stopping the runtime would stop its containers
+ * (`LIVE_RESTORE_OFF`). Nothing has been written when it is thrown before a commit.
  */
 export class StoreError extends KubeletHashError {}
