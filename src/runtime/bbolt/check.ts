@@ -6,7 +6,7 @@
  * their parent branch gives them, and every element stays inside its page.
  */
 import { KubeletHashError } from '../../errors.js';
-import { BoltFile } from './file.js';
+import { BoltFile, type PageScratch } from './file.js';
 import {
   BUCKET_LEAF_FLAG,
   compareKeys,
@@ -60,6 +60,8 @@ export function checkBoltFile(path: string): BoltCheckReport {
 
 class Checker {
   readonly faults: string[] = [];
+  private level = 0;
+  private readonly scratch: PageScratch[] = [];
   private readonly owner: Uint8Array;
 
   constructor(private readonly file: BoltFile) {
@@ -142,13 +144,19 @@ class Checker {
     let node: Node;
     try {
       if (pgid < 2) return this.fault(`${where}: page ${pgid} is a meta page`);
-      const buf = this.file.readPage(pgid);
+      const buf = this.file.readPage(pgid, (this.scratch[this.level] ??= { buf: Buffer.alloc(0) }));
       if (!this.mark(pgid, readPageHeader(buf).overflow, where)) return;
       node = decodeNode(buf, `page ${pgid}`);
     } catch (e) {
       return this.caught(e, where);
     }
-    this.node(node, `${where} (page ${pgid})`, lower, upper, depth);
+    // Children read into the next level's scratch while this node's items are in use.
+    this.level++;
+    try {
+      this.node(node, `${where} (page ${pgid})`, lower, upper, depth);
+    } finally {
+      this.level--;
+    }
   }
 
   private node(node: Node, where: string, lower: Buffer | undefined, upper: Buffer | undefined, depth: number): void {

@@ -25,6 +25,11 @@ import {
 /** Where a bucket's tree lives: a root page, or an inline page held in its parent's value. */
 export type BucketRef = { root: number; inline?: undefined } | { root: 0; inline: Buffer };
 
+/** A reusable read buffer (see {@link BoltFile.readPage}). */
+export interface PageScratch {
+  buf: Buffer;
+}
+
 /** Both meta pages as found, and which one is in force. */
 export interface MetaChoice {
   /** The meta in force (valid, higher txid). */
@@ -34,6 +39,8 @@ export interface MetaChoice {
   /** Why the other meta page is not usable, if it is not (a torn or never-written meta). */
   otherProblem: string | undefined;
 }
+
+const SLAB_SIZE = 1 << 20;
 
 function ioError(e: unknown, path: string, what: string): StoreError {
   const code = (e as { code?: string }).code;
@@ -79,15 +86,27 @@ export class BoltFile {
     return this.metas.meta;
   }
 
-  private readAt(length: number, position: number): Buffer {
-    const buf = Buffer.allocUnsafe(length);
-    let done = 0;
-    while (done < length) {
-      const n = readSync(this.fd, buf, done, length - done, position + done);
-      if (n === 0) throw corrupt(`${this.path}: unexpected end of file at byte ${position + done}`);
-      done += n;
+  private slab = Buffer.alloc(0);
+  private slabUsed = 0;
+
+  /**
+   * A buffer for a read: a slice of a 1 MiB slab, so that reading tens of thousands of pages makes
+   * a few large allocations (returned to the OS when their slices are gone) instead of many small
+   * ones that fragment the heap. Slices stay valid; a full slab is simply replaced.
+   */
+  private take(length: number): Buffer {
+    if (length > SLAB_SIZE / 4) return Buffer.allocUnsafe(length);
+    if (this.slabUsed + length > this.slab.length) {
+      this.slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
+      this.slabUsed = 0;
     }
-    return buf;
+    const out = this.slab.subarray(this.slabUsed, this.slabUsed + length);
+    this.slabUsed += length;
+    return out;
+  }
+
+  private readAt(length: number, position: number): Buffer {
+    return this.readInto(this.take(length), position);
   }
 
   private chooseMeta(): MetaChoice {
@@ -116,25 +135,49 @@ export class BoltFile {
     return { meta, page: use1 ? 1 : 0, otherProblem: use1 ? (ok0 ? undefined : (problem0 ?? 'page size')) : ok1 ? undefined : (problem1 ?? 'page size') };
   }
 
-  /** The whole page run starting at `pgid` (header page plus overflow pages), bounds-checked. */
-  readPage(pgid: number): Buffer {
+  /**
+   * The whole page run starting at `pgid` (header page plus overflow pages), bounds-checked. With
+   * `scratch`, the run is read into that reusable buffer (grown when needed) and the result is a
+   * view of it, valid until the next read into the same scratch: callers that walk a tree keep one
+   * scratch per level, so a pass over the whole file allocates almost nothing.
+   */
+  readPage(pgid: number, scratch?: PageScratch): Buffer {
     const { pgid: hwm } = this.meta;
+    const ps = this.pageSize;
     if (pgid < 2 || pgid >= hwm) throw corrupt(`${this.path}: page ${pgid} is outside the data pages 2..${hwm - 1}`);
-    const first = this.readAt(this.pageSize, pgid * this.pageSize);
+    if (scratch && scratch.buf.length < ps) scratch.buf = Buffer.allocUnsafeSlow(ps * 4);
+    const first = scratch ? this.readInto(scratch.buf.subarray(0, ps), pgid * ps) : this.readAt(ps, pgid * ps);
     const h = readPageHeader(first);
     if (h.id !== pgid) throw corrupt(`${this.path}: page ${pgid} says it is page ${h.id}`);
     if (h.overflow === 0) return first;
     if (pgid + h.overflow >= hwm) throw corrupt(`${this.path}: page ${pgid} with ${h.overflow} overflow pages runs past the high-water mark ${hwm}`);
-    const all = Buffer.allocUnsafe((h.overflow + 1) * this.pageSize);
+    const size = (h.overflow + 1) * ps;
+    if (scratch) {
+      if (scratch.buf.length < size) {
+        const grown = Buffer.allocUnsafeSlow(size);
+        first.copy(grown, 0);
+        scratch.buf = grown;
+      }
+      return this.readInto(scratch.buf.subarray(ps, size), (pgid + 1) * ps) && scratch.buf.subarray(0, size);
+    }
+    const all = this.take(size);
     first.copy(all, 0);
-    const rest = this.readAt(h.overflow * this.pageSize, (pgid + 1) * this.pageSize);
-    rest.copy(all, this.pageSize);
+    this.readInto(all.subarray(ps), (pgid + 1) * ps);
     return all;
   }
 
-  /** The node of page `pgid`. */
-  readNode(pgid: number): Node {
-    return decodeNode(this.readPage(pgid), `${this.path} page ${pgid}`);
+  private readInto(buf: Buffer, position: number): Buffer {
+    for (let done = 0; done < buf.length; ) {
+      const n = readSync(this.fd, buf, done, buf.length - done, position + done);
+      if (n === 0) throw corrupt(`${this.path}: unexpected end of file at byte ${position + done}`);
+      done += n;
+    }
+    return buf;
+  }
+
+  /** The node of page `pgid` (read into `scratch` when given; see {@link BoltFile.readPage}). */
+  readNode(pgid: number, scratch?: PageScratch): Node {
+    return decodeNode(this.readPage(pgid, scratch), `${this.path} page ${pgid}`);
   }
 
   /** The node at the root of a bucket (inline or on a page). */

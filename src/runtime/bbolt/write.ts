@@ -16,9 +16,9 @@
  *   (NoFreelistSync, containerd 1.7+) pages are taken at the high-water mark and freed pages are
  *   not recorded (bbolt finds them by scanning when it opens the file).
  */
-import { fdatasyncSync, ftruncateSync, writevSync } from 'node:fs';
+import { fdatasyncSync, ftruncateSync, writeSync } from 'node:fs';
 import { StoreError } from '../../errors.js';
-import type { BoltFile } from './file.js';
+import type { BoltFile, PageScratch } from './file.js';
 import {
   BUCKET_HEADER_SIZE,
   BUCKET_LEAF_FLAG,
@@ -161,7 +161,9 @@ interface PageWrite {
 }
 
 class Transaction {
-  readonly writes: PageWrite[] = [];
+  private level = 0;
+  private readonly scratch: PageScratch[] = [];
+  readonly out: PageWriter;
   readonly freed: number[] = [];
   readonly alloc: PageAllocator;
   updated = 0;
@@ -171,22 +173,31 @@ class Transaction {
     free: readonly number[],
   ) {
     this.alloc = new PageAllocator(free, file.meta.pgid);
+    this.out = new PageWriter(file.fd, file.pageSize);
   }
 
   private place(node: Node): number {
     const ps = this.file.pageSize;
     const pages = Math.ceil(nodeSize(node) / ps);
     const id = this.alloc.allocate(pages);
-    const buf = Buffer.alloc(pages * ps);
-    encodeNode(node, buf, 0, id, pages - 1);
-    this.writes.push({ id, buf });
+    encodeNode(node, this.out.reserve(id, pages), 0, id, pages - 1);
     return id;
   }
 
   /** Copies the subtree of page `pgid` with `entries` applied; returns the new page id. */
   rewriteTree(pgid: number, entries: readonly TrieEntry[], where: string, depth = 0): number {
     if (depth > 64) throw corrupt(`${this.file.path}: branch pages nest deeper than 64 levels`);
-    const buf = this.file.readPage(pgid);
+    // One scratch buffer per nesting level: this node's items point into it until it is placed.
+    const level = this.level++;
+    const scratch = (this.scratch[level] ??= { buf: Buffer.alloc(0) });
+    try {
+      return this.rewriteNode(pgid, this.file.readPage(pgid, scratch), entries, where, depth);
+    } finally {
+      this.level--;
+    }
+  }
+
+  private rewriteNode(pgid: number, buf: Buffer, entries: readonly TrieEntry[], where: string, depth: number): number {
     const overflow = readPageHeader(buf).overflow;
     const node = decodeNode(buf, `${this.file.path} page ${pgid}`);
     for (let p = pgid; p <= pgid + overflow; p++) this.freed.push(p);
@@ -254,42 +265,78 @@ class Transaction {
   }
 }
 
-/** Writes page runs in id order, coalescing adjacent runs into one vectored write. */
-function writePages(fd: number, pageSize: number, writes: PageWrite[]): void {
-  writes.sort((a, b) => a.id - b.id);
-  let i = 0;
-  while (i < writes.length) {
-    const start = writes[i]!;
-    const batch: Buffer[] = [start.buf];
-    let next = start.id + start.buf.length / pageSize;
-    i++;
-    while (i < writes.length && writes[i]!.id === next && batch.length < 1024) {
-      batch.push(writes[i]!.buf);
-      next += writes[i]!.buf.length / pageSize;
-      i++;
-    }
-    const total = batch.reduce((n, b) => n + b.length, 0);
-    let done = 0;
-    while (done < total) {
-      // writev may write less than asked; continue with what is left.
-      let skip = done;
-      const rest: Buffer[] = [];
-      for (const b of batch) {
-        if (skip >= b.length) skip -= b.length;
-        else {
-          rest.push(skip > 0 ? b.subarray(skip) : b);
-          skip = 0;
-        }
-      }
-      done += writevSync(fd, rest, start.id * pageSize + done);
-    }
+/**
+ * Writes new pages as they are made, coalescing adjacent ones into vectored writes of up to 8 MiB,
+ * so memory stays flat however many records change. Every page written lies outside the tree the
+ * meta in force reaches (free pages or above the high-water mark), so writing early is as safe as
+ * writing late: until the meta page is written, the file's state is the old one.
+ */
+class PageWriter {
+  /** Pages of the current run are encoded straight into this reused arena. */
+  private readonly arena: Buffer;
+  private runStart = -1;
+  private runPages = 0;
+  pages = 0;
+
+  constructor(
+    private readonly fd: number,
+    private readonly pageSize: number,
+    arenaBytes = 8 << 20,
+  ) {
+    this.arena = Buffer.allocUnsafeSlow(Math.max(arenaBytes, pageSize));
   }
+
+  /** A zeroed buffer for `count` pages at page `id`, written out by a later flush. */
+  reserve(id: number, count: number): Buffer {
+    const bytes = count * this.pageSize;
+    const fits = (this.runPages + count) * this.pageSize <= this.arena.length;
+    if (this.runStart < 0 || id !== this.runStart + this.runPages || !fits) {
+      this.flush();
+      if (bytes > this.arena.length) {
+        // A node larger than the arena: its own buffer, written at once.
+        const own = Buffer.alloc(bytes);
+        this.pending = { id, buf: own };
+        this.pages += count;
+        return own;
+      }
+      this.runStart = id;
+    }
+    const off = this.runPages * this.pageSize;
+    this.runPages += count;
+    this.pages += count;
+    return this.arena.fill(0, off, off + bytes).subarray(off, off + bytes);
+  }
+
+  private pending: PageWrite | undefined;
+
+  /** Adds a page run made elsewhere (the freelist, the meta page). */
+  add(w: PageWrite): void {
+    const count = w.buf.length / this.pageSize;
+    w.buf.copy(this.reserve(w.id, count));
+  }
+
+  flush(): void {
+    if (this.pending) {
+      writeAll(this.fd, this.pending.buf, this.pending.id * this.pageSize);
+      this.pending = undefined;
+    }
+    if (this.runPages > 0) writeAll(this.fd, this.arena.subarray(0, this.runPages * this.pageSize), this.runStart * this.pageSize);
+    this.runStart = -1;
+    this.runPages = 0;
+  }
+}
+
+function writeAll(fd: number, buf: Buffer, position: number): void {
+  for (let done = 0; done < buf.length; ) done += writeSync(fd, buf, done, buf.length - done, position + done);
 }
 
 /**
  * Replaces the values of existing keys in one write transaction on `file` (opened writable; the
- * caller holds the file lock and has checked the file). Nothing is written when an update throws,
- * when a key or bucket is missing, or when the file is inconsistent.
+ * caller holds the file lock and has checked the file). New pages are written as they are made,
+ * always outside what the meta in force reaches; the meta page is written last. So when an update
+ * throws or a key is missing, the file's state is unchanged, though free pages (or pages past the
+ * old end of the file) may hold the abandoned copies: callers that promise "nothing written" verify
+ * their records first (as ContainerdStore.apply does).
  */
 export function commitUpdates(file: BoltFile, updates: readonly BoltUpdate[], hooks: CommitHooks = {}): CommitResult {
   const meta = file.meta;
@@ -307,34 +354,38 @@ export function commitUpdates(file: BoltFile, updates: readonly BoltUpdate[], ho
   }
   const tx = new Transaction(file, free);
   const trie = buildTrie(updates);
-  const root = updates.length > 0 ? tx.rewriteTree(meta.root, sortedEntries(trie), '') : meta.root;
+  const io = (e: unknown, what: string): StoreError =>
+    e instanceof StoreError ? e : new StoreError('STORE_IO', [], what, (e as { code?: string }).code ?? String(e));
 
+  let root = meta.root;
   let freelistId: number | null = null;
-  if (meta.freelist !== null) {
-    tx.freed.push(...oldFreelistRun);
-    // The new freelist lists pages still free plus the pages this commit freed (bbolt's Copyall).
-    const countBefore = tx.alloc.remaining().length + tx.freed.length;
-    const pages = Math.ceil(freelistSize(countBefore) / file.pageSize);
-    freelistId = tx.alloc.allocate(pages);
-    const ids = [...tx.alloc.remaining(), ...tx.freed].sort((a, b) => a - b);
-    const buf = Buffer.alloc(pages * file.pageSize);
-    encodeFreelist(ids, buf, freelistId, pages - 1);
-    tx.writes.push({ id: freelistId, buf });
-  }
-
-  const newMeta: Meta = { ...meta, root, freelist: freelistId, pgid: tx.alloc.highWaterMark, txid: newTxid };
-  const pagesWritten = tx.writes.reduce((n, w) => n + w.buf.length / file.pageSize, 0);
   try {
-    writePages(file.fd, file.pageSize, tx.writes);
-    const needed = newMeta.pgid * file.pageSize;
+    if (updates.length > 0) root = tx.rewriteTree(meta.root, sortedEntries(trie), '');
+    if (meta.freelist !== null) {
+      tx.freed.push(...oldFreelistRun);
+      // The new freelist lists pages still free plus the pages this commit freed (bbolt's Copyall).
+      const countBefore = tx.alloc.remaining().length + tx.freed.length;
+      const pages = Math.ceil(freelistSize(countBefore) / file.pageSize);
+      freelistId = tx.alloc.allocate(pages);
+      const ids = [...tx.alloc.remaining(), ...tx.freed].sort((a, b) => a - b);
+      const buf = Buffer.alloc(pages * file.pageSize);
+      encodeFreelist(ids, buf, freelistId, pages - 1);
+      tx.out.add({ id: freelistId, buf });
+    }
+    tx.out.flush();
+    const needed = tx.alloc.highWaterMark * file.pageSize;
     if (needed > file.size) ftruncateSync(file.fd, needed);
     fdatasyncSync(file.fd);
   } catch (e) {
-    throw new StoreError('STORE_IO', [], `to write ${pagesWritten} pages to ${file.path}`, (e as { code?: string }).code ?? String(e));
+    throw io(e, `to write ${tx.out.pages} pages to ${file.path}`);
   }
+  const newMeta: Meta = { ...meta, root, freelist: freelistId, pgid: tx.alloc.highWaterMark, txid: newTxid };
+  const pagesWritten = tx.out.pages;
   hooks.beforeMeta?.();
   try {
-    writePages(file.fd, file.pageSize, [{ id: Number(newTxid % 2n), buf: encodeMetaPage(newMeta) }]);
+    const metaWriter = new PageWriter(file.fd, file.pageSize, file.pageSize);
+    metaWriter.add({ id: Number(newTxid % 2n), buf: encodeMetaPage(newMeta) });
+    metaWriter.flush();
     fdatasyncSync(file.fd);
   } catch (e) {
     throw new StoreError('WRITE_INTERRUPTED', [], `to write the meta page of ${file.path}`, (e as { code?: string }).code ?? String(e));

@@ -63,7 +63,17 @@ export function decodeAny(buf: Buffer, where: string): AnyMessage {
 
 /** The message with its value replaced by `value`. */
 export function replaceAnyValue(buf: Buffer, msg: AnyMessage, value: Uint8Array): Buffer {
-  return Buffer.concat([buf.subarray(0, msg.valueField.lengthAt), encodeVarint(value.length), value, buf.subarray(msg.valueField.end)]);
+  const head = buf.subarray(0, msg.valueField.lengthAt);
+  const len = encodeVarint(value.length);
+  const tail = buf.subarray(msg.valueField.end);
+  // Its own allocation, not a slice of Node's shared pool: callers keep thousands of these, and a
+  // kept slice would pin the whole pool chunk around it.
+  const out = Buffer.allocUnsafeSlow(head.length + len.length + value.length + tail.length);
+  let o = head.copy(out, 0);
+  o += len.copy(out, o);
+  o += Buffer.from(value.buffer, value.byteOffset, value.byteLength).copy(out, o);
+  tail.copy(out, o);
+  return out;
 }
 
 /** Encodes an Any as Go's proto.Marshal does (type_url, then value). */

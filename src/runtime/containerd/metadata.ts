@@ -19,7 +19,7 @@ const CONFIG = ['Metadata', 'Config'];
 const ANNOTATIONS = [...CONFIG, 'annotations'];
 const LABELS = [...CONFIG, 'labels'];
 
-/** Locates identity and hash copies in the metadata JSON `text` of container `id`. */
+/** Locates identity and hash copies in the metadata JSON `text` of container `id` (every byte validated). */
 export function locateMetadata(text: string, id: string): LocatedContainer {
   const root = scanJson(text);
   const version = nodeAt(root, ['Version']);

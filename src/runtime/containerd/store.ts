@@ -8,7 +8,8 @@
  */
 import { join } from 'node:path';
 import { KubeletHashError, StoreError } from '../../errors.js';
-import { BoltFile, type BucketRef } from '../bbolt/file.js';
+import { BoltFile, toRef } from '../bbolt/file.js';
+import { BUCKET_LEAF_FLAG, decodeBucketValue } from '../bbolt/format.js';
 import { checkBoltFile } from '../bbolt/check.js';
 import { commitUpdates, type BoltUpdate } from '../bbolt/write.js';
 import { lockFile } from '../bbolt/lock.js';
@@ -92,17 +93,20 @@ export class ContainerdStore implements RecordStore {
     return { id, raw, text, located: locateMetadata(text, id) };
   }
 
-  /** Every CRI container record of the namespace, in id order, with its raw extension bytes. */
+  /** Every CRI container record of the namespace, in id order, with its raw extension bytes (a view: use it at once). */
   private *records(file: BoltFile): Generator<{ id: string; raw: Buffer }> {
     const containers = file.bucketAt([enc('v1'), enc(this.namespace), enc('containers')]);
     if (!containers) return;
     for (const item of file.items(containers)) {
-      if ((item.flags & 1) === 0) continue;
+      if ((item.flags & BUCKET_LEAF_FLAG) === 0) continue;
       const id = item.key.toString('utf8');
-      const ext = file.bucketAt(this.bucketPath(id));
-      const value = ext ? file.get(ext as BucketRef, EXTENSION_KEY) : undefined;
-      // Sandboxes and non-CRI containers have no container metadata extension.
-      if (value && (value.flags & 1) === 0) yield { id, raw: Buffer.from(value.value) };
+      // Open each container's buckets from the item in hand, not by a new walk from the root.
+      const container = toRef(decodeBucketValue(item.value, this.location(id)));
+      const ext = file.bucket(container, enc('extensions'));
+      const value = ext ? file.get(ext, EXTENSION_KEY) : undefined;
+      // Sandboxes and non-CRI containers have no container metadata extension. `raw` is a view of
+      // the page as read: use it before the next record.
+      if (value && (value.flags & BUCKET_LEAF_FLAG) === 0) yield { id, raw: value.value };
     }
   }
 
@@ -136,66 +140,89 @@ export class ContainerdStore implements RecordStore {
     }
   }
 
+  /** The new extension value for a rewrite, after checking the record is the one planned. */
+  private rewritten(r: StoreRewrite, raw: Buffer, fp: (b: Uint8Array) => string): Buffer {
+    const now = fp(raw);
+    if (now !== r.fingerprint) {
+      throw new StoreError('STORE_CHANGED', [], `record ${r.containerId} with fingerprint ${r.fingerprint}, as planned`, `it now has ${now}`);
+    }
+    const rec = this.decode(r.containerId, raw);
+    let text: string;
+    try {
+      text = rewriteLocated(rec.text, rec.located, r.change);
+    } catch (e) {
+      if (e instanceof KubeletHashError) throw new StoreError('STORE_CHANGED', [], `container ${r.containerId} as planned`, e.message);
+      throw e;
+    }
+    return replaceAnyValue(raw, decodeAny(raw, this.location(r.containerId)), Buffer.from(text, 'utf8'));
+  }
+
   async apply(rewrites: readonly StoreRewrite[], options: ApplyOptions = {}): Promise<ApplyReport> {
     for (const r of rewrites) checkHashChange(r.change);
+    const byId = new Map<string, StoreRewrite>();
+    for (const r of rewrites) {
+      if (byId.has(r.containerId)) throw new StoreError('STORE_CHANGED', [], 'one rewrite per container', `${r.containerId} appears twice`);
+      byId.set(r.containerId, r);
+    }
     const fp = await fingerprinter();
-    const changed: ApplyReport['changed'] = [];
-    const updates: BoltUpdate[] = rewrites.map((r) => ({
-      bucket: this.bucketPath(r.containerId),
-      key: EXTENSION_KEY,
-      update: (old: Buffer): Uint8Array => {
-        const now = fp(old);
-        if (now !== r.fingerprint) {
-          throw new StoreError('STORE_CHANGED', [], `record ${r.containerId} with fingerprint ${r.fingerprint}, as planned`, `it now has ${now}`);
-        }
-        const rec = this.decode(r.containerId, old);
-        let text: string;
-        try {
-          text = rewriteLocated(rec.text, rec.located, r.change);
-        } catch (e) {
-          if (e instanceof KubeletHashError) throw new StoreError('STORE_CHANGED', [], `container ${r.containerId} as planned`, e.message);
-          throw e;
-        }
-        changed.push({ containerId: r.containerId, location: this.location(r.containerId), from: r.change.from.hash, to: r.change.to.hash });
-        const any = decodeAny(old, this.location(r.containerId));
-        return replaceAnyValue(old, any, Buffer.from(text, 'utf8'));
-      },
-    }));
-
+    const timings: Record<string, number> = {};
+    let t = performance.now();
+    const lap = (step: string): void => {
+      const now = performance.now();
+      timings[step] = Math.round(now - t);
+      t = now;
+    };
     const lock = await lockFile(this.dbPath);
     try {
       const report = checkBoltFile(this.dbPath);
+      lap('check');
       if (report.faults.length > 0) {
         throw new StoreError('STORE_CORRUPT', [], `${this.dbPath} to pass its checks before any write`, report.faults.slice(0, 5).join('; '));
       }
-      if (options.dryRun) {
-        const file = BoltFile.open(this.dbPath);
-        try {
-          for (const u of updates) {
-            const ref = file.bucketAt(u.bucket);
-            const item = ref ? file.get(ref, u.key) : undefined;
-            if (!item) throw new StoreError('STORE_CHANGED', [], `record ${Buffer.from(u.bucket[3]!).toString()} in ${this.dbPath}`, 'it is gone');
-            u.update(Buffer.from(item.value));
-          }
-        } finally {
-          file.close();
+      // Verify every record and compute every new value before the first byte is written.
+      const values = new Map<string, { old: string; value: Buffer }>();
+      const reader = BoltFile.open(this.dbPath);
+      try {
+        for (const { id, raw } of this.records(reader)) {
+          const r = byId.get(id);
+          if (r) values.set(id, { old: r.fingerprint, value: this.rewritten(r, raw, fp) });
         }
-        return { changed, backups: [], dryRun: true };
+      } finally {
+        reader.close();
       }
+      const missing = rewrites.find((r) => !values.has(r.containerId));
+      if (missing) throw new StoreError('STORE_CHANGED', [], `record ${missing.containerId} in ${this.dbPath}`, 'it is gone');
+      const changed = rewrites.map((r) => ({ containerId: r.containerId, location: this.location(r.containerId), from: r.change.from.hash, to: r.change.to.hash }));
+      lap('verify');
+      if (options.dryRun) return { changed, backups: [], dryRun: true, timings };
+
       const backups = options.backupDir !== undefined ? await backupFiles(options.backupDir, [this.dbPath]) : [];
+      lap('backup');
+      const updates: BoltUpdate[] = rewrites.map((r) => ({
+        bucket: this.bucketPath(r.containerId),
+        key: EXTENSION_KEY,
+        update: (old: Buffer): Uint8Array => {
+          const planned = values.get(r.containerId)!;
+          // Under the lock nothing can have changed since the check above; verify anyway, it is cheap.
+          if (fp(old) !== planned.old) throw new StoreError('STORE_CHANGED', [], `record ${r.containerId} unchanged during the write`, 'it changed');
+          return planned.value;
+        },
+      }));
       const file = BoltFile.open(this.dbPath, true);
       try {
         commitUpdates(file, updates, options.hooks);
       } finally {
         file.close();
       }
+      lap('commit');
       if (this.checkAfterWrite) {
         const after = checkBoltFile(this.dbPath);
         if (after.faults.length > 0) {
           throw new StoreError('STORE_CORRUPT', [], `${this.dbPath} to pass its checks after the write (roll back from the backup)`, after.faults.slice(0, 5).join('; '));
         }
+        lap('checkAfter');
       }
-      return { changed, backups, dryRun: false };
+      return { changed, backups, dryRun: false, timings };
     } finally {
       await lock.release();
     }

@@ -67,6 +67,8 @@ export interface ApplyReport {
   backups: BackupEntry[];
   /** True when nothing was written. */
   dryRun: boolean;
+  /** Milliseconds spent in each step (containerd: `check`, `verify`, `backup`, `commit`, `checkAfter`). */
+  timings?: Record<string, number>;
 }
 
 /** A runtime's persisted container records: list them, rewrite their stored hashes. */
