@@ -4,10 +4,62 @@
  * `expected` there, so callers can branch on `code` and print `path` without parsing messages.
  */
 
-/** A step in a JSON path: an object key or an array index. */
+/**
+ * A step in a JSON path: an object key or an array index.
+ *
+ * @example
+ * ```ts
+ * import { formatJsonPath, type JsonPathSegment } from 'kubelet-hash';
+ *
+ * const path: JsonPathSegment[] = ['env', 0, 'valueFrom'];
+ * formatJsonPath(path); // → '.env[0].valueFrom'
+ * ```
+ *
+ * @group Errors
+ */
 export type JsonPathSegment = string | number;
 
-/** Every error code the library uses. */
+/**
+ * Every error code the library uses. Each belongs to one error class:
+ *
+ * | code | class | thrown when |
+ * |---|---|---|
+ * | `INVALID_TYPE` | {@link DecodeError} | a value has the wrong JSON type for its Go field, or a document holds no containers |
+ * | `INT_OUT_OF_RANGE` | {@link DecodeError} | an integer does not fit its Go type (int32, int64) |
+ * | `NOT_AN_INTEGER` | {@link DecodeError} | an integer field holds a fraction or an exponent |
+ * | `UNSAFE_INTEGER` | {@link DecodeError} | a JS number beyond 2^53 (already rounded): pass a bigint or JSON text |
+ * | `INVALID_JSON` | {@link DecodeError} | JSON text is malformed, repeats a key, or holds an unpaired surrogate |
+ * | `TOO_DEEP` | {@link DecodeError} | JSON nested deeper than 512 levels |
+ * | `DUPLICATE_CONTAINER_NAME` | {@link DecodeError} | two containers of one pod share a name |
+ * | `INVALID_QUANTITY` | {@link QuantityError} | `resource.Quantity` parsing refuses the text |
+ * | `INVALID_VERSION` | {@link ReleaseError} | a version string is no kubelet version |
+ * | `UNSUPPORTED_RELEASE` | {@link ReleaseError} | a release outside 1.8–1.36 |
+ * | `NOT_AVAILABLE` | {@link ReleaseError} | the release lacks what was asked (hashWithoutResources outside 1.27–1.30) |
+ * | `INVALID_HASH` | {@link HashFormatError} | a hash text is not what the kubelet writes or reads |
+ * | `INVALID_OPTION` | {@link OptionError} | an options object or argument is invalid (including feature gates a kubelet refuses) |
+ * | `HASH_MISMATCH` | {@link HashMismatchError} | a stored or observed hash is not the one expected |
+ * | `INVALID_RECORD` | {@link RecordError} | a runtime record is malformed |
+ * | `INVALID_FIXTURE` | {@link KubeletHashError} | an oracle fixture line is malformed (conformance tool only) |
+ *
+ * @example
+ * ```ts
+ * import { hashContainer, KubeletHashError, type ErrorCode } from 'kubelet-hash';
+ *
+ * function codeOf(run: () => unknown): ErrorCode | 'ok' {
+ *   try {
+ *     run();
+ *     return 'ok';
+ *   } catch (e) {
+ *     if (e instanceof KubeletHashError) return e.code;
+ *     throw e;
+ *   }
+ * }
+ * codeOf(() => hashContainer({ name: 'a', image: 'b', ports: [{ containerPort: 1e10 }] }, { kubeletVersion: '1.29' })); // → 'INT_OUT_OF_RANGE'
+ * codeOf(() => hashContainer({ name: 'a', image: 'b' }, { kubeletVersion: 'banana' })); // → 'INVALID_VERSION'
+ * ```
+ *
+ * @group Errors
+ */
 export type ErrorCode =
   | 'INVALID_TYPE'
   | 'INT_OUT_OF_RANGE'
@@ -33,7 +85,20 @@ export type ErrorCode =
   | 'WRITE_INTERRUPTED'
   | 'LIVE_RESTORE_OFF';
 
-/** Renders a path the way jq would address it: `.env[0].valueFrom`. */
+/**
+ * Renders a path the way jq would address it: `.env[0].valueFrom`. Error messages use it.
+ *
+ * @example
+ * ```ts
+ * import { formatJsonPath } from 'kubelet-hash';
+ *
+ * formatJsonPath(['spec', 'containers', 0, 'env', 1, 'valueFrom']); // → '.spec.containers[0].env[1].valueFrom'
+ * formatJsonPath(['metadata', 'annotations', 'io.kubernetes.container.hash']); // → '.metadata.annotations["io.kubernetes.container.hash"]'
+ * formatJsonPath([]); // → '.'
+ * ```
+ *
+ * @group Errors
+ */
 export function formatJsonPath(path: readonly JsonPathSegment[]): string {
   if (path.length === 0) return '.';
   let out = '';
@@ -45,7 +110,28 @@ export function formatJsonPath(path: readonly JsonPathSegment[]): string {
   return out;
 }
 
-/** Base class of every error thrown by kubelet-hash. */
+/**
+ * Base class of every error thrown by kubelet-hash: catch this one to tell the library's refusals
+ * from bugs, then branch on {@link KubeletHashError.code} (see {@link ErrorCode} for which subclass
+ * carries which code). The message reads `CODE at .json.path: expected … (detail)`.
+ *
+ * @example
+ * ```ts
+ * import { hashContainer, KubeletHashError } from 'kubelet-hash';
+ *
+ * try {
+ *   hashContainer({ name: 'web', image: 'nginx', resources: { limits: { memory: '1 Gi' } } }, { kubeletVersion: '1.29' });
+ * } catch (e) {
+ *   if (!(e instanceof KubeletHashError)) throw e;
+ *   [e.name, e.code, e.path]; // → ['QuantityError', 'INVALID_QUANTITY', ['resources', 'limits', 'memory']]
+ *   e.toJSON().expected; // → 'a quantity like "500m" or "1Gi"'
+ *   // Errors from a container inside a pod can be re-rooted at the container's path.
+ *   e.withPathPrefix(['spec', 'containers', 0]).message.startsWith('INVALID_QUANTITY at .spec.containers[0].resources.limits.memory'); // → true
+ * }
+ * ```
+ *
+ * @group Errors
+ */
 export class KubeletHashError extends Error {
   /** Stable machine-readable reason (`INVALID_QUANTITY`, `UNSUPPORTED_RELEASE`…); branch on this, not on `message`. */
   readonly code: ErrorCode;
@@ -98,28 +184,151 @@ export class KubeletHashError extends Error {
   }
 }
 
-/** The container (or another input document) does not fit the Go type it is decoded into. */
+/**
+ * The container (or another input document) does not fit the Go type it is decoded into. Codes:
+ * `INVALID_TYPE` (wrong JSON type, or no containers found), `INT_OUT_OF_RANGE`, `NOT_AN_INTEGER`,
+ * `UNSAFE_INTEGER` (a JS number beyond 2^53: give a bigint or JSON text), `INVALID_JSON` (bad JSON
+ * text, a repeated key, an unpaired surrogate), `TOO_DEEP` and `DUPLICATE_CONTAINER_NAME`.
+ * Thrown by every function that reads a container or a pod.
+ *
+ * @example
+ * ```ts
+ * import { hashContainer, DecodeError } from 'kubelet-hash';
+ *
+ * try {
+ *   hashContainer({ name: 'web', image: 'nginx', securityContext: { runAsUser: 2 ** 60 } }, { kubeletVersion: '1.29' });
+ * } catch (e) {
+ *   e instanceof DecodeError && [e.code, e.path]; // → ['UNSAFE_INTEGER', ['securityContext', 'runAsUser']]
+ * }
+ * // The exact value as a bigint is fine.
+ * hashContainer({ name: 'web', image: 'nginx', securityContext: { runAsUser: 2n ** 60n } }, { kubeletVersion: '1.29' }); // → '6216a964'
+ * ```
+ *
+ * @group Errors
+ */
 export class DecodeError extends KubeletHashError {}
 
-/** A text is not a valid `resource.Quantity` (apimachinery's ParseQuantity refused it). */
+/**
+ * A text is not a valid `resource.Quantity` (apimachinery's ParseQuantity refused it): code
+ * `INVALID_QUANTITY`, with the path of the quantity in the container.
+ *
+ * @example
+ * ```ts
+ * import { hashContainer, QuantityError } from 'kubelet-hash';
+ *
+ * try {
+ *   hashContainer({ name: 'web', image: 'nginx', resources: { requests: { memory: '1GB' } } }, { kubeletVersion: '1.29' });
+ * } catch (e) {
+ *   e instanceof QuantityError && e.path; // → ['resources', 'requests', 'memory']
+ * }
+ * ```
+ *
+ * @group Errors
+ */
 export class QuantityError extends KubeletHashError {}
 
 /**
- * A kubelet version string is malformed, names a release this library does not model, or names
- * one without the feature asked for (`NOT_AVAILABLE`: e.g. hashWithoutResources outside 1.27–1.30).
+ * A kubelet version string is malformed (`INVALID_VERSION`), names a release this library does
+ * not model (`UNSUPPORTED_RELEASE`: outside 1.8–1.36), or names one without the feature asked for
+ * (`NOT_AVAILABLE`: e.g. hashWithoutResources outside 1.27–1.30).
+ *
+ * @example
+ * ```ts
+ * import { hashContainer, ReleaseError } from 'kubelet-hash';
+ *
+ * try {
+ *   hashContainer({ name: 'web', image: 'nginx' }, { kubeletVersion: '1.37' });
+ * } catch (e) {
+ *   e instanceof ReleaseError && [e.code, e.expected]; // → ['UNSUPPORTED_RELEASE', 'a kubelet release from 1.8 to 1.36']
+ * }
+ * ```
+ *
+ * @group Errors
  */
 export class ReleaseError extends KubeletHashError {}
 
-/** A stored hash text is not what the kubelet writes (`strconv.FormatUint(h, 16)`). */
+/**
+ * A stored hash text is not what the kubelet writes (`strconv.FormatUint(h, 16)`) or can read
+ * back: code `INVALID_HASH`. Thrown by {@link parseHash}, {@link formatHash},
+ * {@link identifyReleases} and {@link rewriteRuntimeRecord} (for a `to` hash with a leading zero
+ * or capitals, which the kubelet never writes).
+ *
+ * @example
+ * ```ts
+ * import { formatHash, HashFormatError } from 'kubelet-hash';
+ *
+ * try {
+ *   formatHash(-1);
+ * } catch (e) {
+ *   e instanceof HashFormatError && e.code; // → 'INVALID_HASH'
+ * }
+ * ```
+ *
+ * @group Errors
+ */
 export class HashFormatError extends KubeletHashError {}
 
-/** An option passed to a public function is invalid. */
+/**
+ * An option passed to a public function is invalid: code `INVALID_OPTION`, with the path of the
+ * option (`['options', 'jsonEscapes']`). Also thrown for feature gates a kubelet would refuse to
+ * start with: a gate the release does not have, or one set against its locked GA default.
+ *
+ * @example
+ * ```ts
+ * import { containerChanged, OptionError } from 'kubelet-hash';
+ *
+ * try {
+ *   containerChanged({ name: 'web', image: 'nginx' }, { hash: '0' }, { kubeletVersion: '1.35', featureGates: { InPlacePodVerticalScaling: false } });
+ * } catch (e) {
+ *   e instanceof OptionError && e.path; // → ['options', 'featureGates', 'InPlacePodVerticalScaling']
+ * }
+ * ```
+ *
+ * @group Errors
+ */
 export class OptionError extends KubeletHashError {}
 
-/** An observed hash does not match the one computed for the claimed source release. */
+/**
+ * An observed hash does not match the one computed for the claimed source release: code
+ * `HASH_MISMATCH`. Thrown by {@link translateHash} when `observed` is not the `from` hash, and by
+ * {@link rewriteRuntimeRecord} when a stored copy is not `change.from`. Never rewrite such a
+ * hash: the container may run another spec, or another release created it (see
+ * {@link identifyReleases}).
+ *
+ * @example
+ * ```ts
+ * import { translateHash, HashMismatchError } from 'kubelet-hash';
+ *
+ * try {
+ *   translateHash({ name: 'web', image: 'nginx' }, { from: '1.30', to: '1.31', observed: 'abc' });
+ * } catch (e) {
+ *   e instanceof HashMismatchError && e.path; // → ['options', 'observed']
+ * }
+ * ```
+ *
+ * @group Errors
+ */
 export class HashMismatchError extends KubeletHashError {}
 
-/** A runtime record (docker inspect, config.v2.json, crictl inspect) is malformed. */
+/**
+ * A runtime record (docker inspect, config.v2.json, crictl inspect) is malformed, or stores no
+ * hash to rewrite: code `INVALID_RECORD`, with the JSON path inside the record. Thrown by
+ * {@link readRuntimeRecords}, {@link detectRecordKind} and {@link rewriteRuntimeRecord};
+ * {@link planUpgrade} turns it into an `unknown` entry instead.
+ *
+ * @example
+ * ```ts
+ * import { readRuntimeRecords, RecordError } from 'kubelet-hash';
+ *
+ * try {
+ *   readRuntimeRecords('{"status": {"id": "c0ffee", "labels": {}}}');
+ * } catch (e) {
+ *   e instanceof RecordError && e.path; // → ['status', 'labels', 'io.kubernetes.pod.name']
+ * }
+ * ```
+ *
+ * @group Errors
+ */
 export class RecordError extends KubeletHashError {}
 
 /**

@@ -1,6 +1,12 @@
 /**
  * kubelet-hash: the container hash a Kubernetes kubelet computes (`HashContainer`), bit for bit,
- * for every release from 1.8 to 1.36.
+ * for every kubelet release from 1.8 on ({@link supportedReleases} lists them).
+ *
+ * @document ../docs/controllers.md
+ * @document ../docs/node-agents.md
+ * @document ../docs/how-the-kubelet-hashes.md
+ * @document ../docs/troubleshooting.md
+ * @document ../docs/cli.md
  *
  * @packageDocumentation
  */

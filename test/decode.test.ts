@@ -9,6 +9,7 @@ import {
   hashContainerWithoutResources,
   parseJson,
   preimage,
+  supportedReleases,
   validateContainer,
 } from '../src/index.js';
 
@@ -130,7 +131,9 @@ describe('decode', () => {
 
   it('checks options and versions with typed errors', () => {
     expect(errorOf(() => hashContainer({}, { kubeletVersion: '1.7' })).code).toBe('UNSUPPORTED_RELEASE');
-    expect(errorOf(() => hashContainer({}, { kubeletVersion: '1.37.0' })).message).toContain('1.8 to 1.36');
+    const releases = supportedReleases();
+    const next = `1.${Number(releases.at(-1)!.split('.')[1]) + 1}.0`;
+    expect(errorOf(() => hashContainer({}, { kubeletVersion: next })).message).toContain(`1.8 to ${releases.at(-1)!}`);
     expect(errorOf(() => hashContainer({}, { kubeletVersion: 'latest' })).code).toBe('INVALID_VERSION');
     expect(errorOf(() => hashContainer({}, {} as { kubeletVersion: string })).code).toBe('INVALID_OPTION');
     expect(errorOf(() => hashContainer({}, undefined as unknown as { kubeletVersion: string })).path).toEqual(['options']);

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ReleaseError, releaseInfo, supportedReleases } from '../src/index.js';
-import { releaseModel } from '../src/models/catalog.js';
+import { MODEL_VERSIONS, releaseModel } from '../src/models/catalog.js';
 
 describe('release registry', () => {
-  it('lists 1.8 … 1.36 in order', () => {
+  it('lists one release per model, in order, from 1.8', () => {
     const all = supportedReleases();
-    expect(all).toHaveLength(29);
+    expect(all).toEqual(MODEL_VERSIONS);
     expect(all[0]).toBe('1.8');
-    expect(all.at(-1)).toBe('1.36');
+    expect(all.map((r) => releaseInfo(r).minor)).toEqual(all.map((_, i) => i + 8));
   });
 
   it('agrees with every extracted model on algorithm, hashWithoutResources and JSON escaping', () => {
@@ -29,6 +29,11 @@ describe('release registry', () => {
     expect(releaseInfo('1.29').laterPatchJsonEscapes).toBe('go1.22');
   });
 
+  it('restarts running sidecars on a hash change from 1.32 on', () => {
+    expect(supportedReleases().filter((r) => releaseInfo(r).restartsSidecarsOnHashChange)[0]).toBe('1.32');
+    expect(releaseInfo('1.31').restartsSidecarsOnHashChange).toBe(false);
+  });
+
   it('resolves patch versions and node version strings to their minor', () => {
     for (const v of ['1.27', '1.27.4', 'v1.27.4', 'v1.27.4-eks-2d98532', 'v1.27.16+k3s1', ' 1.27.0 ']) {
       expect(releaseInfo(v).release).toBe('1.27');
@@ -45,7 +50,7 @@ describe('release registry', () => {
     } catch (e) {
       expect(e).toBeInstanceOf(ReleaseError);
       expect((e as ReleaseError).code).toBe('UNSUPPORTED_RELEASE');
-      expect((e as ReleaseError).expected).toBe('a kubelet release from 1.8 to 1.36');
+      expect((e as ReleaseError).expected).toBe(`a kubelet release from 1.8 to ${supportedReleases().at(-1)!}`);
     }
   });
 });

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { DecodeError, KubeletHashError, QuantityError } from '../errors.js';
+import { supportedReleases } from '../releases/registry.js';
 import { UsageError, type Command } from './command.js';
 import { CORE_COMMANDS } from './commands.js';
 import { CONTROLLER_COMMANDS } from './commands-controllers.js';
@@ -49,5 +50,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(12)} ${c.summary}\n      kubelet-hash ${n} ${c.usage}`);
-  return `kubelet-hash: the container hash a kubelet computes, for every release 1.8–1.36\n\ncommands:\n${lines.join('\n')}\n`;
+  const releases = supportedReleases();
+  const range = `${releases[0] ?? ''}–${releases.at(-1) ?? ''}`;
+  return `kubelet-hash: the container hash a kubelet computes, for every release ${range}\n\ncommands:\n${lines.join('\n')}\n`;
 }

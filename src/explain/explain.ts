@@ -21,7 +21,20 @@ import type { HashChangeExplanation, HashChangeReason, HashSide } from './types.
 import type { ContainerInput } from '../hash/hasher.js';
 import { containerJson, hashesFor, type ReleaseHashes } from '../hash/hasher.js';
 
-/** Options of {@link explainHashChange}: the two releases to compare. */
+/**
+ * Options of {@link explainHashChange}: the two releases to compare.
+ *
+ * @example
+ * ```ts
+ * import { explainHashChange, type ExplainOptions } from 'kubelet-hash';
+ *
+ * const options: ExplainOptions = { from: '1.29', to: '1.29', fromJsonEscapes: 'pre-go1.22', toJsonEscapes: 'go1.22' };
+ * const explanation = explainHashChange({ name: 'app', image: 'busybox', args: ['\f'] }, options);
+ * explanation.reasons.map((r) => r.kind); // → ['json-escaping']
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface ExplainOptions {
   /** The old kubelet's version (`1.13`, `v1.29.4`…). */
   from: string;
@@ -54,10 +67,21 @@ interface Side {
 
 /**
  * Why releases `from` and `to` hash `container` differently (or `no-change`), with a one-line
- * `summary`.
+ * `summary`. Every reason is derived from the two releases' Go type models, the decoded values
+ * and the pre-images: nothing is written per release. Throws the errors of {@link hashContainer}.
  *
- * @example explainHashChange({ name: 'a', image: 'b', volumeMounts: [{ name: 'v', mountPath: '/v' }] }, { from: '1.13', to: '1.14' })
- *   // reasons: field-added v1.VolumeMount.SubPathExpr, reached at .volumeMounts[0]
+ * @example
+ * ```ts
+ * import { explainHashChange } from 'kubelet-hash';
+ *
+ * const container = { name: 'a', image: 'b', volumeMounts: [{ name: 'v', mountPath: '/v' }] };
+ * const why = explainHashChange(container, { from: '1.13', to: '1.14' });
+ * why.changed; // → true
+ * why.reasons.map((r) => (r.kind === 'field-added' ? `${r.type}.${r.field} at ${r.reachedAt.join(', ')}` : r.kind)); // → ['v1.VolumeMount.SubPathExpr at .volumeMounts[0]']
+ * explainHashChange(container, { from: '1.16', to: '1.26' }).summary; // → '1.16 → 1.26: no change (64c9b4cf)'
+ * ```
+ *
+ * @group Upgrades and runtime stores
  */
 export function explainHashChange(container: ContainerInput, options: ExplainOptions): HashChangeExplanation {
   const opts = checkOptions(optionsSchema, options, 'options', 'an options object such as { from: "1.13", to: "1.14" }');

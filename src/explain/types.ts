@@ -2,13 +2,52 @@
 import type { JsonEscapeMode } from '../encode/gojson-string.js';
 import type { HashAlgorithmName } from '../models/model.js';
 
-/** What every reason has. */
+/**
+ * What every reason has.
+ *
+ * @example
+ * ```ts
+ * import { explainHashChange, type HashChangeReasonBase } from 'kubelet-hash';
+ *
+ * const [reason]: HashChangeReasonBase[] = explainHashChange({ name: 'a', image: 'b' }, { from: '1.30', to: '1.31' }).reasons;
+ * reason!.detail.endsWith("every container's hash changes"); // → true
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface HashChangeReasonBase {
   /** One line for people. */
   detail: string;
 }
 
-/** One cause of a hash change found by {@link explainHashChange}; switch on `kind`. */
+/**
+ * One cause of a hash change found by {@link explainHashChange}; switch on `kind`.
+ *
+ * @example
+ * ```ts
+ * import { explainHashChange, type HashChangeReason } from 'kubelet-hash';
+ *
+ * function describe(r: HashChangeReason): string {
+ *   switch (r.kind) {
+ *     case 'algorithm':
+ *       return `${r.from} → ${r.to}`;
+ *     case 'field-added':
+ *     case 'field-removed':
+ *       return `${r.kind} ${r.type}.${r.field}`;
+ *     case 'field-dropped':
+ *       return `${r.release} drops ${r.path}`;
+ *     default:
+ *       return r.kind;
+ *   }
+ * }
+ * // `grpc` probes exist from 1.23 on: a 1.22 kubelet drops the field when it decodes the pod.
+ * const probe = { name: 'a', image: 'b', livenessProbe: { grpc: { port: 8080 } } };
+ * explainHashChange(probe, { from: '1.22', to: '1.23' }).reasons.map(describe); // → ['1.22 drops .livenessProbe.grpc']
+ * explainHashChange(probe, { from: '1.30', to: '1.31' }).reasons.map(describe); // → ['json → name-image']
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export type HashChangeReason =
   | (HashChangeReasonBase & {
       /** Both releases compute the same hash. */
@@ -101,7 +140,19 @@ export type HashChangeReason =
       kind: 'unexplained';
     });
 
-/** One release's side of an explanation. */
+/**
+ * One release's side of an explanation.
+ *
+ * @example
+ * ```ts
+ * import { explainHashChange, type HashSide } from 'kubelet-hash';
+ *
+ * const side: HashSide = explainHashChange({ name: 'a', image: 'b' }, { from: '1.15', to: '1.16' }).from;
+ * side; // → { release: '1.15', algorithm: 'legacy', hash: '31268e69', jsonEscapes: null }
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface HashSide {
   /** The kubelet minor release (`1.14`). */
   release: string;
@@ -113,7 +164,19 @@ export interface HashSide {
   jsonEscapes: JsonEscapeMode | null;
 }
 
-/** What {@link explainHashChange} returns. */
+/**
+ * What {@link explainHashChange} returns.
+ *
+ * @example
+ * ```ts
+ * import { explainHashChange, type HashChangeExplanation } from 'kubelet-hash';
+ *
+ * const e: HashChangeExplanation = explainHashChange({ name: 'a', image: 'b' }, { from: '1.31', to: '1.36' });
+ * [e.changed, e.reasons]; // → [false, [{ kind: 'no-change', detail: 'both compute 646fef1b' }]]
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface HashChangeExplanation {
   /** The old release and its hash. */
   from: HashSide;

@@ -8,7 +8,21 @@ import { MAX_UINT64 } from '../go/ints.js';
 /** What strconv.ParseUint(s, 16, 64) accepts: hex digits of either case, nothing else. */
 const PARSE_UINT_HEX = /^[0-9a-fA-F]+$/;
 
-/** Formats a hash value as the kubelet stores it. */
+/**
+ * Formats a hash value as the kubelet stores it (`strconv.FormatUint(h, 16)`). Throws
+ * {@link HashFormatError} `INVALID_HASH` for anything but an unsigned 64-bit integer.
+ *
+ * @example
+ * ```ts
+ * import { formatHash } from 'kubelet-hash';
+ *
+ * formatHash(0x311670a); // → '311670a'
+ * // No padding: leading zeros are not written.
+ * formatHash(0x0abcn); // → 'abc'
+ * ```
+ *
+ * @group Hashing
+ */
 export function formatHash(value: number | bigint): string {
   const v = typeof value === 'bigint' ? value : Number.isSafeInteger(value) ? BigInt(value) : null;
   if (v === null || v < 0n || v > MAX_UINT64) {
@@ -20,6 +34,22 @@ export function formatHash(value: number | bigint): string {
 /**
  * Parses a stored hash exactly as `strconv.ParseUint(s, 16, 64)` does: hex digits of either case,
  * no prefix, no sign, no spaces, at most 2^64-1. Returns a bigint so no value loses precision.
+ * Throws {@link HashFormatError} `INVALID_HASH` (at `path`) for anything else.
+ *
+ * @example
+ * ```ts
+ * import { parseHash, HashFormatError } from 'kubelet-hash';
+ *
+ * parseHash('311670a'); // → 0x311670an
+ * parseHash('0311670A'); // → 0x311670an
+ * try {
+ *   parseHash('0x311670a');
+ * } catch (e) {
+ *   e instanceof HashFormatError && e.code; // → 'INVALID_HASH'
+ * }
+ * ```
+ *
+ * @group Hashing
  */
 export function parseHash(text: unknown, path: readonly JsonPathSegment[] = []): bigint {
   if (typeof text !== 'string' || !PARSE_UINT_HEX.test(text)) {

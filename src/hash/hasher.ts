@@ -13,6 +13,17 @@ import type { ReleaseInfo } from '../releases/registry.js';
  * A container as `.spec.containers[i]` of a pod the apiserver serves: a parsed object, or its JSON
  * text. Give the text (or bigints) when int64 fields exceed 2^53 or a quantity is written as a
  * JSON number whose spelling matters (`1E3`); the object is never modified.
+ *
+ * @example
+ * ```ts
+ * import { hashContainer, type ContainerInput } from 'kubelet-hash';
+ *
+ * const asObject: ContainerInput = { name: 'app', image: 'busybox', securityContext: { runAsUser: 2n ** 60n } };
+ * const asText: ContainerInput = '{"name":"app","image":"busybox","securityContext":{"runAsUser":1152921504606846976}}';
+ * hashContainer(asObject, { kubeletVersion: '1.29' }) === hashContainer(asText, { kubeletVersion: '1.29' }); // → true
+ * ```
+ *
+ * @group Hashing
  */
 export type ContainerInput = string | object;
 

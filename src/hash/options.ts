@@ -4,7 +4,22 @@ import { OptionError } from '../errors.js';
 import type { JsonEscapeMode } from '../encode/gojson-string.js';
 import { releaseInfo, type ReleaseInfo } from '../releases/registry.js';
 
-/** Which kubelet to reproduce: taken by every hashing function. */
+/**
+ * Which kubelet to reproduce: taken by every hashing function. Invalid options throw
+ * {@link OptionError} `INVALID_OPTION`; an unknown version throws {@link ReleaseError}.
+ *
+ * @example
+ * ```ts
+ * import { hashContainer, type HashOptions } from 'kubelet-hash';
+ *
+ * const container = { name: 'app', image: 'busybox', command: ['printf', 'a\bb'] };
+ * const latePatch: HashOptions = { kubeletVersion: 'v1.29.14', jsonEscapes: 'go1.22' };
+ * // 1.29.0 was built with Go 1.21, the late 1.29 patches with Go 1.22, which escapes \b differently.
+ * hashContainer(container, { kubeletVersion: '1.29' }) === hashContainer(container, latePatch); // → false
+ * ```
+ *
+ * @group Hashing
+ */
 export interface HashOptions {
   /** The kubelet's version: `1.27`, `1.27.4`, `v1.27.4`, or a node's `v1.27.4-eks-…`. */
   kubeletVersion: string;

@@ -18,7 +18,27 @@ function prepare(container: ContainerInput, options: HashOptions, full = false):
  * The hash a kubelet of `options.kubeletVersion` computes for `container` (`HashContainer`), as it
  * stores it in `io.kubernetes.container.hash`: lowercase hex, no padding.
  *
- * @example hashContainer({ name: 'app', image: 'nginx' }, { kubeletVersion: '1.29' })
+ * Give the container as the apiserver serves it (`.spec.containers[i]` of `kubectl get pod -o json`);
+ * apiserver defaulting is not applied. Throws {@link DecodeError} or {@link QuantityError} for a
+ * container that does not decode, {@link ReleaseError} for an unknown version and
+ * {@link OptionError} for bad options. From 1.31 only `name` and `image` are decoded; call
+ * {@link validateContainer} to have the rest checked too.
+ *
+ * @example
+ * ```ts
+ * import { hashContainer } from 'kubelet-hash';
+ *
+ * const container = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '500m' } } };
+ * hashContainer(container, { kubeletVersion: '1.29' }); // → '590c88e0'
+ * // Patch and node version strings resolve to their minor release.
+ * hashContainer(container, { kubeletVersion: 'v1.14.10' }); // → 'b703b5fb'
+ * // From 1.31 the kubelet hashes only name and image.
+ * hashContainer(container, { kubeletVersion: '1.31' }); // → 'e220f96'
+ * // `0.5` and `500m` are the same quantity once the apiserver has stored it.
+ * hashContainer({ ...container, resources: { limits: { cpu: 0.5 } } }, { kubeletVersion: '1.29' }); // → '590c88e0'
+ * ```
+ *
+ * @group Hashing
  */
 export function hashContainer(container: ContainerInput, options: HashOptions): string {
   const { pipeline: p, value } = prepare(container, options);
@@ -28,7 +48,25 @@ export function hashContainer(container: ContainerInput, options: HashOptions): 
 /**
  * `HashContainerWithoutResources` (kubelet 1.27–1.30): the hash of the container with its
  * `resources` zeroed, stored as `io.kubernetes.container.hashWithoutResources` when the
- * InPlacePodVerticalScaling gate is on. Throws `NOT_AVAILABLE` for other releases.
+ * InPlacePodVerticalScaling gate is on. Throws {@link ReleaseError} `NOT_AVAILABLE` for other
+ * releases, and the errors of {@link hashContainer}.
+ *
+ * @example
+ * ```ts
+ * import { hashContainerWithoutResources, ReleaseError } from 'kubelet-hash';
+ *
+ * const container = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '500m' } } };
+ * hashContainerWithoutResources(container, { kubeletVersion: '1.28' }); // → '371a981f'
+ * // Resources do not count: the same container with other limits has the same value.
+ * hashContainerWithoutResources({ ...container, resources: { limits: { cpu: '2' } } }, { kubeletVersion: '1.28' }); // → '371a981f'
+ * try {
+ *   hashContainerWithoutResources(container, { kubeletVersion: '1.31' });
+ * } catch (e) {
+ *   e instanceof ReleaseError && e.code; // → 'NOT_AVAILABLE'
+ * }
+ * ```
+ *
+ * @group Hashing
  */
 export function hashContainerWithoutResources(container: ContainerInput, options: HashOptions): string {
   const { info } = resolveHashOptions(options);
@@ -39,7 +77,22 @@ export function hashContainerWithoutResources(container: ContainerInput, options
   return formatHash(hashValue(p, p.withoutResources(value)));
 }
 
-/** What a release hashes, byte for byte. */
+/**
+ * What a release hashes, byte for byte: the result of {@link preimage}.
+ *
+ * @example
+ * ```ts
+ * import { preimage, type Preimage } from 'kubelet-hash';
+ *
+ * const p: Preimage = preimage({ name: 'web', image: 'nginx:1.27' }, { kubeletVersion: '1.31' });
+ * p.algorithm; // → 'name-image'
+ * p.text; // → '{"image":"nginx:1.27","name":"web"}'
+ * // The JSON eras feed FNV go-spew's rendering of the bytes, not the bytes themselves.
+ * new TextDecoder().decode(p.hashedBytes).slice(0, 22); // → '([]uint8)[123 34 105 1'
+ * ```
+ *
+ * @group Hashing
+ */
 export interface Preimage {
   /** The kubelet minor release the pre-image is for (`1.29`), resolved from `kubeletVersion`. */
   release: string;
@@ -55,7 +108,25 @@ export interface Preimage {
   hash: string;
 }
 
-/** The exact pre-image a kubelet of `options.kubeletVersion` hashes for `container`, with its hash. */
+/**
+ * The exact pre-image a kubelet of `options.kubeletVersion` hashes for `container`, with its hash:
+ * the go-spew text of the Go struct (1.8–1.15), the `json.Marshal` bytes (1.16–1.30) or the JSON
+ * of name and image (1.31+). Compare it with a pre-image you computed elsewhere to find the byte
+ * where two hashes part. Throws the errors of {@link hashContainer}.
+ *
+ * @example
+ * ```ts
+ * import { preimage } from 'kubelet-hash';
+ *
+ * const container = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '500m' } } };
+ * preimage(container, { kubeletVersion: '1.29' }).text; // → '{"name":"web","image":"nginx:1.27","resources":{"limits":{"cpu":"500m"}}}'
+ * preimage(container, { kubeletVersion: '1.29' }).hash; // → '590c88e0'
+ * // The legacy era prints every field of the Go struct, nil ones included.
+ * preimage(container, { kubeletVersion: '1.12' }).text.slice(0, 80); // → '(v1.Container){Name:(string)web Image:(string)nginx:1.27 Command:([]string)<nil>'
+ * ```
+ *
+ * @group Hashing
+ */
 export function preimage(container: ContainerInput, options: HashOptions): Preimage {
   const { pipeline: p, value } = prepare(container, options);
   const { preimage: bytes, hash } = preimageAndHash(p, value);
@@ -71,7 +142,24 @@ export function preimage(container: ContainerInput, options: HashOptions): Preim
 
 /**
  * Decodes the whole container with the release's model and throws the first problem as a typed
- * error. Hashing for 1.31+ reads only name and image; call this when you want the rest checked too.
+ * error ({@link DecodeError}, {@link QuantityError}, …). Hashing for 1.31+ reads only name and
+ * image; call this when you want the rest checked too.
+ *
+ * @example
+ * ```ts
+ * import { hashContainer, validateContainer, QuantityError } from 'kubelet-hash';
+ *
+ * const container = { name: 'web', image: 'nginx', resources: { limits: { cpu: 'lots' } } };
+ * // 1.31+ hashes only name and image, so this does not throw…
+ * hashContainer(container, { kubeletVersion: '1.31' }); // → '9690f4d'
+ * try {
+ *   validateContainer(container, { kubeletVersion: '1.31' }); // …but this does.
+ * } catch (e) {
+ *   e instanceof QuantityError && [e.code, e.path]; // → ['INVALID_QUANTITY', ['resources', 'limits', 'cpu']]
+ * }
+ * ```
+ *
+ * @group Hashing
  */
 export function validateContainer(container: ContainerInput, options: HashOptions): void {
   prepare(container, options, true);

@@ -2,6 +2,19 @@
  * A JSON number kept as its exact source text. Go decodes numbers from their text (an int64 field
  * takes `9007199254740993` exactly; a Quantity keeps `1E3` verbatim), so the library's own parser
  * never turns numbers into lossy doubles.
+ *
+ * @example
+ * ```ts
+ * import { parseJson, JsonNumber } from 'kubelet-hash';
+ *
+ * const doc = parseJson('{"runAsUser": 9007199254740993}') as { runAsUser: JsonNumber };
+ * doc.runAsUser instanceof JsonNumber; // → true
+ * doc.runAsUser.text; // → '9007199254740993'
+ * // JSON.stringify goes through a double, like any JS number.
+ * JSON.stringify(doc.runAsUser); // → '9007199254740992'
+ * ```
+ *
+ * @group Hashing
  */
 export class JsonNumber {
   constructor(

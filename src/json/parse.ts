@@ -6,7 +6,19 @@
 import { DecodeError } from '../errors.js';
 import { JSON_NUMBER_SYNTAX, JsonNumber } from './number.js';
 
-/** A value {@link parseJson} returns: numbers are {@link JsonNumber}, objects have a null prototype. */
+/**
+ * A value {@link parseJson} returns: numbers are {@link JsonNumber}, objects have a null prototype.
+ *
+ * @example
+ * ```ts
+ * import { parseJson, JsonNumber, type JsonValue } from 'kubelet-hash';
+ *
+ * const value: JsonValue = parseJson('[1.50, "x", null]');
+ * Array.isArray(value) && value[0] instanceof JsonNumber && value[0].text; // → '1.50'
+ * ```
+ *
+ * @group Hashing
+ */
 export type JsonValue = null | boolean | string | JsonNumber | JsonValue[] | { [key: string]: JsonValue };
 
 const escapedMembers = new WeakMap<object, Map<string, string>>();
@@ -32,7 +44,22 @@ const NUMBER_RE = new RegExp(JSON_NUMBER_SYNTAX, 'y');
  * single answer) and for raw unpaired surrogates (text that never came from UTF-8), and
  * `TOO_DEEP` beyond 512 levels.
  *
- * @example parseJson('{"cpu": 1E3}') // { cpu: JsonNumber { text: '1E3' } }
+ * @example
+ * ```ts
+ * import { parseJson, hashContainer, DecodeError } from 'kubelet-hash';
+ *
+ * const limits = parseJson('{"cpu": 1E3}') as { cpu: { text: string } };
+ * limits.cpu.text; // → '1E3'
+ * // A Quantity written as a JSON number keeps its spelling, so pass the container as text:
+ * hashContainer('{"name":"a","image":"b","resources":{"limits":{"cpu":1E3}}}', { kubeletVersion: '1.29' }); // → '40495519'
+ * try {
+ *   parseJson('{"name": "a", "name": "b"}');
+ * } catch (e) {
+ *   e instanceof DecodeError && e.code; // → 'INVALID_JSON'
+ * }
+ * ```
+ *
+ * @group Hashing
  */
 export function parseJson(text: string): JsonValue {
   const p = new Parser(text);

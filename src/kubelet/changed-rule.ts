@@ -20,6 +20,21 @@ import type { ResolvedGates } from './options.js';
 /**
  * The kubelet's comparison: `hash` (stored vs computed `HashContainer`), `hash-and-hash-without-resources`
  * (1.27–1.30 in-place resize: both must differ), or `not-compared` (init/ephemeral, or sidecars before 1.32).
+ *
+ * @example
+ * ```ts
+ * import { containerChanged, type ChangedRule } from 'kubelet-hash';
+ *
+ * const web = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '500m' } } };
+ * const stored = { hash: '590c88e0', hashWithoutResources: '371a981f' };
+ * const resized = { ...web, resources: { limits: { cpu: '1' } } };
+ * const rule = (kubeletVersion: string, InPlacePodVerticalScaling?: boolean): ChangedRule =>
+ *   containerChanged(resized, stored, { kubeletVersion, featureGates: InPlacePodVerticalScaling === undefined ? {} : { InPlacePodVerticalScaling } }).rule;
+ * [rule('1.26'), rule('1.29'), rule('1.29', true), rule('1.31')]; // → ['hash', 'hash', 'hash-and-hash-without-resources', 'hash']
+ * containerChanged(web, stored, { kubeletVersion: '1.29', containerList: 'ephemeralContainers' }).rule; // → 'not-compared'
+ * ```
+ *
+ * @group Kubelet decisions
  */
 export type ChangedRule = 'hash' | 'hash-and-hash-without-resources' | 'not-compared';
 

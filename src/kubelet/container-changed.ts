@@ -13,7 +13,21 @@ import type { HashOptions } from '../hash/options.js';
 import type { ContainerList } from '../pod/locate.js';
 import { readStoredHashes, type ContainerStatusInput } from './stored-status.js';
 
-/** Options of {@link containerChanged}: the kubelet to reproduce and how it runs the container. */
+/**
+ * Options of {@link containerChanged}: the kubelet to reproduce and how it runs the container.
+ *
+ * @example
+ * ```ts
+ * import { containerChanged, type ContainerChangedOptions } from 'kubelet-hash';
+ *
+ * const options: ContainerChangedOptions = { kubeletVersion: 'v1.29.4', featureGates: { InPlacePodVerticalScaling: true }, staticPod: true };
+ * const resized = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '1' } } };
+ * // Static pods are never resized in place: a resources change restarts them.
+ * containerChanged(resized, { hash: '590c88e0', hashWithoutResources: '371a981f' }, options).changed; // → true
+ * ```
+ *
+ * @group Kubelet decisions
+ */
 export interface ContainerChangedOptions extends HashOptions {
   /** The kubelet's feature gates; unset gates take the release's default. */
   featureGates?: FeatureGates;
@@ -23,7 +37,20 @@ export interface ContainerChangedOptions extends HashOptions {
   containerList?: ContainerList;
 }
 
-/** What {@link containerChanged} found; hashes are lowercase hex text as the kubelet stores them. */
+/**
+ * What {@link containerChanged} found; hashes are lowercase hex text as the kubelet stores them.
+ *
+ * @example
+ * ```ts
+ * import { containerChanged, type ContainerChangedResult } from 'kubelet-hash';
+ *
+ * const web = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '500m' } } };
+ * const result: ContainerChangedResult = containerChanged({ ...web, image: 'nginx:1.28' }, { hash: '590c88e0' }, { kubeletVersion: '1.29' });
+ * [result.changed, result.rule, result.expected, result.actual]; // → [true, 'hash', 'dc15f387', '590c88e0']
+ * ```
+ *
+ * @group Kubelet decisions
+ */
 export interface ContainerChangedResult {
   /** The kubelet minor release the decision is for (`1.29`). */
   release: string;
@@ -55,8 +82,23 @@ const optionsSchema = ruleOptionsSchema.extend({
  * What a kubelet of `options.kubeletVersion` decides for a running container whose runtime
  * status stores `status` (the annotation map, docker-style `annotation.` labels, or
  * `{ hash, hashWithoutResources }`). A missing or malformed stored hash reads as 0 (changed).
+ * Throws the errors of {@link hashContainer}, and {@link OptionError} for a status that is not an
+ * object or feature gates the kubelet would refuse.
  *
- * @example containerChanged(spec, { 'io.kubernetes.container.hash': '311670a' }, { kubeletVersion: '1.29' })
+ * @example
+ * ```ts
+ * import { containerChanged } from 'kubelet-hash';
+ *
+ * const web = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '500m' } } };
+ * // The runtime's annotations for the running container (crictl inspect: status.annotations).
+ * const annotations = { 'io.kubernetes.container.hash': '590c88e0' };
+ * containerChanged(web, annotations, { kubeletVersion: '1.29' }).changed; // → false
+ * const patched = containerChanged({ ...web, image: 'nginx:1.28' }, annotations, { kubeletVersion: '1.29' });
+ * patched.changed; // → true
+ * patched.reason.startsWith('container definition changed (stored 590c88e0, computed'); // → true
+ * ```
+ *
+ * @group Kubelet decisions
  */
 export function containerChanged(container: ContainerInput, status: ContainerStatusInput, options: ContainerChangedOptions): ContainerChangedResult {
   const { opts, info, gates } = resolveRuleOptions(optionsSchema, options, '{ kubeletVersion: "1.29" }');

@@ -7,6 +7,17 @@ import type { ContainerList } from '../pod/locate.js';
  * - `sidecar`: an init container with `restartPolicy: Always` (a restartable init container);
  * - `init`: an ordinary init container (runs to completion, never rerun for a spec change);
  * - `ephemeral`: a debug container (never restarted).
+ *
+ * @example
+ * ```ts
+ * import { predictRestarts, type ContainerRole } from 'kubelet-hash';
+ *
+ * const pod = { spec: { initContainers: [{ name: 'proxy', image: 'envoy', restartPolicy: 'Always' }], containers: [{ name: 'app', image: 'nginx' }] } };
+ * const roles: ContainerRole[] = predictRestarts(pod, pod, { kubeletVersion: '1.33' }).containers.map((c) => c.role);
+ * roles; // → ['sidecar', 'container']
+ * ```
+ *
+ * @group Kubelet decisions
  */
 export type ContainerRole = 'container' | 'sidecar' | 'init' | 'ephemeral';
 

@@ -9,7 +9,20 @@ import { readHashValue, type HashValueInput } from './options.js';
 import type { ContainerInput } from '../hash/hasher.js';
 import { containerJson, hashesFor } from '../hash/hasher.js';
 
-/** A release (and settings) whose kubelet would have stored the observed hash; see {@link identifyReleases}. */
+/**
+ * A release (and settings) whose kubelet would have stored the observed hash; see {@link identifyReleases}.
+ *
+ * @example
+ * ```ts
+ * import { identifyReleases, type ReleaseMatch } from 'kubelet-hash';
+ *
+ * const container = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '500m' } } };
+ * const [first]: ReleaseMatch[] = identifyReleases(container, '371a981f');
+ * first; // → { release: '1.27', key: 'hashWithoutResources', featureGates: { InPlacePodVerticalScaling: true } }
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface ReleaseMatch {
   /** The kubelet minor release (`1.29`). */
   release: string;
@@ -27,9 +40,22 @@ export interface ReleaseMatch {
 
 /**
  * Every release whose kubelet would have written `observedHash` (hex as stored, number or bigint)
- * for `container`, oldest first; within a release, `hash` before `hashWithoutResources`.
+ * for `container`, oldest first; within a release, `hash` before `hashWithoutResources`. Use it
+ * when a stored hash cannot be reproduced for the release you assumed. Throws
+ * {@link HashFormatError} for hash text the kubelet never writes, and the errors of
+ * {@link hashContainer}.
  *
- * @example identifyReleases(spec, 'f39e1ad').map((m) => m.release) // ['1.9', …, '1.15']
+ * @example
+ * ```ts
+ * import { identifyReleases } from 'kubelet-hash';
+ *
+ * const container = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '500m' } } };
+ * identifyReleases(container, 'b703b5fb').map((m) => m.release); // → ['1.9', '1.10', '1.11', '1.12', '1.13', '1.14', '1.15']
+ * identifyReleases(container, '590c88e0').length; // → 15
+ * identifyReleases(container, '12345678'); // → []
+ * ```
+ *
+ * @group Upgrades and runtime stores
  */
 export function identifyReleases(container: ContainerInput, observedHash: HashValueInput): ReleaseMatch[] {
   // Text here is the caller's query, not a stored label: refuse malformed text instead of reading 0.

@@ -13,6 +13,21 @@ export { checkOptions, escapesSchema } from '../hash/options.js';
 /**
  * Kubelet feature gates that change how the stored hashes are used. Other gates may be listed
  * (a kubelet's whole `--feature-gates`); they do not change hash handling and are ignored.
+ * A setting the kubelet would refuse throws {@link OptionError}.
+ *
+ * @example
+ * ```ts
+ * import { containerChanged, type FeatureGates } from 'kubelet-hash';
+ *
+ * const gates: FeatureGates = { InPlacePodVerticalScaling: true, SomeOtherGate: false };
+ * const resized = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '1' } } };
+ * const stored = { hash: '590c88e0', hashWithoutResources: '371a981f' };
+ * // 1.29 with in-place resize: a resources-only change is resized, not restarted.
+ * containerChanged(resized, stored, { kubeletVersion: '1.29', featureGates: gates }).changed; // → false
+ * containerChanged(resized, stored, { kubeletVersion: '1.29' }).changed; // → true
+ * ```
+ *
+ * @group Kubelet decisions
  */
 export interface FeatureGates {
   /** In-place pod resize (1.27+); unset takes the release's default. Setting it before 1.27, or to false from 1.35 (locked), is an error. */
@@ -75,6 +90,17 @@ export function resolveGates(info: ReleaseInfo, gates: FeatureGates | undefined,
 /**
  * An observed/stored hash given by a caller: hex text as stored (read like the kubelet does, so
  * missing or malformed text is 0), or the value as a number or bigint.
+ *
+ * @example
+ * ```ts
+ * import { identifyReleases, type HashValueInput } from 'kubelet-hash';
+ *
+ * const container = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '500m' } } };
+ * const observed: HashValueInput[] = ['e220f96', 0xe220f96, 0xe220f96n];
+ * observed.map((h) => identifyReleases(container, h)[0]?.release); // → ['1.31', '1.31', '1.31']
+ * ```
+ *
+ * @group Kubelet decisions
  */
 export type HashValueInput = string | number | bigint;
 

@@ -23,10 +23,45 @@ import type { JsonEscapeMode } from '../encode/gojson-string.js';
 /**
  * What to do with a container before the upgrade: `keep` (the `to` kubelet will not restart it),
  * `rewrite` (apply `change` to its record), `will-restart` (nothing to rewrite), `unknown` (see `reason`).
+ *
+ * @example
+ * ```ts
+ * import { planUpgrade, type PlanAction } from 'kubelet-hash';
+ *
+ * const web = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '500m' } } };
+ * // The API pods (kubectl get pods -o json) and the node's runtime records (crictl inspect).
+ * const pods = { items: [{ metadata: { uid: 'uid-1', name: 'web-0', namespace: 'default' }, spec: { containers: [web] } }] };
+ * const labels = { 'io.kubernetes.pod.name': 'web-0', 'io.kubernetes.pod.namespace': 'default', 'io.kubernetes.pod.uid': 'uid-1', 'io.kubernetes.container.name': 'web' };
+ * const record = JSON.stringify({ status: { id: 'c0ffee', labels, annotations: { 'io.kubernetes.container.hash': '590c88e0' } } });
+ * const actions: PlanAction[] = planUpgrade({ pods, records: [record], from: '1.30', to: '1.31' }).entries.map((e) => e.action);
+ * actions; // → ['rewrite']
+ * // 1.25 → 1.26 hash this container alike: nothing to do. (1.25 would have stored 590c88e0 too.)
+ * planUpgrade({ pods, records: [record], from: '1.25', to: '1.26' }).entries.map((e) => e.action); // → ['keep']
+ * ```
+ *
+ * @group Upgrades and runtime stores
  */
 export type PlanAction = 'keep' | 'rewrite' | 'will-restart' | 'unknown';
 
-/** The node to plan for: its API pods, its runtime records and the two kubelet versions. */
+/**
+ * The node to plan for: its API pods, its runtime records and the two kubelet versions.
+ *
+ * @example
+ * ```ts
+ * import { planUpgrade, readRuntimeRecords, type PlanUpgradeInput } from 'kubelet-hash';
+ *
+ * const web = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '500m' } } };
+ * // The API pods (kubectl get pods -o json) and the node's runtime records (crictl inspect).
+ * const pods = { items: [{ metadata: { uid: 'uid-1', name: 'web-0', namespace: 'default' }, spec: { containers: [web] } }] };
+ * const labels = { 'io.kubernetes.pod.name': 'web-0', 'io.kubernetes.pod.namespace': 'default', 'io.kubernetes.pod.uid': 'uid-1', 'io.kubernetes.container.name': 'web' };
+ * const record = JSON.stringify({ status: { id: 'c0ffee', labels, annotations: { 'io.kubernetes.container.hash': '590c88e0' } } });
+ * // Records may be given as text or already read.
+ * const input: PlanUpgradeInput = { pods, records: readRuntimeRecords(record), from: 'v1.30.4', to: 'v1.31.1', featureGates: {} };
+ * planUpgrade(input).counts; // → { keep: 0, rewrite: 1, 'will-restart': 0, unknown: 0 }
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface PlanUpgradeInput {
   /** Pods as the apiserver serves them (`kubectl get pods -o json` items, or the list itself). */
   pods:
@@ -49,7 +84,26 @@ export interface PlanUpgradeInput {
   toJsonEscapes?: JsonEscapeMode;
 }
 
-/** The plan for one runtime record's container, or for an API container with no record. */
+/**
+ * The plan for one runtime record's container, or for an API container with no record.
+ *
+ * @example
+ * ```ts
+ * import { planUpgrade, type PlanEntry } from 'kubelet-hash';
+ *
+ * const web = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '500m' } } };
+ * // The API pods (kubectl get pods -o json) and the node's runtime records (crictl inspect).
+ * const pods = { items: [{ metadata: { uid: 'uid-1', name: 'web-0', namespace: 'default' }, spec: { containers: [web] } }] };
+ * const labels = { 'io.kubernetes.pod.name': 'web-0', 'io.kubernetes.pod.namespace': 'default', 'io.kubernetes.pod.uid': 'uid-1', 'io.kubernetes.container.name': 'web' };
+ * const record = JSON.stringify({ status: { id: 'c0ffee', labels, annotations: { 'io.kubernetes.container.hash': '590c88e0' } } });
+ * const [entry]: PlanEntry[] = planUpgrade({ pods, records: [record], from: '1.30', to: '1.31' }).entries;
+ * [entry!.action, entry!.storedHash, entry!.toHash]; // → ['rewrite', '590c88e0', 'e220f96']
+ * entry!.change; // → { from: { hash: '590c88e0' }, to: { hash: 'e220f96' }, containerId: 'c0ffee' }
+ * entry!.reason; // → 'verified against 1.30 (590c88e0); 1.31 computes e220f96'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface PlanEntry {
   /** What to do with the container. */
   action: PlanAction;
@@ -83,7 +137,24 @@ export interface PlanEntry {
   candidates?: string;
 }
 
-/** What {@link planUpgrade} returns. */
+/**
+ * What {@link planUpgrade} returns.
+ *
+ * @example
+ * ```ts
+ * import { planUpgrade, type UpgradePlan } from 'kubelet-hash';
+ *
+ * const web = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '500m' } } };
+ * // The API pods (kubectl get pods -o json) and the node's runtime records (crictl inspect).
+ * const pods = { items: [{ metadata: { uid: 'uid-1', name: 'web-0', namespace: 'default' }, spec: { containers: [web] } }] };
+ * const labels = { 'io.kubernetes.pod.name': 'web-0', 'io.kubernetes.pod.namespace': 'default', 'io.kubernetes.pod.uid': 'uid-1', 'io.kubernetes.container.name': 'web' };
+ * const record = JSON.stringify({ status: { id: 'c0ffee', labels, annotations: { 'io.kubernetes.container.hash': '590c88e0' } } });
+ * const plan: UpgradePlan = planUpgrade({ pods, records: [record, record], from: '1.30', to: '1.31' });
+ * [plan.from, plan.to, plan.entries.length, plan.distinctSpecs]; // → ['1.30', '1.31', 2, 1]
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface UpgradePlan {
   /** The `from` release, resolved to its minor (`1.29`). */
   from: string;
@@ -153,9 +224,26 @@ type Cached = { ok: SpecHashes } | { error: string };
 /**
  * What to do with every container on a node before its kubelet moves from `input.from` to
  * `input.to`. A rewrite is proposed only where the stored hash is what `from` computes for the API spec.
+ * Problems with one record or pod become `unknown` entries with a reason; only invalid input
+ * (options, pods without `metadata.uid`) throws ({@link OptionError}, {@link ReleaseError}).
+ * Apply each `rewrite` entry's `change` with {@link rewriteRuntimeRecord} while the kubelet is stopped.
  *
- * @example planUpgrade({ pods: podList, records: [crictlInspectText], from: '1.30', to: '1.31' }).counts
- *   // { keep: 0, rewrite: 1, 'will-restart': 0, unknown: 0 }
+ * @example
+ * ```ts
+ * import { planUpgrade, rewriteRuntimeRecord } from 'kubelet-hash';
+ *
+ * const web = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '500m' } } };
+ * // The API pods (kubectl get pods -o json) and the node's runtime records (crictl inspect).
+ * const pods = { items: [{ metadata: { uid: 'uid-1', name: 'web-0', namespace: 'default' }, spec: { containers: [web] } }] };
+ * const labels = { 'io.kubernetes.pod.name': 'web-0', 'io.kubernetes.pod.namespace': 'default', 'io.kubernetes.pod.uid': 'uid-1', 'io.kubernetes.container.name': 'web' };
+ * const record = JSON.stringify({ status: { id: 'c0ffee', labels, annotations: { 'io.kubernetes.container.hash': '590c88e0' } } });
+ * const plan = planUpgrade({ pods, records: [record], from: '1.30', to: '1.31' });
+ * plan.counts; // → { keep: 0, rewrite: 1, 'will-restart': 0, unknown: 0 }
+ * const rewritten = plan.entries.map((e) => (e.action === 'rewrite' && e.change ? rewriteRuntimeRecord(record, e.change) : record));
+ * rewritten[0]!.includes('"io.kubernetes.container.hash":"e220f96"'); // → true
+ * ```
+ *
+ * @group Upgrades and runtime stores
  */
 export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
   const opts = checkOptions(inputSchema, input, 'input', 'an object { pods, records, from, to, featureGates? }');

@@ -13,7 +13,21 @@ import type { HashOptions } from '../hash/options.js';
 import { locateContainers, type ContainerList, type LocatedContainer } from '../pod/locate.js';
 import { diffGoValues } from '../go/value-diff.js';
 
-/** Options of {@link predictRestarts}: the kubelet to reproduce and how it runs the pod. */
+/**
+ * Options of {@link predictRestarts}: the kubelet to reproduce and how it runs the pod.
+ *
+ * @example
+ * ```ts
+ * import { predictRestarts, type PredictRestartsOptions } from 'kubelet-hash';
+ *
+ * const options: PredictRestartsOptions = { kubeletVersion: '1.29', featureGates: { InPlacePodVerticalScaling: true } };
+ * const pod = (cpu: string) => ({ spec: { containers: [{ name: 'web', image: 'nginx', resources: { limits: { cpu } } }] } });
+ * predictRestarts(pod('500m'), pod('1'), options).restarts; // → 0
+ * predictRestarts(pod('500m'), pod('1'), { kubeletVersion: '1.29' }).restarts; // → 1
+ * ```
+ *
+ * @group Kubelet decisions
+ */
 export interface PredictRestartsOptions extends HashOptions {
   /** The kubelet's feature gates; unset gates take the release's default. */
   featureGates?: FeatureGates;
@@ -24,10 +38,37 @@ export interface PredictRestartsOptions extends HashOptions {
 /**
  * What the kubelet does with a container: `restart` (kill and recreate), `keep` (leave running),
  * `start` (only in the new spec), `remove` (only in the old spec: killed).
+ *
+ * @example
+ * ```ts
+ * import { predictRestarts, type PredictedAction } from 'kubelet-hash';
+ *
+ * const before = { spec: { containers: [{ name: 'a', image: 'x' }, { name: 'b', image: 'x' }] } };
+ * const after = { spec: { containers: [{ name: 'a', image: 'y' }, { name: 'c', image: 'x' }] } };
+ * const actions: PredictedAction[] = predictRestarts(before, after, { kubeletVersion: '1.31' }).containers.map((c) => c.action);
+ * actions; // → ['restart', 'start', 'remove']
+ * ```
+ *
+ * @group Kubelet decisions
  */
 export type PredictedAction = 'restart' | 'keep' | 'start' | 'remove';
 
-/** The prediction for one container, matched across the two specs by list and name. */
+/**
+ * The prediction for one container, matched across the two specs by list and name.
+ *
+ * @example
+ * ```ts
+ * import { predictRestarts, type PredictedContainer } from 'kubelet-hash';
+ *
+ * const before = { spec: { containers: [{ name: 'log', image: 'busybox:1.36' }] } };
+ * const after = { spec: { containers: [{ name: 'log', image: 'busybox:1.36', env: [{ name: 'A', value: '1' }] }] } };
+ * const [log]: PredictedContainer[] = predictRestarts(before, after, { kubeletVersion: '1.31' }).containers;
+ * // 1.31+ hashes only name and image: an env change is not a restart.
+ * [log!.action, log!.changes, log!.hashedChanges]; // → ['keep', ['.env'], []]
+ * ```
+ *
+ * @group Kubelet decisions
+ */
 export interface PredictedContainer {
   /** The pod-spec list the container is in. */
   list: ContainerList;
@@ -51,7 +92,20 @@ export interface PredictedContainer {
   hashedChanges: string[];
 }
 
-/** What {@link predictRestarts} found for one pod update. */
+/**
+ * What {@link predictRestarts} found for one pod update.
+ *
+ * @example
+ * ```ts
+ * import { predictRestarts, type RestartPrediction } from 'kubelet-hash';
+ *
+ * const pod = { spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } };
+ * const prediction: RestartPrediction = predictRestarts(pod, pod, { kubeletVersion: 'v1.31.2' });
+ * [prediction.release, prediction.restarts]; // → ['1.31', 0]
+ * ```
+ *
+ * @group Kubelet decisions
+ */
 export interface RestartPrediction {
   /** The kubelet minor release the prediction is for (`1.31`). */
   release: string;
@@ -65,9 +119,27 @@ const optionsSchema = ruleOptionsSchema;
 
 /**
  * Compares the containers of `oldPodSpec` and `newPodSpec` (Pods, pod specs, or workloads with a
- * pod template), matched by list and name.
+ * pod template), matched by list and name. This is an in-place update as OpenKruise does it: the
+ * pod object is patched, and the kubelet compares each running container (created from the old
+ * spec by this same kubelet) with the new spec. Throws the errors of {@link hashContainer} and
+ * {@link locateContainers}.
  *
- * @example predictRestarts(oldPod, { ...oldPod, spec: { containers: [{ ...c, image: 'nginx:1.27' }] } }, { kubeletVersion: '1.31' })
+ * @example
+ * ```ts
+ * import { predictRestarts } from 'kubelet-hash';
+ *
+ * const oldPod = { metadata: { name: 'web-0' }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }, { name: 'log', image: 'busybox:1.36' }] } };
+ * const newPod = {
+ *   ...oldPod,
+ *   spec: { containers: [{ name: 'web', image: 'nginx:1.28' }, { name: 'log', image: 'busybox:1.36', env: [{ name: 'LEVEL', value: 'debug' }] }] },
+ * };
+ * const restartsAt = (kubeletVersion: string) => predictRestarts(oldPod, newPod, { kubeletVersion }).containers.map((c) => `${c.name}: ${c.action}`);
+ * restartsAt('1.29'); // → ['web: restart', 'log: restart']
+ * // From 1.31 the kubelet hashes only name and image: the env change no longer restarts `log`.
+ * restartsAt('1.31'); // → ['web: restart', 'log: keep']
+ * ```
+ *
+ * @group Kubelet decisions
  */
 export function predictRestarts(oldPodSpec: unknown, newPodSpec: unknown, options: PredictRestartsOptions): RestartPrediction {
   const { opts, info, gates } = resolveRuleOptions(optionsSchema, options, '{ kubeletVersion: "1.31" }');

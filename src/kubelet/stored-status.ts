@@ -14,6 +14,24 @@ import { hashValueSchema, readHashValue, type HashValueInput } from './options.j
 /**
  * The stored hashes of a running container: its annotation map (CRI `status.annotations`, or
  * docker labels with the `annotation.` prefix) or `{ hash, hashWithoutResources }`.
+ *
+ * @example
+ * ```ts
+ * import { containerChanged, type ContainerStatusInput } from 'kubelet-hash';
+ *
+ * const web = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '500m' } } };
+ * const statuses: ContainerStatusInput[] = [
+ *   { 'io.kubernetes.container.hash': '590c88e0' }, // crictl inspect: status.annotations
+ *   { 'annotation.io.kubernetes.container.hash': '590c88e0' }, // docker inspect: Config.Labels
+ *   { hash: '590c88e0' },
+ *   { hash: 0x590c88e0 },
+ * ];
+ * statuses.map((s) => containerChanged(web, s, { kubeletVersion: '1.29' }).changed); // → [false, false, false, false]
+ * // A missing hash reads as 0, like the kubelet reads it: the container is restarted.
+ * containerChanged(web, {}, { kubeletVersion: '1.29' }).changed; // → true
+ * ```
+ *
+ * @group Kubelet decisions
  */
 export type ContainerStatusInput =
   | {

@@ -13,7 +13,19 @@ import { checkOptions, escapesSchema, hashValueSchema, readHashValue, type HashV
 import type { ContainerInput } from '../hash/hasher.js';
 import { containerJson, hashesFor } from '../hash/hasher.js';
 
-/** Options of {@link translateHash}: the releases to translate between. */
+/**
+ * Options of {@link translateHash}: the releases to translate between.
+ *
+ * @example
+ * ```ts
+ * import { translateHash, type TranslateOptions } from 'kubelet-hash';
+ *
+ * const options: TranslateOptions = { from: 'v1.30.2', to: 'v1.31.0', observed: '590c88e0' };
+ * translateHash({ name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '500m' } } }, options); // → 'e220f96'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface TranslateOptions {
   /** The release that wrote the stored hash (`1.29`, `v1.29.4`…). */
   from: string;
@@ -37,9 +49,34 @@ const optionsSchema = z.object({
 
 /**
  * The hash a kubelet of release `to` computes for `container`. With `observed`, throws
- * {@link HashMismatchError} (code `HASH_MISMATCH`) unless it equals what release `from` computes.
+ * {@link HashMismatchError} (code `HASH_MISMATCH`) unless it equals what release `from` computes:
+ * a hash that cannot be reproduced is never translated. Also throws the errors of
+ * {@link hashContainer}.
  *
- * @example translateHash(spec, { from: '1.30', to: '1.31', observed: '311670a' }) // '8e45cbd0'
+ * @example
+ * ```ts
+ * import { translateHash, HashMismatchError } from 'kubelet-hash';
+ *
+ * // Kubernetes' own test container (container_hash_test.go): 0x311670a in 1.16–1.30, 0x8e45cbd0 from 1.31.
+ * const sample = {
+ *   name: 'test_container',
+ *   image: 'foo/image:v1',
+ *   command: ['/bin/testcmd'],
+ *   args: ['/bin/sh', '-c', 'echo abc'],
+ *   ports: [{ containerPort: 8001 }],
+ *   env: [{ name: 'ENV_FOO', value: 'bar' }, { name: 'ENV_BAR', valueFrom: { secretKeyRef: { name: 'foo', key: 'bar', optional: true } } }],
+ *   resources: { limits: { foo: '1G' }, requests: { foo: '500M' } },
+ * };
+ * translateHash(sample, { from: '1.30', to: '1.31', observed: '311670a' }); // → '8e45cbd0'
+ * try {
+ *   translateHash(sample, { from: '1.29', to: '1.31', observed: 'f39e1ad' });
+ * } catch (e) {
+ *   // f39e1ad is what 1.9–1.15 wrote, not 1.29.
+ *   e instanceof HashMismatchError && e.code; // → 'HASH_MISMATCH'
+ * }
+ * ```
+ *
+ * @group Upgrades and runtime stores
  */
 export function translateHash(container: ContainerInput, options: TranslateOptions): string {
   const opts = checkOptions(optionsSchema, options, 'options', 'an options object such as { from: "1.30", to: "1.31" }');

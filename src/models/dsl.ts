@@ -3,6 +3,7 @@
  * `embed`) that expand to the kube-models data shape exactly as the extractor wrote it, and the
  * delta operations (`addField`, `renameType`, …) that turn one release's model into the next.
  */
+import type { JsonEscapeMode } from '../encode/gojson-string.js';
 import type { DeclKind, FieldDecl, HashAlgorithmName, TypeDecl } from './model.js';
 
 /** Go package qualifier (as `reflect.Type.String()` prints it) → import path. */
@@ -121,11 +122,64 @@ function packagePath(typeName: string): string {
 // Releases and deltas
 // ---------------------------------------------------------------------------------------------
 
-/** The kubelet facts recorded with each model (see fixtures/kube-models/README.md). */
-export interface HashFacts {
+/**
+ * A kubelet feature gate's state in one release (kube_features.go), as
+ * {@link ReleaseInfo.featureGates} lists it.
+ *
+ * @example
+ * ```ts
+ * import { releaseInfo, type FeatureGateInfo } from 'kubelet-hash';
+ *
+ * const resize: FeatureGateInfo | undefined = releaseInfo('1.33').featureGates.InPlacePodVerticalScaling;
+ * resize; // → { default: true, stage: 'beta', locked: false }
+ * releaseInfo('1.35').featureGates.InPlacePodVerticalScaling; // → { default: true, stage: 'GA', locked: true }
+ * ```
+ *
+ * @group Releases
+ */
+export interface FeatureGateInfo {
+  /** Default when the kubelet's --feature-gates does not mention it. */
+  readonly default: boolean;
+  /** Maturity of the gate in this release (alpha gates are off by default). */
+  readonly stage: 'alpha' | 'beta' | 'GA';
+  /** GA and locked: the kubelet refuses to start with the gate set against its default. */
+  readonly locked: boolean;
+}
+
+/** The kubelet feature gates that change how the hash is used (not how it is computed). */
+export type GateName = 'InPlacePodVerticalScaling' | 'SidecarContainers';
+
+/** Alpha: off unless the kubelet's --feature-gates turns it on. */
+export const ALPHA_OFF: FeatureGateInfo = Object.freeze({ default: false, stage: 'alpha', locked: false });
+/** Beta: on unless turned off. */
+export const BETA_ON: FeatureGateInfo = Object.freeze({ default: true, stage: 'beta', locked: false });
+/** GA and locked on: the kubelet refuses `Gate=false`. */
+export const GA_LOCKED: FeatureGateInfo = Object.freeze({ default: true, stage: 'GA', locked: true });
+
+/**
+ * What a release's kubelet does with a container hash. A delta states only what changes in its
+ * release and inherits the rest from the release before it.
+ */
+export interface KubeletFacts {
+  /** What `HashContainer` hashes. */
   kubeletHashAlgorithm: HashAlgorithmName;
+  /** `HashContainerWithoutResources` exists (in-place pod resize, 1.27–1.30). */
   hasHashWithoutResources: boolean;
-  jsonEncoderEscapes: string | null;
+  /** encoding/json's BS/FF escaping by the Go that built the `.0` release; null while the hash is not JSON. */
+  jsonEscapes: JsonEscapeMode | null;
+  /** Running sidecars are restarted when their hash changes (with SidecarContainers on). */
+  restartsSidecarsOnHashChange: boolean;
+  /** Stage of each gate that exists in this release; a delta lists only the gates that change. */
+  featureGates: Readonly<Partial<Record<GateName, FeatureGateInfo>>>;
+}
+
+/** Facts of one release only, never inherited by the next. */
+export interface ReleaseOnlyFacts {
+  /**
+   * Later patch releases were rebuilt with a newer Go whose encoding/json escapes differently
+   * (the last 1.27.x, late 1.28.x and 1.29.x were built with Go 1.22: kubernetes#125898, #125897, #127604).
+   */
+  laterPatchJsonEscapes?: JsonEscapeMode;
 }
 
 /** The upstream commits a release's model was read from (tag is always `kubernetes-<version>.0`). */
@@ -135,17 +189,19 @@ export interface ReleaseSources {
 }
 
 /** The first release, declared in full. */
-export interface BaseRelease extends HashFacts {
+export interface BaseRelease {
   version: string;
   source: ReleaseSources;
+  kubelet: KubeletFacts & ReleaseOnlyFacts;
   /** Every type of the closure; order is irrelevant (the assembler orders them breadth-first). */
   types: readonly TypeDecl[];
 }
 
-/** A later release: the previous one plus `changes`; hash facts not given are inherited. */
-export interface ReleaseDelta extends Partial<HashFacts> {
+/** A later release: the previous one plus `changes`; kubelet facts not given are inherited. */
+export interface ReleaseDelta {
   version: string;
   source: ReleaseSources;
+  kubelet?: Partial<KubeletFacts> & ReleaseOnlyFacts;
   changes: readonly Change[];
 }
 

@@ -43,6 +43,16 @@ export interface TypeDecl {
 /**
  * What `HashContainer` hashes: `legacy` (1.8–1.15) the go-spew text of the `v1.Container` struct,
  * `json` (1.16–1.30) its `json.Marshal` bytes, `name-image` (1.31+) the JSON of only name and image.
+ *
+ * @example
+ * ```ts
+ * import { releaseInfo, type HashAlgorithmName } from 'kubelet-hash';
+ *
+ * const eras: HashAlgorithmName[] = ['1.15', '1.16', '1.30', '1.31'].map((v) => releaseInfo(v).algorithm);
+ * eras; // → ['legacy', 'json', 'json', 'name-image']
+ * ```
+ *
+ * @group Hashing
  */
 export type HashAlgorithmName = 'legacy' | 'json' | 'name-image';
 

@@ -5,10 +5,36 @@
 import { DecodeError, formatJsonPath, type JsonPathSegment } from '../errors.js';
 import { isPlainObject } from '../decode/input.js';
 
-/** The pod-spec list a container is declared in (`spec.<list>[i]`); it decides its role for the kubelet. */
+/**
+ * The pod-spec list a container is declared in (`spec.<list>[i]`); it decides its role for the kubelet.
+ *
+ * @example
+ * ```ts
+ * import { containerChanged, type ContainerList } from 'kubelet-hash';
+ *
+ * const list: ContainerList = 'initContainers';
+ * const init = { name: 'migrate', image: 'busybox' };
+ * // Init containers ran to completion: the kubelet never compares their hash.
+ * containerChanged(init, { hash: '0' }, { kubeletVersion: '1.29', containerList: list }).rule; // → 'not-compared'
+ * ```
+ *
+ * @group Hashing
+ */
 export type ContainerList = 'initContainers' | 'containers' | 'ephemeralContainers';
 
-/** One container found in a document by {@link locateContainers}. */
+/**
+ * One container found in a document by {@link locateContainers}.
+ *
+ * @example
+ * ```ts
+ * import { locateContainers, type LocatedContainer } from 'kubelet-hash';
+ *
+ * const [first]: LocatedContainer[] = locateContainers({ spec: { containers: [{ name: 'web', image: 'nginx' }] } });
+ * first; // → { list: 'containers', index: 0, name: 'web', path: ['spec', 'containers', 0], container: { name: 'web', image: 'nginx' } }
+ * ```
+ *
+ * @group Hashing
+ */
 export interface LocatedContainer {
   /** The pod-spec list holding it (`containers` for a bare container). */
   list: ContainerList;
@@ -25,7 +51,28 @@ export interface LocatedContainer {
 const LISTS: readonly ContainerList[] = ['initContainers', 'containers', 'ephemeralContainers'];
 const OBJECT_KEYS: readonly string[] = ['apiVersion', 'kind', 'metadata', 'spec', 'template'];
 
-/** Every container in `doc`, init containers first, in document order. */
+/**
+ * Every container in `doc` (a bare container, a Pod, a pod spec, or a workload with a pod template),
+ * init containers first, in document order. Throws {@link DecodeError} `INVALID_TYPE` when `doc`
+ * holds no containers, and `DUPLICATE_CONTAINER_NAME` when two share a name (the apiserver refuses
+ * such a pod).
+ *
+ * @example
+ * ```ts
+ * import { locateContainers, hashContainer } from 'kubelet-hash';
+ *
+ * const deployment = {
+ *   apiVersion: 'apps/v1',
+ *   kind: 'Deployment',
+ *   spec: { template: { spec: { initContainers: [{ name: 'init', image: 'busybox' }], containers: [{ name: 'app', image: 'nginx' }] } } },
+ * };
+ * const found = locateContainers(deployment);
+ * found.map((c) => `${c.list}/${c.name}`); // → ['initContainers/init', 'containers/app']
+ * found.map((c) => hashContainer(c.container, { kubeletVersion: '1.29' })); // → ['26817de9', '65b95dba']
+ * ```
+ *
+ * @group Hashing
+ */
 export function locateContainers(doc: unknown): LocatedContainer[] {
   if (!isPlainObject(doc)) throw new DecodeError('INVALID_TYPE', [], 'a Pod, a pod spec, a workload with spec.template, or a container object');
   const found = findPodSpec(doc);

@@ -8,6 +8,35 @@ import type { ContainerRecordInfo } from './types.js';
  * `hash`/`hashWithoutResources` are the copies the kubelet reads back (status annotations for CRI
  * runtimes, the `annotation.` labels for docker), exactly as stored; `hashLocations` lists every copy.
  * Throws {@link RecordError} (code `INVALID_RECORD`, with the JSON path) for malformed records.
+ *
+ * Accepts the text of `docker inspect` (an array; containers the kubelet did not create are skipped),
+ * docker's `config.v2.json`, and `crictl inspect` of containerd or CRI-O.
+ *
+ * @example
+ * ```ts
+ * import { readRuntimeRecords, RecordError } from 'kubelet-hash';
+ *
+ * const record = JSON.stringify({
+ *   status: {
+ *     id: 'c0ffee',
+ *     labels: {
+ *       'io.kubernetes.pod.name': 'web-0',
+ *       'io.kubernetes.pod.namespace': 'default',
+ *       'io.kubernetes.pod.uid': 'uid-1',
+ *       'io.kubernetes.container.name': 'web',
+ *     },
+ *     annotations: { 'io.kubernetes.container.hash': '590c88e0' },
+ *   },
+ * });
+ * readRuntimeRecords(record); // → [{ kind: 'crictl-inspect', runtime: 'unknown', containerId: 'c0ffee', containerName: 'web', podName: 'web-0', podNamespace: 'default', podUid: 'uid-1', hash: '590c88e0', hashLocations: ['status.annotations["io.kubernetes.container.hash"]'] }]
+ * try {
+ *   readRuntimeRecords('{"status": {"id": 1}}');
+ * } catch (e) {
+ *   e instanceof RecordError && e.message; // → 'INVALID_RECORD at .status.id: expected the container id as a string (found a number)'
+ * }
+ * ```
+ *
+ * @group Upgrades and runtime stores
  */
 export function readRuntimeRecords(text: string): ContainerRecordInfo[] {
   const { kind, containers } = parseRecord(text);

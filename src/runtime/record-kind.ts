@@ -11,7 +11,25 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 /**
  * Which kind of runtime record `doc` (a parsed JSON value) is. Throws {@link RecordError} with
- * path `[]` when it is none of them. Only looks at top-level keys; `validateRecord` checks the rest.
+ * path `[]` when it is none of them. Only looks at top-level keys; {@link readRuntimeRecords}
+ * checks the rest.
+ *
+ * @example
+ * ```ts
+ * import { detectRecordKind, RecordError } from 'kubelet-hash';
+ *
+ * detectRecordKind([{ Id: 'c0ffee', Config: { Labels: {} } }]); // → 'docker-inspect'
+ * detectRecordKind({ ID: 'c0ffee', Config: { Labels: {} } }); // → 'docker-config-v2'
+ * detectRecordKind({ status: { id: 'c0ffee' } }); // → 'crictl-inspect'
+ * try {
+ *   detectRecordKind({ Id: 'c0ffee' });
+ * } catch (e) {
+ *   // docker inspect prints an array, even for one container.
+ *   e instanceof RecordError && e.code; // → 'INVALID_RECORD'
+ * }
+ * ```
+ *
+ * @group Upgrades and runtime stores
  */
 export function detectRecordKind(doc: unknown): RecordKind {
   if (Array.isArray(doc)) {

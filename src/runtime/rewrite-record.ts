@@ -124,6 +124,35 @@ export function checkHashChange(change: HashChange): void {
  * - `change.containerId` picks the container of a docker inspect array (required when it holds
  *   more than one); for other records it must match the record's id when given.
  * - Stored copies are never added: a record storing no hash cannot be rewritten ({@link RecordError}).
+ *
+ * @example
+ * ```ts
+ * import { rewriteRuntimeRecord, readRuntimeRecords, HashMismatchError } from 'kubelet-hash';
+ *
+ * const record = JSON.stringify({
+ *   status: {
+ *     id: 'c0ffee',
+ *     labels: {
+ *       'io.kubernetes.pod.name': 'web-0',
+ *       'io.kubernetes.pod.namespace': 'default',
+ *       'io.kubernetes.pod.uid': 'uid-1',
+ *       'io.kubernetes.container.name': 'web',
+ *     },
+ *     annotations: { 'io.kubernetes.container.hash': '590c88e0' },
+ *   },
+ * });
+ * const rewritten = rewriteRuntimeRecord(record, { from: { hash: '590c88e0' }, to: { hash: 'e220f96' } });
+ * readRuntimeRecords(rewritten)[0]!.hash; // → 'e220f96'
+ * // Only the hash bytes change.
+ * rewritten === record.replace('590c88e0', 'e220f96'); // → true
+ * try {
+ *   rewriteRuntimeRecord(record, { from: { hash: '311670a' }, to: { hash: 'e220f96' } });
+ * } catch (e) {
+ *   e instanceof HashMismatchError && e.path; // → ['status', 'annotations', 'io.kubernetes.container.hash']
+ * }
+ * ```
+ *
+ * @group Upgrades and runtime stores
  */
 export function rewriteRuntimeRecord(text: string, change: HashChange): string {
   checkHashChange(change);

@@ -1,10 +1,73 @@
-/** The three kinds of runtime record this library reads and rewrites. */
+/**
+ * The three kinds of runtime record this library reads and rewrites.
+ *
+ * @example
+ * ```ts
+ * import { detectRecordKind, type RecordKind } from 'kubelet-hash';
+ *
+ * const kind: RecordKind = detectRecordKind({ ID: 'c0ffee', Config: { Labels: {} } });
+ * kind; // → 'docker-config-v2'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export type RecordKind = 'docker-inspect' | 'docker-config-v2' | 'crictl-inspect';
 
-/** The container runtime that wrote a record, as far as the record shows it. */
+/**
+ * The container runtime that wrote a record, as far as the record shows it.
+ *
+ * @example
+ * ```ts
+ * import { readRuntimeRecords, type RuntimeName } from 'kubelet-hash';
+ *
+ * const record = JSON.stringify({
+ *   status: {
+ *     id: 'c0ffee',
+ *     labels: {
+ *       'io.kubernetes.pod.name': 'web-0',
+ *       'io.kubernetes.pod.namespace': 'default',
+ *       'io.kubernetes.pod.uid': 'uid-1',
+ *       'io.kubernetes.container.name': 'web',
+ *     },
+ *     annotations: { 'io.kubernetes.container.hash': '590c88e0' },
+ *   },
+ * });
+ * // A bare crictl record shows neither containerd's nor CRI-O's traits.
+ * const runtime: RuntimeName = readRuntimeRecords(record)[0]!.runtime;
+ * runtime; // → 'unknown'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export type RuntimeName = 'docker' | 'containerd' | 'cri-o' | 'unknown';
 
-/** What one container's runtime record says about its identity and its stored kubelet hash. */
+/**
+ * What one container's runtime record says about its identity and its stored kubelet hash: what
+ * {@link readRuntimeRecords} returns, and what {@link planUpgrade} accepts in place of record text.
+ *
+ * @example
+ * ```ts
+ * import { readRuntimeRecords, type ContainerRecordInfo } from 'kubelet-hash';
+ *
+ * const record = JSON.stringify({
+ *   status: {
+ *     id: 'c0ffee',
+ *     labels: {
+ *       'io.kubernetes.pod.name': 'web-0',
+ *       'io.kubernetes.pod.namespace': 'default',
+ *       'io.kubernetes.pod.uid': 'uid-1',
+ *       'io.kubernetes.container.name': 'web',
+ *     },
+ *     annotations: { 'io.kubernetes.container.hash': '590c88e0' },
+ *   },
+ * });
+ * const [info]: ContainerRecordInfo[] = readRuntimeRecords(record);
+ * [info!.podUid, info!.containerName, info!.hash]; // → ['uid-1', 'web', '590c88e0']
+ * info!.hashLocations; // → ['status.annotations["io.kubernetes.container.hash"]']
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface ContainerRecordInfo {
   /** Which kind of record it was read from. */
   kind: RecordKind;
@@ -32,7 +95,21 @@ export interface ContainerRecordInfo {
   hashLocations: string[];
 }
 
-/** A container hash and, for kubelets 1.27–1.30 with in-place resize, its hash without resources (lowercase hex text). */
+/**
+ * A container hash and, for kubelets 1.27–1.30 with in-place resize, its hash without resources (lowercase hex text).
+ *
+ * @example
+ * ```ts
+ * import { hashContainer, hashContainerWithoutResources, type HashPair } from 'kubelet-hash';
+ *
+ * const container = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '500m' } } };
+ * const options = { kubeletVersion: '1.29' };
+ * const stored: HashPair = { hash: hashContainer(container, options), hashWithoutResources: hashContainerWithoutResources(container, options) };
+ * stored; // → { hash: '590c88e0', hashWithoutResources: '371a981f' }
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface HashPair {
   /** The `io.kubernetes.container.hash` text, e.g. `311670a`. */
   hash: string;
@@ -40,7 +117,25 @@ export interface HashPair {
   hashWithoutResources?: string;
 }
 
-/** What {@link rewriteRuntimeRecord} changes: the stored pair it expects and the pair it writes. */
+/**
+ * What {@link rewriteRuntimeRecord} changes: the stored pair it expects and the pair it writes.
+ * {@link planUpgrade} proposes one per container to rewrite ({@link PlanEntry.change}).
+ *
+ * @example
+ * ```ts
+ * import { translateHash, rewriteRuntimeRecord, type HashChange } from 'kubelet-hash';
+ *
+ * const container = { name: 'web', image: 'nginx:1.27', resources: { limits: { cpu: '500m' } } };
+ * const change: HashChange = {
+ *   from: { hash: '590c88e0' },
+ *   to: { hash: translateHash(container, { from: '1.30', to: '1.31', observed: '590c88e0' }) },
+ * };
+ * change.to; // → { hash: 'e220f96' }
+ * rewriteRuntimeRecord('{"status":{"id":"c0ffee","labels":{"io.kubernetes.pod.name":"web-0","io.kubernetes.pod.namespace":"default","io.kubernetes.pod.uid":"uid-1","io.kubernetes.container.name":"web"},"annotations":{"io.kubernetes.container.hash":"590c88e0"}}}', change).includes('"e220f96"'); // → true
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface HashChange {
   /** The hashes the record must store now (compared as numbers, like the kubelet); any other value is refused. */
   from: HashPair;

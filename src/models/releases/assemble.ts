@@ -3,12 +3,19 @@
  * {@link ReleaseModel} per release. Declarations are treated as immutable values: a change builds
  * new objects for what it touches, so releases share the declarations that did not change.
  */
-import type { BaseRelease, Change, HashFacts, ReleaseDelta, ReleaseSources } from '../dsl.js';
+import type { JsonEscapeMode } from '../../encode/gojson-string.js';
+import type { BaseRelease, Change, ReleaseDelta, ReleaseSources } from '../dsl.js';
+import { resolveKubeletFacts, type ResolvedKubeletFacts } from '../kubelet-facts.js';
 import type { FieldDecl, ReleaseModel, TypeDecl } from '../model.js';
 
 const ROOT = 'v1.Container';
 const API_FILES = 'core/v1/*.go (type declarations reachable from Container)';
 const APIMACHINERY_FILES = 'pkg/api/resource, pkg/util/intstr';
+/** How the kube-models files spell each Go toolchain's escaping of BS and FF. */
+const ESCAPES_IN_MODEL_FILES: Readonly<Record<JsonEscapeMode, string>> = {
+  'pre-go1.22': 'go<1.22 (\\u0008 \\u000c)',
+  'go1.22': 'go>=1.22 (\\b \\f)',
+};
 
 /** Assembles every release in order: `base`, then each delta applied to the one before it. */
 export function assembleReleases(base: BaseRelease, deltas: readonly ReleaseDelta[]): ReleaseModel[] {
@@ -17,38 +24,30 @@ export function assembleReleases(base: BaseRelease, deltas: readonly ReleaseDelt
     if (types.has(decl.name)) throw new Error(`release ${base.version}: type ${decl.name} declared twice`);
     types.set(decl.name, cloneDecl(decl));
   }
-  let facts: HashFacts = {
-    kubeletHashAlgorithm: base.kubeletHashAlgorithm,
-    hasHashWithoutResources: base.hasHashWithoutResources,
-    jsonEncoderEscapes: base.jsonEncoderEscapes,
-  };
-  const models = [buildModel(base.version, base.source, facts, types)];
-  for (const delta of deltas) {
+  const facts = resolveKubeletFacts(base, deltas);
+  const models = [buildModel(base.version, base.source, facts[0], types)];
+  deltas.forEach((delta, i) => {
     types = new Map(types);
     for (const change of delta.changes) applyChange(types, change, delta.version);
-    facts = {
-      kubeletHashAlgorithm: delta.kubeletHashAlgorithm ?? facts.kubeletHashAlgorithm,
-      hasHashWithoutResources: delta.hasHashWithoutResources ?? facts.hasHashWithoutResources,
-      jsonEncoderEscapes: delta.jsonEncoderEscapes === undefined ? facts.jsonEncoderEscapes : delta.jsonEncoderEscapes,
-    };
-    models.push(buildModel(delta.version, delta.source, facts, types));
-  }
+    models.push(buildModel(delta.version, delta.source, facts[i + 1], types));
+  });
   return models;
 }
 
 function buildModel(
   version: string,
   source: ReleaseSources,
-  facts: HashFacts,
+  facts: ResolvedKubeletFacts | undefined,
   types: ReadonlyMap<string, TypeDecl>,
 ): ReleaseModel {
+  if (facts?.version !== version) throw new Error(`release ${version}: kubelet facts out of step`);
   const tag = `kubernetes-${version}.0`;
   return deepFreeze({
     version,
     root: ROOT,
     kubeletHashAlgorithm: facts.kubeletHashAlgorithm,
     hasHashWithoutResources: facts.hasHashWithoutResources,
-    jsonEncoderEscapes: facts.jsonEncoderEscapes,
+    jsonEncoderEscapes: facts.jsonEscapes === null ? null : ESCAPES_IN_MODEL_FILES[facts.jsonEscapes],
     source: {
       'k8s.io/api': { tag, commit: source.api.commit, date: source.api.date, files: API_FILES },
       'k8s.io/apimachinery': {

@@ -1,4 +1,6 @@
-// Every release model in order: the 1.8 base, then each later release as a delta on the one before.
+// The release list: every supported kubelet release in order, the 1.8 base, then each later
+// release as a delta (types and kubelet facts) on the one before. Models, the release registry,
+// CLI texts and tests all follow from this list; a new release is one file and one line here.
 import type { ReleaseDelta } from '../dsl.js';
 import { v1_8 } from './v1_8.js';
 import { v1_9 } from './v1_9.js';

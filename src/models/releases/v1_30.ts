@@ -8,7 +8,7 @@ export const v1_30: ReleaseDelta = {
     api: { commit: 'fb932d2704f6db73ad667467c071fa0021b4f11a', date: '2024-04-17' },
     apimachinery: { commit: '37988e577e160bf7749437141fee1d6b8ca15dd6', date: '2024-04-05' },
   },
-  jsonEncoderEscapes: 'go>=1.22 (\\b \\f)',
+  kubelet: { jsonEscapes: 'go1.22' },
   changes: [
     addField('v1.VolumeMount', field('RecursiveReadOnly', '*v1.RecursiveReadOnlyMode', 'recursiveReadOnly,omitempty'), { after: 'ReadOnly' }),
     addField('v1.SecurityContext', field('AppArmorProfile', '*v1.AppArmorProfile', 'appArmorProfile,omitempty'), { after: 'SeccompProfile' }),

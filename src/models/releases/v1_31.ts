@@ -8,8 +8,7 @@ export const v1_31: ReleaseDelta = {
     api: { commit: '2df39ffd2977494f6e7b8dc38206eec1a1129e38', date: '2024-08-13' },
     apimachinery: { commit: 'a8f449e276fe566efddb149992049c78f0088492', date: '2024-07-19' },
   },
-  kubeletHashAlgorithm: 'name-image',
-  hasHashWithoutResources: false,
+  kubelet: { kubeletHashAlgorithm: 'name-image', hasHashWithoutResources: false },
   changes: [
     addField('v1.ResourceClaim', field('Request', 'string', 'request,omitempty'), { after: 'Name' }),
   ],

@@ -1,4 +1,4 @@
-// 1.32 changes nothing the container hash can see; only the source commits move.
+// 1.32 changes nothing the container hash can see; the kubelet starts restarting running sidecars whose hash changed.
 import type { ReleaseDelta } from '../dsl.js';
 
 export const v1_32: ReleaseDelta = {
@@ -7,5 +7,6 @@ export const v1_32: ReleaseDelta = {
     api: { commit: 'e622342ab4abd51157f8fd650186575bab46777c', date: '2024-12-11' },
     apimachinery: { commit: '59e9003f02d6f0c8fff53719a7a0604ec82ee9a9', date: '2024-12-06' },
   },
+  kubelet: { restartsSidecarsOnHashChange: true },
   changes: [],
 };

@@ -8,9 +8,13 @@ export const v1_8: BaseRelease = {
     api: { commit: 'fe29995db37613b9c5b2a647544cf627bfa8d299', date: '2017-09-22' },
     apimachinery: { commit: '019ae5ada31de202164b118aee88ee2d14075c31', date: '2017-09-25' },
   },
-  kubeletHashAlgorithm: 'legacy',
-  hasHashWithoutResources: false,
-  jsonEncoderEscapes: null,
+  kubelet: {
+    kubeletHashAlgorithm: 'legacy',
+    hasHashWithoutResources: false,
+    jsonEscapes: null,
+    restartsSidecarsOnHashChange: false,
+    featureGates: {},
+  },
   types: [
     // k8s.io/api/core/v1, breadth-first from Container
     struct('v1.Container', [
