@@ -54,7 +54,18 @@ export {
   OptionError,
   HashMismatchError,
   RecordError,
+  StoreError,
   formatJsonPath,
   type ErrorCode,
   type JsonPathSegment,
 } from './errors.js';
+export { ContainerdStore, CrioStore, DockerStore, checkBoltFile } from './runtime/index.js';
+export {
+  planNodeUpgrade,
+  applyNodePlan,
+  verifyNode,
+  rollbackNodePlan,
+  parseNodePlan,
+  formatNodePlan,
+  type NodeUpgradePlan,
+} from './upgrade/index.js';

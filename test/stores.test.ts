@@ -9,7 +9,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ContainerdStore, CrioStore, DockerStore, containerdMetaDbPath, fingerprintFile, restoreBackups } from '../src/runtime/stores/index.js';
+import { ContainerdStore, CrioStore, DockerStore, containerdMetaDbPath, fingerprintFile } from '../src/runtime/stores/index.js';
+import { restoreBackups } from '../src/runtime/stores/files.js';
 import { checkBoltFile } from '../src/runtime/bbolt/index.js';
 import { writeBoltFile, type BoltTree } from './support/bolt-builder.js';
 import { fixtureContainers, fixturePod, fixtureSpec } from './support/cri-fixtures.js';

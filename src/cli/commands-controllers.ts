@@ -18,7 +18,7 @@ import { containersOf, onePositional, single, str, UsageError, type Command, typ
 import { readInput, readJsonInput, type CliIO } from './io.js';
 
 /** `--feature-gates A=true,B=false`, as the kubelet's flag is written. */
-function featureGates(values: Values): FeatureGates | undefined {
+export function featureGates(values: Values): FeatureGates | undefined {
   const text = str(values, 'feature-gates');
   if (text === undefined) return undefined;
   const gates: FeatureGates = {};

@@ -9,10 +9,11 @@ import { supportedReleases } from '../releases/registry.js';
 import { UsageError, type Command } from './command.js';
 import { CORE_COMMANDS } from './commands.js';
 import { CONTROLLER_COMMANDS } from './commands-controllers.js';
+import { UPGRADE_COMMANDS } from './commands-upgrade.js';
 import type { CliIO } from './io.js';
 import { describePosition } from './source-position.js';
 
-const COMMANDS: Record<string, Command> = { ...CORE_COMMANDS, ...CONTROLLER_COMMANDS };
+const COMMANDS: Record<string, Command> = { ...CORE_COMMANDS, ...CONTROLLER_COMMANDS, ...UPGRADE_COMMANDS };
 
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;

@@ -42,12 +42,25 @@ const MAX_FAULTS = 100;
 /**
  * Checks the bbolt file at `path` without writing to it.
  *
+ * On a node: `checkBoltFile('/var/lib/containerd/io.containerd.metadata.v1.bolt/meta.db').faults`
+ * lists what is wrong (empty when the file is sound). A file that is no bbolt file is refused:
+ *
  * @example
  * ```ts
+ * import { mkdtempSync, writeFileSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
  * import { checkBoltFile } from 'kubelet-hash';
- * const report = checkBoltFile('/var/lib/containerd/io.containerd.metadata.v1.bolt/meta.db');
- * if (report.faults.length > 0) console.error(report.faults.join('\n'));
+ * const file = join(mkdtempSync(join(tmpdir(), 'bolt-')), 'meta.db');
+ * writeFileSync(file, Buffer.alloc(8192));
+ * try {
+ *   checkBoltFile(file);
+ * } catch (e) {
+ *   (e as { code: string }).code; // → 'STORE_CORRUPT'
+ * }
  * ```
+ *
+ * @group Upgrades and runtime stores
  */
 export function checkBoltFile(path: string): BoltCheckReport {
   const file = BoltFile.open(path);

@@ -15,9 +15,9 @@ import { commitUpdates, type BoltUpdate } from '../bbolt/write.js';
 import { lockFile } from '../bbolt/lock.js';
 import { primarySite, type LocatedContainer } from '../hash-sites.js';
 import { checkHashChange, rewriteLocated } from '../rewrite-record.js';
-import { backupFiles } from '../stores/files.js';
+import { backupFiles, restoreBackups } from '../stores/files.js';
 import { fingerprinter } from '../stores/fingerprint.js';
-import type { ApplyOptions, ApplyReport, RecordStore, StoreRewrite, StoredContainer } from '../stores/types.js';
+import type { ApplyOptions, ApplyReport, BackupEntry, RecordStore, StoreRewrite, StoredContainer } from '../stores/types.js';
 import { decodeAny, replaceAnyValue } from './any.js';
 import { CONTAINER_METADATA_EXTENSION, locateMetadata } from './metadata.js';
 
@@ -53,12 +53,18 @@ interface ReadRecord {
 /**
  * containerd's `meta.db` as a record store.
  *
+ * On a node: `new ContainerdStore({ root: '/var/lib/containerd' })`, then `list()` to read every
+ * CRI container's stored hash and `apply(rewrites)` (containerd stopped) to rewrite them.
+ *
  * @example
  * ```ts
  * import { ContainerdStore } from 'kubelet-hash';
  * const store = new ContainerdStore({ root: '/var/lib/containerd' });
- * for (const c of await store.list()) console.log(c.containerId, c.containerName, c.hash);
+ * store.dbPath; // → '/var/lib/containerd/io.containerd.metadata.v1.bolt/meta.db'
+ * store.namespace; // → 'k8s.io'
  * ```
+ *
+ * @group Upgrades and runtime stores
  */
 export class ContainerdStore implements RecordStore {
   readonly runtime = 'containerd' as const;
@@ -223,6 +229,15 @@ export class ContainerdStore implements RecordStore {
         lap('checkAfter');
       }
       return { changed, backups, dryRun: false, timings };
+    } finally {
+      await lock.release();
+    }
+  }
+
+  async restore(backups: readonly BackupEntry[]): Promise<BackupEntry[]> {
+    const lock = await lockFile(this.dbPath);
+    try {
+      return await restoreBackups(backups);
     } finally {
       await lock.release();
     }

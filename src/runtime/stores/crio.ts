@@ -14,8 +14,8 @@ import { rewriteLocated } from '../rewrite-record.js';
 import { CRIO_ANNOTATIONS_KEY, CONTAINER_NAME_LABEL, POD_NAME_LABEL, POD_NAMESPACE_LABEL, POD_UID_LABEL } from '../schemas.js';
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../../releases/registry.js';
 import { applyFileRewrites, fingerprintFiles } from './file-store.js';
-import { runningProcesses } from './files.js';
-import type { ApplyOptions, ApplyReport, RecordStore, StoreRewrite, StoredContainer } from './types.js';
+import { restoreBackups, runningProcesses } from './files.js';
+import type { ApplyOptions, ApplyReport, BackupEntry, RecordStore, StoreRewrite, StoredContainer } from './types.js';
 
 const LABELS_KEY = 'io.kubernetes.cri-o.Labels';
 const TYPE_KEY = 'io.kubernetes.cri-o.ContainerType';
@@ -65,12 +65,20 @@ export function locateCrioConfig(text: string, id: string): LocatedContainer | u
 /**
  * CRI-O's container records as a store.
  *
+ * On a node: `new CrioStore({ graphRoot: '/var/lib/containers/storage', runRoot: '/run/containers/storage' })`.
+ *
  * @example
  * ```ts
+ * import { mkdtempSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
  * import { CrioStore } from 'kubelet-hash';
- * const store = new CrioStore({ graphRoot: '/var/lib/containers/storage', runRoot: '/run/containers/storage' });
- * console.log((await store.list()).length);
+ * // A graphroot without containers yet.
+ * const store = new CrioStore({ graphRoot: mkdtempSync(join(tmpdir(), 'storage-')) });
+ * await store.list(); // → []
  * ```
+ *
+ * @group Upgrades and runtime stores
  */
 export class CrioStore implements RecordStore {
   readonly runtime = 'cri-o' as const;
@@ -144,5 +152,10 @@ export class CrioStore implements RecordStore {
       options,
     );
   }
-}
 
+  async restore(backups: readonly BackupEntry[]): Promise<BackupEntry[]> {
+    const pids = runningProcesses(['crio']);
+    if (pids.length > 0) throw new StoreError('RUNTIME_RUNNING', [], 'CRI-O stopped while its records are restored', `crio runs as pid ${pids.join(', ')}`);
+    return restoreBackups(backups);
+  }
+}

@@ -11,8 +11,8 @@ import { StoreError } from '../../errors.js';
 import { readRuntimeRecords } from '../read-records.js';
 import { rewriteRuntimeRecord } from '../rewrite-record.js';
 import { applyFileRewrites, fingerprintFiles } from './file-store.js';
-import { runningProcesses } from './files.js';
-import type { ApplyOptions, ApplyReport, RecordStore, StoreRewrite, StoredContainer } from './types.js';
+import { restoreBackups, runningProcesses } from './files.js';
+import type { ApplyOptions, ApplyReport, BackupEntry, RecordStore, StoreRewrite, StoredContainer } from './types.js';
 
 /** Options of {@link DockerStore}. */
 export interface DockerStoreOptions {
@@ -25,12 +25,20 @@ export interface DockerStoreOptions {
 /**
  * docker's container records as a store.
  *
+ * On a node: `new DockerStore({ root: '/var/lib/docker' })`; apply needs dockerd stopped and
+ * `"live-restore": true` in `/etc/docker/daemon.json`.
+ *
  * @example
  * ```ts
+ * import { mkdtempSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
  * import { DockerStore } from 'kubelet-hash';
- * const store = new DockerStore({ root: '/var/lib/docker' });
- * console.log((await store.list()).map((c) => c.hash));
+ * const store = new DockerStore({ root: mkdtempSync(join(tmpdir(), 'docker-')) });
+ * await store.list(); // → []
  * ```
+ *
+ * @group Upgrades and runtime stores
  */
 export class DockerStore implements RecordStore {
   readonly runtime = 'docker' as const;
@@ -103,5 +111,11 @@ export class DockerStore implements RecordStore {
       (id) => (known.has(id) ? { files: [this.file(id)], rewrite: (text, change) => rewriteRuntimeRecord(text, { ...change, containerId: id }) } : undefined),
       options,
     );
+  }
+
+  async restore(backups: readonly BackupEntry[]): Promise<BackupEntry[]> {
+    const pids = runningProcesses(['dockerd']);
+    if (pids.length > 0) throw new StoreError('RUNTIME_RUNNING', [], 'dockerd stopped while its records are restored', `dockerd runs as pid ${pids.join(', ')}`);
+    return restoreBackups(backups);
   }
 }

@@ -3,5 +3,4 @@ export type { StoreRuntime, StoredContainer, StoreRewrite, BackupEntry, ApplyOpt
 export { ContainerdStore, containerdMetaDbPath, DEFAULT_CRI_NAMESPACE, type ContainerdStoreOptions } from '../containerd/store.js';
 export { CrioStore, type CrioStoreOptions } from './crio.js';
 export { DockerStore, type DockerStoreOptions } from './docker.js';
-export { restoreBackups } from './files.js';
 export { fingerprintFile } from './fingerprint.js';

@@ -84,4 +84,9 @@ export interface RecordStore {
    * store, a fingerprint changed, a stored hash is not `change.from`, or the store fails its checks.
    */
   apply(rewrites: readonly StoreRewrite[], options?: ApplyOptions): Promise<ApplyReport>;
+  /**
+   * Puts backups made by {@link RecordStore.apply} back, with the same refusals (runtime running,
+   * file lock held, a backup that is not what was saved); returns what it restored.
+   */
+  restore(backups: readonly BackupEntry[]): Promise<BackupEntry[]>;
 }
