@@ -6,7 +6,7 @@
  * write afterwards. Required in CI (CI=true); skipped with a message elsewhere when containerd or
  * root is missing.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import { checkBoltFile } from '../src/runtime/bbolt/index.js';
 import { ContainerdStore, containerdMetaDbPath } from '../src/runtime/containerd/store.js';
 import { fingerprintFile } from '../src/runtime/stores/fingerprint.js';
 import type { StoreRewrite, StoredContainer } from '../src/runtime/stores/types.js';
+import { cli } from './support/cli.js';
 import { ContainerdDaemon, containerdUnavailable, containerdVersion } from './support/containerd-daemon.js';
 import { fixtureContainers, fixturePod, fixtureSpec, type FixtureContainer } from './support/cri-fixtures.js';
 
@@ -63,6 +64,9 @@ describe.runIf(!unavailable || inCi)('real containerd: in-place kubelet upgrade 
   let fixtures: FixtureContainer[];
   let store: ContainerdStore;
   const pods = Array.from({ length: PODS }, (_, i) => fixturePod(i));
+  const podsFile = (): string => join(dir, 'pods.json');
+  const planFile = (): string => join(dir, 'plan.json');
+  const backupDir = (): string => join(dir, 'backup');
 
   beforeAll(async () => {
     if (unavailable) throw new Error(`CI requires a real containerd, but ${unavailable}`);
@@ -113,11 +117,23 @@ describe.runIf(!unavailable || inCi)('real containerd: in-place kubelet upgrade 
     expect(report.syncedFreelist).toBe(true); // containerd 1.6 syncs its freelist
   });
 
-  it('apply refuses while containerd runs (file lock held), and writes nothing', async () => {
+  it('plan (CLI) is byte-identical across runs; verify says the 1.30 kubelet keeps all; apply refuses while containerd runs', async () => {
+    writeFileSync(podsFile(), JSON.stringify({ items: pods }));
+    const args = ['plan', '--from', FROM, '--to', TO, '--pods', podsFile(), '--containerd-root', daemon.root];
+    const first = await cli([...args, '--out', planFile()]);
+    expect(first.err).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.out).toContain(`rewrite ${fixtures.length}, will-restart 0, unknown 0`);
+    const again = await cli(args);
+    expect(again.out).toBe(readFileSync(planFile(), 'utf8'));
+    expect((await cli(['verify', '--kubelet', FROM, '--pods', podsFile(), '--containerd-root', daemon.root])).code).toBe(0);
+    expect((await cli(['verify', '--kubelet', TO, '--pods', podsFile(), '--containerd-root', daemon.root])).code).toBe(1);
+
     const dbPath = containerdMetaDbPath(daemon.root);
     const before = await fingerprintFile(dbPath);
-    const { rewrites } = rewritesFor(await store.list(), pods);
-    await expect(store.apply(rewrites)).rejects.toMatchObject({ code: 'STORE_LOCKED' });
+    const refused = await cli(['apply', planFile()]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('STORE_LOCKED');
     expect(await fingerprintFile(dbPath)).toBe(before);
   });
 
@@ -141,18 +157,23 @@ describe.runIf(!unavailable || inCi)('real containerd: in-place kubelet upgrade 
     for (const f of fixtures) expect(served.get(f.id)).toBe(f.hash);
   });
 
-  it(`stop, apply (one transaction), start: CRI serves the ${TO} hash for every record; containerd still writes`, async () => {
+  it(`stop, apply (CLI, one transaction), start: CRI serves the ${TO} hash for every record; containerd still writes`, async () => {
     await daemon.stop();
     const dbPath = containerdMetaDbPath(daemon.root);
     const original = readFileSync(dbPath);
-    const { rewrites, counts } = rewritesFor(await store.list(), pods);
-    expect(counts).toMatchObject({ rewrite: fixtures.length, unknown: 0, 'will-restart': 0 });
-    const backupDir = join(dir, 'backup');
-    const report = await store.apply(rewrites, { backupDir });
-    expect(report.changed).toHaveLength(fixtures.length);
-    expect(report.backups).toHaveLength(1);
-    expect(readFileSync(report.backups[0]!.backup).equals(original)).toBe(true);
+    // The plan made while containerd ran still applies: containerd rewrote its file, not the records.
+    const applied = await cli(['apply', planFile(), '--backup-dir', backupDir()]);
+    expect(applied.err).toBe('');
+    expect(applied.code).toBe(0);
+    expect(applied.out).toContain(`# rewrote ${fixtures.length} records`);
     expect(checkBoltFile(dbPath).faults).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(backupDir(), 'kubelet-hash-backup.json'), 'utf8'));
+    expect(readFileSync(manifest.backups[0].backup).equals(original)).toBe(true);
+    expect((await cli(['verify', '--kubelet', TO, '--pods', podsFile(), '--containerd-root', daemon.root])).code).toBe(0);
+    // Applying the same plan again is refused: the records are no longer what it read.
+    const twice = await cli(['apply', planFile(), '--backup-dir', join(dir, 'backup-2')]);
+    expect(twice.code).toBe(2);
+    expect(twice.err).toContain('STORE_CHANGED');
 
     await daemon.start();
     const cri = await daemon.criListContainers();
@@ -181,6 +202,23 @@ describe.runIf(!unavailable || inCi)('real containerd: in-place kubelet upgrade 
     expect((await daemon.criListContainers()).length).toBe(fixtures.length + 1);
     await daemon.stop();
     expect(checkBoltFile(dbPath).faults).toEqual([]);
+  });
+
+  it('rollback (CLI) restores the original meta.db bytes, and containerd serves the old hashes again', async () => {
+    const dbPath = containerdMetaDbPath(daemon.root);
+    const manifest = JSON.parse(readFileSync(join(backupDir(), 'kubelet-hash-backup.json'), 'utf8'));
+    const rolled = await cli(['rollback', planFile(), '--backup-dir', backupDir()]);
+    expect(rolled.code).toBe(0);
+    expect(await fingerprintFile(dbPath)).toBe(manifest.backups[0].fingerprint);
+    expect(await fingerprintFile(dbPath)).toBe(await fingerprintFile(manifest.backups[0].backup));
+    await daemon.start();
+    const served = new Map((await daemon.criListContainers()).map((c) => [c.id, c.annotations['io.kubernetes.container.hash']]));
+    for (const f of fixtures) expect(served.get(f.id)).toBe(f.hash);
+    // rollback refuses while containerd holds the file
+    const refused = await cli(['rollback', planFile(), '--backup-dir', backupDir()]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('STORE_LOCKED');
+    await daemon.stop();
   });
 });
 
