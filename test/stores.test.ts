@@ -14,6 +14,7 @@ import { restoreBackups } from '../src/runtime/stores/files.js';
 import { checkBoltFile } from '../src/runtime/bbolt/index.js';
 import { writeBoltFile, type BoltTree } from './support/bolt-builder.js';
 import { fixtureContainers, fixturePod, fixtureSpec } from './support/cri-fixtures.js';
+import { crioSpec } from './support/crio-fixtures.js';
 import { hashContainer } from '../src/hashing/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kh-stores-'));
@@ -36,23 +37,6 @@ async function withFakeProcess<T>(name: string, fn: () => Promise<T>): Promise<T
 
 const pods = Array.from({ length: 4 }, (_, i) => fixturePod(i));
 const fixtures = fixtureContainers(pods, '1.30');
-
-function crioSpec(f: (typeof fixtures)[number], type: 'container' | 'sandbox'): string {
-  const cri = JSON.parse(f.json).Metadata.Config.annotations as Record<string, string>;
-  const annotations: Record<string, string> = {
-    'io.container.manager': 'cri-o',
-    ...cri,
-    'io.kubernetes.cri-o.Annotations': JSON.stringify(cri),
-    'io.kubernetes.cri-o.ContainerID': f.id,
-    'io.kubernetes.cri-o.ContainerType': type,
-    'io.kubernetes.cri-o.Labels': JSON.stringify(f.labels),
-    'io.kubernetes.cri-o.Name': `k8s_${f.labels['io.kubernetes.container.name']}_${f.pod.metadata.name}_${f.pod.metadata.namespace}_${f.pod.metadata.uid}_0`,
-    'io.kubernetes.pod.name': f.pod.metadata.name,
-  };
-  const spec = { ociVersion: '1.0.2-dev', process: { args: ['/app'], cwd: '/' }, root: { path: '/var/lib/containers/storage/overlay/x/merged' }, annotations };
-  // runtime-tools' generator saves specs with json.MarshalIndent(spec, "", "\t") and no newline.
-  return JSON.stringify(spec, null, '\t');
-}
 
 describe('CRI-O store (fixtures in its on-disk format)', () => {
   const graphRoot = join(dir, 'crio-graph');
