@@ -5,7 +5,7 @@
  * the real containerd 1.6 test covers the synced freelist). No CRI-O or dockerd daemon runs here.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -20,12 +20,16 @@ import { hashContainer } from '../src/hashing/index.js';
 const dir = mkdtempSync(join(tmpdir(), 'kh-stores-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs a copy of sleep(1) named `name`, so /proc/PID/comm shows a runtime daemon's name. */
-async function withFakeProcess<T>(name: string, fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs a process whose command name (/proc/PID/comm) is `name` and whose arguments are `args`:
+ * node started through a symlink called `name`, idling for a while.
+ */
+async function withFakeProcess<T>(name: string, args: string[], fn: () => Promise<T>): Promise<T> {
   const bin = join(dir, name);
-  copyFileSync('/bin/sleep', bin);
-  const child = spawn(bin, ['30'], { stdio: 'ignore' });
-  await new Promise((r) => setTimeout(r, 100));
+  rmSync(bin, { force: true });
+  symlinkSync(process.execPath, bin);
+  const child = spawn(bin, ['-e', 'setTimeout(() => {}, 30000)', '--', ...args], { stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 300));
   try {
     return await fn();
   } finally {
@@ -106,7 +110,9 @@ describe('CRI-O store (fixtures in its on-disk format)', () => {
     const f = fixtures[0]!;
     const rw = [{ containerId: f.id, fingerprint: list.find((c) => c.containerId === f.id)!.fingerprint, change: { from: { hash: f.hash }, to: { hash: '1' } } }];
     const prints = await Promise.all(files.map((x) => fingerprintFile(x)));
-    await withFakeProcess('crio', () => expect(store.apply(rw)).rejects.toMatchObject({ code: 'RUNTIME_RUNNING' }));
+    await withFakeProcess('crio', ['--root', graphRoot], () => expect(store.apply(rw)).rejects.toMatchObject({ code: 'RUNTIME_RUNNING' }));
+    // A crio on another root is not in the way (a dry run, to write nothing).
+    await withFakeProcess('crio', ['--root', join(dir, 'elsewhere')], () => expect(store.apply(rw, { dryRun: true })).resolves.toMatchObject({ dryRun: true }));
     expect(await Promise.all(files.map((x) => fingerprintFile(x)))).toEqual(prints);
   });
 
@@ -136,7 +142,7 @@ describe('docker store (config.v2.json fixture)', () => {
     writeFileSync(daemonConfig, '{"storage-driver":"vfs"}');
     await expect(store.apply(rw)).rejects.toMatchObject({ code: 'LIVE_RESTORE_OFF' });
     writeFileSync(daemonConfig, '{"live-restore":true}');
-    await withFakeProcess('dockerd', () => expect(store.apply(rw)).rejects.toMatchObject({ code: 'RUNTIME_RUNNING' }));
+    await withFakeProcess('dockerd', ['--data-root', root], () => expect(store.apply(rw)).rejects.toMatchObject({ code: 'RUNTIME_RUNNING' }));
     expect(readFileSync(file, 'utf8')).toBe(text);
     const report = await store.apply(rw, { backupDir: join(dir, 'docker-backup') });
     expect(report.changed).toHaveLength(1);

@@ -14,7 +14,7 @@ import { rewriteLocated } from '../rewrite-record.js';
 import { CRIO_ANNOTATIONS_KEY, CONTAINER_NAME_LABEL, POD_NAME_LABEL, POD_NAMESPACE_LABEL, POD_UID_LABEL } from '../schemas.js';
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../../releases/registry.js';
 import { applyFileRewrites, fingerprintFiles } from './file-store.js';
-import { restoreBackups, runningProcesses } from './files.js';
+import { daemonsUsing, flagValue, restoreBackups } from './files.js';
 import type { ApplyOptions, ApplyReport, BackupEntry, RecordStore, StoreRewrite, StoredContainer } from './types.js';
 
 const LABELS_KEY = 'io.kubernetes.cri-o.Labels';
@@ -106,6 +106,12 @@ export class CrioStore implements RecordStore {
       .sort();
   }
 
+  /** Refuses while a crio runs that may use this graphroot (its `--root`; without one, any crio). */
+  private checkStopped(what: string): void {
+    const pids = daemonsUsing('crio', this.root, (args) => flagValue(args, ['--root', '-r']));
+    if (pids.length > 0) throw new StoreError('RUNTIME_RUNNING', [], `CRI-O stopped while its records are ${what}`, `crio runs as pid ${pids.join(', ')}`);
+  }
+
   async list(): Promise<StoredContainer[]> {
     const out: StoredContainer[] = [];
     for (const id of this.ids()) {
@@ -133,8 +139,7 @@ export class CrioStore implements RecordStore {
   }
 
   async apply(rewrites: readonly StoreRewrite[], options: ApplyOptions = {}): Promise<ApplyReport> {
-    const pids = runningProcesses(['crio']);
-    if (pids.length > 0) throw new StoreError('RUNTIME_RUNNING', [], 'CRI-O stopped while its records are rewritten', `crio runs as pid ${pids.join(', ')}`);
+    this.checkStopped('rewritten');
     const known = new Set(this.ids());
     return applyFileRewrites(
       rewrites,
@@ -154,8 +159,7 @@ export class CrioStore implements RecordStore {
   }
 
   async restore(backups: readonly BackupEntry[]): Promise<BackupEntry[]> {
-    const pids = runningProcesses(['crio']);
-    if (pids.length > 0) throw new StoreError('RUNTIME_RUNNING', [], 'CRI-O stopped while its records are restored', `crio runs as pid ${pids.join(', ')}`);
+    this.checkStopped('restored');
     return restoreBackups(backups);
   }
 }

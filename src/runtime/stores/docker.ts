@@ -11,7 +11,7 @@ import { StoreError } from '../../errors.js';
 import { readRuntimeRecords } from '../read-records.js';
 import { rewriteRuntimeRecord } from '../rewrite-record.js';
 import { applyFileRewrites, fingerprintFiles } from './file-store.js';
-import { restoreBackups, runningProcesses } from './files.js';
+import { daemonsUsing, flagValue, restoreBackups } from './files.js';
 import type { ApplyOptions, ApplyReport, BackupEntry, RecordStore, StoreRewrite, StoredContainer } from './types.js';
 
 /** Options of {@link DockerStore}. */
@@ -88,6 +88,22 @@ export class DockerStore implements RecordStore {
     return out;
   }
 
+  /** Refuses while a dockerd runs on this data root (its `--data-root`, or `data-root` in its config file). */
+  private checkStopped(what: string): void {
+    const pids = daemonsUsing('dockerd', this.root, (args) => {
+      const flag = flagValue(args, ['--data-root', '-g', '--graph']);
+      if (flag !== undefined) return flag;
+      try {
+        const config = JSON.parse(readFileSync(flagValue(args, ['--config-file']) ?? '/etc/docker/daemon.json', 'utf8')) as Record<string, unknown>;
+        if (typeof config['data-root'] === 'string') return config['data-root'];
+      } catch {
+        // no readable config file: dockerd's default root
+      }
+      return '/var/lib/docker';
+    });
+    if (pids.length > 0) throw new StoreError('RUNTIME_RUNNING', [], `dockerd stopped while its records are ${what}`, `dockerd runs on ${this.root} as pid ${pids.join(', ')}`);
+  }
+
   /** Refuses unless daemon.json sets `"live-restore": true`. */
   private checkLiveRestore(): void {
     let config: unknown;
@@ -102,8 +118,7 @@ export class DockerStore implements RecordStore {
   }
 
   async apply(rewrites: readonly StoreRewrite[], options: ApplyOptions = {}): Promise<ApplyReport> {
-    const pids = runningProcesses(['dockerd']);
-    if (pids.length > 0) throw new StoreError('RUNTIME_RUNNING', [], 'dockerd stopped while its records are rewritten', `dockerd runs as pid ${pids.join(', ')}`);
+    this.checkStopped('rewritten');
     this.checkLiveRestore();
     const known = new Set(this.ids());
     return applyFileRewrites(
@@ -114,8 +129,7 @@ export class DockerStore implements RecordStore {
   }
 
   async restore(backups: readonly BackupEntry[]): Promise<BackupEntry[]> {
-    const pids = runningProcesses(['dockerd']);
-    if (pids.length > 0) throw new StoreError('RUNTIME_RUNNING', [], 'dockerd stopped while its records are restored', `dockerd runs as pid ${pids.join(', ')}`);
+    this.checkStopped('restored');
     return restoreBackups(backups);
   }
 }

@@ -1,6 +1,6 @@
 /** File operations the stores share: durable atomic replace, backups, rollback, runtime process checks. */
 import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { StoreError } from '../../errors.js';
 import { fingerprintFile } from './fingerprint.js';
 import type { BackupEntry } from './types.js';
@@ -99,4 +99,38 @@ export function runningProcesses(names: readonly string[]): number[] {
     }
   }
   return out;
+}
+
+/** A process's arguments (`/proc/PID/cmdline`), or `undefined` when it cannot be read. */
+function argsOf(pid: number): string[] | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((a) => a !== '').slice(1);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The value of `--flag VALUE` or `--flag=VALUE` among `args`. */
+export function flagValue(args: readonly string[], flags: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    for (const f of flags) {
+      if (a === f) return args[i + 1];
+      if (a.startsWith(`${f}=`)) return a.slice(f.length + 1);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Pids of running `comm` daemons that may be using the store at `root`: those whose root (from
+ * their arguments via `rootOf`) is `root`, and those whose root cannot be told (counted in, to be safe).
+ */
+export function daemonsUsing(comm: string, root: string, rootOf: (args: string[]) => string | undefined): number[] {
+  const want = resolve(root);
+  return runningProcesses([comm]).filter((pid) => {
+    const args = argsOf(pid);
+    const theirs = args ? rootOf(args) : undefined;
+    return theirs === undefined || resolve(theirs) === want;
+  });
 }
