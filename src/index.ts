@@ -4,6 +4,7 @@
  *
  * @document ../docs/controllers.md
  * @document ../docs/node-agents.md
+ * @document ../docs/in-place-kubelet-upgrade.md
  * @document ../docs/how-the-kubelet-hashes.md
  * @document ../docs/troubleshooting.md
  * @document ../docs/cli.md
@@ -59,7 +60,23 @@ export {
   type ErrorCode,
   type JsonPathSegment,
 } from './errors.js';
-export { ContainerdStore, CrioStore, DockerStore, checkBoltFile } from './runtime/index.js';
+export {
+  ContainerdStore,
+  CrioStore,
+  DockerStore,
+  checkBoltFile,
+  type BoltCheckReport,
+  type ContainerdStoreOptions,
+  type CrioStoreOptions,
+  type DockerStoreOptions,
+  type RecordStore,
+  type StoreRuntime,
+  type StoredContainer,
+  type StoreRewrite,
+  type ApplyOptions,
+  type ApplyReport,
+  type BackupEntry,
+} from './runtime/index.js';
 export {
   planNodeUpgrade,
   applyNodePlan,
@@ -68,4 +85,10 @@ export {
   parseNodePlan,
   formatNodePlan,
   type NodeUpgradePlan,
+  type NodePlanEntry,
+  type StoreSpec,
+  type PlanNodeUpgradeInput,
+  type ApplyNodePlanOptions,
+  type ApplyNodePlanReport,
+  type VerifyNodeInput,
 } from './upgrade/index.js';

@@ -26,7 +26,18 @@ const manifestSchema = z.object({
   backups: z.array(z.object({ original: z.string(), backup: z.string(), fingerprint: z.string() })),
 });
 
-/** Options of {@link applyNodePlan}. */
+/**
+ * Options of {@link applyNodePlan}.
+ *
+ * @example
+ * ```ts
+ * import type { ApplyNodePlanOptions } from 'kubelet-hash';
+ * const options: ApplyNodePlanOptions = { backupDir: '/var/backups/kubelet-hash', progress: (line) => process.stderr.write(`${line}\n`) };
+ * options.backupDir; // → '/var/backups/kubelet-hash'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface ApplyNodePlanOptions {
   /** Where to keep backups and the manifest rollback reads; without it nothing is backed up. */
   backupDir?: string;
@@ -36,7 +47,18 @@ export interface ApplyNodePlanOptions {
   progress?: (line: string) => void;
 }
 
-/** What {@link applyNodePlan} did. */
+/**
+ * What {@link applyNodePlan} did.
+ *
+ * @example
+ * ```ts
+ * import type { ApplyNodePlanReport } from 'kubelet-hash';
+ * const report: ApplyNodePlanReport = { changed: [], backups: [], dryRun: false, manifest: '/var/backups/kubelet-hash/kubelet-hash-backup.json' };
+ * report.manifest; // → '/var/backups/kubelet-hash/kubelet-hash-backup.json'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface ApplyNodePlanReport extends ApplyReport {
   /** The manifest written in the backup directory, when there is one. */
   manifest?: string;
@@ -122,12 +144,28 @@ export async function rollbackNodePlan(backupDir: string): Promise<BackupEntry[]
   return openStore(r.data.store).restore(r.data.backups);
 }
 
-/** Options of {@link verifyNode}. */
+/**
+ * Options of {@link verifyNode}.
+ *
+ * @example
+ * ```ts
+ * import type { VerifyNodeInput } from 'kubelet-hash';
+ * const input: VerifyNodeInput = { kubelet: '1.31', pods: [], store: { runtime: 'docker', root: '/var/lib/docker' } };
+ * input.kubelet; // → '1.31'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface VerifyNodeInput {
   /** The kubelet version now on the node (after the upgrade). */
   kubelet: string;
   /** The node's pods as the apiserver serves them. */
-  pods: readonly unknown[] | { items: readonly unknown[] };
+  pods:
+    | readonly unknown[]
+    | {
+        /** The pods of a `PodList`. */
+        items: readonly unknown[];
+      };
   /** That kubelet's feature gates. */
   featureGates?: FeatureGates;
   /** Where the records are. */
@@ -150,7 +188,12 @@ export interface VerifyNodeInput {
  *
  * @group Upgrades and runtime stores
  */
-export async function verifyNode(input: VerifyNodeInput): Promise<{ ok: boolean; plan: NodeUpgradePlan }> {
+export async function verifyNode(input: VerifyNodeInput): Promise<{
+  /** True when every container is kept by `kubelet` as it stands. */
+  ok: boolean;
+  /** The verification as a plan from `kubelet` to itself: the entries that are not `keep` say why. */
+  plan: NodeUpgradePlan;
+}> {
   const store = normalizeStoreSpec(input.store);
   const records = await readNodeRecords(store);
   const plan = planFromRecords({ pods: input.pods, from: input.kubelet, to: input.kubelet, ...(input.featureGates ? { featureGates: input.featureGates } : {}) }, store, records);

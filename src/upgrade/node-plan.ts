@@ -9,10 +9,26 @@ import { fingerprinter, readRuntimeRecords, type ContainerRecordInfo, type Store
 import { PLAN_KIND, PLAN_VERSION, type NodePlanEntry, type NodeUpgradePlan, type StoreSpec } from './plan-file.js';
 import { normalizeStoreSpec, openStore } from './store-spec.js';
 
-/** What {@link planNodeUpgrade} needs. */
+/**
+ * What {@link planNodeUpgrade} needs.
+ *
+ * @example
+ * ```ts
+ * import type { PlanNodeUpgradeInput } from 'kubelet-hash';
+ * const input: PlanNodeUpgradeInput = { pods: [], from: '1.30', to: '1.31', store: { runtime: 'containerd', root: '/var/lib/containerd', namespace: 'k8s.io' } };
+ * input.to; // → '1.31'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface PlanNodeUpgradeInput {
   /** The node's pods as the apiserver serves them (a PodList or its items). */
-  pods: readonly unknown[] | { items: readonly unknown[] };
+  pods:
+    | readonly unknown[]
+    | {
+        /** The pods of a `PodList`. */
+        items: readonly unknown[];
+      };
   /** The current kubelet version. */
   from: string;
   /** The kubelet version the node moves to. */

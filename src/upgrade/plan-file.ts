@@ -9,54 +9,122 @@ import { z } from 'zod';
 import { OptionError } from '../errors.js';
 
 /** The plan file's `kind`. */
-export const PLAN_KIND = 'kubelet-hash/upgrade-plan';
+export const PLAN_KIND = 'kubelet-hash/upgrade-plan' as const;
 /** The plan file format version this package writes and reads. */
-export const PLAN_VERSION = 1;
+export const PLAN_VERSION = 1 as const;
 
-const hashPair = z.object({ hash: z.string(), hashWithoutResources: z.string().optional() });
+/**
+ * Where the records of a plan live: a runtime's persisted store, or record files given on the
+ * command line (those can be planned, not applied: they are read-only views).
+ *
+ * @example
+ * ```ts
+ * import type { StoreSpec } from 'kubelet-hash';
+ * const spec: StoreSpec = { runtime: 'containerd', root: '/var/lib/containerd', namespace: 'k8s.io' };
+ * spec.runtime; // → 'containerd'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export type StoreSpec =
+  | {
+      /** containerd's meta.db. */
+      runtime: 'containerd';
+      /** containerd's root directory. */
+      root: string;
+      /** The CRI plugin's containerd namespace. */
+      namespace: string;
+    }
+  | {
+      /** CRI-O's config.json files. */
+      runtime: 'cri-o';
+      /** containers/storage graphroot. */
+      graphRoot: string;
+      /** containers/storage runroot (its copies are rewritten too). */
+      runRoot?: string;
+    }
+  | {
+      /** docker's config.v2.json files. */
+      runtime: 'docker';
+      /** dockerd's data root. */
+      root: string;
+      /** dockerd's daemon.json (read for `live-restore`). */
+      daemonConfig?: string;
+    }
+  | {
+      /** Record files (crictl inspect, docker inspect, config.v2.json): plan only. */
+      runtime: 'records';
+      /** The files, absolute. */
+      files: string[];
+    };
 
-/** Where the records live: a runtime store, or record files given on the command line (plan only). */
-export const storeSpecSchema = z.discriminatedUnion('runtime', [
-  z.object({ runtime: z.literal('containerd'), root: z.string(), namespace: z.string() }),
-  z.object({ runtime: z.literal('cri-o'), graphRoot: z.string(), runRoot: z.string().optional() }),
-  z.object({ runtime: z.literal('docker'), root: z.string(), daemonConfig: z.string().optional() }),
-  z.object({ runtime: z.literal('records'), files: z.array(z.string()) }),
-]);
-
-/** Where the records of a plan live. */
-export type StoreSpec = z.infer<typeof storeSpecSchema>;
-
-const entrySchema = z.object({
-  action: z.enum(['keep', 'rewrite', 'will-restart', 'unknown']),
-  reason: z.string(),
-  runtime: z.string().optional(),
-  containerId: z.string().optional(),
-  location: z.string().optional(),
-  fingerprint: z.string().regex(/^[0-9a-f]{16}$/).optional(),
-  podUid: z.string(),
-  podNamespace: z.string().optional(),
-  podName: z.string().optional(),
-  containerName: z.string(),
-  observed: z.object({ hash: z.string().optional(), hashWithoutResources: z.string().optional() }),
-  computed: z.object({ from: z.string().optional(), to: z.string().optional() }),
-  change: z.object({ from: hashPair, to: hashPair }).optional(),
-  candidates: z.string().optional(),
-});
-
-/** The plan file, as zod reads it. */
-export const planFileSchema = z.object({
-  kind: z.literal(PLAN_KIND),
-  version: z.literal(PLAN_VERSION),
-  from: z.string(),
-  to: z.string(),
-  featureGates: z.record(z.string(), z.boolean()).optional(),
-  store: storeSpecSchema,
-  counts: z.object({ keep: z.number(), rewrite: z.number(), 'will-restart': z.number(), unknown: z.number() }),
-  entries: z.array(entrySchema),
-});
-
-/** One container of a plan file. */
-export type NodePlanEntry = z.infer<typeof entrySchema>;
+/**
+ * One container of a plan file.
+ *
+ * @example
+ * ```ts
+ * import type { NodePlanEntry } from 'kubelet-hash';
+ * const entry: NodePlanEntry = { action: 'keep', reason: 'init containers are not compared', podUid: 'u1', containerName: 'setup', observed: {}, computed: {} };
+ * entry.action; // → 'keep'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface NodePlanEntry {
+  /** `keep`, `rewrite`, `will-restart` or `unknown` (see `reason`). */
+  action: 'keep' | 'rewrite' | 'will-restart' | 'unknown';
+  /** Why, in one line. */
+  reason: string;
+  /** The runtime that persisted the record. */
+  runtime?: string;
+  /** The runtime's container id. */
+  containerId?: string;
+  /** Where the record lives (a file, or `meta.db#bucket/path`). */
+  location?: string;
+  /** xxHash64 of the record as read (16 hex digits); apply refuses when it changed. */
+  fingerprint?: string;
+  /** The pod uid (from the record's labels, or the API pod). */
+  podUid: string;
+  /** The pod's namespace. */
+  podNamespace?: string;
+  /** The pod's name. */
+  podName?: string;
+  /** The container's name in the pod spec. */
+  containerName: string;
+  /** The hash(es) the record stores. */
+  observed: {
+    /** The stored `io.kubernetes.container.hash`. */
+    hash?: string;
+    /** The stored `io.kubernetes.container.hashWithoutResources`. */
+    hashWithoutResources?: string;
+  };
+  /** What the `from` and `to` kubelets compute for the API spec. */
+  computed: {
+    /** The `from` kubelet's hash. */
+    from?: string;
+    /** The `to` kubelet's hash. */
+    to?: string;
+  };
+  /** For `rewrite`: the stored hash(es) expected and the ones to write. */
+  change?: {
+    /** What the record must store now. */
+    from: {
+      /** `io.kubernetes.container.hash`. */
+      hash: string;
+      /** `io.kubernetes.container.hashWithoutResources` (1.27–1.30 with in-place resize). */
+      hashWithoutResources?: string;
+    };
+    /** What apply writes. */
+    to: {
+      /** `io.kubernetes.container.hash`. */
+      hash: string;
+      /** `io.kubernetes.container.hashWithoutResources` (1.27–1.30 with in-place resize). */
+      hashWithoutResources?: string;
+    };
+  };
+  /** For `unknown` with a stored hash the `from` kubelet does not compute: releases that would have written it. */
+  candidates?: string;
+}
 
 /**
  * An in-place upgrade plan for one node: the releases, where the records are, and per container
@@ -75,7 +143,71 @@ export type NodePlanEntry = z.infer<typeof entrySchema>;
  *
  * @group Upgrades and runtime stores
  */
-export type NodeUpgradePlan = z.infer<typeof planFileSchema>;
+export interface NodeUpgradePlan {
+  /** Always `kubelet-hash/upgrade-plan`. */
+  kind: typeof PLAN_KIND;
+  /** The format version, 1. */
+  version: typeof PLAN_VERSION;
+  /** The current kubelet release (minor). */
+  from: string;
+  /** The release the node moves to. */
+  to: string;
+  /** The `to` kubelet's feature gates, as given. */
+  featureGates?: Record<string, boolean>;
+  /** Where the records are. */
+  store: StoreSpec;
+  /** How many entries have each action. */
+  counts: {
+    /** Entries the new kubelet keeps as they are. */
+    keep: number;
+    /** Entries apply rewrites. */
+    rewrite: number;
+    /** Entries that restart whatever is done. */
+    'will-restart': number;
+    /** Entries that could not be verified (not rewritten). */
+    unknown: number;
+  };
+  /** One entry per container: records in store order, then containers without a record. */
+  entries: NodePlanEntry[];
+}
+
+const hashPair = z.object({ hash: z.string(), hashWithoutResources: z.string().optional() });
+
+export const storeSpecSchema: z.ZodType<StoreSpec> = z.discriminatedUnion('runtime', [
+  z.object({ runtime: z.literal('containerd'), root: z.string(), namespace: z.string() }),
+  z.object({ runtime: z.literal('cri-o'), graphRoot: z.string(), runRoot: z.string().optional() }),
+  z.object({ runtime: z.literal('docker'), root: z.string(), daemonConfig: z.string().optional() }),
+  z.object({ runtime: z.literal('records'), files: z.array(z.string()) }),
+]);
+
+const entrySchema = z.object({
+  action: z.enum(['keep', 'rewrite', 'will-restart', 'unknown']),
+  reason: z.string(),
+  runtime: z.string().optional(),
+  containerId: z.string().optional(),
+  location: z.string().optional(),
+  fingerprint: z.string().regex(/^[0-9a-f]{16}$/).optional(),
+  podUid: z.string(),
+  podNamespace: z.string().optional(),
+  podName: z.string().optional(),
+  containerName: z.string(),
+  observed: z.object({ hash: z.string().optional(), hashWithoutResources: z.string().optional() }),
+  computed: z.object({ from: z.string().optional(), to: z.string().optional() }),
+  change: z.object({ from: hashPair, to: hashPair }).optional(),
+  candidates: z.string().optional(),
+});
+
+/** The plan file, as zod reads it (its type is checked against {@link NodeUpgradePlan}). */
+const planFileSchema: z.ZodType<NodeUpgradePlan> = z.object({
+  kind: z.literal(PLAN_KIND),
+  version: z.literal(PLAN_VERSION),
+  from: z.string(),
+  to: z.string(),
+  featureGates: z.record(z.string(), z.boolean()).optional(),
+  store: storeSpecSchema,
+  counts: z.object({ keep: z.number(), rewrite: z.number(), 'will-restart': z.number(), unknown: z.number() }),
+  entries: z.array(entrySchema),
+});
 
 /**
  * Reads a plan file's text, checking it against the schema ({@link OptionError} naming the path).

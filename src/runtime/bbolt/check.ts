@@ -17,7 +17,18 @@ import {
   type Node,
 } from './format.js';
 
-/** What {@link checkBoltFile} found. */
+/**
+ * What {@link checkBoltFile} found.
+ *
+ * @example
+ * ```ts
+ * import type { BoltCheckReport } from 'kubelet-hash';
+ * const sound = (r: BoltCheckReport): boolean => r.faults.length === 0;
+ * sound({ faults: [], txid: 7n, pageSize: 4096, highWaterMark: 10, reachablePages: 9, freePages: 1, syncedFreelist: true }); // → true
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface BoltCheckReport {
   /** Each broken invariant, in words; empty when the file is sound. */
   faults: string[];

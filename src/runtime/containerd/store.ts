@@ -32,7 +32,18 @@ export function containerdMetaDbPath(root: string): string {
 const enc = (s: string): Buffer => Buffer.from(s);
 const EXTENSION_KEY = enc(CONTAINER_METADATA_EXTENSION);
 
-/** Options of {@link ContainerdStore}. */
+/**
+ * Options of {@link ContainerdStore}.
+ *
+ * @example
+ * ```ts
+ * import type { ContainerdStoreOptions } from 'kubelet-hash';
+ * const options: ContainerdStoreOptions = { root: '/var/lib/containerd', namespace: 'k8s.io' };
+ * options.namespace; // → 'k8s.io'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface ContainerdStoreOptions {
   /** containerd's root directory (`/var/lib/containerd`). */
   root: string;

@@ -20,7 +20,18 @@ import type { ApplyOptions, ApplyReport, BackupEntry, RecordStore, StoreRewrite,
 const LABELS_KEY = 'io.kubernetes.cri-o.Labels';
 const TYPE_KEY = 'io.kubernetes.cri-o.ContainerType';
 
-/** Options of {@link CrioStore}. */
+/**
+ * Options of {@link CrioStore}.
+ *
+ * @example
+ * ```ts
+ * import type { CrioStoreOptions } from 'kubelet-hash';
+ * const options: CrioStoreOptions = { graphRoot: '/var/lib/containers/storage', runRoot: '/run/containers/storage' };
+ * options.runRoot; // → '/run/containers/storage'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface CrioStoreOptions {
   /** containers/storage graphroot (`/var/lib/containers/storage`). */
   graphRoot: string;

@@ -14,7 +14,18 @@ import { applyFileRewrites, fingerprintFiles } from './file-store.js';
 import { daemonsUsing, flagValue, restoreBackups } from './files.js';
 import type { ApplyOptions, ApplyReport, BackupEntry, RecordStore, StoreRewrite, StoredContainer } from './types.js';
 
-/** Options of {@link DockerStore}. */
+/**
+ * Options of {@link DockerStore}.
+ *
+ * @example
+ * ```ts
+ * import type { DockerStoreOptions } from 'kubelet-hash';
+ * const options: DockerStoreOptions = { root: '/var/lib/docker', daemonConfig: '/etc/docker/daemon.json' };
+ * options.root; // → '/var/lib/docker'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface DockerStoreOptions {
   /** dockerd's data root (`/var/lib/docker`). */
   root: string;

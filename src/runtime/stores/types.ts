@@ -2,10 +2,32 @@
 import type { CommitHooks } from '../bbolt/write.js';
 import type { HashChange } from '../types.js';
 
-/** Which runtime persists the records. */
+/**
+ * Which runtime persists the records.
+ *
+ * @example
+ * ```ts
+ * import type { StoreRuntime } from 'kubelet-hash';
+ * const runtimes: StoreRuntime[] = ['containerd', 'cri-o', 'docker'];
+ * runtimes.length; // → 3
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export type StoreRuntime = 'containerd' | 'cri-o' | 'docker';
 
-/** One container as its runtime persisted it. */
+/**
+ * One container as its runtime persisted it.
+ *
+ * @example
+ * ```ts
+ * import type { StoredContainer } from 'kubelet-hash';
+ * const c: StoredContainer = { runtime: 'containerd', containerId: 'c1', podUid: 'u1', podNamespace: 'default', podName: 'web-0', containerName: 'web', hash: '590c88e0', location: 'meta.db#v1/k8s.io/containers/c1', fingerprint: '0123456789abcdef' };
+ * c.hash; // → '590c88e0'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface StoredContainer {
   /** The runtime that persisted it. */
   runtime: StoreRuntime;
@@ -29,7 +51,18 @@ export interface StoredContainer {
   fingerprint: string;
 }
 
-/** A rewrite to apply: which record, the fingerprint it must still have, and the hash change. */
+/**
+ * A rewrite to apply: which record, the fingerprint it must still have, and the hash change.
+ *
+ * @example
+ * ```ts
+ * import type { StoreRewrite } from 'kubelet-hash';
+ * const r: StoreRewrite = { containerId: 'c1', fingerprint: '0123456789abcdef', change: { from: { hash: '590c88e0' }, to: { hash: 'e220f96' } } };
+ * r.change.to.hash; // → 'e220f96'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface StoreRewrite {
   /** The container id of the record. */
   containerId: string;
@@ -39,7 +72,18 @@ export interface StoreRewrite {
   change: HashChange;
 }
 
-/** A file copied before it was changed, to put back on rollback. */
+/**
+ * A file copied before it was changed, to put back on rollback.
+ *
+ * @example
+ * ```ts
+ * import type { BackupEntry } from 'kubelet-hash';
+ * const b: BackupEntry = { original: '/var/lib/containerd/io.containerd.metadata.v1.bolt/meta.db', backup: '/var/backups/meta.db', fingerprint: '0123456789abcdef' };
+ * b.backup; // → '/var/backups/meta.db'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface BackupEntry {
   /** The file that was changed. */
   original: string;
@@ -49,20 +93,55 @@ export interface BackupEntry {
   fingerprint: string;
 }
 
-/** Options of {@link RecordStore.apply}. */
+/**
+ * Options of {@link RecordStore.apply}.
+ *
+ * @example
+ * ```ts
+ * import type { ApplyOptions } from 'kubelet-hash';
+ * const options: ApplyOptions = { backupDir: '/var/backups/kubelet-hash', dryRun: true };
+ * options.dryRun; // → true
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface ApplyOptions {
   /** Directory for backups (created if needed); without it nothing is backed up. */
   backupDir?: string;
   /** Check everything (lock, runtime stopped, fingerprints, stored hashes) and write nothing. */
   dryRun?: boolean;
-  /** Crash-safety test hooks for the bbolt commit. */
+  /**
+   * Crash-safety test hooks for the bbolt commit.
+   *
+   * @internal
+   */
   hooks?: CommitHooks;
 }
 
-/** What {@link RecordStore.apply} did. */
+/**
+ * What {@link RecordStore.apply} did.
+ *
+ * @example
+ * ```ts
+ * import type { ApplyReport } from 'kubelet-hash';
+ * const report: ApplyReport = { changed: [], backups: [], dryRun: true };
+ * report.changed.length; // → 0
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface ApplyReport {
   /** Records changed (or, in a dry run, that would be). */
-  changed: { containerId: string; location: string; from: string; to: string }[];
+  changed: {
+    /** The container id. */
+    containerId: string;
+    /** Where its record lives. */
+    location: string;
+    /** The hash it stored. */
+    from: string;
+    /** The hash it stores now. */
+    to: string;
+  }[];
   /** Backups written before the change. */
   backups: BackupEntry[];
   /** True when nothing was written. */
@@ -71,7 +150,22 @@ export interface ApplyReport {
   timings?: Record<string, number>;
 }
 
-/** A runtime's persisted container records: list them, rewrite their stored hashes. */
+/**
+ * A runtime's persisted container records: list them, rewrite their stored hashes.
+ *
+ * @example
+ * ```ts
+ * import { mkdtempSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { DockerStore, type RecordStore } from 'kubelet-hash';
+ * const store: RecordStore = new DockerStore({ root: mkdtempSync(join(tmpdir(), 'docker-')) });
+ * store.runtime; // → 'docker'
+ * await store.list(); // → []
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
 export interface RecordStore {
   /** The runtime. */
   readonly runtime: StoreRuntime;
