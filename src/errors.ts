@@ -83,7 +83,6 @@ export type ErrorCode =
   | 'NOT_AVAILABLE'
   | 'HASH_MISMATCH'
   | 'INVALID_RECORD'
-  | 'INVALID_FIXTURE'
   | 'STORE_LOCKED'
   | 'STORE_CORRUPT'
   | 'STORE_CHANGED'

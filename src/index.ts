@@ -22,6 +22,22 @@ export {
 export type { HashOptions } from './hash/options.js';
 export * from './kubelet/index.js';
 export * from './explain/index.js';
+export {
+  applyApiserverDefaults,
+  apiserverDefaultsFor,
+  missingApiserverDefaults,
+  wouldGetTokenMount,
+  serviceAccountTokenMount,
+  APISERVER_DEFAULTS,
+  SERVICE_ACCOUNT_TOKEN_MOUNT_PATH,
+  type ApiserverDefaultsOptions,
+  type ApiserverDefault,
+  type DefaultRule,
+  type DefaultRuleKind,
+  type DefaultGate,
+  type ListStarts,
+  type TokenMountOptions,
+} from './defaults/index.js';
 export { locateContainers, type LocatedContainer, type ContainerList } from './pod/locate.js';
 export {
   readRuntimeRecords,

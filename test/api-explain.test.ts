@@ -15,12 +15,15 @@ function hasItems(v: unknown): boolean {
 }
 
 describe('explainHashChange over the oracle (every case, consecutive releases)', () => {
-  const all = oracleCases().flatMap((c) =>
-    RELEASES.slice(0, -1).map((a, i) => ({ c, a, b: RELEASES[i + 1]!, e: explainHashChange(c.container as object, { from: a, to: RELEASES[i + 1]! }) })),
-  );
+  // Computed inside the first test that asks (not while collecting), so coverage is attributed to tests.
+  let explained: { c: ReturnType<typeof oracleCases>[number]; a: string; b: string; e: ReturnType<typeof explainHashChange> }[] | undefined;
+  const all = () =>
+    (explained ??= oracleCases().flatMap((c) =>
+      RELEASES.slice(0, -1).map((a, i) => ({ c, a, b: RELEASES[i + 1]!, e: explainHashChange(c.container as object, { from: a, to: RELEASES[i + 1]! }) })),
+    ));
 
   it('reports a change exactly when the oracle hashes differ, and always finds a reason', () => {
-    for (const { c, a, b, e } of all) {
+    for (const { c, a, b, e } of all()) {
       const differ = oracle.get(`${c.id}@${a}`) !== oracle.get(`${c.id}@${b}`);
       expect(e.changed, `${c.id} ${a}→${b}`).toBe(differ);
       expect(e.from.hash).toBe(oracle.get(`${c.id}@${a}`));
@@ -33,22 +36,22 @@ describe('explainHashChange over the oracle (every case, consecutive releases)',
         expect(e.summary).toContain(`${a} → ${b}`);
       }
     }
-    expect(all).toHaveLength(163 * 28);
+    expect(all()).toHaveLength(oracleCases().length * (RELEASES.length - 1));
   });
 
   it('1.15→1.16 and 1.30→1.31 are algorithm changes for every case', () => {
-    for (const { a, e } of all.filter((x) => x.a === '1.15' || x.a === '1.30')) {
+    for (const { a, e } of all().filter((x) => x.a === '1.15' || x.a === '1.30')) {
       expect(e.reasons).toEqual([expect.objectContaining({ kind: 'algorithm', from: a === '1.15' ? 'legacy' : 'json', to: a === '1.15' ? 'json' : 'name-image' })]);
     }
   });
 
   it('1.8→1.9: Container.VolumeDevices is added, for every container (go-spew prints every field of the root)', () => {
-    const at = all.filter((x) => x.a === '1.8');
+    const at = all().filter((x) => x.a === '1.8');
     expect(at.filter((x) => added(x.e.reasons).includes('v1.Container.VolumeDevices'))).toHaveLength(163);
   });
 
   it('1.13→1.14: VolumeMount.SubPathExpr appears exactly for the containers with volume mounts', () => {
-    for (const { c, e } of all.filter((x) => x.a === '1.13')) {
+    for (const { c, e } of all().filter((x) => x.a === '1.13')) {
       const mounts = hasItems((c.container as Record<string, unknown>)['volumeMounts']);
       expect(added(e.reasons).includes('v1.VolumeMount.SubPathExpr'), c.id).toBe(mounts);
       if (mounts) {
@@ -60,7 +63,7 @@ describe('explainHashChange over the oracle (every case, consecutive releases)',
   });
 
   it('1.9→1.10: SecurityContext.RunAsGroup is reported only for containers with a securityContext', () => {
-    for (const { c, e } of all.filter((x) => x.a === '1.9')) {
+    for (const { c, e } of all().filter((x) => x.a === '1.9')) {
       const sc = (c.container as Record<string, unknown>)['securityContext'];
       expect(added(e.reasons).includes('v1.SecurityContext.RunAsGroup'), c.id).toBe(sc !== undefined && sc !== null);
     }

@@ -5,20 +5,29 @@ import { supportedReleases } from '../src/releases/registry.js';
 import { oracleCases, oracleExpected } from './support/oracle.js';
 
 describe('conformance over fixtures/oracle', () => {
-  it('matches every row of every release: hash, hashWithoutResources and pre-image', () => {
-    const report = runConformance(oracleCases(), oracleExpected());
+  it('has one row per case and supported release', () => {
+    const rows = oracleExpected();
+    expect(rows).toHaveLength(oracleCases().length * supportedReleases().length);
+    expect([...new Set(rows.map((r) => r.version))]).toEqual(supportedReleases());
+  });
+
+  // One test per release (not one for all), so a failure names its release and stops early.
+  it.each(supportedReleases())('matches every row of %s: algorithm, hash, hashWithoutResources and pre-image', (release) => {
+    const report = runConformance(
+      oracleCases(),
+      oracleExpected().filter((row) => row.version === release),
+    );
     if (!report.ok) expect.fail(formatReport(report, 5));
     expect(report.skipped).toBe(0);
-    expect(report.rows).toBe(oracleCases().length * supportedReleases().length);
-    expect(report.releases.map((r) => r.release)).toEqual(supportedReleases());
-    for (const r of report.releases) {
-      const all = oracleCases().length;
-      expect(r.hash).toEqual({ matched: all, total: all });
-      expect(r.preimage).toEqual({ matched: all, total: all });
-      const minor = Number(r.release.split('.')[1]);
-      expect(r.hashWithoutResources.total).toBe(minor >= 27 && minor <= 30 ? all : 0);
-      expect(r.hashWithoutResources.matched).toBe(r.hashWithoutResources.total);
-    }
+    expect(report.releases.map((r) => r.release)).toEqual([release]);
+    const all = oracleCases().length;
+    const [r] = report.releases;
+    expect(r?.algorithm).toEqual({ matched: all, total: all });
+    expect(r?.hash).toEqual({ matched: all, total: all });
+    expect(r?.preimage).toEqual({ matched: all, total: all });
+    const minor = Number(release.split('.')[1]);
+    const withoutResources = minor >= 27 && minor <= 30 ? all : 0;
+    expect(r?.hashWithoutResources).toEqual({ matched: withoutResources, total: withoutResources });
   });
 
   it('fails when a single expected value is changed', () => {
@@ -35,6 +44,11 @@ describe('conformance over fixtures/oracle', () => {
     const preReport = runConformance(oracleCases(), pre);
     expect(preReport.mismatches.map((m) => [m.release, m.what])).toEqual([['1.12', 'preimage']]);
     expect(formatReport(preReport)).toContain('MISMATCH minimal-name @ 1.12 (preimage)');
+
+    const algo = rows.filter((r) => r.case === 'minimal-name').map((r) => (r.version === '1.16' ? { ...r, algorithm: 'legacy' as const } : r));
+    expect(runConformance(oracleCases(), algo).mismatches).toEqual([
+      { case: 'minimal-name', release: '1.16', what: 'algorithm', expected: 'legacy', actual: 'json' },
+    ]);
   });
 
   it('reports rows of unknown releases as skipped, not passed', () => {

@@ -7,13 +7,13 @@ import { test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { reachedStructs } from '../src/explain/reached-types.js';
 import { decodeContainer } from '../src/decode/decode.js';
-import { hashContainer } from '../src/index.js';
+import { hashContainer, releaseInfo, supportedReleases } from '../src/index.js';
 import { releaseModel } from '../src/models/catalog.js';
 import { resolveRoot } from '../src/models/gotype.js';
 import type { TypeDecl } from '../src/models/model.js';
 import { containerArb } from './support/arbitraries.js';
 
-const LEGACY = ['1.8', '1.9', '1.10', '1.11', '1.12', '1.13', '1.14', '1.15'];
+const LEGACY = supportedReleases().filter((r) => releaseInfo(r).algorithm === 'legacy');
 const PAIRS = LEGACY.slice(1).map((b, i) => [LEGACY[i]!, b] as const);
 
 function decl(release: string, name: string): TypeDecl | undefined {

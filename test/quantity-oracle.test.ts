@@ -105,22 +105,28 @@ const expected = readFileSync(new URL('expected.ndjson', ORACLE), 'utf8')
   .map((line) => JSON.parse(line) as ExpectedRow);
 
 describe('quantities in the oracle', () => {
-  const byCase = new Map<string, CaseQuantities>();
-  for (const c of cases) {
-    const id = member(c, 'case');
-    const container = member(c, 'container');
-    if (id?.kind !== 'string' || container === undefined) throw new Error('bad case line');
-    byCase.set(id.text, collect(container));
-  }
+  // Collected inside the tests (not while collecting them), so coverage is attributed to tests.
+  let collected: Map<string, CaseQuantities> | undefined;
+  const quantitiesByCase = (): Map<string, CaseQuantities> => {
+    if (collected) return collected;
+    collected = new Map<string, CaseQuantities>();
+    for (const c of cases) {
+      const id = member(c, 'case');
+      const container = member(c, 'container');
+      if (id?.kind !== 'string' || container === undefined) throw new Error('bad case line');
+      collected.set(id.text, collect(container));
+    }
+    return collected;
+  };
 
   it('reads every case and finds the quantities', () => {
     let listed = 0;
     let divisors = 0;
-    for (const q of byCase.values()) {
+    for (const q of quantitiesByCase().values()) {
       listed += (q.lists.limits?.size ?? 0) + (q.lists.requests?.size ?? 0);
       divisors += q.divisors.length;
     }
-    expect(byCase.size).toBe(163);
+    expect(quantitiesByCase().size).toBe(163);
     expect({ listed, divisors }).toEqual({ listed: 266, divisors: 17 });
   });
 
@@ -129,7 +135,7 @@ describe('quantities in the oracle', () => {
     let checked = 0;
     for (const row of expected) {
       if (row.algorithm !== 'json') continue;
-      const qs = byCase.get(row.case)!;
+      const qs = quantitiesByCase().get(row.case)!;
       const json = JSON.parse(row.preimage) as {
         resources?: Record<string, Record<string, string> | undefined>;
         env?: Array<{ valueFrom?: { resourceFieldRef?: { divisor?: string } } }>;
@@ -157,7 +163,7 @@ describe('quantities in the oracle', () => {
     let checked = 0;
     for (const row of expected) {
       if (row.algorithm !== 'legacy') continue;
-      const qs = byCase.get(row.case)!;
+      const qs = quantitiesByCase().get(row.case)!;
       for (const [name, field] of [
         ['limits', 'Limits'],
         ['requests', 'Requests'],

@@ -3,7 +3,7 @@
  * line, validated with zod; a bad line is an `INVALID_FIXTURE` error naming file line and field.
  */
 import { z } from 'zod';
-import { KubeletHashError } from '../errors.js';
+import { formatJsonPath } from '../errors.js';
 import { parseJson, type JsonValue } from '../json/parse.js';
 
 export interface FixtureCase {
@@ -40,11 +40,23 @@ function* lines(text: string): Generator<[number, string]> {
   }
 }
 
+/** A fixture line that is not in the oracle format (a development tool's error, not part of the library's ErrorCode set). */
+export class FixtureError extends Error {
+  readonly code = 'INVALID_FIXTURE';
+  constructor(
+    readonly path: readonly (string | number)[],
+    detail: string,
+  ) {
+    super(`INVALID_FIXTURE at ${formatJsonPath(path)}: expected a line in the oracle format (see fixtures/oracle/README.md) (${detail})`);
+    this.name = 'FixtureError';
+  }
+}
+
 function validate<T>(schema: z.ZodType<T>, raw: unknown, file: string, line: number): T {
   const r = schema.safeParse(raw);
   if (!r.success) {
     const issue = r.error.issues[0]!;
-    throw new KubeletHashError('INVALID_FIXTURE', [file, line, ...issue.path.map(String)], 'a line in the oracle format (see fixtures/oracle/README.md)', issue.message);
+    throw new FixtureError([file, line, ...issue.path.map(String)], issue.message);
   }
   return r.data;
 }

@@ -7,9 +7,9 @@ function cell(t: Tally): string {
 
 export function formatReport(report: ConformanceReport, maxMismatches = 10): string {
   const out: string[] = [];
-  out.push('release  hash       hashWithoutResources  preimage   skipped');
+  out.push('release  algorithm  hash       hashWithoutResources  preimage   skipped');
   for (const r of report.releases) {
-    out.push(`${r.release.padEnd(8)} ${cell(r.hash).padEnd(10)} ${cell(r.hashWithoutResources).padEnd(21)} ${cell(r.preimage).padEnd(10)} ${r.skipped}`);
+    out.push(`${r.release.padEnd(8)} ${cell(r.algorithm).padEnd(10)} ${cell(r.hash).padEnd(10)} ${cell(r.hashWithoutResources).padEnd(21)} ${cell(r.preimage).padEnd(10)} ${r.skipped}`);
   }
   for (const m of report.mismatches.slice(0, maxMismatches)) {
     out.push('', `MISMATCH ${m.case} @ ${m.release} (${m.what})`);

@@ -1,11 +1,11 @@
 /**
- * Conformance: compute every expected row (case × release) and compare hash, hashWithoutResources
- * and pre-image with the judge's values. Rows of releases the library does not support are
+ * Conformance: compute every expected row (case × release) and compare the algorithm, hash,
+ * hashWithoutResources and pre-image with the judge's values. Rows of releases the library does not support are
  * counted as skipped, never as passed.
  */
 import { hashContainer, hashContainerWithoutResources, preimage } from '../hashing/index.js';
 import { KubeletHashError } from '../errors.js';
-import { supportedReleases } from '../releases/registry.js';
+import { releaseInfo, supportedReleases } from '../releases/registry.js';
 import type { ExpectedRow, FixtureCase } from './fixtures.js';
 
 export interface Tally {
@@ -15,6 +15,8 @@ export interface Tally {
 
 export interface ReleaseTally {
   release: string;
+  /** The release registry names the algorithm the judge used for the row. */
+  algorithm: Tally;
   hash: Tally;
   hashWithoutResources: Tally;
   preimage: Tally;
@@ -24,7 +26,7 @@ export interface ReleaseTally {
 export interface Mismatch {
   case: string;
   release: string;
-  what: 'hash' | 'hashWithoutResources' | 'preimage' | 'error' | 'missing-case';
+  what: 'algorithm' | 'hash' | 'hashWithoutResources' | 'preimage' | 'error' | 'missing-case';
   expected: string;
   actual: string;
 }
@@ -47,7 +49,7 @@ export function runConformance(cases: readonly FixtureCase[], expected: readonly
   for (const row of expected) {
     let t = tallies.get(row.version);
     if (!t) {
-      t = { release: row.version, hash: zero(), hashWithoutResources: zero(), preimage: zero(), skipped: 0 };
+      t = { release: row.version, algorithm: zero(), hash: zero(), hashWithoutResources: zero(), preimage: zero(), skipped: 0 };
       tallies.set(row.version, t);
     }
     if (!supported.has(row.version)) {
@@ -56,6 +58,10 @@ export function runConformance(cases: readonly FixtureCase[], expected: readonly
       continue;
     }
     const c = byId.get(row.case);
+    t.algorithm.total++;
+    const algorithm = releaseInfo(row.version).algorithm;
+    if (algorithm === row.algorithm) t.algorithm.matched++;
+    else mismatches.push({ case: row.case, release: row.version, what: 'algorithm', expected: row.algorithm, actual: algorithm });
     t.hash.total++;
     t.preimage.total++;
     if (row.hashWithoutResources !== undefined) t.hashWithoutResources.total++;

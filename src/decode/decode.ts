@@ -10,7 +10,7 @@
 import { DecodeError, type JsonPathSegment } from '../errors.js';
 import { MAX_INT32, MAX_INT64, MIN_INT32, MIN_INT64 } from '../go/ints.js';
 import { goStringFromJson } from '../go/strings.js';
-import { makeGoMap, compareGoStrings, type GoStruct, type GoValue } from '../go/value.js';
+import { makeGoMap, compareGoStrings, type GoStruct, type GoValue, type IntOrStringValue } from '../go/value.js';
 import { JsonNumber } from '../json/number.js';
 import { escapedStringMembers } from '../json/parse.js';
 import {
@@ -22,7 +22,7 @@ import {
   type StructType,
 } from '../models/gotype.js';
 import { roundTripQuantity, unmarshalQuantity } from '../quantity/quantity.js';
-import { hasToJson, isJsonNumberText, isPlainObject, memberOf } from './input.js';
+import { describeObject, hasToJson, isJsonNumberText, isPlainObject, memberOf } from './input.js';
 import { badNumberText, quantityTokenOf } from './quantity-token.js';
 
 /**
@@ -171,11 +171,11 @@ function exactInteger(json: unknown, path: JsonPathSegment[], min: bigint, max: 
 function decodeQuantity(json: unknown, path: JsonPathSegment[], raw?: string): GoValue {
   const token = quantityTokenOf(json, path, raw);
   if (token === null) throw typeError(path, 'a quantity string such as "500m" or "1Gi", or a number', json);
-  return roundTripQuantity(unmarshalQuantity(token, path)) as unknown as GoValue;
+  return roundTripQuantity(unmarshalQuantity(token, path));
 }
 
 /** IntOrString.UnmarshalJSON: a JSON string is Type 1 (even "8080"); anything else decodes as int32. */
-function decodeIntOrString(json: unknown, path: JsonPathSegment[]): GoStruct {
+function decodeIntOrString(json: unknown, path: JsonPathSegment[]): IntOrStringValue {
   if (typeof json === 'string') return { Type: 1n, IntVal: 0, StrVal: goStringFromJson(json) };
   if (typeof json === 'boolean' || (typeof json === 'object' && json !== null && !(json instanceof JsonNumber))) {
     throw typeError(path, 'a port number or name (int or string)', json);
@@ -222,9 +222,9 @@ interface FieldPlan {
 function compileStruct(type: StructType): DecodeFn {
   const plans: FieldPlan[] = type.fields.map((f) => ({
     goName: f.goName,
-    key: f.embedded && f.jsonName === '' && f.type.kind === 'struct' ? null : f.jsonName || f.goName,
+    key: f.inline ? null : f.jsonName || f.goName,
     decode: lazy(f.type),
-    inline: f.embedded && f.jsonName === '' && f.type.kind === 'struct',
+    inline: f.inline,
   }));
   const ownKeys = new Set(plans.filter((p) => !p.inline).map((p) => p.key));
   return (json, path) => {
@@ -272,8 +272,7 @@ function typeError(path: JsonPathSegment[], expected: string, found: unknown): D
 function describe(v: unknown): string {
   if (v === null) return 'found null';
   if (v instanceof JsonNumber) return `found number ${v.text}`;
-  if (Array.isArray(v)) return 'found an array';
-  if (typeof v === 'object') return 'found an object';
+  if (typeof v === 'object') return describeObject(v);
   if (typeof v === 'string') return `found string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}`;
   return `found ${typeof v} ${String(v)}`;
 }

@@ -5,7 +5,7 @@
  * Go 1.22 added the short forms `\b` and `\f`; kubelets built with older Go wrote `\u0008`/`\u000c`.
  */
 import type { ByteSink } from './sink.js';
-import { utf8 } from './utf8.js';
+import { utf8, writeUtf8Char } from './utf8.js';
 
 /**
  * Which Go toolchain's escaping of BS (0x08) and FF (0x0c) to reproduce: Go 1.22 writes `\b` and
@@ -62,23 +62,12 @@ export function writeGoJsonString(sink: ByteSink, s: string, mode: JsonEscapeMod
       const esc = table[c];
       if (esc) sink.writeBytes(esc);
       else sink.writeByte(c);
-    } else if (c < 0x800) {
-      sink.writeByte(0xc0 | (c >> 6));
-      sink.writeByte(0x80 | (c & 0x3f));
     } else if (c === 0x2028) {
       sink.writeBytes(LINE_SEPARATOR); // U+2028 breaks JavaScript string literals, so Go escapes it
     } else if (c === 0x2029) {
       sink.writeBytes(PARAGRAPH_SEPARATOR);
-    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const cp = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(++i) - 0xdc00);
-      sink.writeByte(0xf0 | (cp >> 18));
-      sink.writeByte(0x80 | ((cp >> 12) & 0x3f));
-      sink.writeByte(0x80 | ((cp >> 6) & 0x3f));
-      sink.writeByte(0x80 | (cp & 0x3f));
     } else {
-      sink.writeByte(0xe0 | (c >> 12));
-      sink.writeByte(0x80 | ((c >> 6) & 0x3f));
-      sink.writeByte(0x80 | (c & 0x3f));
+      i = writeUtf8Char(sink, s, i);
     }
   }
   sink.writeByte(QUOTE);

@@ -4,7 +4,7 @@
  * nil pointer/slice/map as `null`, maps with sorted keys, and the two API types with their own
  * MarshalJSON (Quantity → its String(), IntOrString → number or string).
  */
-import type { GoMap, GoStruct, GoValue } from '../go/value.js';
+import type { GoMap, GoStruct, GoValue, IntOrStringValue } from '../go/value.js';
 import { INT_OR_STRING_TYPE, QUANTITY_TYPE, type GoField, type GoType, type StructType } from '../models/gotype.js';
 import { quantityString, type QuantityValue } from '../quantity/quantity.js';
 import { writeGoJsonString, type JsonEscapeMode } from './gojson-string.js';
@@ -95,12 +95,14 @@ class Compiler {
       }
       case 'struct':
         if (type.name === QUANTITY_TYPE) {
-          return (v, s) => writeGoJsonString(s, quantityString(v as unknown as QuantityValue), mode);
+          // A resource.Quantity node holds a QuantityValue (decodeQuantity builds it).
+          return (v, s) => writeGoJsonString(s, quantityString(v as QuantityValue), mode);
         }
         if (type.name === INT_OR_STRING_TYPE) {
           return (v, s) => {
-            const ios = v as GoStruct;
-            if (ios.Type === 1n) writeGoJsonString(s, ios.StrVal as string, mode);
+            // An intstr.IntOrString node holds an IntOrStringValue (decodeIntOrString builds it).
+            const ios = v as IntOrStringValue;
+            if (ios.Type === 1n) writeGoJsonString(s, ios.StrVal, mode);
             else writeAscii(s, String(ios.IntVal));
           };
         }
@@ -125,7 +127,7 @@ class Compiler {
     const out: FieldWriter[] = [];
     for (const f of type.fields) {
       if (!f.exported) continue; // encoding/json skips unexported fields
-      if (f.embedded && f.jsonName === '' && f.type.kind === 'struct') {
+      if (f.inline) {
         const inner = this.fieldWriters(f.type);
         const name = f.goName;
         out.push((obj, s, wrote) => {

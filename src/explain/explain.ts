@@ -10,7 +10,7 @@ import { preimageAndHash } from '../hash/compute.js';
 import { formatHash } from '../hash/format.js';
 import { parseJson } from '../json/parse.js';
 import { releaseModel } from '../models/catalog.js';
-import type { GoType, StructType } from '../models/gotype.js';
+import { deref, type GoType, type StructType } from '../models/gotype.js';
 import type { HashAlgorithmName, TypeDecl } from '../models/model.js';
 import { releaseInfo, type ReleaseInfo } from '../releases/registry.js';
 import { checkOptions, escapesSchema } from '../hash/options.js';
@@ -252,11 +252,6 @@ function fieldOnlyIn(d: JsonDifference, a: Side, b: Side): (HashChangeReason & {
     emittedWhenEmpty: true,
     detail: `${type}.${field.field.goName} exists in ${has.info.release} but not in ${lacks.info.release} and is written even when empty (no omitempty)`,
   };
-}
-
-function deref(t: GoType | null): GoType | null {
-  while (t && t.kind === 'ptr') t = t.elem;
-  return t;
 }
 
 /** The Go type at a JSON path of the pre-image, or null when the model has nothing there. */

@@ -5,7 +5,7 @@
  */
 import type { JsonPathSegment } from '../errors.js';
 import { isPlainObject } from '../decode/input.js';
-import type { GoField, GoType, StructType } from '../models/gotype.js';
+import { deref, type GoField, type GoType, type StructType } from '../models/gotype.js';
 
 export interface DroppedField {
   /** 'a' or 'b': the side whose release drops the field. */
@@ -24,11 +24,10 @@ interface Lookup {
 /** The field a JSON key decodes into: own fields first, then those promoted from inline embedded structs. */
 export function lookupJsonKey(type: StructType, key: string): Lookup | null {
   for (const f of type.fields) {
-    const inline = f.embedded && f.jsonName === '' && f.type.kind === 'struct';
-    if (!inline && (f.jsonName || f.goName) === key) return { field: f, owner: type };
+    if (!f.inline && (f.jsonName || f.goName) === key) return { field: f, owner: type };
   }
   for (const f of type.fields) {
-    if (f.embedded && f.jsonName === '' && f.type.kind === 'struct') {
+    if (f.inline) {
       const hit = lookupJsonKey(f.type, key);
       if (hit) return hit;
     }
@@ -48,11 +47,6 @@ export function droppedFields(input: unknown, a: StructType, b: StructType): Dro
   const out: DroppedField[] = [];
   walk(input, a, b, [], out);
   return out;
-}
-
-function deref(t: GoType | null): GoType | null {
-  while (t && t.kind === 'ptr') t = t.elem;
-  return t;
 }
 
 function walk(json: unknown, ta: GoType | null, tb: GoType | null, path: JsonPathSegment[], out: DroppedField[]): void {

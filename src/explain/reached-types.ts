@@ -34,8 +34,7 @@ function walk(value: GoValue, type: GoType, path: JsonPathSegment[], out: Map<st
       const obj = value as Readonly<Record<string, GoValue>>;
       for (const f of type.fields) {
         if (!(f.goName in obj)) continue;
-        const inline = f.embedded && f.jsonName === '';
-        walk(obj[f.goName] as GoValue, f.type, inline ? path : [...path, f.jsonName || f.goName], out);
+        walk(obj[f.goName] as GoValue, f.type, f.inline ? path : [...path, f.jsonName || f.goName], out);
       }
       return;
     }

@@ -33,8 +33,8 @@ function walk(type: GoType, a: GoValue, b: GoValue, path: JsonPathSegment[], out
         out.push(formatJsonPath(path));
         return;
       }
-      const ma = new Map(a as unknown as GoMap);
-      const mb = new Map(b as unknown as GoMap);
+      const ma = new Map(a as GoMap);
+      const mb = new Map(b as GoMap);
       for (const k of new Set([...ma.keys(), ...mb.keys()])) {
         if (!ma.has(k) || !mb.has(k)) out.push(formatJsonPath([...path, k]));
         else walk(type.elem, ma.get(k) as GoValue, mb.get(k) as GoValue, [...path, k], out);
@@ -51,8 +51,7 @@ function walk(type: GoType, a: GoValue, b: GoValue, path: JsonPathSegment[], out
       const ob = b as Readonly<Record<string, GoValue>>;
       for (const f of type.fields) {
         if (!(f.goName in oa) && !(f.goName in ob)) continue; // name-image decodes only two fields
-        const inline = f.embedded && f.jsonName === '';
-        walk(f.type, oa[f.goName] ?? null, ob[f.goName] ?? null, inline ? path : [...path, f.jsonName || f.goName], out);
+        walk(f.type, oa[f.goName] ?? null, ob[f.goName] ?? null, f.inline ? path : [...path, f.jsonName || f.goName], out);
       }
       return;
     }

@@ -27,6 +27,13 @@ export interface GoStruct {
   readonly [goName: string]: GoValue;
 }
 
+/** `intstr.IntOrString` as Go holds it: `Type` 0 (Int) means `IntVal`, 1 (String) means `StrVal`. */
+export type IntOrStringValue = {
+  readonly Type: bigint;
+  readonly IntVal: number;
+  readonly StrVal: string;
+};
+
 /** Marks an entries array as a Go map (so a map and a slice can never be confused). */
 export function makeGoMap(entries: Array<readonly [string, GoValue]>): GoMap {
   return Object.assign(entries, { goMap: true as const });

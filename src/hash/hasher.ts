@@ -5,6 +5,7 @@
 import type { JsonEscapeMode } from '../encode/gojson-string.js';
 import type { GoStruct } from '../go/value.js';
 import { hashValue } from './compute.js';
+import { fusedHash, NO_FUSED_HASH } from './fused/entry.js';
 import { pipelineFor, type ReleasePipeline } from './pipeline.js';
 import { parseJson } from '../json/parse.js';
 import type { ReleaseInfo } from '../releases/registry.js';
@@ -53,14 +54,45 @@ export interface ReleaseHashes extends DecodedContainer {
   withoutResources(): bigint;
 }
 
-/** Decodes `json` for `info` and hashes it (what that kubelet computes). */
+/**
+ * Decodes `json` for `info` and hashes it (what that kubelet computes). The hash comes from the
+ * fused hasher where it can; the value tree is then decoded only if a caller reads it (explain
+ * does, restart verdicts do not). Fused success implies the decode succeeds, so no error moves.
+ */
 export function hashesFor(json: unknown, info: ReleaseInfo, escapes?: JsonEscapeMode): ReleaseHashes {
-  const { pipeline, value } = decodeFor(json, info, escapes);
+  // A JS string here is a JSON string value (not a container), which only the decoder reports.
+  const fused = typeof json === 'string' ? NO_FUSED_HASH : fusedHash(json, info, escapes);
+  if (fused === NO_FUSED_HASH) {
+    const { pipeline, value } = decodeFor(json, info, escapes);
+    let wr: bigint | undefined;
+    return {
+      pipeline,
+      value,
+      hash: BigInt(hashValue(pipeline, value)),
+      withoutResources: () => (wr ??= BigInt(hashValue(pipeline, pipeline.withoutResources(value)))),
+    };
+  }
+  let decoded: DecodedContainer | undefined;
+  const decode = (): DecodedContainer => (decoded ??= decodeFor(json, info, escapes));
   let wr: bigint | undefined;
   return {
-    pipeline,
-    value,
-    hash: BigInt(hashValue(pipeline, value)),
-    withoutResources: () => (wr ??= BigInt(hashValue(pipeline, pipeline.withoutResources(value)))),
+    get pipeline() {
+      return pipelineFor(info, escapes);
+    },
+    get value() {
+      return decode().value;
+    },
+    hash: BigInt(fused),
+    withoutResources: () => {
+      if (wr === undefined) {
+        const h = fusedHash(json, info, escapes, true);
+        if (h !== NO_FUSED_HASH) wr = BigInt(h);
+        else {
+          const { pipeline, value } = decode();
+          wr = BigInt(hashValue(pipeline, pipeline.withoutResources(value)));
+        }
+      }
+      return wr;
+    },
   };
 }

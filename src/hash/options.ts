@@ -51,8 +51,41 @@ export function checkOptions<T>(schema: z.ZodType<T>, value: unknown, name: stri
   throw new OptionError('INVALID_OPTION', path, issue.path.length === 0 ? expected : issue.message, issue.message);
 }
 
-/** Checks an options object and resolves its release, or throws an {@link OptionError}/ReleaseError. */
+/**
+ * Checks an options object and resolves its release, or throws an {@link OptionError}/ReleaseError.
+ * A plain object whose fields already have the right types skips zod (hot path: one call per hash).
+ */
 export function resolveHashOptions(options: unknown, name = 'options'): ResolvedHashOptions {
+  const fast = wellFormed(options);
+  if (fast) return fast;
   const data = checkOptions(hashOptionsSchema, options, name, 'an options object such as { kubeletVersion: "1.27" }');
   return { info: releaseInfo(data.kubeletVersion, [name, 'kubeletVersion']), jsonEscapes: data.jsonEscapes };
+}
+
+/** Bounded: version strings come from callers (`v1.27.4-eks-…`), so the cache must not grow without limit. */
+const RELEASE_CACHE_LIMIT = 256;
+const releases = new Map<string, ReleaseInfo>();
+
+/**
+ * The resolution of a plain options object with valid field types and a known version, from a
+ * per-version-string cache; null when zod and the registry must look at it (and throw).
+ */
+function wellFormed(options: unknown): ResolvedHashOptions | null {
+  if (typeof options !== 'object' || options === null) return null;
+  const proto = Object.getPrototypeOf(options);
+  if (proto !== Object.prototype && proto !== null) return null;
+  const { kubeletVersion, jsonEscapes } = options as { kubeletVersion?: unknown; jsonEscapes?: unknown };
+  if (typeof kubeletVersion !== 'string') return null;
+  if (jsonEscapes !== undefined && jsonEscapes !== 'go1.22' && jsonEscapes !== 'pre-go1.22') return null;
+  let info = releases.get(kubeletVersion);
+  if (info === undefined) {
+    try {
+      info = releaseInfo(kubeletVersion);
+    } catch {
+      return null; // the slow path throws the ReleaseError with this call's path
+    }
+    if (releases.size >= RELEASE_CACHE_LIMIT) releases.clear();
+    releases.set(kubeletVersion, info);
+  }
+  return { info, jsonEscapes };
 }

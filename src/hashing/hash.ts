@@ -3,6 +3,8 @@ import { ReleaseError } from '../errors.js';
 import { hashValue, hashedBytes, preimageAndHash } from '../hash/compute.js';
 import { formatHash } from '../hash/format.js';
 import type { HashAlgorithmName } from '../models/model.js';
+import { fusedHash, NO_FUSED_HASH } from '../hash/fused/entry.js';
+import { hex32 } from '../hash/fused/fnv.js';
 import { containerJson, decodeFor, type ContainerInput, type DecodedContainer } from '../hash/hasher.js';
 import { resolveHashOptions, type HashOptions } from '../hash/options.js';
 
@@ -41,7 +43,10 @@ function prepare(container: ContainerInput, options: HashOptions, full = false):
  * @group Hashing
  */
 export function hashContainer(container: ContainerInput, options: HashOptions): string {
-  const { pipeline: p, value } = prepare(container, options);
+  const { info, jsonEscapes } = resolveHashOptions(options);
+  const fused = fusedHash(container, info, jsonEscapes);
+  if (fused !== NO_FUSED_HASH) return hex32(fused);
+  const { pipeline: p, value } = decodeFor(containerJson(container), info, jsonEscapes);
   return formatHash(hashValue(p, value));
 }
 
@@ -69,11 +74,13 @@ export function hashContainer(container: ContainerInput, options: HashOptions): 
  * @group Hashing
  */
 export function hashContainerWithoutResources(container: ContainerInput, options: HashOptions): string {
-  const { info } = resolveHashOptions(options);
+  const { info, jsonEscapes } = resolveHashOptions(options);
   if (!info.hashWithoutResources) {
     throw new ReleaseError('NOT_AVAILABLE', ['options', 'kubeletVersion'], 'a release from 1.27 to 1.30 (the only ones with HashContainerWithoutResources)', `release ${info.release}`);
   }
-  const { pipeline: p, value } = prepare(container, options);
+  const fused = fusedHash(container, info, jsonEscapes, true);
+  if (fused !== NO_FUSED_HASH) return hex32(fused);
+  const { pipeline: p, value } = decodeFor(containerJson(container), info, jsonEscapes);
   return formatHash(hashValue(p, p.withoutResources(value)));
 }
 

@@ -1,6 +1,6 @@
 /** Which kind of container the kubelet sees, which decides whether it compares hashes at all. */
 import { OptionError } from '../errors.js';
-import type { ContainerList } from '../pod/locate.js';
+import { CONTAINER_LISTS, type ContainerList } from '../pod/locate.js';
 
 /**
  * - `container`: `spec.containers[i]`;
@@ -21,11 +21,9 @@ import type { ContainerList } from '../pod/locate.js';
  */
 export type ContainerRole = 'container' | 'sidecar' | 'init' | 'ephemeral';
 
-const LISTS: readonly ContainerList[] = ['containers', 'initContainers', 'ephemeralContainers'];
-
 export function containerRole(list: unknown, container: unknown): ContainerRole {
   const l = list ?? 'containers';
-  if (!LISTS.includes(l as ContainerList)) {
+  if (!CONTAINER_LISTS.includes(l as ContainerList)) {
     throw new OptionError('INVALID_OPTION', ['options', 'containerList'], '"containers", "initContainers" or "ephemeralContainers"', `found ${JSON.stringify(list)}`);
   }
   if (l === 'ephemeralContainers') return 'ephemeral';

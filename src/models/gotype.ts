@@ -36,15 +36,22 @@ export interface StructType {
 }
 export type GoType = ScalarType | PointerType | SliceType | MapType | StructType;
 
-export interface GoField {
+interface GoFieldCommon {
   readonly goName: string;
-  readonly type: GoType;
   readonly jsonName: string;
   readonly omitempty: boolean;
-  /** Anonymous field: spew prints it under its type name, encoding/json promotes its fields. */
+  /** Anonymous field: spew prints it under its type name (`Handler:`). */
   readonly embedded: boolean;
   readonly exported: boolean;
 }
+
+/**
+ * A struct field. `inline` (decided once, here) marks an embedded struct without a JSON name:
+ * encoding/json promotes its fields into the parent's object, so it has no JSON key of its own.
+ */
+export type GoField =
+  | (GoFieldCommon & { readonly inline: true; readonly type: StructType })
+  | (GoFieldCommon & { readonly inline: false; readonly type: GoType });
 
 const SCALARS: ReadonlySet<string> = new Set(['string', 'bool', 'int', 'int32', 'int64', 'uint']);
 
@@ -113,14 +120,17 @@ export class TypeResolver {
   }
 
   private field(f: FieldDecl): GoField {
-    return {
+    const type = this.resolve(f.goType);
+    const common = {
       goName: f.goName,
-      type: this.resolve(f.goType),
       jsonName: f.jsonName,
       omitempty: f.omitempty,
       embedded: f.embedded === true,
       exported: f.exported,
     };
+    return f.embedded === true && f.jsonName === '' && type.kind === 'struct'
+      ? { ...common, inline: true, type }
+      : { ...common, inline: false, type };
   }
 }
 
@@ -137,6 +147,12 @@ function matchingBracket(s: string, open: number): number {
     else if (s[i] === ']' && --depth === 0) return i;
   }
   throw new Error(`unbalanced brackets in Go type ${s}`);
+}
+
+/** The type a (chain of) pointer(s) points to; any other type as it is. */
+export function deref(t: GoType | null): GoType | null {
+  while (t?.kind === 'ptr') t = t.elem;
+  return t;
 }
 
 /** The root type (`v1.Container`) of a model, resolved. */

@@ -3,7 +3,7 @@
  * or a workload with a pod template (Deployment, StatefulSet, DaemonSet, Job, CloneSet…).
  */
 import { DecodeError, formatJsonPath, type JsonPathSegment } from '../errors.js';
-import { isPlainObject } from '../decode/input.js';
+import { hasToJson, isPlainObject, memberOf } from '../decode/input.js';
 
 /**
  * The pod-spec list a container is declared in (`spec.<list>[i]`); it decides its role for the kubelet.
@@ -48,7 +48,8 @@ export interface LocatedContainer {
   container: Record<string, unknown>;
 }
 
-const LISTS: readonly ContainerList[] = ['initContainers', 'containers', 'ephemeralContainers'];
+/** The pod spec's container lists, in the order they are reported. */
+export const CONTAINER_LISTS: readonly ContainerList[] = ['initContainers', 'containers', 'ephemeralContainers'];
 const OBJECT_KEYS: readonly string[] = ['apiVersion', 'kind', 'metadata', 'spec', 'template'];
 
 /**
@@ -74,12 +75,14 @@ const OBJECT_KEYS: readonly string[] = ['apiVersion', 'kind', 'metadata', 'spec'
  * @group Hashing
  */
 export function locateContainers(doc: unknown): LocatedContainer[] {
-  if (!isPlainObject(doc)) throw new DecodeError('INVALID_TYPE', [], 'a Pod, a pod spec, a workload with spec.template, or a container object');
+  if (!isPlainObject(doc) || hasToJson(doc)) {
+    throw new DecodeError('INVALID_TYPE', [], 'a Pod, a pod spec, a workload with spec.template, or a container object');
+  }
   const found = findPodSpec(doc);
   if (!found) {
     // A bare container: no pod-spec lists and none of the keys a Kubernetes object has.
-    if (!OBJECT_KEYS.some((k) => k in doc)) {
-      return [{ list: 'containers', index: 0, name: typeof doc['name'] === 'string' ? doc['name'] : '', path: [], container: doc }];
+    if (!OBJECT_KEYS.some((k) => memberOf(doc, k) !== undefined)) {
+      return [{ list: 'containers', index: 0, name: nameOf(doc), path: [], container: doc }];
     }
     throw new DecodeError('INVALID_TYPE', [], 'a Pod, a pod spec, a workload with spec.template, or a container object', 'found no containers');
   }
@@ -88,14 +91,14 @@ export function locateContainers(doc: unknown): LocatedContainer[] {
   // Containers are matched by name (predictions, upgrade plans), and the apiserver refuses a pod
   // whose containers, init containers and ephemeral containers share a name.
   const seen = new Map<string, JsonPathSegment[]>();
-  for (const list of LISTS) {
-    const arr = spec[list];
+  for (const list of CONTAINER_LISTS) {
+    const arr = memberOf(spec, list);
     if (arr === undefined || arr === null) continue;
     if (!Array.isArray(arr)) throw new DecodeError('INVALID_TYPE', [...path, list], 'an array of containers');
     arr.forEach((c: unknown, index: number) => {
       const p = [...path, list, index];
       if (!isPlainObject(c)) throw new DecodeError('INVALID_TYPE', p, 'a container object');
-      const name = typeof c['name'] === 'string' ? c['name'] : '';
+      const name = nameOf(c);
       const first = seen.get(name);
       if (first) {
         throw new DecodeError('DUPLICATE_CONTAINER_NAME', [...p, 'name'], 'a container name unique within the pod', `${JSON.stringify(name)} is also the name at ${formatJsonPath(first)}`);
@@ -111,8 +114,14 @@ function findPodSpec(doc: Record<string, unknown>): { spec: Record<string, unkno
   const candidates: JsonPathSegment[][] = [[], ['spec'], ['spec', 'template', 'spec'], ['spec', 'jobTemplate', 'spec', 'template', 'spec'], ['template', 'spec']];
   for (const path of candidates) {
     let cur: unknown = doc;
-    for (const seg of path) cur = isPlainObject(cur) ? cur[seg as string] : undefined;
-    if (isPlainObject(cur) && LISTS.some((l) => Array.isArray(cur[l]))) return { spec: cur, path };
+    for (const seg of path) cur = isPlainObject(cur) ? memberOf(cur, seg as string) : undefined;
+    if (isPlainObject(cur) && CONTAINER_LISTS.some((l) => Array.isArray(memberOf(cur, l)))) return { spec: cur, path };
   }
   return null;
+}
+
+/** A container's `name` as JSON.stringify would send it, or `''`. */
+function nameOf(c: Record<string, unknown>): string {
+  const name = memberOf(c, 'name');
+  return typeof name === 'string' ? name : '';
 }

@@ -1,5 +1,6 @@
 /** fast-check generators of containers as a user would write them (valid for every release). */
 import fc from 'fast-check';
+import { supportedReleases } from '../../src/releases/registry.js';
 
 const text = fc.string({ unit: 'grapheme', maxLength: 12 });
 const word = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/);
@@ -37,4 +38,4 @@ export const containerArb = fc.record(
   { requiredKeys: ['name'] },
 );
 
-export const releaseArb = fc.integer({ min: 8, max: 36 }).map((m) => `1.${m}`);
+export const releaseArb = fc.constantFrom(...supportedReleases());

@@ -85,7 +85,7 @@ function encode(type: GoType, v: GoValue, go122: boolean): string {
     case 'map':
       return v === null ? 'null' : `{${(v as GoMap).map(([k, x]) => `${quote(k, go122)}:${encode(type.elem, x, go122)}`).join(',')}}`;
     case 'struct': {
-      if (type.name === 'resource.Quantity') return quote(quantityString(v as unknown as QuantityValue), go122);
+      if (type.name === 'resource.Quantity') return quote(quantityString(v as QuantityValue), go122);
       if (type.name === 'intstr.IntOrString') {
         const ios = v as GoStruct;
         return ios.Type === 1n ? quote(ios.StrVal as string, go122) : String(ios.IntVal);

@@ -1,0 +1,300 @@
+/**
+ * `applyApiserverDefaults`: a container as the user wrote it → the container as the apiserver of a
+ * release stores and serves it (what the kubelet hashes). The facts are the rows of `table.ts`;
+ * this module only knows how to apply each kind of rule to a copy of the input.
+ */
+import { z } from 'zod';
+import type { JsonPathSegment } from '../errors.js';
+import { decodeFor, containerJson, type ContainerInput } from '../hash/hasher.js';
+import { checkOptions } from '../hash/options.js';
+import { JsonNumber } from '../json/number.js';
+import { isPlainObject, hasToJson, memberOf } from '../decode/input.js';
+import { quantityTokenOf } from '../decode/quantity-token.js';
+import { unmarshalQuantity } from '../quantity/quantity.js';
+import { releaseInfo } from '../releases/registry.js';
+import type { ContainerList } from '../pod/locate.js';
+import { defaultPullPolicy } from './image-reference.js';
+import { fieldAt } from './model-paths.js';
+import { roundedUpToMilli } from './round-quantity.js';
+import { APISERVER_DEFAULTS, SERVICE_ACCOUNT_TOKEN_MOUNT_PATH, type ApiserverDefault } from './table.js';
+
+/**
+ * Options of {@link applyApiserverDefaults}.
+ *
+ * @example
+ * ```ts
+ * import { applyApiserverDefaults, type ApiserverDefaultsOptions } from 'kubelet-hash';
+ *
+ * const options: ApiserverDefaultsOptions = { kubeletVersion: '1.29', podSpec: { hostNetwork: true } };
+ * const stored = applyApiserverDefaults({ name: 'web', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }, options);
+ * stored.ports; // → [{ containerPort: 80, hostPort: 80, protocol: 'TCP' }]
+ * ```
+ */
+export interface ApiserverDefaultsOptions {
+  /** The release whose apiserver defaults apply (and whose kubelet hashes the result): `1.24`, `v1.24.3`. */
+  kubeletVersion: string;
+  /**
+   * The pod spec the container belongs to. Read for `hostNetwork` (hostPort defaults to
+   * containerPort) and `automountServiceAccountToken` (false: no token mount).
+   */
+  podSpec?: object;
+  /**
+   * Name of the service-account token volume the admission plugin mounts into every container
+   * and init container (`kube-api-access-ab12c` from 1.21, the token secret's name such as
+   * `default-token-ab12c` before): adds `{name, readOnly: true, mountPath:
+   * "/var/run/secrets/kubernetes.io/serviceaccount"}` unless something is mounted there already.
+   */
+  tokenVolume?: string;
+  /** The pod-spec list holding the container (default `containers`): some defaults apply to pods' containers only. */
+  list?: ContainerList;
+  /**
+   * The apiserver's feature gates, by name. Only `InPlacePodVerticalScaling` (1.27–1.32: default
+   * resizePolicy) and `ProcMountType` (1.12–1.14: procMount forced to Default while off) change
+   * container defaults; unset gates take the release's default (both off).
+   */
+  featureGates?: Record<string, boolean>;
+}
+
+const optionsSchema = z.object({
+  kubeletVersion: z.string(),
+  podSpec: z.object({}).passthrough().optional(),
+  tokenVolume: z.string().min(1).optional(),
+  list: z.enum(['initContainers', 'containers', 'ephemeralContainers']).optional(),
+  featureGates: z.record(z.string(), z.boolean()).optional(),
+});
+
+/** A JSON object as the decoder reads it. */
+type JsonObject = Record<string, unknown>;
+
+/**
+ * The container as the apiserver of `options.kubeletVersion` stores it: every container-level
+ * default of that release filled in (imagePullPolicy, terminationMessagePath/Policy, port
+ * protocol, probe timings, HTTP path and scheme, fieldRef apiVersion, requests from limits,
+ * quantities rounded to milli, grpc service, and the rest of {@link apiserverDefaultsFor}), plus
+ * the service-account token mount when `tokenVolume` is given. Fields the release does not have
+ * are never added. Returns a new object; the input is not modified. The input is first checked
+ * against the release (typed errors as from `validateContainer`).
+ *
+ * @example
+ * ```ts
+ * import { applyApiserverDefaults, hashContainer } from 'kubelet-hash';
+ *
+ * const stored = applyApiserverDefaults(
+ *   { name: 'nginx', image: 'nginx' },
+ *   { kubeletVersion: '1.24', tokenVolume: 'kube-api-access-75rfs' },
+ * );
+ * // as that kubelet stored it:
+ * hashContainer(stored, { kubeletVersion: '1.24' }); // → '9624f5a5'
+ * ```
+ */
+export function applyApiserverDefaults(
+  container: ContainerInput,
+  options: ApiserverDefaultsOptions,
+): Record<string, unknown> {
+  const opts = checkOptions(optionsSchema, options, 'options', 'an options object such as { kubeletVersion: "1.24" }');
+  const info = releaseInfo(opts.kubeletVersion, ['options', 'kubeletVersion']);
+  const json = containerJson(container);
+  decodeFor(json, info, undefined, true); // typed errors for input the release's apiserver would refuse to decode
+  const out = copyJson(json) as JsonObject;
+  const context: RuleContext = {
+    hostNetwork: opts.podSpec !== undefined && memberOf(opts.podSpec, 'hostNetwork') === true,
+    automount: opts.podSpec === undefined || memberOf(opts.podSpec, 'automountServiceAccountToken') !== false,
+    tokenVolume: opts.tokenVolume,
+  };
+  for (const row of activeDefaults(info.release, opts.list ?? 'containers', opts.featureGates ?? {})) {
+    for (const path of row.paths) {
+      const field = fieldAt(info.release, path);
+      if (field === null) continue;
+      applyRule(row, path, field.goType.startsWith('*'), out, context);
+    }
+  }
+  return out;
+}
+
+/**
+ * The apiserver defaults that apply to a container of `list` in `release`'s apiserver with
+ * `featureGates`, in the order they are applied.
+ */
+export function activeDefaults(
+  release: string,
+  list: ContainerList,
+  featureGates: Readonly<Record<string, boolean>>,
+): ApiserverDefault[] {
+  const minor = releaseInfo(release).minor;
+  return APISERVER_DEFAULTS.filter((row) => {
+    if (minor < row.first || (row.last !== null && minor > row.last)) return false;
+    const from = row.lists[list];
+    if (from === undefined || minor < from) return false;
+    return row.gate === undefined || (featureGates[row.gate.name] ?? row.gate.default) === row.gate.when;
+  });
+}
+
+interface RuleContext {
+  hostNetwork: boolean;
+  automount: boolean;
+  tokenVolume: string | undefined;
+}
+
+function applyRule(
+  row: ApiserverDefault,
+  path: readonly string[],
+  pointer: boolean,
+  container: JsonObject,
+  ctx: RuleContext,
+): void {
+  const { kind, value } = row.rule;
+  switch (kind) {
+    case 'zero':
+      return visit(container, path, (parent, key) => {
+        if (isZero(memberOf(parent, key), pointer)) setMember(parent, key, value);
+      });
+    case 'force':
+      return visit(container, path, (parent, key) => setMember(parent, key, value));
+    case 'image-pull-policy':
+      if (isZero(memberOf(container, 'imagePullPolicy'), false)) {
+        setMember(container, 'imagePullPolicy', defaultPullPolicy(memberOf(container, 'image') ?? ''));
+      }
+      return;
+    case 'requests-from-limits':
+      return requestsFromLimits(container);
+    case 'round-up-milli':
+      return visit(container, path, (parent, key) => roundQuantities(memberOf(parent, key), [...path]));
+    case 'host-port':
+      if (!ctx.hostNetwork) return;
+      return visit(container, path, (port, key) => {
+        const containerPort = memberOf(port, 'containerPort');
+        if (isZero(memberOf(port, key), false) && !isZero(containerPort, false)) setMember(port, key, containerPort);
+      });
+    case 'resize-policy':
+      return defaultResizePolicy(container);
+    case 'token-mount':
+      if (ctx.tokenVolume !== undefined && ctx.automount) mountToken(container, ctx.tokenVolume);
+      return;
+  }
+}
+
+/** Calls `fn(parent, key)` for every object the path reaches; never creates intermediate objects. */
+function visit(node: unknown, path: readonly string[], fn: (parent: JsonObject, key: string) => void, at = 0): void {
+  const step = path[at]!;
+  if (step === '*') {
+    if (Array.isArray(node)) for (const el of node) visit(el, path, fn, at + 1);
+    return;
+  }
+  if (!isJsonObject(node)) return;
+  if (at === path.length - 1) fn(node, step);
+  else visit(memberOf(node, step), path, fn, at + 1);
+}
+
+/** Go's zero value as JSON gives it: absent or null, or for non-pointer fields also "" and 0. */
+function isZero(v: unknown, pointer: boolean): boolean {
+  if (v === undefined || v === null) return true;
+  if (pointer) return false;
+  if (v === '' || v === 0 || v === 0n) return true;
+  return v instanceof JsonNumber && /^-?0$/.test(v.text);
+}
+
+function requestsFromLimits(container: JsonObject): void {
+  const resources = memberOf(container, 'resources');
+  if (!isJsonObject(resources)) return;
+  const limits = memberOf(resources, 'limits');
+  if (!isJsonObject(limits)) return;
+  let requests = memberOf(resources, 'requests');
+  for (const key of Object.keys(limits)) {
+    const value = memberOf(limits, key);
+    if (value === undefined) continue;
+    if (!isJsonObject(requests)) {
+      requests = newObject();
+      setMember(resources, 'requests', requests);
+    }
+    const reqs = requests as JsonObject;
+    if (memberOf(reqs, key) === undefined) setMember(reqs, key, value);
+  }
+}
+
+function roundQuantities(list: unknown, path: JsonPathSegment[]): void {
+  if (!isJsonObject(list)) return;
+  for (const key of Object.keys(list)) {
+    const value = memberOf(list, key);
+    const token = quantityTokenOf(value, [...path, key]);
+    if (token === null || token.kind === 'null') continue;
+    const rounded = roundedUpToMilli(unmarshalQuantity(token, [...path, key]));
+    if (rounded !== null) setMember(list, key, rounded);
+  }
+}
+
+/** 1.27–1.32 with InPlacePodVerticalScaling: NotRequired for cpu and memory requests without a policy. */
+function defaultResizePolicy(container: JsonObject): void {
+  const resources = memberOf(container, 'resources');
+  const requests = isJsonObject(resources) ? memberOf(resources, 'requests') : undefined;
+  if (!isJsonObject(requests)) return;
+  const existing = memberOf(container, 'resizePolicy');
+  if (existing !== undefined && existing !== null && !Array.isArray(existing)) return;
+  const policies: unknown[] = Array.isArray(existing) ? existing : [];
+  const named = new Set(policies.map((p) => (isJsonObject(p) ? memberOf(p, 'resourceName') : undefined)));
+  const added: unknown[] = [];
+  for (const resourceName of ['cpu', 'memory']) {
+    if (memberOf(requests, resourceName) === undefined || named.has(resourceName)) continue;
+    const policy = newObject();
+    setMember(policy, 'resourceName', resourceName);
+    setMember(policy, 'restartPolicy', 'NotRequired');
+    added.push(policy);
+  }
+  if (added.length > 0) setMember(container, 'resizePolicy', [...policies, ...added]);
+}
+
+function mountToken(container: JsonObject, volume: string): void {
+  const mounts = memberOf(container, 'volumeMounts');
+  if (mounts !== undefined && mounts !== null && !Array.isArray(mounts)) return;
+  const list: unknown[] = Array.isArray(mounts) ? mounts : [];
+  if (list.some((m) => isJsonObject(m) && memberOf(m, 'mountPath') === SERVICE_ACCOUNT_TOKEN_MOUNT_PATH)) return;
+  setMember(container, 'volumeMounts', [...list, serviceAccountTokenMount(volume)]);
+}
+
+/**
+ * The volume mount the service-account admission plugin appends to containers and init
+ * containers (same shape in every release 1.8–1.36).
+ *
+ * @example
+ * ```ts
+ * import { serviceAccountTokenMount } from 'kubelet-hash';
+ *
+ * serviceAccountTokenMount('kube-api-access-75rfs').mountPath; // → '/var/run/secrets/kubernetes.io/serviceaccount'
+ * ```
+ */
+export function serviceAccountTokenMount(volume: string): Record<string, unknown> {
+  const mount = newObject();
+  setMember(mount, 'name', volume);
+  setMember(mount, 'readOnly', true);
+  setMember(mount, 'mountPath', SERVICE_ACCOUNT_TOKEN_MOUNT_PATH);
+  return mount;
+}
+
+/** A member the way JSON gives it: `__proto__` is an ordinary key, never the prototype. */
+function setMember(obj: JsonObject, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function newObject(): JsonObject {
+  return {};
+}
+
+/** An object JSON.stringify would send as a JSON object (and the decoder reads as one). */
+function isJsonObject(v: unknown): v is JsonObject {
+  return isPlainObject(v) && !hasToJson(v);
+}
+
+/**
+ * A deep copy of a JSON value as JSON.stringify would send it: own enumerable members,
+ * `undefined` members left out, `undefined` array elements as null. Anything else (numbers kept as
+ * `JsonNumber`, bigints, and values the decoder ignores) is kept as is.
+ */
+function copyJson(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map((el) => (el === undefined ? null : copyJson(el)));
+  if (!isJsonObject(v)) return v;
+  const out = newObject();
+  for (const key of Object.keys(v)) {
+    const value = memberOf(v, key);
+    if (value !== undefined) setMember(out, key, copyJson(value));
+  }
+  return out;
+}

@@ -1,0 +1,181 @@
+/**
+ * FNV-1a 32 with the state in a local: every helper takes the running state `h` and returns it, so
+ * the fused hashers never go through a sink object. Also the byte tables of the JSON eras, whose
+ * kubelets hash go-spew's `([]uint8)[…]` text: each JSON byte after the first costs a space and its
+ * decimal digits, looked up in 256-entry tables instead of formatted.
+ */
+import type { JsonEscapeMode } from '../../encode/gojson-string.js';
+
+export const FNV_OFFSET = 0x811c9dc5 | 0;
+export const FNV_PRIME = 0x01000193;
+
+/**
+ * Thrown by a fused hasher when the input needs anything the value tree handles (an error to
+ * report, a bigint, a JsonNumber, a lone surrogate): the caller then runs the decode→encode path.
+ */
+export const FALLBACK: unique symbol = Symbol('kubelet-hash fused fallback');
+
+export function fallback(): never {
+  throw FALLBACK;
+}
+
+/** Feeds constant bytes. */
+export function feed(h: number, bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, FNV_PRIME);
+  return h;
+}
+
+// Decimal digits of 0..255 for go-spew's []uint8 rendering: first, second, third digit (0 = none).
+const D1 = new Uint8Array(256);
+const D2 = new Uint8Array(256);
+const D3 = new Uint8Array(256);
+for (let b = 0; b < 256; b++) {
+  const s = String(b);
+  D1[b] = s.charCodeAt(0);
+  D2[b] = s.length > 1 ? s.charCodeAt(1) : 0;
+  D3[b] = s.length > 2 ? s.charCodeAt(2) : 0;
+}
+
+/** One JSON byte as go-spew prints a non-first `[]uint8` element: a space, then its decimal digits. */
+export function jsonByte(h: number, b: number): number {
+  h = Math.imul(h ^ 0x20, FNV_PRIME);
+  h = Math.imul(h ^ D1[b]!, FNV_PRIME);
+  if (b >= 10) {
+    h = Math.imul(h ^ D2[b]!, FNV_PRIME);
+    if (b >= 100) h = Math.imul(h ^ D3[b]!, FNV_PRIME);
+  }
+  return h;
+}
+
+/** The spew `[]uint8` text of JSON bytes that follow at least one other byte (each gets its space). */
+export function expandJsonBytes(bytes: Uint8Array): Uint8Array {
+  return new TextEncoder().encode(Array.from(bytes, (b) => ' ' + b).join(''));
+}
+
+const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+/** A Go string as go-spew writes it: raw UTF-8. A lone surrogate (U+FFFD in Go) falls back. */
+export function spewString(h: number, s: string): number {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) h = Math.imul(h ^ c, FNV_PRIME);
+    else if (c < 0x800) {
+      h = Math.imul(h ^ (0xc0 | (c >> 6)), FNV_PRIME);
+      h = Math.imul(h ^ (0x80 | (c & 0x3f)), FNV_PRIME);
+    } else if (c < 0xd800 || c > 0xdfff) {
+      h = Math.imul(h ^ (0xe0 | (c >> 12)), FNV_PRIME);
+      h = Math.imul(h ^ (0x80 | ((c >> 6) & 0x3f)), FNV_PRIME);
+      h = Math.imul(h ^ (0x80 | (c & 0x3f)), FNV_PRIME);
+    } else {
+      const lo = s.charCodeAt(i + 1);
+      if (c > 0xdbff || !(lo >= 0xdc00 && lo <= 0xdfff)) fallback();
+      const cp = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+      i++;
+      h = Math.imul(h ^ (0xf0 | (cp >> 18)), FNV_PRIME);
+      h = Math.imul(h ^ (0x80 | ((cp >> 12) & 0x3f)), FNV_PRIME);
+      h = Math.imul(h ^ (0x80 | ((cp >> 6) & 0x3f)), FNV_PRIME);
+      h = Math.imul(h ^ (0x80 | (cp & 0x3f)), FNV_PRIME);
+    }
+  }
+  return h;
+}
+
+/** A safe integer in base 10, as go-spew and encoding/json both write it (-0 is 0). */
+export function spewDecimal(h: number, v: number): number {
+  const s = String(v);
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
+/** The same digits as JSON bytes in the spew `[]uint8` form. */
+export function jsonDecimal(h: number, v: number): number {
+  const s = String(v);
+  for (let i = 0; i < s.length; i++) h = jsonByte(h, s.charCodeAt(i));
+  return h;
+}
+
+/**
+ * Per Go toolchain: for each ASCII character, its encoding/json escape already in spew `[]uint8`
+ * form, or null when the character is written as itself. Mirrors `gojson-string.ts`, which the
+ * differential test holds this to.
+ */
+function escapeTable(mode: JsonEscapeMode): readonly (Uint8Array | null)[] {
+  const out: (Uint8Array | null)[] = [];
+  for (let c = 0; c < 0x80; c++) {
+    let esc: string | null = null;
+    if (c === 0x22) esc = '\\"';
+    else if (c === 0x5c) esc = '\\\\';
+    else if (c === 0x0a) esc = '\\n';
+    else if (c === 0x0d) esc = '\\r';
+    else if (c === 0x09) esc = '\\t';
+    else if (mode === 'go1.22' && c === 0x08) esc = '\\b';
+    else if (mode === 'go1.22' && c === 0x0c) esc = '\\f';
+    else if (c < 0x20 || c === 0x3c || c === 0x3e || c === 0x26) esc = '\\u00' + c.toString(16).padStart(2, '0');
+    out.push(esc === null ? null : expandJsonBytes(utf8(esc)));
+  }
+  return out;
+}
+
+const ESCAPES: Record<JsonEscapeMode, readonly (Uint8Array | null)[]> = {
+  'go1.22': escapeTable('go1.22'),
+  'pre-go1.22': escapeTable('pre-go1.22'),
+};
+const LINE_SEPARATOR = expandJsonBytes(utf8('\\u2028'));
+const PARAGRAPH_SEPARATOR = expandJsonBytes(utf8('\\u2029'));
+
+/** A JSON string writer for one toolchain: quotes, escapes and UTF-8, straight into FNV in spew form. */
+export type JsonStringWriter = (h: number, s: string) => number;
+
+function makeJsonString(mode: JsonEscapeMode): JsonStringWriter {
+  const table = ESCAPES[mode];
+  return (h, s) => {
+    h = jsonByte(h, 0x22);
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 0x80) {
+        const esc = table[c];
+        if (esc === null) h = jsonByte(h, c);
+        else h = feed(h, esc!);
+      } else if (c < 0x800) {
+        h = jsonByte(h, 0xc0 | (c >> 6));
+        h = jsonByte(h, 0x80 | (c & 0x3f));
+      } else if (c === 0x2028) h = feed(h, LINE_SEPARATOR);
+      else if (c === 0x2029) h = feed(h, PARAGRAPH_SEPARATOR);
+      else if (c < 0xd800 || c > 0xdfff) {
+        h = jsonByte(h, 0xe0 | (c >> 12));
+        h = jsonByte(h, 0x80 | ((c >> 6) & 0x3f));
+        h = jsonByte(h, 0x80 | (c & 0x3f));
+      } else {
+        const lo = s.charCodeAt(i + 1);
+        if (c > 0xdbff || !(lo >= 0xdc00 && lo <= 0xdfff)) fallback();
+        const cp = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+        i++;
+        h = jsonByte(h, 0xf0 | (cp >> 18));
+        h = jsonByte(h, 0x80 | ((cp >> 12) & 0x3f));
+        h = jsonByte(h, 0x80 | ((cp >> 6) & 0x3f));
+        h = jsonByte(h, 0x80 | (cp & 0x3f));
+      }
+    }
+    return jsonByte(h, 0x22);
+  };
+}
+
+export const JSON_STRING: Record<JsonEscapeMode, JsonStringWriter> = {
+  'go1.22': makeJsonString('go1.22'),
+  'pre-go1.22': makeJsonString('pre-go1.22'),
+};
+
+const HEX2 = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const HEX1 = Array.from({ length: 256 }, (_, i) => i.toString(16));
+
+/** `strconv.FormatUint(uint64(h), 16)` of a 32-bit state, by byte table (no BigInt, no toString). */
+export function hex32(h: number): string {
+  const a = h >>> 24;
+  const b = (h >>> 16) & 0xff;
+  const c = (h >>> 8) & 0xff;
+  const d = h & 0xff;
+  if (a !== 0) return HEX1[a]! + HEX2[b]! + HEX2[c]! + HEX2[d]!;
+  if (b !== 0) return HEX1[b]! + HEX2[c]! + HEX2[d]!;
+  if (c !== 0) return HEX1[c]! + HEX2[d]!;
+  return HEX1[d]!;
+}

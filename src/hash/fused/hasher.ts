@@ -1,0 +1,61 @@
+/**
+ * Fused hashers per release and escape mode, compiled on first use from the pipeline's own
+ * resolved type graph. Each returns the hash, or {@link NO_FUSED_HASH} when the input needs the
+ * value-tree path (which then produces the result or the typed error exactly as before).
+ */
+import type { JsonEscapeMode } from '../../encode/gojson-string.js';
+import type { ReleaseInfo } from '../../releases/registry.js';
+import { pipelineFor } from '../pipeline.js';
+import { compileFused, NotFusable, type FusedFn } from './compile.js';
+import { compileNameImage } from './name-image.js';
+
+/** What a fused hasher returns when the tree path must decide (hashes are unsigned 32-bit). */
+export const NO_FUSED_HASH = -1;
+
+/** `HashContainer` (and `HashContainerWithoutResources` where the release has it) of a JSON-like input. */
+export interface FusedHasher {
+  hash(container: unknown): number;
+  withoutResources: ((container: unknown) => number) | null;
+}
+
+const NONE: FusedHasher = { hash: () => NO_FUSED_HASH, withoutResources: null };
+
+/** Per release (the registry's info objects are shared), one hasher per escape mode. */
+const cache = new Map<ReleaseInfo, Partial<Record<JsonEscapeMode, FusedHasher>>>();
+
+export function fusedHasherFor(info: ReleaseInfo, escapes?: JsonEscapeMode): FusedHasher {
+  const mode = escapes ?? info.jsonEscapes ?? 'pre-go1.22';
+  let byMode = cache.get(info);
+  if (!byMode) cache.set(info, (byMode = {}));
+  return (byMode[mode] ??= build(info, mode));
+}
+
+function build(info: ReleaseInfo, mode: JsonEscapeMode): FusedHasher {
+  let fns: { hash: FusedFn; withoutResources: FusedFn | null };
+  try {
+    if (info.algorithm === 'name-image') fns = { hash: compileNameImage(mode), withoutResources: null };
+    else {
+      const root = pipelineFor(info, mode).root;
+      fns = compileFused(
+        root,
+        info.algorithm === 'legacy' ? { algorithm: 'legacy' } : { algorithm: 'json', escapes: mode, withoutResources: info.hashWithoutResources },
+      );
+    }
+  } catch (err) {
+    // A type graph outside what the generator covers, or no code generation allowed (CSP): tree path.
+    if (err instanceof NotFusable || err instanceof EvalError) return NONE;
+    throw err;
+  }
+  return { hash: guarded(fns.hash), withoutResources: fns.withoutResources ? guarded(fns.withoutResources) : null };
+}
+
+/** Any throw (the fallback signal, or a caller's getter) hands the input to the tree path. */
+function guarded(fn: FusedFn): (container: unknown) => number {
+  return (container) => {
+    try {
+      return fn(container);
+    } catch {
+      return NO_FUSED_HASH;
+    }
+  };
+}

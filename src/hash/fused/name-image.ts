@@ -1,0 +1,42 @@
+/**
+ * The fused hasher of 1.31+ (`{"image":…,"name":…}` as go-spew `[]uint8` text): two member reads,
+ * the constant text around them taken from the name-image encoder itself.
+ */
+import { hasToJson, isPlainObject } from '../../decode/input.js';
+import type { JsonEscapeMode } from '../../encode/gojson-string.js';
+import { writeNameImageJson } from '../../encode/name-image.js';
+import { BufferSink } from '../../encode/sink.js';
+import type { FusedFn } from './compile.js';
+import { FNV_OFFSET, JSON_STRING, expandJsonBytes, fallback, feed } from './fnv.js';
+
+const pe = Object.prototype.propertyIsEnumerable;
+
+export function compileNameImage(mode: JsonEscapeMode): FusedFn {
+  // The encoder's output for empty strings is `{"image":"","name":""}`: split around the two `""`.
+  const buf = new BufferSink();
+  writeNameImageJson(buf, '', '', mode);
+  const text = new TextDecoder().decode(buf.bytes());
+  const [head, middle, tail] = text.split('""') as [string, string, string];
+  const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
+  const open = enc(`([]uint8)[${head.charCodeAt(0)}${Array.from(enc(head.slice(1)), (b) => ' ' + b).join('')}`);
+  const between = expandJsonBytes(enc(middle));
+  const close = enc(`${Array.from(enc(tail), (b) => ' ' + b).join('')}]`);
+  const empty = expandJsonBytes(enc('""'));
+  const jstr = JSON_STRING[mode];
+  return (c) => {
+    if (!isPlainObject(c) || hasToJson(c)) fallback();
+    let image = c.image;
+    if (image !== undefined && !pe.call(c, 'image')) image = undefined;
+    let name = c.name;
+    if (name !== undefined && !pe.call(c, 'name')) name = undefined;
+    let h = feed(FNV_OFFSET, open);
+    if (typeof image === 'string') h = jstr(h, image);
+    else if (image == null) h = feed(h, empty);
+    else fallback();
+    h = feed(h, between);
+    if (typeof name === 'string') h = jstr(h, name);
+    else if (name == null) h = feed(h, empty);
+    else fallback();
+    return feed(h, close) >>> 0;
+  };
+}
