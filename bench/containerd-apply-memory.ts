@@ -30,17 +30,26 @@ async function parent(): Promise<void> {
     const rewrites = list.map((c) => ({
       containerId: c.containerId,
       fingerprint: c.fingerprint,
-      change: { from: { hash: c.hash! }, to: { hash: hashContainer(byId.get(c.containerId)!.container, { kubeletVersion: '1.31' }) } },
+      change: {
+        from: { hash: c.hash! },
+        to: { hash: hashContainer(byId.get(c.containerId)!.container, { kubeletVersion: '1.31' }) },
+      },
     }));
     const plan = join(root, 'rewrites.json');
     writeFileSync(plan, JSON.stringify(rewrites));
     const size = statSync(containerdMetaDbPath(root)).size;
-    if (!existsSync(fileURLToPath(DIST_STORE))) throw new Error('run `npm run build` first: the child runs the compiled package');
+    if (!existsSync(fileURLToPath(DIST_STORE)))
+      throw new Error('run `npm run build` first: the child runs the compiled package');
     const child = join(root, 'child.mjs');
-    writeFileSync(child, `${peakRssMb.toString()}\nconst DIST_STORE = ${JSON.stringify(DIST_STORE)};\nimport { readFileSync } from 'node:fs';\nimport { join } from 'node:path';\n${childSource()}\nawait child(process.argv[2], process.argv[3]);\n`);
+    writeFileSync(
+      child,
+      `${peakRssMb.toString()}\nconst DIST_STORE = ${JSON.stringify(DIST_STORE)};\nimport { readFileSync } from 'node:fs';\nimport { join } from 'node:path';\n${childSource()}\nawait child(process.argv[2], process.argv[3]);\n`,
+    );
     const run = spawnSync(process.execPath, [child, root, plan], { encoding: 'utf8' });
     if (run.status !== 0) throw new Error(run.stderr);
-    console.log(`freelist ${freelist}: meta.db ${(size / 1e6).toFixed(1)} MB, ${COUNT} containers: ${run.stdout.trim()}`);
+    console.log(
+      `freelist ${freelist}: meta.db ${(size / 1e6).toFixed(1)} MB, ${COUNT} containers: ${run.stdout.trim()}`,
+    );
     rmSync(root, { recursive: true, force: true });
   }
 }

@@ -17,7 +17,9 @@ import { buildNode } from './support/containerd-node.js';
 const COUNT = 10_000;
 const root = mkdtempSync(join(tmpdir(), 'kh-bench-containerd-'));
 const fixtures = buildNode(root, COUNT);
-const hashes = new Map(fixtures.map((f) => [f.id, [f.hash, hashContainer(f.container, { kubeletVersion: '1.31' })] as const]));
+const hashes = new Map(
+  fixtures.map((f) => [f.id, [f.hash, hashContainer(f.container, { kubeletVersion: '1.31' })] as const]),
+);
 const store = new ContainerdStore({ root });
 const noCheck = new ContainerdStore({ root, checkAfterWrite: false });
 let flip = 0;
@@ -28,7 +30,11 @@ async function applyAll(s: ContainerdStore): Promise<void> {
   flip++;
   const rewrites = list.map((c) => {
     const pair = hashes.get(c.containerId)!;
-    return { containerId: c.containerId, fingerprint: c.fingerprint, change: { from: { hash: pair[from]! }, to: { hash: pair[1 - from]! } } };
+    return {
+      containerId: c.containerId,
+      fingerprint: c.fingerprint,
+      change: { from: { hash: pair[from]! }, to: { hash: pair[1 - from]! } },
+    };
   });
   const report = await s.apply(rewrites);
   if (report.changed.length !== COUNT) throw new Error(`changed ${report.changed.length}`);
@@ -37,7 +43,11 @@ async function applyAll(s: ContainerdStore): Promise<void> {
 describe(`containerd meta.db, ${COUNT} containers`, () => {
   bench('list + apply (checks before and after)', () => applyAll(store), { iterations: 4, warmupIterations: 1 });
   bench('list + apply (check before only)', () => applyAll(noCheck), { iterations: 4, warmupIterations: 1 });
-  bench('list only', async () => {
-    await store.list();
-  }, { iterations: 4, warmupIterations: 1 });
+  bench(
+    'list only',
+    async () => {
+      await store.list();
+    },
+    { iterations: 4, warmupIterations: 1 },
+  );
 });

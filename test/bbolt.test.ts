@@ -8,10 +8,13 @@ import { StoreError } from '../src/errors.js';
 import { buildBoltFile, type BoltTree } from './support/bolt-builder.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kh-bbolt-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
 
 const ids = Array.from({ length: 300 }, (_, i) => `c${String(i).padStart(4, '0')}${'x'.repeat(40)}`);
-const bigValue = (i: number) => `{"hash":"${(i * 7919).toString(16)}","pad":"${'p'.repeat(i % 10 === 0 ? 9000 : 300)}"}`;
+const bigValue = (i: number) =>
+  `{"hash":"${(i * 7919).toString(16)}","pad":"${'p'.repeat(i % 10 === 0 ? 9000 : 300)}"}`;
 
 function containerdLikeTree(): BoltTree {
   const containers: BoltTree = {};
@@ -36,7 +39,13 @@ function readExtension(file: BoltFile, id: string): string | undefined {
 function updatesFor(select: (i: number) => boolean, change: (old: string, i: number) => string): BoltUpdate[] {
   return ids.flatMap((id, i) =>
     select(i)
-      ? [{ bucket: path(['v1', 'k8s.io', 'containers', id, 'extensions']), key: Buffer.from('io.cri-containerd.container.metadata'), update: (old: Buffer) => Buffer.from(change(old.toString(), i)) }]
+      ? [
+          {
+            bucket: path(['v1', 'k8s.io', 'containers', id, 'extensions']),
+            key: Buffer.from('io.cri-containerd.container.metadata'),
+            update: (old: Buffer) => Buffer.from(change(old.toString(), i)),
+          },
+        ]
       : [],
   );
 }
@@ -54,8 +63,12 @@ describe.each(['synced', 'none'] as const)('bbolt writer, freelist %s', (freelis
 
     // grow some values by many bytes (past a page), shrink others, keep the rest.
     const expected = ids.map((_, i) => bigValue(i));
-    const change = (old: string, i: number) => (i % 2 === 0 ? old.replace('"pad":"', `"pad":"${'G'.repeat(i % 4 === 0 ? 5000 : 3)}`) : old.replace(/p{50}/, ''));
-    const updates = updatesFor((i) => i % 5 !== 4, (old, i) => (expected[i] = change(old, i)));
+    const change = (old: string, i: number) =>
+      i % 2 === 0 ? old.replace('"pad":"', `"pad":"${'G'.repeat(i % 4 === 0 ? 5000 : 3)}`) : old.replace(/p{50}/, '');
+    const updates = updatesFor(
+      (i) => i % 5 !== 4,
+      (old, i) => (expected[i] = change(old, i)),
+    );
     const w = BoltFile.open(file, true);
     const result = commitUpdates(w, updates);
     w.close();
@@ -66,9 +79,13 @@ describe.each(['synced', 'none'] as const)('bbolt writer, freelist %s', (freelis
     const after = BoltFile.open(file);
     expect(after.meta.txid).toBe(txid + 1n);
     expect(after.metas.page).toBe(Number((txid + 1n) % 2n));
-    ids.forEach((id, i) => expect(readExtension(after, id)).toBe(expected[i]));
+    ids.forEach((id, i) => {
+      expect(readExtension(after, id)).toBe(expected[i]);
+    });
     // untouched siblings survive the copy-on-write
-    expect(after.get(after.bucketAt(path(['v1', 'k8s.io', 'containers', ids[3]!]))!, Buffer.from('spec'))?.value.length).toBe(2500);
+    expect(
+      after.get(after.bucketAt(path(['v1', 'k8s.io', 'containers', ids[3]!]))!, Buffer.from('spec'))?.value.length,
+    ).toBe(2500);
     after.close();
     const report = checkBoltFile(file);
     expect(report.faults).toEqual([]);
@@ -78,7 +95,13 @@ describe.each(['synced', 'none'] as const)('bbolt writer, freelist %s', (freelis
   it('a second transaction on the result works too (reuses free pages when the freelist is synced)', () => {
     const sizeBefore = readFileSync(file).length;
     const w = BoltFile.open(file, true);
-    const result = commitUpdates(w, updatesFor((i) => i === 1, (old) => old.replace('"hash":"', '"hash":"f')));
+    const result = commitUpdates(
+      w,
+      updatesFor(
+        (i) => i === 1,
+        (old) => old.replace('"hash":"', '"hash":"f'),
+      ),
+    );
     w.close();
     expect(result.updated).toBe(1);
     expect(checkBoltFile(file).faults).toEqual([]);
@@ -100,7 +123,10 @@ describe.each(['synced', 'none'] as const)('bbolt writer, freelist %s', (freelis
     const before = state();
     const w = BoltFile.open(file, true);
     const updates: BoltUpdate[] = [
-      ...updatesFor((i) => i === 0, (old) => old + ' '),
+      ...updatesFor(
+        (i) => i === 0,
+        (old) => old + ' ',
+      ),
       { bucket: path(['v1', 'k8s.io', 'containers', 'nope', 'extensions']), key: Buffer.from('k'), update: (o) => o },
     ];
     expect(() => commitUpdates(w, updates)).toThrow(expect.objectContaining({ code: 'STORE_CHANGED' }));
@@ -113,10 +139,16 @@ describe.each(['synced', 'none'] as const)('bbolt writer, freelist %s', (freelis
     const before = state();
     const w = BoltFile.open(file, true);
     expect(() =>
-      commitUpdates(w, updatesFor(() => true, (old, i) => {
-        if (i === 250) throw new StoreError('STORE_CHANGED', [], 'the planned record', 'changed');
-        return old;
-      })),
+      commitUpdates(
+        w,
+        updatesFor(
+          () => true,
+          (old, i) => {
+            if (i === 250) throw new StoreError('STORE_CHANGED', [], 'the planned record', 'changed');
+            return old;
+          },
+        ),
+      ),
     ).toThrow(StoreError);
     w.close();
     expect(state()).toEqual(before);
@@ -129,11 +161,18 @@ describe.each(['synced', 'none'] as const)('bbolt writer, freelist %s', (freelis
     w0.close();
     const w = BoltFile.open(file, true);
     expect(() =>
-      commitUpdates(w, updatesFor(() => true, (o) => o.replace('"hash":"', '"hash":"0')), {
-        beforeMeta: () => {
-          throw new Error('injected crash');
+      commitUpdates(
+        w,
+        updatesFor(
+          () => true,
+          (o) => o.replace('"hash":"', '"hash":"0'),
+        ),
+        {
+          beforeMeta: () => {
+            throw new Error('injected crash');
+          },
         },
-      }),
+      ),
     ).toThrow('injected crash');
     w.close();
     const r = BoltFile.open(file);
@@ -172,7 +211,15 @@ describe('bbolt meta pages', () => {
     bytes.writeBigUInt64LE(1n, 4096);
     writeFileSync(file, bytes);
     const w = BoltFile.open(file, true);
-    expect(() => commitUpdates(w, updatesFor((i) => i === 0, (o) => o))).toThrow(expect.objectContaining({ code: 'STORE_CORRUPT' }));
+    expect(() =>
+      commitUpdates(
+        w,
+        updatesFor(
+          (i) => i === 0,
+          (o) => o,
+        ),
+      ),
+    ).toThrow(expect.objectContaining({ code: 'STORE_CORRUPT' }));
     w.close();
   });
 

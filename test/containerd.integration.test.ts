@@ -15,14 +15,15 @@ import { planUpgrade } from '../src/kubelet/index.js';
 import { checkBoltFile } from '../src/runtime/bbolt/index.js';
 import { ContainerdStore, containerdMetaDbPath } from '../src/runtime/containerd/store.js';
 import { fingerprintFile } from '../src/runtime/stores/fingerprint.js';
-import type { StoreRewrite, StoredContainer } from '../src/runtime/stores/types.js';
+import type { BackupEntry, StoreRewrite, StoredContainer } from '../src/runtime/stores/types.js';
 import { cli } from './support/cli.js';
 import { ContainerdDaemon, containerdUnavailable, containerdVersion } from './support/containerd-daemon.js';
 import { fixtureContainers, fixturePod, fixtureSpec, type FixtureContainer } from './support/cri-fixtures.js';
 
 const unavailable = containerdUnavailable();
 const inCi = process.env.CI === 'true';
-const HOW = 'run as root with containerd installed (apt-get install -y --no-install-recommends containerd), or CI=true bash .ci/run';
+const HOW =
+  'run as root with containerd installed (apt-get install -y --no-install-recommends containerd), or CI=true bash .ci/run';
 
 if (unavailable && !inCi) {
   console.warn(`\n[real containerd] SKIPPED: ${unavailable}. To run it: ${HOW}\n`);
@@ -34,7 +35,10 @@ const NS = 'k8s.io';
 const PODS = 150;
 
 /** The plan entries as rewrites for the store (phase-1 wiring; the CLI does this in `plan`/`apply`). */
-function rewritesFor(stored: readonly StoredContainer[], pods: unknown[]): { rewrites: StoreRewrite[]; counts: Record<string, number> } {
+function rewritesFor(
+  stored: readonly StoredContainer[],
+  pods: unknown[],
+): { rewrites: StoreRewrite[]; counts: Record<string, number> } {
   const plan = planUpgrade({
     pods,
     records: stored.map((s) => ({
@@ -54,7 +58,11 @@ function rewritesFor(stored: readonly StoredContainer[], pods: unknown[]): { rew
   const byId = new Map(stored.map((s) => [s.containerId, s]));
   const rewrites = plan.entries
     .filter((e) => e.action === 'rewrite')
-    .map((e) => ({ containerId: e.containerId!, fingerprint: byId.get(e.containerId!)!.fingerprint, change: e.change! }));
+    .map((e) => ({
+      containerId: e.containerId!,
+      fingerprint: byId.get(e.containerId!)!.fingerprint,
+      change: e.change!,
+    }));
   return { rewrites, counts: plan.counts };
 }
 
@@ -67,6 +75,8 @@ describe.runIf(!unavailable || inCi)('real containerd: in-place kubelet upgrade 
   const podsFile = (): string => join(dir, 'pods.json');
   const planFile = (): string => join(dir, 'plan.json');
   const backupDir = (): string => join(dir, 'backup');
+  const readManifest = (): { backups: BackupEntry[] } =>
+    JSON.parse(readFileSync(join(backupDir(), 'kubelet-hash-backup.json'), 'utf8')) as { backups: BackupEntry[] };
 
   beforeAll(async () => {
     if (unavailable) throw new Error(`CI requires a real containerd, but ${unavailable}`);
@@ -78,11 +88,11 @@ describe.runIf(!unavailable || inCi)('real containerd: in-place kubelet upgrade 
   }, 120_000);
 
   afterAll(async () => {
-    await daemon?.stop();
+    await daemon.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it(`creates ${'>='}200 CRI container records through containerd's API and reads the ${FROM} hashes back through CRI`, async () => {
+  it(`creates >=200 CRI container records through containerd's API and reads the ${FROM} hashes back through CRI`, async () => {
     expect(fixtures.length).toBeGreaterThanOrEqual(200);
     expect(fixtures.some((f) => f.extension.length > 8192)).toBe(true);
     await daemon.createContainers(
@@ -94,7 +104,8 @@ describe.runIf(!unavailable || inCi)('real containerd: in-place kubelet upgrade 
       })),
       NS,
     );
-    for (const f of fixtures) mkdirSync(join(daemon.root, 'io.containerd.grpc.v1.cri', 'containers', f.id), { recursive: true });
+    for (const f of fixtures)
+      mkdirSync(join(daemon.root, 'io.containerd.grpc.v1.cri', 'containers', f.id), { recursive: true });
     await daemon.stop();
     await daemon.start();
     const cri = await daemon.criListContainers();
@@ -110,7 +121,12 @@ describe.runIf(!unavailable || inCi)('real containerd: in-place kubelet upgrade 
     const byId = new Map(stored.map((s) => [s.containerId, s]));
     for (const f of fixtures) {
       const s = byId.get(f.id)!;
-      expect(s).toMatchObject({ hash: f.hash, podUid: f.pod.metadata.uid, podName: f.pod.metadata.name, containerName: f.container.name });
+      expect(s).toMatchObject({
+        hash: f.hash,
+        podUid: f.pod.metadata.uid,
+        podName: f.pod.metadata.name,
+        containerName: f.container.name,
+      });
     }
     const report = checkBoltFile(containerdMetaDbPath(daemon.root));
     expect(report.faults).toEqual([]);
@@ -126,8 +142,12 @@ describe.runIf(!unavailable || inCi)('real containerd: in-place kubelet upgrade 
     expect(first.out).toContain(`rewrite ${fixtures.length}, will-restart 0, unknown 0`);
     const again = await cli(args);
     expect(again.out).toBe(readFileSync(planFile(), 'utf8'));
-    expect((await cli(['verify', '--kubelet', FROM, '--pods', podsFile(), '--containerd-root', daemon.root])).code).toBe(0);
-    expect((await cli(['verify', '--kubelet', TO, '--pods', podsFile(), '--containerd-root', daemon.root])).code).toBe(1);
+    expect(
+      (await cli(['verify', '--kubelet', FROM, '--pods', podsFile(), '--containerd-root', daemon.root])).code,
+    ).toBe(0);
+    expect((await cli(['verify', '--kubelet', TO, '--pods', podsFile(), '--containerd-root', daemon.root])).code).toBe(
+      1,
+    );
 
     const dbPath = containerdMetaDbPath(daemon.root);
     const before = await fingerprintFile(dbPath);
@@ -153,7 +173,9 @@ describe.runIf(!unavailable || inCi)('real containerd: in-place kubelet upgrade 
     // Pages written before the "crash" sit in free space the old meta does not reach; that is all.
     expect(report.faults.filter((f) => !f.includes('neither reachable nor free'))).toEqual([]);
     await daemon.start();
-    const served = new Map((await daemon.criListContainers()).map((c) => [c.id, c.annotations['io.kubernetes.container.hash']]));
+    const served = new Map(
+      (await daemon.criListContainers()).map((c) => [c.id, c.annotations['io.kubernetes.container.hash']]),
+    );
     for (const f of fixtures) expect(served.get(f.id)).toBe(f.hash);
   });
 
@@ -167,9 +189,11 @@ describe.runIf(!unavailable || inCi)('real containerd: in-place kubelet upgrade 
     expect(applied.code).toBe(0);
     expect(applied.out).toContain(`# rewrote ${fixtures.length} records`);
     expect(checkBoltFile(dbPath).faults).toEqual([]);
-    const manifest = JSON.parse(readFileSync(join(backupDir(), 'kubelet-hash-backup.json'), 'utf8'));
-    expect(readFileSync(manifest.backups[0].backup).equals(original)).toBe(true);
-    expect((await cli(['verify', '--kubelet', TO, '--pods', podsFile(), '--containerd-root', daemon.root])).code).toBe(0);
+    const manifest = readManifest();
+    expect(readFileSync(manifest.backups[0]!.backup).equals(original)).toBe(true);
+    expect((await cli(['verify', '--kubelet', TO, '--pods', podsFile(), '--containerd-root', daemon.root])).code).toBe(
+      0,
+    );
     // Applying the same plan again is refused: the records are no longer what it read.
     const twice = await cli(['apply', planFile(), '--backup-dir', join(dir, 'backup-2')]);
     expect(twice.code).toBe(2);
@@ -185,14 +209,21 @@ describe.runIf(!unavailable || inCi)('real containerd: in-place kubelet upgrade 
       const c = served.get(f.id)!;
       expect(c.annotations['io.kubernetes.container.hash']).toBe(want);
       // everything else the kubelet reads is as it was
-      expect(c.annotations['io.kubernetes.container.ports']).toBe(JSON.parse(f.json).Metadata.Config.annotations['io.kubernetes.container.ports']);
+      expect(c.annotations['io.kubernetes.container.ports']).toBe(f.annotations['io.kubernetes.container.ports']);
       expect(c.labels['io.kubernetes.pod.uid']).toBe(f.pod.metadata.uid);
     }
 
     // containerd still writes: one more container, then a restart still serves everything.
     const extra = fixtureContainers([fixturePod(PODS + 1)], TO, PODS + 1)[0]!;
     await daemon.createContainers(
-      [{ id: extra.id, labels: { ...extra.labels, 'io.cri-containerd.kind': 'container' }, spec: fixtureSpec(extra), extensions: { 'io.cri-containerd.container.metadata': extra.extension } }],
+      [
+        {
+          id: extra.id,
+          labels: { ...extra.labels, 'io.cri-containerd.kind': 'container' },
+          spec: fixtureSpec(extra),
+          extensions: { 'io.cri-containerd.container.metadata': extra.extension },
+        },
+      ],
       NS,
     );
     mkdirSync(join(daemon.root, 'io.containerd.grpc.v1.cri', 'containers', extra.id), { recursive: true });
@@ -206,13 +237,15 @@ describe.runIf(!unavailable || inCi)('real containerd: in-place kubelet upgrade 
 
   it('rollback (CLI) restores the original meta.db bytes, and containerd serves the old hashes again', async () => {
     const dbPath = containerdMetaDbPath(daemon.root);
-    const manifest = JSON.parse(readFileSync(join(backupDir(), 'kubelet-hash-backup.json'), 'utf8'));
+    const manifest = readManifest();
     const rolled = await cli(['rollback', planFile(), '--backup-dir', backupDir()]);
     expect(rolled.code).toBe(0);
-    expect(await fingerprintFile(dbPath)).toBe(manifest.backups[0].fingerprint);
-    expect(await fingerprintFile(dbPath)).toBe(await fingerprintFile(manifest.backups[0].backup));
+    expect(await fingerprintFile(dbPath)).toBe(manifest.backups[0]!.fingerprint);
+    expect(await fingerprintFile(dbPath)).toBe(await fingerprintFile(manifest.backups[0]!.backup));
     await daemon.start();
-    const served = new Map((await daemon.criListContainers()).map((c) => [c.id, c.annotations['io.kubernetes.container.hash']]));
+    const served = new Map(
+      (await daemon.criListContainers()).map((c) => [c.id, c.annotations['io.kubernetes.container.hash']]),
+    );
     for (const f of fixtures) expect(served.get(f.id)).toBe(f.hash);
     // rollback refuses while containerd holds the file
     const refused = await cli(['rollback', planFile(), '--backup-dir', backupDir()]);

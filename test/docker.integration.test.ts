@@ -16,7 +16,8 @@ import { DockerDaemon, dockerdUnavailable } from './support/docker-daemon.js';
 
 const unavailable = dockerdUnavailable();
 const inCi = process.env.CI === 'true';
-const HOW = 'run as root with docker.io installed (apt-get install -y --no-install-recommends docker.io), or CI=true bash .ci/run';
+const HOW =
+  'run as root with docker.io installed (apt-get install -y --no-install-recommends docker.io), or CI=true bash .ci/run';
 if (unavailable && !inCi) console.warn(`\n[real dockerd] SKIPPED: ${unavailable}. To run it: ${HOW}\n`);
 
 describe.runIf(!unavailable || inCi)('real dockerd: in-place kubelet upgrade of config.v2.json', () => {
@@ -35,18 +36,19 @@ describe.runIf(!unavailable || inCi)('real dockerd: in-place kubelet upgrade of 
   }, 120_000);
 
   afterAll(async () => {
-    await daemon?.stop();
+    await daemon.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('creates kubelet containers as cri-dockerd does and reads the 1.30 hash back', async () => {
     for (const f of fixtures) {
       const labels: Record<string, string> = { ...f.labels, 'io.kubernetes.docker.type': 'container' };
-      for (const [k, v] of Object.entries(JSON.parse(f.json).Metadata.Config.annotations as Record<string, string>)) labels[`annotation.${k}`] = v;
+      for (const [k, v] of Object.entries(f.annotations)) labels[`annotation.${k}`] = v;
       const name = `k8s_${f.labels['io.kubernetes.container.name']}_${f.pod.metadata.name}_${f.pod.metadata.namespace}_${f.pod.metadata.uid}_0`;
       ids.set(f.id, await daemon.createContainer(name, 'kubelet-hash/empty:1', labels));
     }
-    for (const f of fixtures) expect((await daemon.labels(ids.get(f.id)!))['annotation.io.kubernetes.container.hash']).toBe(f.hash);
+    for (const f of fixtures)
+      expect((await daemon.labels(ids.get(f.id)!))['annotation.io.kubernetes.container.hash']).toBe(f.hash);
   });
 
   it('apply refuses while dockerd runs; stopped, plan + apply via the CLI; restarted, docker serves the 1.31 hash', async () => {
@@ -71,7 +73,9 @@ describe.runIf(!unavailable || inCi)('real dockerd: in-place kubelet upgrade of 
     await daemon.start();
     for (const f of fixtures) {
       const labels = await daemon.labels(ids.get(f.id)!);
-      expect(labels['annotation.io.kubernetes.container.hash']).toBe(hashContainer(f.container, { kubeletVersion: '1.31' }));
+      expect(labels['annotation.io.kubernetes.container.hash']).toBe(
+        hashContainer(f.container, { kubeletVersion: '1.31' }),
+      );
       expect(labels['io.kubernetes.pod.uid']).toBe(f.pod.metadata.uid);
     }
     const extra = await daemon.createContainer('after-upgrade', 'kubelet-hash/empty:1', { a: 'b' });

@@ -9,7 +9,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ContainerdStore, CrioStore, DockerStore, containerdMetaDbPath, fingerprintFile } from '../src/runtime/stores/index.js';
+import {
+  ContainerdStore,
+  CrioStore,
+  DockerStore,
+  containerdMetaDbPath,
+  fingerprintFile,
+} from '../src/runtime/stores/index.js';
 import { restoreBackups } from '../src/runtime/stores/files.js';
 import { checkBoltFile } from '../src/runtime/bbolt/index.js';
 import { writeBoltFile, type BoltTree } from './support/bolt-builder.js';
@@ -18,7 +24,9 @@ import { crioSpec } from './support/crio-fixtures.js';
 import { hashContainer } from '../src/hashing/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kh-stores-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
 
 /**
  * Runs a process whose command name (/proc/PID/comm) is `name` and whose arguments are `args`:
@@ -66,7 +74,12 @@ describe('CRI-O store (fixtures in its on-disk format)', () => {
     expect(list.map((c) => c.containerId).sort()).toEqual(fixtures.map((f) => f.id).sort());
     for (const f of fixtures) {
       const c = list.find((x) => x.containerId === f.id)!;
-      expect(c).toMatchObject({ runtime: 'cri-o', hash: f.hash, podUid: f.pod.metadata.uid, containerName: f.container.name });
+      expect(c).toMatchObject({
+        runtime: 'cri-o',
+        hash: f.hash,
+        podUid: f.pod.metadata.uid,
+        containerName: f.container.name,
+      });
       expect(c.location.split(' + ')).toHaveLength(2);
       expect(c.fingerprint).toMatch(/^[0-9a-f]{16}$/);
     }
@@ -91,7 +104,13 @@ describe('CRI-O store (fixtures in its on-disk format)', () => {
         expect(now).toBe(old);
         continue;
       }
-      expect(now).toBe(old.split(`"${r.change.from.hash}"`).join(`"${r.change.to.hash}"`).split(`\\"${r.change.from.hash}\\"`).join(`\\"${r.change.to.hash}\\"`));
+      expect(now).toBe(
+        old
+          .split(`"${r.change.from.hash}"`)
+          .join(`"${r.change.to.hash}"`)
+          .split(`\\"${r.change.from.hash}\\"`)
+          .join(`\\"${r.change.to.hash}\\"`),
+      );
       expect(now).not.toMatch(/\n$/);
       expect(now).toContain('\n\t"annotations": {');
     }
@@ -108,18 +127,34 @@ describe('CRI-O store (fixtures in its on-disk format)', () => {
   it('refuses while a crio process runs, writing nothing', async () => {
     const list = await store.list();
     const f = fixtures[0]!;
-    const rw = [{ containerId: f.id, fingerprint: list.find((c) => c.containerId === f.id)!.fingerprint, change: { from: { hash: f.hash }, to: { hash: '1' } } }];
+    const rw = [
+      {
+        containerId: f.id,
+        fingerprint: list.find((c) => c.containerId === f.id)!.fingerprint,
+        change: { from: { hash: f.hash }, to: { hash: '1' } },
+      },
+    ];
     const prints = await Promise.all(files.map((x) => fingerprintFile(x)));
-    await withFakeProcess('crio', ['--root', graphRoot], () => expect(store.apply(rw)).rejects.toMatchObject({ code: 'RUNTIME_RUNNING' }));
+    await withFakeProcess('crio', ['--root', graphRoot], () =>
+      expect(store.apply(rw)).rejects.toMatchObject({ code: 'RUNTIME_RUNNING' }),
+    );
     // A crio on another root is not in the way (a dry run, to write nothing).
-    await withFakeProcess('crio', ['--root', join(dir, 'elsewhere')], () => expect(store.apply(rw, { dryRun: true })).resolves.toMatchObject({ dryRun: true }));
+    await withFakeProcess('crio', ['--root', join(dir, 'elsewhere')], () =>
+      expect(store.apply(rw, { dryRun: true })).resolves.toMatchObject({ dryRun: true }),
+    );
     expect(await Promise.all(files.map((x) => fingerprintFile(x)))).toEqual(prints);
   });
 
   it('refuses a stored hash that is not the planned one', async () => {
     const list = await store.list();
     const f = fixtures[1]!;
-    const rw = [{ containerId: f.id, fingerprint: list.find((c) => c.containerId === f.id)!.fingerprint, change: { from: { hash: 'abc' }, to: { hash: '1' } } }];
+    const rw = [
+      {
+        containerId: f.id,
+        fingerprint: list.find((c) => c.containerId === f.id)!.fingerprint,
+        change: { from: { hash: 'abc' }, to: { hash: '1' } },
+      },
+    ];
     await expect(store.apply(rw)).rejects.toMatchObject({ code: 'STORE_CHANGED' });
   });
 });
@@ -127,7 +162,7 @@ describe('CRI-O store (fixtures in its on-disk format)', () => {
 describe('docker store (config.v2.json fixture)', () => {
   const root = join(dir, 'docker');
   const text = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'runtime', 'docker-config.v2.json'), 'utf8');
-  const id = JSON.parse(text).ID as string;
+  const id = (JSON.parse(text) as { ID: string }).ID;
   const file = join(root, 'containers', id, 'config.v2.json');
   mkdirSync(join(root, 'containers', id), { recursive: true });
   writeFileSync(file, text);
@@ -138,15 +173,24 @@ describe('docker store (config.v2.json fixture)', () => {
     const [c] = await store.list();
     expect(c).toBeDefined();
     expect(c!.containerId).toBe(id);
-    const rw = [{ containerId: id, fingerprint: c!.fingerprint, change: { from: { hash: c!.hash! }, to: { hash: '5eed' } } }];
+    const rw = [
+      { containerId: id, fingerprint: c!.fingerprint, change: { from: { hash: c!.hash! }, to: { hash: '5eed' } } },
+    ];
     writeFileSync(daemonConfig, '{"storage-driver":"vfs"}');
     await expect(store.apply(rw)).rejects.toMatchObject({ code: 'LIVE_RESTORE_OFF' });
     writeFileSync(daemonConfig, '{"live-restore":true}');
-    await withFakeProcess('dockerd', ['--data-root', root], () => expect(store.apply(rw)).rejects.toMatchObject({ code: 'RUNTIME_RUNNING' }));
+    await withFakeProcess('dockerd', ['--data-root', root], () =>
+      expect(store.apply(rw)).rejects.toMatchObject({ code: 'RUNTIME_RUNNING' }),
+    );
     expect(readFileSync(file, 'utf8')).toBe(text);
     const report = await store.apply(rw, { backupDir: join(dir, 'docker-backup') });
     expect(report.changed).toHaveLength(1);
-    expect(readFileSync(file, 'utf8')).toBe(text.replace(`"annotation.io.kubernetes.container.hash":"${c!.hash}"`, '"annotation.io.kubernetes.container.hash":"5eed"'));
+    expect(readFileSync(file, 'utf8')).toBe(
+      text.replace(
+        `"annotation.io.kubernetes.container.hash":"${c!.hash}"`,
+        '"annotation.io.kubernetes.container.hash":"5eed"',
+      ),
+    );
     expect((await store.list())[0]!.hash).toBe('5eed');
     await restoreBackups(report.backups);
     expect(readFileSync(file, 'utf8')).toBe(text);
@@ -157,7 +201,10 @@ describe('containerd store on a NoFreelistSync meta.db (containerd 1.7+ style)',
   it('lists, applies in one transaction, and rolls back to the original bytes', async () => {
     const root = join(dir, 'containerd');
     mkdirSync(join(root, 'io.containerd.metadata.v1.bolt'), { recursive: true });
-    const many = fixtureContainers(Array.from({ length: 60 }, (_, i) => fixturePod(i)), '1.30');
+    const many = fixtureContainers(
+      Array.from({ length: 60 }, (_, i) => fixturePod(i)),
+      '1.30',
+    );
     const containers: BoltTree = {};
     for (const f of many) {
       containers[f.id] = {

@@ -28,6 +28,10 @@ export function buildNode(root: string, count: number, freelist: 'synced' | 'non
     };
   }
   mkdirSync(join(root, 'io.containerd.metadata.v1.bolt'), { recursive: true });
-  writeBoltFile(containerdMetaDbPath(root), { v1: { 'k8s.io': { containers }, version: Buffer.from([3]) } }, { freelist, freePages: 50 });
+  writeBoltFile(
+    containerdMetaDbPath(root),
+    { v1: { 'k8s.io': { containers }, version: Buffer.from([3]) } },
+    { freelist, freePages: 50 },
+  );
   return all;
 }

@@ -83,7 +83,10 @@ export interface ApplyNodePlanReport extends ApplyReport {
  *
  * @group Upgrades and runtime stores
  */
-export async function applyNodePlan(plan: NodeUpgradePlan, options: ApplyNodePlanOptions = {}): Promise<ApplyNodePlanReport> {
+export async function applyNodePlan(
+  plan: NodeUpgradePlan,
+  options: ApplyNodePlanOptions = {},
+): Promise<ApplyNodePlanReport> {
   const progress = options.progress ?? (() => {});
   const store = openStore(plan.store);
   progress(`reading the ${plan.store.runtime} records`);
@@ -93,22 +96,39 @@ export async function applyNodePlan(plan: NodeUpgradePlan, options: ApplyNodePla
     if (e.containerId === undefined || e.fingerprint === undefined) continue;
     const cur = now.get(e.containerId);
     if (!cur) changed.push(`${e.containerId} is gone`);
-    else if (cur.fingerprint !== e.fingerprint) changed.push(`${e.containerId} (${e.podNamespace ?? ''}/${e.podName ?? e.podUid} ${e.containerName}) changed`);
+    else if (cur.fingerprint !== e.fingerprint)
+      changed.push(`${e.containerId} (${e.podNamespace ?? ''}/${e.podName ?? e.podUid} ${e.containerName}) changed`);
   }
   if (changed.length > 0) {
-    throw new StoreError('STORE_CHANGED', [], 'every record as the plan read it (make a new plan)', `${changed.length} changed: ${changed.slice(0, 5).join('; ')}`);
+    throw new StoreError(
+      'STORE_CHANGED',
+      [],
+      'every record as the plan read it (make a new plan)',
+      `${changed.length} changed: ${changed.slice(0, 5).join('; ')}`,
+    );
   }
-  const rewrites: StoreRewrite[] = plan.entries
-    .filter((e) => e.action === 'rewrite' && e.change && e.containerId !== undefined && e.fingerprint !== undefined)
-    .map((e) => ({ containerId: e.containerId!, fingerprint: e.fingerprint!, change: e.change! }));
+  const rewrites: StoreRewrite[] = plan.entries.flatMap(({ action, containerId, fingerprint, change }) =>
+    action === 'rewrite' && change && containerId !== undefined && fingerprint !== undefined
+      ? [{ containerId, fingerprint, change }]
+      : [],
+  );
   progress(`${options.dryRun ? 'checking' : 'applying'} ${rewrites.length} rewrites`);
   const backupDir = options.backupDir !== undefined ? resolve(options.backupDir) : undefined;
-  const report: ApplyNodePlanReport = await store.apply(rewrites, { ...(backupDir !== undefined ? { backupDir } : {}), ...(options.dryRun ? { dryRun: true } : {}) });
+  const report: ApplyNodePlanReport = await store.apply(rewrites, {
+    ...(backupDir !== undefined ? { backupDir } : {}),
+    ...(options.dryRun ? { dryRun: true } : {}),
+  });
   if (backupDir !== undefined && !report.dryRun) {
     const fp = await fingerprinter();
     const manifest = join(backupDir, MANIFEST_NAME);
     mkdirSync(backupDir, { recursive: true });
-    const body = { kind: 'kubelet-hash/backup', version: 1, plan: fp(Buffer.from(formatNodePlan(plan))), store: plan.store, backups: report.backups };
+    const body = {
+      kind: 'kubelet-hash/backup',
+      version: 1,
+      plan: fp(Buffer.from(formatNodePlan(plan))),
+      store: plan.store,
+      backups: report.backups,
+    };
     writeFileSync(manifest, `${JSON.stringify(body, null, 2)}\n`);
     report.manifest = manifest;
   }
@@ -140,7 +160,8 @@ export async function rollbackNodePlan(backupDir: string): Promise<BackupEntry[]
     throw new StoreError('STORE_IO', [], `a backup manifest at ${path}`, (e as { code?: string }).code ?? String(e));
   }
   const r = manifestSchema.safeParse(JSON.parse(text));
-  if (!r.success) throw new StoreError('STORE_CORRUPT', [], `a kubelet-hash backup manifest at ${path}`, r.error.issues[0]?.message);
+  if (!r.success)
+    throw new StoreError('STORE_CORRUPT', [], `a kubelet-hash backup manifest at ${path}`, r.error.issues[0]?.message);
   return openStore(r.data.store).restore(r.data.backups);
 }
 
@@ -196,6 +217,15 @@ export async function verifyNode(input: VerifyNodeInput): Promise<{
 }> {
   const store = normalizeStoreSpec(input.store);
   const records = await readNodeRecords(store);
-  const plan = planFromRecords({ pods: input.pods, from: input.kubelet, to: input.kubelet, ...(input.featureGates ? { featureGates: input.featureGates } : {}) }, store, records);
+  const plan = planFromRecords(
+    {
+      pods: input.pods,
+      from: input.kubelet,
+      to: input.kubelet,
+      ...(input.featureGates ? { featureGates: input.featureGates } : {}),
+    },
+    store,
+    records,
+  );
   return { ok: plan.entries.every((e) => e.action === 'keep'), plan };
 }

@@ -113,7 +113,11 @@ function toEntry(e: PlanEntry, rec: StoredContainer | undefined): NodePlanEntry 
 }
 
 /** Plans from records already read (shared by plan and verify). */
-export function planFromRecords(input: Omit<PlanNodeUpgradeInput, 'store'>, store: StoreSpec, records: readonly StoredContainer[]): NodeUpgradePlan {
+export function planFromRecords(
+  input: Omit<PlanNodeUpgradeInput, 'store'>,
+  store: StoreSpec,
+  records: readonly StoredContainer[],
+): NodeUpgradePlan {
   const plan = planUpgrade({
     pods: input.pods,
     records: records.map(asRecordInfo),
@@ -123,11 +127,22 @@ export function planFromRecords(input: Omit<PlanNodeUpgradeInput, 'store'>, stor
   });
   const entries = plan.entries.map((e) => toEntry(e, e.record !== undefined ? records[e.record] : undefined));
   // Store order first (records sorted by location and id), then containers without a record.
-  const key = (e: NodePlanEntry): string => `${e.containerId === undefined ? 1 : 0}\u0000${e.location ?? ''}\u0000${e.containerId ?? ''}\u0000${e.podUid}\u0000${e.containerName}`;
+  const key = (e: NodePlanEntry): string =>
+    `${e.containerId === undefined ? 1 : 0}\u0000${e.location ?? ''}\u0000${e.containerId ?? ''}\u0000${e.podUid}\u0000${e.containerName}`;
   entries.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-  const out: NodeUpgradePlan = { kind: PLAN_KIND, version: PLAN_VERSION, from: plan.from, to: plan.to, store, counts: plan.counts, entries };
+  const out: NodeUpgradePlan = {
+    kind: PLAN_KIND,
+    version: PLAN_VERSION,
+    from: plan.from,
+    to: plan.to,
+    store,
+    counts: plan.counts,
+    entries,
+  };
   if (input.featureGates && Object.keys(input.featureGates).length > 0) {
-    out.featureGates = Object.fromEntries(Object.entries(input.featureGates).filter((kv): kv is [string, boolean] => kv[1] !== undefined));
+    out.featureGates = Object.fromEntries(
+      Object.entries(input.featureGates).filter((kv): kv is [string, boolean] => kv[1] !== undefined),
+    );
   }
   return out;
 }

@@ -186,7 +186,10 @@ const entrySchema = z.object({
   runtime: z.string().optional(),
   containerId: z.string().optional(),
   location: z.string().optional(),
-  fingerprint: z.string().regex(/^[0-9a-f]{16}$/).optional(),
+  fingerprint: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/)
+    .optional(),
   podUid: z.string(),
   podNamespace: z.string().optional(),
   podName: z.string().optional(),
@@ -233,12 +236,12 @@ export function parseNodePlan(text: string): NodeUpgradePlan {
   }
   const r = planFileSchema.safeParse(doc);
   if (r.success) return r.data;
-  const issue = r.error.issues[0]!;
+  const issue = r.error.issues[0];
   throw new OptionError(
     'INVALID_OPTION',
-    issue.path.map((p) => (typeof p === 'number' ? p : String(p))),
+    (issue?.path ?? []).map((p) => (typeof p === 'number' ? p : String(p))),
     `a kubelet-hash upgrade plan, version ${PLAN_VERSION}`,
-    issue.message,
+    issue?.message,
   );
 }
 

@@ -10,9 +10,17 @@ export function normalizeStoreSpec(spec: StoreSpec): StoreSpec {
     case 'containerd':
       return { runtime: 'containerd', root: resolve(spec.root), namespace: spec.namespace || DEFAULT_CRI_NAMESPACE };
     case 'cri-o':
-      return { runtime: 'cri-o', graphRoot: resolve(spec.graphRoot), ...(spec.runRoot !== undefined ? { runRoot: resolve(spec.runRoot) } : {}) };
+      return {
+        runtime: 'cri-o',
+        graphRoot: resolve(spec.graphRoot),
+        ...(spec.runRoot !== undefined ? { runRoot: resolve(spec.runRoot) } : {}),
+      };
     case 'docker':
-      return { runtime: 'docker', root: resolve(spec.root), ...(spec.daemonConfig !== undefined ? { daemonConfig: resolve(spec.daemonConfig) } : {}) };
+      return {
+        runtime: 'docker',
+        root: resolve(spec.root),
+        ...(spec.daemonConfig !== undefined ? { daemonConfig: resolve(spec.daemonConfig) } : {}),
+      };
     case 'records':
       return { runtime: 'records', files: spec.files.map((f) => resolve(f)) };
   }
@@ -24,9 +32,15 @@ export function openStore(spec: StoreSpec): RecordStore {
     case 'containerd':
       return new ContainerdStore({ root: spec.root, namespace: spec.namespace });
     case 'cri-o':
-      return new CrioStore({ graphRoot: spec.graphRoot, ...(spec.runRoot !== undefined ? { runRoot: spec.runRoot } : {}) });
+      return new CrioStore({
+        graphRoot: spec.graphRoot,
+        ...(spec.runRoot !== undefined ? { runRoot: spec.runRoot } : {}),
+      });
     case 'docker':
-      return new DockerStore({ root: spec.root, ...(spec.daemonConfig !== undefined ? { daemonConfig: spec.daemonConfig } : {}) });
+      return new DockerStore({
+        root: spec.root,
+        ...(spec.daemonConfig !== undefined ? { daemonConfig: spec.daemonConfig } : {}),
+      });
     case 'records':
       throw new OptionError(
         'INVALID_OPTION',

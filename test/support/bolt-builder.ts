@@ -54,7 +54,7 @@ export function buildBoltFile(tree: BoltTree, options: BuildOptions = {}): Buffe
     return id;
   };
 
-  const split = <T extends LeafItem | BranchItem>(items: T[], leaf: boolean): T[][] => {
+  const split = <T extends LeafItem | BranchItem>(items: T[]): T[][] => {
     const groups: T[][] = [];
     let cur: T[] = [];
     let size = 16;
@@ -69,14 +69,16 @@ export function buildBoltFile(tree: BoltTree, options: BuildOptions = {}): Buffe
       size += sz;
     }
     if (cur.length > 0 || groups.length === 0) groups.push(cur);
-    void leaf;
     return groups;
   };
 
   const writeTree = (items: LeafItem[]): number => {
-    let level: BranchItem[] = split(items, true).map((g) => ({ key: g[0]?.key ?? Buffer.alloc(0), pgid: place({ leaf: true, items: g }) }));
+    let level: BranchItem[] = split(items).map((g) => ({
+      key: g[0]?.key ?? Buffer.alloc(0),
+      pgid: place({ leaf: true, items: g }),
+    }));
     while (level.length > 1) {
-      level = split(level, false).map((g) => ({ key: g[0]!.key, pgid: place({ leaf: false, items: g }) }));
+      level = split(level).map((g) => ({ key: g[0]!.key, pgid: place({ leaf: false, items: g }) }));
     }
     return level[0]!.pgid;
   };
@@ -84,7 +86,7 @@ export function buildBoltFile(tree: BoltTree, options: BuildOptions = {}): Buffe
   const bucketItems = (t: BoltTree): LeafItem[] =>
     Object.keys(t)
       .map((k) => Buffer.from(k, 'latin1'))
-      .sort(Buffer.compare)
+      .sort((a, b) => Buffer.compare(a, b))
       .map((key) => {
         const v = t[key.toString('latin1')]!;
         if (typeof v === 'string') return { flags: 0, key, value: Buffer.from(v) };
@@ -125,7 +127,18 @@ export function buildBoltFile(tree: BoltTree, options: BuildOptions = {}): Buffe
   const file = Buffer.alloc(next * pageSize);
   for (const [id, buf] of chunks) buf.copy(file, id * pageSize);
   const txid = BigInt(options.txid ?? 7);
-  const meta = { magic: MAGIC, version: VERSION, pageSize, flags: 0, root, rootSequence: 0n, freelist, pgid: next, txid, checksum: 0n };
+  const meta = {
+    magic: MAGIC,
+    version: VERSION,
+    pageSize,
+    flags: 0,
+    root,
+    rootSequence: 0n,
+    freelist,
+    pgid: next,
+    txid,
+    checksum: 0n,
+  };
   encodeMetaPage({ ...meta, txid: txid - 1n }).copy(file, Number((txid - 1n) % 2n) * pageSize);
   encodeMetaPage(meta).copy(file, Number(txid % 2n) * pageSize);
   return file;

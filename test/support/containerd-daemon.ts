@@ -17,7 +17,8 @@ export function containerdUnavailable(): string | undefined {
   if (process.platform !== 'linux') return 'not Linux';
   if (process.getuid?.() !== 0) return 'not running as root';
   const probe = spawnSync('containerd', ['--version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0) return 'containerd is not installed (apt-get install -y --no-install-recommends containerd)';
+  if (probe.error || probe.status !== 0)
+    return 'containerd is not installed (apt-get install -y --no-install-recommends containerd)';
   if (spawnSync('flock', ['--version']).error) return 'util-linux flock(1) is missing';
   return undefined;
 }
@@ -29,7 +30,12 @@ export function containerdVersion(): string {
 type Unary = (req: unknown, meta: grpc.Metadata, cb: (err: grpc.ServiceError | null, res: unknown) => void) => void;
 
 function client(socket: string, file: string, service: string): Record<string, Unary> & grpc.Client {
-  const def = protoLoader.loadSync(join(PROTOS, file), { keepCase: true, longs: String, enums: Number, defaults: true });
+  const def = protoLoader.loadSync(join(PROTOS, file), {
+    keepCase: true,
+    longs: String,
+    enums: Number,
+    defaults: true,
+  });
   const pkg = grpc.loadPackageDefinition(def) as unknown as Record<string, unknown>;
   let ctor: unknown = pkg;
   for (const part of service.split('.')) ctor = (ctor as Record<string, unknown>)[part];
@@ -40,7 +46,12 @@ function client(socket: string, file: string, service: string): Record<string, U
 function call<T>(c: Record<string, Unary>, method: string, req: unknown, namespace?: string): Promise<T> {
   const meta = new grpc.Metadata();
   if (namespace) meta.set('containerd-namespace', namespace);
-  return new Promise((resolve, reject) => c[method]!.call(c, req, meta, (err, res) => (err ? reject(err) : resolve(res as T))));
+  return new Promise((resolve, reject) => {
+    c[method]!.call(c, req, meta, (err, res) => {
+      if (err) reject(err);
+      else resolve(res as T);
+    });
+  });
 }
 
 export interface CriContainer {
@@ -62,7 +73,8 @@ export class ContainerdDaemon {
     this.state = join(dir, 'state');
     this.socket = join(dir, 'containerd.sock');
     this.config = join(dir, 'config.toml');
-    for (const d of [this.root, this.state, join(dir, 'cni-bin'), join(dir, 'cni-conf')]) mkdirSync(d, { recursive: true });
+    for (const d of [this.root, this.state, join(dir, 'cni-bin'), join(dir, 'cni-conf')])
+      mkdirSync(d, { recursive: true });
     writeFileSync(
       this.config,
       [
@@ -100,14 +112,15 @@ export class ContainerdDaemon {
       exited = `exited with ${code ?? signal}`;
       if (this.child === child) this.child = undefined;
     });
-    child.stderr!.on('data', (d: Buffer) => {
+    child.stderr.on('data', (d: Buffer) => {
       this.log += d.toString();
       if (this.log.length > 2_000_000) this.log = this.log.slice(-1_000_000);
     });
     const deadline = Date.now() + timeoutMs;
     while (!this.log.includes('containerd successfully booted')) {
       if (exited) throw new Error(`containerd ${exited} before booting:\n${this.log.slice(-3000)}`);
-      if (Date.now() > deadline) throw new Error(`containerd did not boot within ${timeoutMs} ms:\n${this.log.slice(-3000)}`);
+      if (Date.now() > deadline)
+        throw new Error(`containerd did not boot within ${timeoutMs} ms:\n${this.log.slice(-3000)}`);
       await new Promise((r) => setTimeout(r, 50));
     }
     // The CRI plugin recovers containers before it serves; wait until it answers.
@@ -116,7 +129,8 @@ export class ContainerdDaemon {
         await this.criVersion();
         return;
       } catch (e) {
-        if (Date.now() > deadline) throw new Error(`CRI did not answer: ${String(e)}\n${this.log.slice(-3000)}`);
+        if (Date.now() > deadline)
+          throw new Error(`CRI did not answer: ${String(e)}\n${this.log.slice(-3000)}`, { cause: e });
         await new Promise((r) => setTimeout(r, 100));
       }
     }
@@ -129,7 +143,11 @@ export class ContainerdDaemon {
       this.child = undefined;
       return;
     }
-    const done = new Promise<void>((r) => child.once('exit', () => r()));
+    const done = new Promise<void>((r) =>
+      child.once('exit', () => {
+        r();
+      }),
+    );
     child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     await done;
@@ -166,7 +184,16 @@ export class ContainerdDaemon {
   }
 
   /** Creates container records through containerd's containers API (in `namespace`). */
-  async createContainers(records: { id: string; labels: Record<string, string>; spec: Buffer; extensions: Record<string, Buffer>; sandbox?: string }[], namespace: string): Promise<void> {
+  async createContainers(
+    records: {
+      id: string;
+      labels: Record<string, string>;
+      spec: Buffer;
+      extensions: Record<string, Buffer>;
+      sandbox?: string;
+    }[],
+    namespace: string,
+  ): Promise<void> {
     const c = this.containersClient();
     try {
       const queue = [...records];

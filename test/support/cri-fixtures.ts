@@ -25,6 +25,8 @@ export interface FixtureContainer {
   extension: Buffer;
   /** The JSON inside it. */
   json: string;
+  /** The CRI annotations the kubelet set (`Metadata.Config.annotations`). */
+  annotations: Record<string, string>;
 }
 
 const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0');
@@ -49,15 +51,29 @@ function uid(seed: number): string {
 export function fixturePod(i: number): FixturePod {
   const app = ['web', 'api', 'worker', 'cache', 'metrics'][i % 5]!;
   const big = i % 25 === 7;
-  const env = Array.from({ length: big ? 120 : 3 + (i % 4) }, (_, k) => ({ name: `ENV_${k}`, value: big ? `value-${k}-${'x'.repeat(60)}` : `v${k}` }));
+  const env = Array.from({ length: big ? 120 : 3 + (i % 4) }, (_, k) => ({
+    name: `ENV_${k}`,
+    value: big ? `value-${k}-${'x'.repeat(60)}` : `v${k}`,
+  }));
   const main: Record<string, unknown> = {
     name: app,
     image: `registry.example.com/team/${app}:1.${i % 7}.${i % 3}`,
     ports: [{ containerPort: 8080 + (i % 3), name: 'http', protocol: 'TCP' }],
     env,
-    resources: { limits: { cpu: `${(i % 4) + 1}`, memory: `${128 * ((i % 3) + 1)}Mi` }, requests: { cpu: '100m', memory: '64Mi' } },
-    volumeMounts: [{ name: 'kube-api-access', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true }],
-    livenessProbe: { httpGet: { path: '/healthz', port: 8080, scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 },
+    resources: {
+      limits: { cpu: `${(i % 4) + 1}`, memory: `${128 * ((i % 3) + 1)}Mi` },
+      requests: { cpu: '100m', memory: '64Mi' },
+    },
+    volumeMounts: [
+      { name: 'kube-api-access', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true },
+    ],
+    livenessProbe: {
+      httpGet: { path: '/healthz', port: 8080, scheme: 'HTTP' },
+      timeoutSeconds: 1,
+      periodSeconds: 10,
+      successThreshold: 1,
+      failureThreshold: 3,
+    },
     terminationMessagePath: '/dev/termination-log',
     terminationMessagePolicy: 'File',
     imagePullPolicy: 'IfNotPresent',
@@ -74,7 +90,10 @@ export function fixturePod(i: number): FixturePod {
       imagePullPolicy: 'IfNotPresent',
     });
   }
-  return { metadata: { uid: uid(i), name: `${app}-${hex(i, 5)}`, namespace: ['default', 'shop', 'infra'][i % 3]! }, spec: { containers } };
+  return {
+    metadata: { uid: uid(i), name: `${app}-${hex(i, 5)}`, namespace: ['default', 'shop', 'infra'][i % 3]! },
+    spec: { containers },
+  };
 }
 
 /** The CRI container records for `pods`, hashed by `kubelet` (e.g. `1.30`). */
@@ -105,7 +124,10 @@ export function fixtureContainers(pods: readonly FixturePod[], kubelet: string, 
         'io.kubernetes.pod.terminationGracePeriod': '30',
       };
       if (ports.length > 0) annotations['io.kubernetes.container.ports'] = JSON.stringify(ports);
-      const env = ((container.env as { name: string; value: string }[] | undefined) ?? []).map((e) => ({ key: e.name, value: e.value }));
+      const env = ((container.env as { name: string; value: string }[] | undefined) ?? []).map((e) => ({
+        key: e.name,
+        value: e.value,
+      }));
       // Go encoding/json of the CRI plugin's Metadata: struct fields in declaration order, omitempty.
       const config: Record<string, unknown> = {
         metadata: { name },
@@ -115,7 +137,15 @@ export function fixtureContainers(pods: readonly FixturePod[], kubelet: string, 
         labels,
         annotations,
         log_path: `${name}/0.log`,
-        linux: { resources: { cpu_period: 100000, cpu_quota: 100000, cpu_shares: 102, memory_limit_in_bytes: 134217728, oom_score_adj: 999 } },
+        linux: {
+          resources: {
+            cpu_period: 100000,
+            cpu_quota: 100000,
+            cpu_shares: 102,
+            memory_limit_in_bytes: 134217728,
+            oom_score_adj: 999,
+          },
+        },
       };
       const json = JSON.stringify({
         Version: 'v1',
@@ -130,7 +160,17 @@ export function fixtureContainers(pods: readonly FixturePod[], kubelet: string, 
           ProcessLabel: '',
         },
       });
-      out.push({ id, sandboxId, pod, container, hash, labels, json, extension: encodeAny(CONTAINER_METADATA_TYPE_URL, Buffer.from(json)) });
+      out.push({
+        id,
+        sandboxId,
+        pod,
+        container,
+        hash,
+        labels,
+        json,
+        annotations,
+        extension: encodeAny(CONTAINER_METADATA_TYPE_URL, Buffer.from(json)),
+      });
     });
   });
   return out;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { FixtureContainer } from './cri-fixtures.js';
 
 export function crioSpec(f: FixtureContainer, type: 'container' | 'sandbox'): string {
-  const cri = JSON.parse(f.json).Metadata.Config.annotations as Record<string, string>;
+  const cri = f.annotations;
   const annotations: Record<string, string> = {
     'io.container.manager': 'cri-o',
     ...cri,
@@ -20,7 +20,12 @@ export function crioSpec(f: FixtureContainer, type: 'container' | 'sandbox'): st
     'io.kubernetes.cri-o.Name': `k8s_${f.labels['io.kubernetes.container.name']}_${f.pod.metadata.name}_${f.pod.metadata.namespace}_${f.pod.metadata.uid}_0`,
     'io.kubernetes.pod.name': f.pod.metadata.name,
   };
-  const spec = { ociVersion: '1.0.2-dev', process: { args: ['/app'], cwd: '/' }, root: { path: '/var/lib/containers/storage/overlay/x/merged' }, annotations };
+  const spec = {
+    ociVersion: '1.0.2-dev',
+    process: { args: ['/app'], cwd: '/' },
+    root: { path: '/var/lib/containers/storage/overlay/x/merged' },
+    annotations,
+  };
   // runtime-tools' generator saves specs with json.MarshalIndent(spec, "", "\t") and no newline.
   return JSON.stringify(spec, null, '\t');
 }

@@ -15,7 +15,8 @@ export function dockerdUnavailable(): string | undefined {
   if (process.platform !== 'linux') return 'not Linux';
   if (process.getuid?.() !== 0) return 'not running as root';
   const probe = spawnSync('dockerd', ['--version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0) return 'dockerd is not installed (apt-get install -y --no-install-recommends docker.io)';
+  if (probe.error || probe.status !== 0)
+    return 'dockerd is not installed (apt-get install -y --no-install-recommends docker.io)';
   return undefined;
 }
 
@@ -40,16 +41,31 @@ export class DockerDaemon {
   }
 
   async start(timeoutMs = 60_000): Promise<void> {
-    const args = ['--config-file', this.config, '--data-root', this.root, '--exec-root', this.execRoot, '--pidfile', join(this.dir, 'docker.pid'), '-H', `unix://${this.socket}`, '--iptables=false', '--ip6tables=false', '--bridge=none'];
+    const args = [
+      '--config-file',
+      this.config,
+      '--data-root',
+      this.root,
+      '--exec-root',
+      this.execRoot,
+      '--pidfile',
+      join(this.dir, 'docker.pid'),
+      '-H',
+      `unix://${this.socket}`,
+      '--iptables=false',
+      '--ip6tables=false',
+      '--bridge=none',
+    ];
     const child = spawn('dockerd', args, { stdio: ['ignore', 'ignore', 'pipe'] });
     this.child = child;
     let exited: string | undefined;
     child.once('exit', (code, signal) => (exited = `exited with ${code ?? signal}`));
-    child.stderr!.on('data', (d: Buffer) => (this.log = (this.log + d.toString()).slice(-200_000)));
+    child.stderr.on('data', (d: Buffer) => (this.log = (this.log + d.toString()).slice(-200_000)));
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       if (exited) throw new Error(`dockerd ${exited}:\n${this.log.slice(-3000)}`);
-      if (Date.now() > deadline) throw new Error(`dockerd did not answer within ${timeoutMs} ms:\n${this.log.slice(-3000)}`);
+      if (Date.now() > deadline)
+        throw new Error(`dockerd did not answer within ${timeoutMs} ms:\n${this.log.slice(-3000)}`);
       try {
         if ((await this.api('GET', '/_ping')).status === 200) return;
       } catch {
@@ -64,7 +80,11 @@ export class DockerDaemon {
     const child = this.child;
     this.child = undefined;
     if (child && child.exitCode === null && child.signalCode === null) {
-      const done = new Promise<void>((r) => child.once('exit', () => r()));
+      const done = new Promise<void>((r) =>
+        child.once('exit', () => {
+          r();
+        }),
+      );
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
       await done;
@@ -81,23 +101,36 @@ export class DockerDaemon {
   }
 
   /** One Engine API call over the unix socket. */
-  api(method: string, path: string, body?: Buffer | object, contentType = 'application/json'): Promise<{ status: number; json: unknown }> {
+  api(
+    method: string,
+    path: string,
+    body?: Buffer | object,
+    contentType = 'application/json',
+  ): Promise<{ status: number; json: unknown }> {
     return new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
-      const req = request({ socketPath: this.socket, path, method, headers: payload ? { 'content-type': contentType, 'content-length': payload.length } : {} }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let json: unknown = text;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            // streamed progress lines, or empty
-          }
-          resolve({ status: res.statusCode ?? 0, json });
-        });
-      });
+      const req = request(
+        {
+          socketPath: this.socket,
+          path,
+          method,
+          headers: payload ? { 'content-type': contentType, 'content-length': payload.length } : {},
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let json: unknown = text;
+            try {
+              json = JSON.parse(text);
+            } catch {
+              // streamed progress lines, or empty
+            }
+            resolve({ status: res.statusCode ?? 0, json });
+          });
+        },
+      );
       req.on('error', reject);
       if (payload) req.write(payload);
       req.end();
@@ -106,13 +139,22 @@ export class DockerDaemon {
 
   /** `docker import` of an empty tarball as `repo:tag`. */
   async importEmptyImage(repo: string, tag: string): Promise<void> {
-    const r = await this.api('POST', `/images/create?fromSrc=-&repo=${encodeURIComponent(repo)}&tag=${tag}`, EMPTY_TAR, 'application/x-tar');
+    const r = await this.api(
+      'POST',
+      `/images/create?fromSrc=-&repo=${encodeURIComponent(repo)}&tag=${tag}`,
+      EMPTY_TAR,
+      'application/x-tar',
+    );
     if (r.status !== 200) throw new Error(`import failed: ${r.status} ${JSON.stringify(r.json)}`);
   }
 
   /** `docker create` with labels; returns the id. */
   async createContainer(name: string, image: string, labels: Record<string, string>): Promise<string> {
-    const r = await this.api('POST', `/containers/create?name=${encodeURIComponent(name)}`, { Image: image, Cmd: ['/pause'], Labels: labels });
+    const r = await this.api('POST', `/containers/create?name=${encodeURIComponent(name)}`, {
+      Image: image,
+      Cmd: ['/pause'],
+      Labels: labels,
+    });
     if (r.status !== 201) throw new Error(`create failed: ${r.status} ${JSON.stringify(r.json)}`);
     return (r.json as { Id: string }).Id;
   }

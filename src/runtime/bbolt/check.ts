@@ -122,7 +122,8 @@ class Checker {
     if (meta.freelist !== null) {
       try {
         const page = this.file.readPage(meta.freelist);
-        if (this.mark(meta.freelist, readPageHeader(page).overflow, 'freelist')) free = decodeFreelist(page, `freelist page ${meta.freelist}`);
+        if (this.mark(meta.freelist, readPageHeader(page).overflow, 'freelist'))
+          free = decodeFreelist(page, `freelist page ${meta.freelist}`);
       } catch (e) {
         this.caught(e, 'freelist');
       }
@@ -164,15 +165,22 @@ class Checker {
 
   /** Checks the tree of page `pgid`; keys must lie in [lower, upper). */
   private tree(pgid: number, where: string, lower: Buffer | undefined, upper: Buffer | undefined, depth: number): void {
-    if (depth > 64) return this.fault(`${where}: branch pages nest deeper than 64 levels`);
+    if (depth > 64) {
+      this.fault(`${where}: branch pages nest deeper than 64 levels`);
+      return;
+    }
     let node: Node;
     try {
-      if (pgid < 2) return this.fault(`${where}: page ${pgid} is a meta page`);
+      if (pgid < 2) {
+        this.fault(`${where}: page ${pgid} is a meta page`);
+        return;
+      }
       const buf = this.file.readPage(pgid, (this.scratch[this.level] ??= { buf: Buffer.alloc(0) }));
       if (!this.mark(pgid, readPageHeader(buf).overflow, where)) return;
       node = decodeNode(buf, `page ${pgid}`);
     } catch (e) {
-      return this.caught(e, where);
+      this.caught(e, where);
+      return;
     }
     // Children read into the next level's scratch while this node's items are in use.
     this.level++;
@@ -186,12 +194,15 @@ class Checker {
   private node(node: Node, where: string, lower: Buffer | undefined, upper: Buffer | undefined, depth: number): void {
     const items = node.items;
     if (items.length === 0 && !node.leaf) this.fault(`${where}: empty branch page`);
-    for (let i = 0; i < items.length; i++) {
-      const key = items[i]!.key;
+    let prev: Buffer | undefined;
+    for (const [i, { key }] of items.entries()) {
       if (key.length === 0) this.fault(`${where}: element ${i} has an empty key`);
-      if (i > 0 && compareKeys(items[i - 1]!.key, key) >= 0) this.fault(`${where}: keys out of order at element ${i}`);
-      if (lower !== undefined && compareKeys(key, lower) < 0) this.fault(`${where}: key ${i} is below its parent's range`);
-      if (upper !== undefined && compareKeys(key, upper) >= 0) this.fault(`${where}: key ${i} is beyond its parent's range`);
+      if (prev !== undefined && compareKeys(prev, key) >= 0) this.fault(`${where}: keys out of order at element ${i}`);
+      prev = key;
+      if (lower !== undefined && compareKeys(key, lower) < 0)
+        this.fault(`${where}: key ${i} is below its parent's range`);
+      if (upper !== undefined && compareKeys(key, upper) >= 0)
+        this.fault(`${where}: key ${i} is beyond its parent's range`);
     }
     if (!node.leaf) {
       node.items.forEach((child, i) => {

@@ -15,6 +15,7 @@ import {
   decodeBucketValue,
   decodeNode,
   metaProblem,
+  nth,
   readMeta,
   readPageHeader,
   type LeafItem,
@@ -110,29 +111,43 @@ export class BoltFile {
   }
 
   private chooseMeta(): MetaChoice {
-    if (this.size < 2 * PAGE_HEADER_SIZE + 2 * META_SIZE) throw corrupt(`${this.path}: ${this.size} bytes is too small for a bbolt file`);
+    if (this.size < 2 * PAGE_HEADER_SIZE + 2 * META_SIZE)
+      throw corrupt(`${this.path}: ${this.size} bytes is too small for a bbolt file`);
     // Meta 0 is at offset 0; meta 1 is one page later, and the page size is in the meta itself.
     const head0 = this.readAt(PAGE_HEADER_SIZE + META_SIZE, 0);
     const meta0 = readMeta(head0);
     const problem0 = metaProblem(head0, meta0);
     // A torn meta 0 still usually names the page size; otherwise assume the common 4 KiB.
     const pageSize = problem0 === undefined || meta0.magic === MAGIC ? meta0.pageSize : 4096;
-    if (pageSize < 512 || pageSize > 1 << 20 || (pageSize & (pageSize - 1)) !== 0) throw corrupt(`${this.path}: page size ${pageSize}`);
-    if (this.size < 2 * pageSize) throw corrupt(`${this.path}: ${this.size} bytes is less than two ${pageSize}-byte meta pages`);
+    if (pageSize < 512 || pageSize > 1 << 20 || (pageSize & (pageSize - 1)) !== 0)
+      throw corrupt(`${this.path}: page size ${pageSize}`);
+    if (this.size < 2 * pageSize)
+      throw corrupt(`${this.path}: ${this.size} bytes is less than two ${pageSize}-byte meta pages`);
     const head1 = this.readAt(PAGE_HEADER_SIZE + META_SIZE, pageSize);
     const meta1 = readMeta(head1);
     const problem1 = metaProblem(head1, meta1);
     const ok0 = problem0 === undefined && meta0.pageSize === pageSize;
     const ok1 = problem1 === undefined && meta1.pageSize === pageSize;
-    if (!ok0 && !ok1) throw corrupt(`${this.path}: both meta pages are invalid (${problem0 ?? 'page size'}; ${problem1 ?? 'page size'})`);
+    if (!ok0 && !ok1)
+      throw corrupt(
+        `${this.path}: both meta pages are invalid (${problem0 ?? 'page size'}; ${problem1 ?? 'page size'})`,
+      );
     const use1 = ok1 && (!ok0 || meta1.txid > meta0.txid);
     const meta = use1 ? meta1 : meta0;
-    if (meta.root >= meta.pgid) throw corrupt(`${this.path}: root page ${meta.root} is above the high-water mark ${meta.pgid}`);
-    if (meta.freelist !== null && meta.freelist >= meta.pgid) throw corrupt(`${this.path}: freelist page ${meta.freelist} is above the high-water mark`);
+    if (meta.root >= meta.pgid)
+      throw corrupt(`${this.path}: root page ${meta.root} is above the high-water mark ${meta.pgid}`);
+    if (meta.freelist !== null && meta.freelist >= meta.pgid)
+      throw corrupt(`${this.path}: freelist page ${meta.freelist} is above the high-water mark`);
     if (meta.pgid * pageSize > this.size) {
-      throw corrupt(`${this.path}: high-water mark ${meta.pgid} pages needs ${meta.pgid * pageSize} bytes, the file has ${this.size}`);
+      throw corrupt(
+        `${this.path}: high-water mark ${meta.pgid} pages needs ${meta.pgid * pageSize} bytes, the file has ${this.size}`,
+      );
     }
-    return { meta, page: use1 ? 1 : 0, otherProblem: use1 ? (ok0 ? undefined : (problem0 ?? 'page size')) : ok1 ? undefined : (problem1 ?? 'page size') };
+    return {
+      meta,
+      page: use1 ? 1 : 0,
+      otherProblem: use1 ? (ok0 ? undefined : (problem0 ?? 'page size')) : ok1 ? undefined : (problem1 ?? 'page size'),
+    };
   }
 
   /**
@@ -150,7 +165,10 @@ export class BoltFile {
     const h = readPageHeader(first);
     if (h.id !== pgid) throw corrupt(`${this.path}: page ${pgid} says it is page ${h.id}`);
     if (h.overflow === 0) return first;
-    if (pgid + h.overflow >= hwm) throw corrupt(`${this.path}: page ${pgid} with ${h.overflow} overflow pages runs past the high-water mark ${hwm}`);
+    if (pgid + h.overflow >= hwm)
+      throw corrupt(
+        `${this.path}: page ${pgid} with ${h.overflow} overflow pages runs past the high-water mark ${hwm}`,
+      );
     const size = (h.overflow + 1) * ps;
     if (scratch) {
       if (scratch.buf.length < size) {
@@ -158,7 +176,8 @@ export class BoltFile {
         first.copy(grown, 0);
         scratch.buf = grown;
       }
-      return this.readInto(scratch.buf.subarray(ps, size), (pgid + 1) * ps) && scratch.buf.subarray(0, size);
+      this.readInto(scratch.buf.subarray(ps, size), (pgid + 1) * ps);
+      return scratch.buf.subarray(0, size);
     }
     const all = this.take(size);
     first.copy(all, 0);
@@ -167,7 +186,7 @@ export class BoltFile {
   }
 
   private readInto(buf: Buffer, position: number): Buffer {
-    for (let done = 0; done < buf.length; ) {
+    for (let done = 0; done < buf.length;) {
       const n = readSync(this.fd, buf, done, buf.length - done, position + done);
       if (n === 0) throw corrupt(`${this.path}: unexpected end of file at byte ${position + done}`);
       done += n;
@@ -201,7 +220,7 @@ export class BoltFile {
       let idx = 0;
       while (lo <= hi) {
         const mid = (lo + hi) >> 1;
-        if (compareKeys(node.items[mid]!.key, key) <= 0) {
+        if (compareKeys(nth(node.items, mid).key, key) <= 0) {
           idx = mid;
           lo = mid + 1;
         } else hi = mid - 1;
@@ -214,7 +233,7 @@ export class BoltFile {
     let hi = node.items.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const c = compareKeys(node.items[mid]!.key, key);
+      const c = compareKeys(nth(node.items, mid).key, key);
       if (c === 0) return node.items[mid];
       if (c < 0) lo = mid + 1;
       else hi = mid - 1;

@@ -131,7 +131,8 @@ export function metaProblem(page: Buffer, meta: Meta): string | undefined {
   if (meta.magic !== MAGIC) return `bad magic 0x${meta.magic.toString(16)}`;
   if (meta.version !== VERSION) return `unsupported version ${meta.version}`;
   const sum = fnv64a(page.subarray(PAGE_HEADER_SIZE, PAGE_HEADER_SIZE + META_SIZE - 8));
-  if (sum !== meta.checksum) return `checksum mismatch (stored ${meta.checksum.toString(16)}, computed ${sum.toString(16)})`;
+  if (sum !== meta.checksum)
+    return `checksum mismatch (stored ${meta.checksum.toString(16)}, computed ${sum.toString(16)})`;
   return undefined;
 }
 
@@ -163,28 +164,34 @@ export function decodeNode(buf: Buffer, where: string): Node {
   if (h.flags !== BRANCH_PAGE && h.flags !== LEAF_PAGE) {
     throw corrupt(`${where}: expected a branch or leaf page, found flags 0x${h.flags.toString(16)}`);
   }
-  if (PAGE_HEADER_SIZE + h.count * ELEMENT_SIZE > buf.length) throw corrupt(`${where}: ${h.count} elements overrun the page`);
+  if (PAGE_HEADER_SIZE + h.count * ELEMENT_SIZE > buf.length)
+    throw corrupt(`${where}: ${h.count} elements overrun the page`);
   const slice = (start: number, len: number, what: string): Buffer => {
-    if (start + len > buf.length) throw corrupt(`${where}: ${what} at ${start}+${len} overruns the ${buf.length}-byte page`);
+    if (start + len > buf.length)
+      throw corrupt(`${where}: ${what} at ${start}+${len} overruns the ${buf.length}-byte page`);
     return buf.subarray(start, start + len);
   };
   if (h.flags === LEAF_PAGE) {
-    const items: LeafItem[] = new Array(h.count);
+    const items: LeafItem[] = [];
     for (let i = 0; i < h.count; i++) {
       const e = PAGE_HEADER_SIZE + i * ELEMENT_SIZE;
       const pos = e + buf.readUInt32LE(e + 4);
       const ksize = buf.readUInt32LE(e + 8);
       const vsize = buf.readUInt32LE(e + 12);
-      items[i] = { flags: buf.readUInt32LE(e), key: slice(pos, ksize, `key ${i}`), value: slice(pos + ksize, vsize, `value ${i}`) };
+      items.push({
+        flags: buf.readUInt32LE(e),
+        key: slice(pos, ksize, `key ${i}`),
+        value: slice(pos + ksize, vsize, `value ${i}`),
+      });
     }
     return { leaf: true, items };
   }
-  const items: BranchItem[] = new Array(h.count);
+  const items: BranchItem[] = [];
   for (let i = 0; i < h.count; i++) {
     const e = PAGE_HEADER_SIZE + i * ELEMENT_SIZE;
     const pos = e + buf.readUInt32LE(e);
     const ksize = buf.readUInt32LE(e + 4);
-    items[i] = { key: slice(pos, ksize, `key ${i}`), pgid: readId(buf, e + 8, 'child page') };
+    items.push({ key: slice(pos, ksize, `key ${i}`), pgid: readId(buf, e + 8, 'child page') });
   }
   return { leaf: false, items };
 }
@@ -206,23 +213,25 @@ export function encodeNode(node: Node, buf: Buffer, offset: number, id: number, 
   if (count >= 0xffff) throw corrupt(`a node of ${count} elements cannot be written`);
   writePageHeader(buf, { id, flags: node.leaf ? LEAF_PAGE : BRANCH_PAGE, count, overflow }, offset);
   let data = offset + PAGE_HEADER_SIZE + count * ELEMENT_SIZE;
-  for (let i = 0; i < count; i++) {
-    const e = offset + PAGE_HEADER_SIZE + i * ELEMENT_SIZE;
-    if (node.leaf) {
-      const it = node.items[i]!;
+  let e = offset + PAGE_HEADER_SIZE;
+  if (node.leaf) {
+    for (const it of node.items) {
       buf.writeUInt32LE(it.flags, e);
       buf.writeUInt32LE(data - e, e + 4);
       buf.writeUInt32LE(it.key.length, e + 8);
       buf.writeUInt32LE(it.value.length, e + 12);
       data += it.key.copy(buf, data);
       data += it.value.copy(buf, data);
-    } else {
-      const it = node.items[i]!;
-      buf.writeUInt32LE(data - e, e);
-      buf.writeUInt32LE(it.key.length, e + 4);
-      buf.writeBigUInt64LE(BigInt(it.pgid), e + 8);
-      data += it.key.copy(buf, data);
+      e += ELEMENT_SIZE;
     }
+    return;
+  }
+  for (const it of node.items) {
+    buf.writeUInt32LE(data - e, e);
+    buf.writeUInt32LE(it.key.length, e + 4);
+    buf.writeBigUInt64LE(BigInt(it.pgid), e + 8);
+    data += it.key.copy(buf, data);
+    e += ELEMENT_SIZE;
   }
 }
 
@@ -242,16 +251,18 @@ export function decodeBucketValue(value: Buffer, where: string): BucketHeader {
 /** The page ids listed on a freelist page (bbolt's FreelistPageIds). */
 export function decodeFreelist(page: Buffer, where: string): number[] {
   const h = readPageHeader(page);
-  if (h.flags !== FREELIST_PAGE) throw corrupt(`${where}: expected a freelist page, found flags 0x${h.flags.toString(16)}`);
+  if (h.flags !== FREELIST_PAGE)
+    throw corrupt(`${where}: expected a freelist page, found flags 0x${h.flags.toString(16)}`);
   let idx = 0;
   let count = h.count;
   if (count === 0xffff) {
     count = readId(page, PAGE_HEADER_SIZE, 'freelist count');
     idx = 1;
   }
-  if (PAGE_HEADER_SIZE + (idx + count) * 8 > page.length) throw corrupt(`${where}: ${count} freelist ids overrun the page run`);
-  const ids: number[] = new Array(count);
-  for (let i = 0; i < count; i++) ids[i] = readId(page, PAGE_HEADER_SIZE + (idx + i) * 8, 'free page id');
+  if (PAGE_HEADER_SIZE + (idx + count) * 8 > page.length)
+    throw corrupt(`${where}: ${count} freelist ids overrun the page run`);
+  const ids: number[] = [];
+  for (let i = 0; i < count; i++) ids.push(readId(page, PAGE_HEADER_SIZE + (idx + i) * 8, 'free page id'));
   return ids;
 }
 
@@ -273,6 +284,13 @@ export function encodeFreelist(ids: readonly number[], buf: Buffer, id: number, 
     buf.writeBigUInt64LE(BigInt(pid), o);
     o += 8;
   }
+}
+
+/** Element `i` of `items`, which the caller knows exists (a corrupt-file error otherwise). */
+export function nth<T>(items: readonly T[], i: number): T {
+  const v = items[i];
+  if (v === undefined) throw corrupt(`element ${i} of ${items.length} is missing`);
+  return v;
 }
 
 /** Byte-wise key order, as bbolt compares keys (bytes.Compare). */

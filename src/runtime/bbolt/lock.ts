@@ -30,7 +30,11 @@ export function lockFile(path: string): Promise<FileLock> {
     let out = '';
     let err = '';
     let settled = false;
-    const exited = new Promise<void>((done) => child.once('close', () => done()));
+    const exited = new Promise<void>((done) =>
+      child.once('close', () => {
+        done();
+      }),
+    );
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
@@ -47,13 +51,22 @@ export function lockFile(path: string): Promise<FileLock> {
     child.once('error', (e: NodeJS.ErrnoException) => {
       if (settled) return;
       settled = true;
-      reject(new StoreError('STORE_IO', [], 'util-linux flock(1) on the PATH, to take the file lock', e.code ?? String(e)));
+      reject(
+        new StoreError('STORE_IO', [], 'util-linux flock(1) on the PATH, to take the file lock', e.code ?? String(e)),
+      );
     });
     child.once('close', (code) => {
       if (settled) return;
       settled = true;
       if (code === CONFLICT_EXIT) {
-        reject(new StoreError('STORE_LOCKED', [], `no process holding the lock on ${path}`, 'another process holds it: stop the runtime first'));
+        reject(
+          new StoreError(
+            'STORE_LOCKED',
+            [],
+            `no process holding the lock on ${path}`,
+            'another process holds it: stop the runtime first',
+          ),
+        );
       } else reject(new StoreError('STORE_IO', [], `to lock ${path}`, `flock exited ${code}: ${err.trim()}`));
     });
   });

@@ -32,6 +32,7 @@ import {
   encodeNode,
   freelistSize,
   nodeSize,
+  nth,
   readPageHeader,
   type LeafItem,
   type Meta,
@@ -91,7 +92,8 @@ function buildTrie(updates: readonly BoltUpdate[]): Map<string, TrieEntry> {
       where += `${where ? '/' : ''}${k}`;
       let e = level.get(k);
       if (!e) level.set(k, (e = { key: Buffer.from(name), children: new Map(), where }));
-      if (!e.children) throw new StoreError('STORE_CHANGED', [], `a bucket at ${where}`, 'the same path is also updated as a key');
+      if (!e.children)
+        throw new StoreError('STORE_CHANGED', [], `a bucket at ${where}`, 'the same path is also updated as a key');
       level = e.children;
     }
     const k = Buffer.from(u.key).toString('latin1');
@@ -117,7 +119,7 @@ class PageAllocator {
 
   allocate(count: number): number {
     if (count === 1) {
-      while (this.cursor < this.free.length && this.taken.has(this.free[this.cursor]!)) this.cursor++;
+      while (this.cursor < this.free.length && this.taken.has(nth(this.free, this.cursor))) this.cursor++;
       const id = this.free[this.cursor];
       if (id !== undefined) {
         this.taken.add(id);
@@ -128,7 +130,7 @@ class PageAllocator {
       let runStart = -1;
       let runLen = 0;
       for (let i = this.cursor; i < this.free.length; i++) {
-        const id = this.free[i]!;
+        const id = nth(this.free, i);
         if (this.taken.has(id)) {
           runLen = 0;
           continue;
@@ -210,12 +212,12 @@ class Transaction {
     let group: TrieEntry[] = [];
     const flush = (): void => {
       if (group.length === 0) return;
-      const item = node.items[child]!;
+      const item = nth(node.items, child);
       item.pgid = this.rewriteTree(item.pgid, group, where, depth + 1);
       group = [];
     };
     for (const e of entries) {
-      while (child + 1 < node.items.length && compareKeys(node.items[child + 1]!.key, e.key) <= 0) {
+      while (child + 1 < node.items.length && compareKeys(nth(node.items, child + 1).key, e.key) <= 0) {
         flush();
         child++;
       }
@@ -228,18 +230,23 @@ class Transaction {
   private applyLeaf(items: LeafItem[], entries: readonly TrieEntry[], where: string): void {
     let i = 0;
     for (const e of entries) {
-      while (i < items.length && compareKeys(items[i]!.key, e.key) < 0) i++;
+      while (i < items.length && compareKeys(nth(items, i).key, e.key) < 0) i++;
       const item = items[i];
       if (!item || compareKeys(item.key, e.key) !== 0) {
-        throw new StoreError('STORE_CHANGED', [], `an existing key ${e.where}`, `not found in ${where || 'the root bucket'}`);
+        throw new StoreError(
+          'STORE_CHANGED',
+          [],
+          `an existing key ${e.where}`,
+          `not found in ${where || 'the root bucket'}`,
+        );
       }
       const isBucket = (item.flags & BUCKET_LEAF_FLAG) !== 0;
       if (e.children) {
         if (!isBucket) throw new StoreError('STORE_CHANGED', [], `a bucket at ${e.where}`, 'found a plain value');
         item.value = this.rewriteBucketValue(item.value, e.children, e.where);
-      } else {
+      } else if (e.update) {
         if (isBucket) throw new StoreError('STORE_CHANGED', [], `a plain value at ${e.where}`, 'found a bucket');
-        item.value = Buffer.from(e.update!(item.value));
+        item.value = Buffer.from(e.update(item.value));
         this.updated++;
       }
     }
@@ -320,14 +327,15 @@ class PageWriter {
       writeAll(this.fd, this.pending.buf, this.pending.id * this.pageSize);
       this.pending = undefined;
     }
-    if (this.runPages > 0) writeAll(this.fd, this.arena.subarray(0, this.runPages * this.pageSize), this.runStart * this.pageSize);
+    if (this.runPages > 0)
+      writeAll(this.fd, this.arena.subarray(0, this.runPages * this.pageSize), this.runStart * this.pageSize);
     this.runStart = -1;
     this.runPages = 0;
   }
 }
 
 function writeAll(fd: number, buf: Buffer, position: number): void {
-  for (let done = 0; done < buf.length; ) done += writeSync(fd, buf, done, buf.length - done, position + done);
+  for (let done = 0; done < buf.length;) done += writeSync(fd, buf, done, buf.length - done, position + done);
 }
 
 /**
@@ -342,7 +350,9 @@ export function commitUpdates(file: BoltFile, updates: readonly BoltUpdate[], ho
   const meta = file.meta;
   const newTxid = meta.txid + 1n;
   if (Number(newTxid % 2n) === file.metas.page) {
-    throw corrupt(`${file.path}: the meta in force (txid ${meta.txid}) sits on page ${file.metas.page}, where the next commit would write`);
+    throw corrupt(
+      `${file.path}: the meta in force (txid ${meta.txid}) sits on page ${file.metas.page}, where the next commit would write`,
+    );
   }
   let free: number[] = [];
   const oldFreelistRun: number[] = [];
@@ -388,7 +398,12 @@ export function commitUpdates(file: BoltFile, updates: readonly BoltUpdate[], ho
     metaWriter.flush();
     fdatasyncSync(file.fd);
   } catch (e) {
-    throw new StoreError('WRITE_INTERRUPTED', [], `to write the meta page of ${file.path}`, (e as { code?: string }).code ?? String(e));
+    throw new StoreError(
+      'WRITE_INTERRUPTED',
+      [],
+      `to write the meta page of ${file.path}`,
+      (e as { code?: string }).code ?? String(e),
+    );
   }
   return {
     txid: newTxid,

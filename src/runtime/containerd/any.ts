@@ -14,7 +14,7 @@ function readVarint(buf: Buffer, pos: number, where: string): [value: number, ne
   let mul = 1;
   for (let i = 0; i < 8; i++) {
     if (pos >= buf.length) throw bad(where, 'truncated varint');
-    const b = buf[pos++]!;
+    const b = buf.readUInt8(pos++);
     v += (b & 0x7f) * mul;
     if ((b & 0x80) === 0) return [v, pos];
     mul *= 128;
@@ -44,7 +44,7 @@ export interface AnyMessage {
 export function decodeAny(buf: Buffer, where: string): AnyMessage {
   let pos = 0;
   let typeUrl: string | undefined;
-  let value: AnyMessage['valueField'] & { start: number } | undefined;
+  let value: (AnyMessage['valueField'] & { start: number }) | undefined;
   while (pos < buf.length) {
     const [tag, afterTag] = readVarint(buf, pos, where);
     const field = Math.floor(tag / 8);
@@ -58,7 +58,11 @@ export function decodeAny(buf: Buffer, where: string): AnyMessage {
     pos = end;
   }
   if (typeUrl === undefined || value === undefined) throw bad(where, 'type_url or value missing');
-  return { typeUrl, value: buf.subarray(value.start, value.end), valueField: { lengthAt: value.lengthAt, end: value.end } };
+  return {
+    typeUrl,
+    value: buf.subarray(value.start, value.end),
+    valueField: { lengthAt: value.lengthAt, end: value.end },
+  };
 }
 
 /** The message with its value replaced by `value`. */
@@ -79,5 +83,12 @@ export function replaceAnyValue(buf: Buffer, msg: AnyMessage, value: Uint8Array)
 /** Encodes an Any as Go's proto.Marshal does (type_url, then value). */
 export function encodeAny(typeUrl: string, value: Uint8Array): Buffer {
   const url = Buffer.from(typeUrl);
-  return Buffer.concat([Buffer.from([0x0a]), encodeVarint(url.length), url, Buffer.from([0x12]), encodeVarint(value.length), value]);
+  return Buffer.concat([
+    Buffer.from([0x0a]),
+    encodeVarint(url.length),
+    url,
+    Buffer.from([0x12]),
+    encodeVarint(value.length),
+    value,
+  ]);
 }

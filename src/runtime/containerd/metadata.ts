@@ -27,7 +27,8 @@ export function locateMetadata(text: string, id: string): LocatedContainer {
     throw new RecordError('INVALID_RECORD', ['Version'], 'CRI container metadata version "v1"', `container ${id}`);
   }
   const config = nodeAt(root, CONFIG);
-  if (config?.type !== 'object') throw new RecordError('INVALID_RECORD', CONFIG, 'the CRI container config (an object)', `container ${id}`);
+  if (config?.type !== 'object')
+    throw new RecordError('INVALID_RECORD', CONFIG, 'the CRI container config (an object)', `container ${id}`);
   const labels = nodeAt(root, LABELS);
   const plainLabels = labels?.type === 'object' ? { Metadata: { Config: { labels: toPlainValue(labels) } } } : {};
   return {
@@ -35,6 +36,9 @@ export function locateMetadata(text: string, id: string): LocatedContainer {
     runtime: 'containerd',
     ...identity(plainLabels, LABELS),
     sites: mapSites(root, ANNOTATIONS),
-    primaryPath: { hash: [...ANNOTATIONS, HASH_KEY], hashWithoutResources: [...ANNOTATIONS, HASH_WITHOUT_RESOURCES_KEY] },
+    primaryPath: {
+      hash: [...ANNOTATIONS, HASH_KEY],
+      hashWithoutResources: [...ANNOTATIONS, HASH_WITHOUT_RESOURCES_KEY],
+    },
   };
 }

@@ -17,7 +17,14 @@ import { primarySite, type LocatedContainer } from '../hash-sites.js';
 import { checkHashChange, rewriteLocated } from '../rewrite-record.js';
 import { backupFiles, restoreBackups } from '../stores/files.js';
 import { fingerprinter } from '../stores/fingerprint.js';
-import type { ApplyOptions, ApplyReport, BackupEntry, RecordStore, StoreRewrite, StoredContainer } from '../stores/types.js';
+import type {
+  ApplyOptions,
+  ApplyReport,
+  BackupEntry,
+  RecordStore,
+  StoreRewrite,
+  StoredContainer,
+} from '../stores/types.js';
 import { decodeAny, replaceAnyValue } from './any.js';
 import { CONTAINER_METADATA_EXTENSION, locateMetadata } from './metadata.js';
 
@@ -106,7 +113,8 @@ export class ContainerdStore implements RecordStore {
     const any = decodeAny(raw, where);
     const text = any.value.toString('utf8');
     // Go's encoding/json writes valid UTF-8; anything else could not be rewritten byte for byte.
-    if (Buffer.byteLength(text) !== any.value.length) throw new StoreError('STORE_CORRUPT', [], `UTF-8 JSON at ${where}`, 'invalid UTF-8');
+    if (Buffer.byteLength(text) !== any.value.length)
+      throw new StoreError('STORE_CORRUPT', [], `UTF-8 JSON at ${where}`, 'invalid UTF-8');
     return { id, raw, text, located: locateMetadata(text, id) };
   }
 
@@ -161,14 +169,20 @@ export class ContainerdStore implements RecordStore {
   private rewritten(r: StoreRewrite, raw: Buffer, fp: (b: Uint8Array) => string): Buffer {
     const now = fp(raw);
     if (now !== r.fingerprint) {
-      throw new StoreError('STORE_CHANGED', [], `record ${r.containerId} with fingerprint ${r.fingerprint}, as planned`, `it now has ${now}`);
+      throw new StoreError(
+        'STORE_CHANGED',
+        [],
+        `record ${r.containerId} with fingerprint ${r.fingerprint}, as planned`,
+        `it now has ${now}`,
+      );
     }
     const rec = this.decode(r.containerId, raw);
     let text: string;
     try {
       text = rewriteLocated(rec.text, rec.located, r.change);
     } catch (e) {
-      if (e instanceof KubeletHashError) throw new StoreError('STORE_CHANGED', [], `container ${r.containerId} as planned`, e.message);
+      if (e instanceof KubeletHashError)
+        throw new StoreError('STORE_CHANGED', [], `container ${r.containerId} as planned`, e.message);
       throw e;
     }
     return replaceAnyValue(raw, decodeAny(raw, this.location(r.containerId)), Buffer.from(text, 'utf8'));
@@ -178,7 +192,8 @@ export class ContainerdStore implements RecordStore {
     for (const r of rewrites) checkHashChange(r.change);
     const byId = new Map<string, StoreRewrite>();
     for (const r of rewrites) {
-      if (byId.has(r.containerId)) throw new StoreError('STORE_CHANGED', [], 'one rewrite per container', `${r.containerId} appears twice`);
+      if (byId.has(r.containerId))
+        throw new StoreError('STORE_CHANGED', [], 'one rewrite per container', `${r.containerId} appears twice`);
       byId.set(r.containerId, r);
     }
     const fp = await fingerprinter();
@@ -194,7 +209,12 @@ export class ContainerdStore implements RecordStore {
       const report = checkBoltFile(this.dbPath);
       lap('check');
       if (report.faults.length > 0) {
-        throw new StoreError('STORE_CORRUPT', [], `${this.dbPath} to pass its checks before any write`, report.faults.slice(0, 5).join('; '));
+        throw new StoreError(
+          'STORE_CORRUPT',
+          [],
+          `${this.dbPath} to pass its checks before any write`,
+          report.faults.slice(0, 5).join('; '),
+        );
       }
       // Verify every record and compute every new value before the first byte is written.
       const values = new Map<string, { old: string; value: Buffer }>();
@@ -208,8 +228,14 @@ export class ContainerdStore implements RecordStore {
         reader.close();
       }
       const missing = rewrites.find((r) => !values.has(r.containerId));
-      if (missing) throw new StoreError('STORE_CHANGED', [], `record ${missing.containerId} in ${this.dbPath}`, 'it is gone');
-      const changed = rewrites.map((r) => ({ containerId: r.containerId, location: this.location(r.containerId), from: r.change.from.hash, to: r.change.to.hash }));
+      if (missing)
+        throw new StoreError('STORE_CHANGED', [], `record ${missing.containerId} in ${this.dbPath}`, 'it is gone');
+      const changed = rewrites.map((r) => ({
+        containerId: r.containerId,
+        location: this.location(r.containerId),
+        from: r.change.from.hash,
+        to: r.change.to.hash,
+      }));
       lap('verify');
       if (options.dryRun) return { changed, backups: [], dryRun: true, timings };
 
@@ -219,9 +245,15 @@ export class ContainerdStore implements RecordStore {
         bucket: this.bucketPath(r.containerId),
         key: EXTENSION_KEY,
         update: (old: Buffer): Uint8Array => {
-          const planned = values.get(r.containerId)!;
+          const planned = values.get(r.containerId);
           // Under the lock nothing can have changed since the check above; verify anyway, it is cheap.
-          if (fp(old) !== planned.old) throw new StoreError('STORE_CHANGED', [], `record ${r.containerId} unchanged during the write`, 'it changed');
+          if (!planned || fp(old) !== planned.old)
+            throw new StoreError(
+              'STORE_CHANGED',
+              [],
+              `record ${r.containerId} unchanged during the write`,
+              'it changed',
+            );
           return planned.value;
         },
       }));
@@ -235,7 +267,12 @@ export class ContainerdStore implements RecordStore {
       if (this.checkAfterWrite) {
         const after = checkBoltFile(this.dbPath);
         if (after.faults.length > 0) {
-          throw new StoreError('STORE_CORRUPT', [], `${this.dbPath} to pass its checks after the write (roll back from the backup)`, after.faults.slice(0, 5).join('; '));
+          throw new StoreError(
+            'STORE_CORRUPT',
+            [],
+            `${this.dbPath} to pass its checks after the write (roll back from the backup)`,
+            after.faults.slice(0, 5).join('; '),
+          );
         }
         lap('checkAfter');
       }

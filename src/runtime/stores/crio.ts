@@ -11,7 +11,13 @@ import { RecordError, StoreError } from '../../errors.js';
 import { findMember, nodeAt, scanJson } from '../../json/spans.js';
 import { embeddedSites, mapSites, primarySite, type LocatedContainer } from '../hash-sites.js';
 import { rewriteLocated } from '../rewrite-record.js';
-import { CRIO_ANNOTATIONS_KEY, CONTAINER_NAME_LABEL, POD_NAME_LABEL, POD_NAMESPACE_LABEL, POD_UID_LABEL } from '../schemas.js';
+import {
+  CRIO_ANNOTATIONS_KEY,
+  CONTAINER_NAME_LABEL,
+  POD_NAME_LABEL,
+  POD_NAMESPACE_LABEL,
+  POD_UID_LABEL,
+} from '../schemas.js';
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../../releases/registry.js';
 import { applyFileRewrites, fingerprintFiles } from './file-store.js';
 import { daemonsUsing, flagValue, restoreBackups } from './files.js';
@@ -56,10 +62,15 @@ export function locateCrioConfig(text: string, id: string): LocatedContainer | u
     try {
       labels = JSON.parse(labelsText) as Record<string, unknown>;
     } catch {
-      throw new RecordError('INVALID_RECORD', ['annotations', LABELS_KEY], 'a JSON object of labels', `container ${id}`);
+      throw new RecordError(
+        'INVALID_RECORD',
+        ['annotations', LABELS_KEY],
+        'a JSON object of labels',
+        `container ${id}`,
+      );
     }
   }
-  const label = (k: string): string => (typeof labels[k] === 'string' ? (labels[k] as string) : '');
+  const label = (k: string): string => (typeof labels[k] === 'string' ? labels[k] : '');
   const embedded = ['annotations', CRIO_ANNOTATIONS_KEY];
   return {
     containerId: id,
@@ -105,7 +116,8 @@ export class CrioStore implements RecordStore {
 
   private files(id: string): string[] {
     const main = join(this.root, this.folder, id, 'userdata', 'config.json');
-    const copy = this.runRoot !== undefined ? join(this.runRoot, this.folder, id, 'userdata', 'config.json') : undefined;
+    const copy =
+      this.runRoot !== undefined ? join(this.runRoot, this.folder, id, 'userdata', 'config.json') : undefined;
     return copy !== undefined && existsSync(copy) ? [main, copy] : [main];
   }
 
@@ -120,7 +132,13 @@ export class CrioStore implements RecordStore {
   /** Refuses while a crio runs that may use this graphroot (its `--root`; without one, any crio). */
   private checkStopped(what: string): void {
     const pids = daemonsUsing('crio', this.root, (args) => flagValue(args, ['--root', '-r']));
-    if (pids.length > 0) throw new StoreError('RUNTIME_RUNNING', [], `CRI-O stopped while its records are ${what}`, `crio runs as pid ${pids.join(', ')}`);
+    if (pids.length > 0)
+      throw new StoreError(
+        'RUNTIME_RUNNING',
+        [],
+        `CRI-O stopped while its records are ${what}`,
+        `crio runs as pid ${pids.join(', ')}`,
+      );
   }
 
   async list(): Promise<StoredContainer[]> {
@@ -128,7 +146,8 @@ export class CrioStore implements RecordStore {
     for (const id of this.ids()) {
       const files = this.files(id);
       const { fingerprint, texts } = await fingerprintFiles(files);
-      const c = locateCrioConfig(texts[0]!.toString('utf8'), id);
+      const [main] = texts;
+      const c = main ? locateCrioConfig(main.toString('utf8'), id) : undefined;
       if (!c || (c.podUid === '' && c.containerName === '')) continue;
       const s: StoredContainer = {
         runtime: 'cri-o',

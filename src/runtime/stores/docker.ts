@@ -78,7 +78,7 @@ export class DockerStore implements RecordStore {
     for (const id of this.ids()) {
       const file = this.file(id);
       const { fingerprint, texts } = await fingerprintFiles([file]);
-      for (const info of readRuntimeRecords(texts[0]!.toString('utf8'))) {
+      for (const info of readRuntimeRecords(Buffer.concat(texts).toString('utf8'))) {
         // Containers docker runs for others than the kubelet carry no pod labels.
         if (info.podUid === '' && info.containerName === '') continue;
         const s: StoredContainer = {
@@ -105,14 +105,22 @@ export class DockerStore implements RecordStore {
       const flag = flagValue(args, ['--data-root', '-g', '--graph']);
       if (flag !== undefined) return flag;
       try {
-        const config = JSON.parse(readFileSync(flagValue(args, ['--config-file']) ?? '/etc/docker/daemon.json', 'utf8')) as Record<string, unknown>;
+        const config = JSON.parse(
+          readFileSync(flagValue(args, ['--config-file']) ?? '/etc/docker/daemon.json', 'utf8'),
+        ) as Record<string, unknown>;
         if (typeof config['data-root'] === 'string') return config['data-root'];
       } catch {
         // no readable config file: dockerd's default root
       }
       return '/var/lib/docker';
     });
-    if (pids.length > 0) throw new StoreError('RUNTIME_RUNNING', [], `dockerd stopped while its records are ${what}`, `dockerd runs on ${this.root} as pid ${pids.join(', ')}`);
+    if (pids.length > 0)
+      throw new StoreError(
+        'RUNTIME_RUNNING',
+        [],
+        `dockerd stopped while its records are ${what}`,
+        `dockerd runs on ${this.root} as pid ${pids.join(', ')}`,
+      );
   }
 
   /** Refuses unless daemon.json sets `"live-restore": true`. */
@@ -121,10 +129,20 @@ export class DockerStore implements RecordStore {
     try {
       config = JSON.parse(readFileSync(this.daemonConfig, 'utf8'));
     } catch (e) {
-      throw new StoreError('LIVE_RESTORE_OFF', [], `"live-restore": true in ${this.daemonConfig}`, `cannot read it: ${(e as { code?: string }).code ?? String(e)}`);
+      throw new StoreError(
+        'LIVE_RESTORE_OFF',
+        [],
+        `"live-restore": true in ${this.daemonConfig}`,
+        `cannot read it: ${(e as { code?: string }).code ?? String(e)}`,
+      );
     }
     if ((config as Record<string, unknown> | null)?.['live-restore'] !== true) {
-      throw new StoreError('LIVE_RESTORE_OFF', [], `"live-restore": true in ${this.daemonConfig}`, 'without it, stopping dockerd stops every container');
+      throw new StoreError(
+        'LIVE_RESTORE_OFF',
+        [],
+        `"live-restore": true in ${this.daemonConfig}`,
+        'without it, stopping dockerd stops every container',
+      );
     }
   }
 
@@ -134,7 +152,13 @@ export class DockerStore implements RecordStore {
     const known = new Set(this.ids());
     return applyFileRewrites(
       rewrites,
-      (id) => (known.has(id) ? { files: [this.file(id)], rewrite: (text, change) => rewriteRuntimeRecord(text, { ...change, containerId: id }) } : undefined),
+      (id) =>
+        known.has(id)
+          ? {
+              files: [this.file(id)],
+              rewrite: (text, change) => rewriteRuntimeRecord(text, { ...change, containerId: id }),
+            }
+          : undefined,
       options,
     );
   }

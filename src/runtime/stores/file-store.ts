@@ -23,7 +23,7 @@ export interface FileRecord {
 export async function fingerprintFiles(files: readonly string[]): Promise<{ fingerprint: string; texts: Buffer[] }> {
   const fp = await fingerprinter();
   const texts = files.map((f) => readFileSync(f));
-  return { fingerprint: fp(texts.length === 1 ? texts[0]! : Buffer.concat(texts)), texts };
+  return { fingerprint: fp(Buffer.concat(texts)), texts };
 }
 
 /** Applies rewrites to file records; `find` maps a container id to its record (or undefined). */
@@ -40,23 +40,41 @@ export async function applyFileRewrites(
     if (!rec) throw new StoreError('STORE_CHANGED', [], `the record of container ${r.containerId}`, 'it is gone');
     const { fingerprint, texts } = await fingerprintFiles(rec.files);
     if (fingerprint !== r.fingerprint) {
-      throw new StoreError('STORE_CHANGED', [], `record ${r.containerId} with fingerprint ${r.fingerprint}, as planned`, `it now has ${fingerprint}`);
+      throw new StoreError(
+        'STORE_CHANGED',
+        [],
+        `record ${r.containerId} with fingerprint ${r.fingerprint}, as planned`,
+        `it now has ${fingerprint}`,
+      );
     }
-    rec.files.forEach((file, i) => {
-      const text = texts[i]!.toString('utf8');
+    texts.forEach((bytes, i) => {
+      const file = rec.files[i] ?? '';
+      const text = bytes.toString('utf8');
       let out: string;
       try {
         out = rec.rewrite(text, r.change, file);
       } catch (e) {
-        if (e instanceof KubeletHashError) throw new StoreError('STORE_CHANGED', [], `container ${r.containerId} as planned (${file})`, e.message);
+        if (e instanceof KubeletHashError)
+          throw new StoreError('STORE_CHANGED', [], `container ${r.containerId} as planned (${file})`, e.message);
         throw e;
       }
       writes.push({ file, data: Buffer.from(out, 'utf8') });
     });
-    changed.push({ containerId: r.containerId, location: rec.files.join(' + '), from: r.change.from.hash, to: r.change.to.hash });
+    changed.push({
+      containerId: r.containerId,
+      location: rec.files.join(' + '),
+      from: r.change.from.hash,
+      to: r.change.to.hash,
+    });
   }
   if (options.dryRun) return { changed, backups: [], dryRun: true };
-  const backups = options.backupDir !== undefined ? await backupFiles(options.backupDir, writes.map((w) => w.file)) : [];
+  const backups =
+    options.backupDir !== undefined
+      ? await backupFiles(
+          options.backupDir,
+          writes.map((w) => w.file),
+        )
+      : [];
   for (const w of writes) writeFileAtomic(w.file, w.data);
   return { changed, backups, dryRun: false };
 }

@@ -1,5 +1,16 @@
 /** File operations the stores share: durable atomic replace, backups, rollback, runtime process checks. */
-import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { StoreError } from '../../errors.js';
 import { fingerprintFile } from './fingerprint.js';
@@ -24,7 +35,7 @@ export function writeFileAtomic(path: string, data: Uint8Array): void {
   try {
     const fd = openSync(tmp, 'w', 0o600);
     try {
-      for (let done = 0; done < data.length; ) done += writeSync(fd, data, done, data.length - done);
+      for (let done = 0; done < data.length;) done += writeSync(fd, data, done, data.length - done);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -75,7 +86,8 @@ export async function restoreBackups(entries: readonly BackupEntry[]): Promise<B
   for (const e of entries) {
     if (!existsSync(e.backup)) throw new StoreError('STORE_IO', [], `the backup ${e.backup}`, 'it is missing');
     const fp = await fingerprintFile(e.backup);
-    if (fp !== e.fingerprint) throw new StoreError('STORE_CHANGED', [], `backup ${e.backup} with fingerprint ${e.fingerprint}`, `found ${fp}`);
+    if (fp !== e.fingerprint)
+      throw new StoreError('STORE_CHANGED', [], `backup ${e.backup} with fingerprint ${e.fingerprint}`, `found ${fp}`);
   }
   for (const e of entries) writeFileAtomic(e.original, readFileSync(e.backup));
   return [...entries];
@@ -104,7 +116,10 @@ export function runningProcesses(names: readonly string[]): number[] {
 /** A process's arguments (`/proc/PID/cmdline`), or `undefined` when it cannot be read. */
 function argsOf(pid: number): string[] | undefined {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((a) => a !== '').slice(1);
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .filter((a) => a !== '')
+      .slice(1);
   } catch {
     return undefined;
   }
@@ -112,8 +127,7 @@ function argsOf(pid: number): string[] | undefined {
 
 /** The value of `--flag VALUE` or `--flag=VALUE` among `args`. */
 export function flagValue(args: readonly string[], flags: readonly string[]): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
+  for (const [i, a] of args.entries()) {
     for (const f of flags) {
       if (a === f) return args[i + 1];
       if (a.startsWith(`${f}=`)) return a.slice(f.length + 1);

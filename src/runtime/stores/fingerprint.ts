@@ -21,18 +21,18 @@ export function hex64(v: bigint): string {
 
 /** A fingerprint function, once the WebAssembly module is ready. */
 export async function fingerprinter(): Promise<(bytes: Uint8Array) => string> {
-  const { h64Raw } = await xxhashApi();
-  return (bytes) => hex64(h64Raw(bytes));
+  const api = await xxhashApi();
+  return (bytes) => hex64(api.h64Raw(bytes));
 }
 
 /** xxHash64 of a whole file, streamed in 1 MiB chunks (meta.db can be large). */
 export async function fingerprintFile(path: string): Promise<string> {
-  const { create64 } = await xxhashApi();
-  const h = create64();
+  const api = await xxhashApi();
+  const h = api.create64();
   const fd = openSync(path, 'r');
   try {
     const buf = Buffer.allocUnsafe(1 << 20);
-    for (let pos = 0; ; ) {
+    for (let pos = 0; ;) {
       const n = readSync(fd, buf, 0, buf.length, pos);
       if (n === 0) break;
       h.update(n === buf.length ? buf : buf.subarray(0, n));
