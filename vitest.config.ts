@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The CLI tests run the built binary: build it once per run.
+    globalSetup: ['test/support/build-cli.ts'],
     testTimeout: 120_000,
     reporters: ['default', './test/support/closing-line-reporter.ts'],
     benchmark: { include: ['bench/**/*.bench.ts'] },

@@ -73,6 +73,7 @@ export type ErrorCode =
   | 'NOT_AN_INTEGER'
   | 'INVALID_QUANTITY'
   | 'INVALID_JSON'
+  | 'INVALID_YAML'
   | 'DUPLICATE_CONTAINER_NAME'
   | 'UNSAFE_INTEGER'
   | 'TOO_DEEP'

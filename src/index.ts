@@ -39,6 +39,7 @@ export {
   type TokenMountOptions,
 } from './defaults/index.js';
 export { locateContainers, type LocatedContainer, type ContainerList } from './pod/locate.js';
+export { readDocuments, manifestObjects, type ManifestDocument, type ManifestObject, type SourcePosition } from './pod/read-documents.js';
 export {
   readRuntimeRecords,
   rewriteRuntimeRecord,
@@ -60,7 +61,7 @@ export {
 } from './releases/registry.js';
 export type { JsonEscapeMode } from './encode/gojson-string.js';
 export type { HashAlgorithmName } from './models/model.js';
-export { parseJson, type JsonValue } from './json/parse.js';
+export { parseJson, parseJsonStream, type JsonValue, type JsonStreamValue } from './json/parse.js';
 export { JsonNumber } from './json/number.js';
 export {
   KubeletHashError,

@@ -32,11 +32,14 @@ describe('code blocks of README.md and docs/', () => {
   });
 });
 
-/** Commands and their usage lines, from the CLI's own help. */
+/** Commands and their usage lines, from the CLI's own `COMMAND --help`. */
 async function cliCommands(): Promise<Map<string, string>> {
   const { out } = await cli(['help']);
   const commands = new Map<string, string>();
-  for (const m of out.matchAll(/^ {6}kubelet-hash (\S+) ?(.*)$/gm)) commands.set(m[1]!, m[2]!);
+  for (const m of out.matchAll(/^ {2}([a-z]+) {2,}/gm)) {
+    const help = await cli([m[1]!, '--help']);
+    commands.set(m[1]!, /^usage: kubelet-hash \S+(?: (.*))?$/m.exec(help.out)![1] ?? '');
+  }
   return commands;
 }
 

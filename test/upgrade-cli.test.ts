@@ -175,7 +175,7 @@ describe('kubelet-hash plan / apply / verify / rollback (CRI-O files)', () => {
           dir,
         ])
       ).code,
-    ).toBe(64);
+    ).toBe(2);
   });
 
   it('the sandbox config next to the containers is not a record', async () => {

@@ -1,45 +1,108 @@
-/** What every CLI command module shares: the command shape, usage errors and argument helpers. */
-import { locateContainers, type LocatedContainer } from '../pod/locate.js';
-import { readJsonInput, type CliIO } from './io.js';
+/**
+ * The shape of a CLI command. A command declares its options (with the text `--help` and
+ * docs/cli.md show), its operands and a `run` that returns rows; the dispatcher (`run.ts`) parses
+ * the arguments, renders the rows as a table, `--json` or `--ndjson`, and turns errors into exit
+ * codes. To add a command: write a `CommandDef` and list it in `registry.ts`.
+ */
+import type { z } from 'zod';
+import type { CliIO } from './io.js';
 
-export type Values = Record<string, string | boolean | undefined>;
-export type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+export type Values = Record<string, string | boolean | string[] | undefined>;
 
-export interface Command {
-  summary: string;
-  usage: string;
-  options: OptionSpec;
-  run(values: Values, positionals: string[], io: CliIO): Promise<number>;
+/** One option: its type for node:util parseArgs, and what `--help` says about it. */
+export interface OptionDef {
+  type: 'string' | 'boolean';
+  short?: string;
+  /** Shown without brackets in the usage line (the command checks it). */
+  required?: boolean;
+  /** May be given several times (values collect into an array). */
+  multiple?: boolean;
+  /** The placeholder shown for a string value: `VERSION`, `FILE`, `HEX`. */
+  value?: string;
+  description: string;
 }
 
-/** A mistake in the command line itself (exit 64 with the usage line). */
-export class UsageError extends Error {}
+/** An operand (positional argument) as documented. */
+export interface OperandDef {
+  name: string;
+  description: string;
+  /** `one`: exactly one; `many`: one or more; `optional`: zero or one; `any`: zero or more; `none` if omitted from the list. */
+  count: 'one' | 'many' | 'optional' | 'any';
+}
+
+/** What a command hands back: rows for `--json`/`--ndjson`, text for people, its exit code. */
+export interface CommandResult {
+  /** 0 success, 1 a finding (would restart, not identified, plan with will-restart/unknown entries). */
+  exitCode: 0 | 1;
+  /** One JSON object per row (the `rows` of the `--json` document, the lines of `--ndjson`). */
+  rows: Record<string, unknown>[];
+  /** Totals or parameters of the whole run, for `--json`; null when the command has none. */
+  summary: Record<string, unknown> | null;
+  /** What people read on stdout (a table, a verdict line, preimage bytes). */
+  text: string | Uint8Array;
+}
+
+/** Everything a command's `run` gets. */
+export interface CommandContext {
+  values: Values;
+  operands: string[];
+  io: CliIO;
+  /** Print a warning on stderr (and list it in the `--json` document). */
+  warn(message: string): void;
+  /** Report progress of a long run (drawn on stderr only when it is a terminal). */
+  progress(done: number, total: number, what: string): void;
+}
+
+/** A CLI command. */
+export interface CommandDef {
+  name: string;
+  /** One line for the command list. */
+  summary: string;
+  /** A paragraph or two for `--help` and docs/cli.md. */
+  description: string;
+  options: Record<string, OptionDef>;
+  operands: OperandDef[];
+  /** Example command lines, each with a comment. */
+  examples: { command: string; comment: string }[];
+  /** The schemas of its `--json` rows and summary (output-schema.ts has the built-in ones). */
+  output: { row: z.ZodType; summary: z.ZodType };
+  /** What exit code 1 means for this command, when it can return 1. */
+  finding?: string;
+  run(ctx: CommandContext): Promise<CommandResult>;
+}
+
+export { RefusalError, UsageError } from './cli-errors.js';
+import { UsageError } from './cli-errors.js';
 
 export function str(values: Values, name: string, required: true): string;
 export function str(values: Values, name: string, required?: false): string | undefined;
 export function str(values: Values, name: string, required = false): string | undefined {
   const v = values[name];
   if (typeof v === 'string') return v;
+  if (Array.isArray(v)) {
+    if (v.length > 1) throw new UsageError(`--${name} is given ${v.length} times; give it once`);
+    if (v[0] !== undefined) return v[0];
+  }
   if (required) throw new UsageError(`--${name} is required`);
   return undefined;
 }
 
-export function onePositional(positionals: string[]): string {
-  if (positionals.length !== 1) throw new UsageError(`expected one input file (or - for stdin), got ${positionals.length}`);
-  return positionals[0]!;
+/** Every value of a `multiple` option. */
+export function list(values: Values, name: string): string[] {
+  const v = values[name];
+  return Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
 }
 
-/** The containers of the input document, narrowed by --container. */
-export async function containersOf(file: string, values: Values, io: CliIO): Promise<LocatedContainer[]> {
-  const { doc } = await readJsonInput(file, io);
-  const all = locateContainers(doc);
-  const name = str(values, 'container');
-  const wanted = name === undefined ? all : all.filter((c) => c.name === name);
-  if (wanted.length === 0) throw new UsageError(`no container named ${JSON.stringify(name)}`);
-  return wanted;
+export function flag(values: Values, name: string): boolean {
+  return values[name] === true;
 }
 
-export function single(found: LocatedContainer[]): LocatedContainer {
-  if (found.length !== 1) throw new UsageError(`the input has ${found.length} containers; pick one with --container`);
-  return found[0]!;
+/** The usage line of a command: options in brackets (required ones bare), then operands. */
+export function usageLine(cmd: CommandDef): string {
+  const opts = Object.entries(cmd.options).map(([name, o]) => {
+    const spelled = `--${name}${o.type === 'string' ? ` ${o.value ?? 'VALUE'}` : ''}`;
+    return `${o.required ? spelled : `[${spelled}]`}${o.multiple ? '...' : ''}`;
+  });
+  const ops = cmd.operands.map((o) => (o.count === 'one' ? o.name : o.count === 'many' ? `${o.name}...` : o.count === 'any' ? `[${o.name}...]` : `[${o.name}]`));
+  return ['kubelet-hash', cmd.name, ...opts, '[--json | --ndjson]', ...ops].join(' ');
 }

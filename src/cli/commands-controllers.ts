@@ -1,179 +1,293 @@
 /**
  * CLI commands over the controllers' API: `changed`, `translate`, `identify`, `explain`, `plan`.
- * Files in (or `-` for stdin), text or `--json` out. `changed` exits 1 when the kubelet would
- * restart the container, like a failed check.
+ * A verdict is given only on inputs the tool can vouch for: a malformed hash, an unknown gate, a
+ * status or record without a hash, or a record of another pod is refused (exit 2), never read as
+ * "restart".
  */
 import { explainHashChange } from '../explain/index.js';
-import {
-  containerChanged,
-  identifyReleases,
-  planUpgrade,
-  translateHash,
-  type ContainerStatusInput,
-  type FeatureGates,
-} from '../kubelet/index.js';
-import type { LocatedContainer } from '../pod/locate.js';
+import { HashFormatError } from '../errors.js';
+import { parseHash } from '../hash/format.js';
+import { containerChanged, identifyReleases, planUpgrade, translateHash, type FeatureGates } from '../kubelet/index.js';
+import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY, releaseInfo, supportedReleases } from '../releases/registry.js';
 import { readRuntimeRecords, type ContainerRecordInfo } from '../runtime/index.js';
-import { containersOf, onePositional, single, str, UsageError, type Command, type Values } from './command.js';
-import { readInput, readJsonInput, type CliIO } from './io.js';
+import { RefusalError, UsageError, flag, str, type CommandContext, type CommandDef, type OptionDef } from './command.js';
+import { CONTAINER, FILES_OPERAND, KUBELET_VERSION, single } from './commands.js';
+import { DEFAULTS_OPTIONS, readContainers, readObjects, specFor, within, type InputContainer } from './inputs.js';
+import { readInput } from './io.js';
+import { OUTPUTS } from './output-schema.js';
+import { podLabel, table } from './table.js';
+import { manifestObjects, readDocuments } from '../pod/read-documents.js';
 
-/** `--feature-gates A=true,B=false`, as the kubelet's flag is written. */
-export function featureGates(values: Values): FeatureGates | undefined {
-  const text = str(values, 'feature-gates');
+const FROM: OptionDef = { type: 'string', required: true, value: 'VERSION', description: 'the kubelet version that wrote the stored hash (required)' };
+const TO: OptionDef = { type: 'string', required: true, value: 'VERSION', description: 'the kubelet version to compute for (required)' };
+const GATES: OptionDef = {
+  type: 'string',
+  value: 'G=BOOL,…',
+  description: "the kubelet's --feature-gates (InPlacePodVerticalScaling, SidecarContainers); values as Go's ParseBool reads them (true, True, 1, t, false, 0, f…)",
+};
+
+/** strconv.ParseBool, which the kubelet's --feature-gates flag uses. */
+const GO_BOOL: Record<string, boolean> = Object.fromEntries([
+  ...['1', 't', 'T', 'TRUE', 'true', 'True'].map((s) => [s, true]),
+  ...['0', 'f', 'F', 'FALSE', 'false', 'False'].map((s) => [s, false]),
+]);
+
+/** Gates whose setting changes how hashes are used, in any supported release. */
+function knownGates(): string[] {
+  return [...new Set(supportedReleases().flatMap((r) => Object.keys(releaseInfo(r).featureGates)))];
+}
+
+/** `--feature-gates A=true,B=false`, as the kubelet's flag is written; unknown names are refused. */
+export function featureGates(ctx: CommandContext): FeatureGates | undefined {
+  const text = str(ctx.values, 'feature-gates');
   if (text === undefined) return undefined;
   const gates: FeatureGates = {};
+  const known = knownGates();
   for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
-    const m = /^([A-Za-z0-9]+)=(true|false)$/.exec(part);
-    if (!m) throw new UsageError(`--feature-gates expects Name=true|false pairs separated by commas, got ${JSON.stringify(part)}`);
-    gates[m[1]!] = m[2] === 'true';
+    const m = /^([^=\s]+)=(.*)$/.exec(part);
+    if (!m || GO_BOOL[m[2]!.trim()] === undefined) {
+      throw new UsageError(`--feature-gates expects Name=BOOL pairs separated by commas, got ${JSON.stringify(part)}`);
+    }
+    if (!known.includes(m[1]!)) {
+      throw new RefusalError('UNKNOWN_GATE', `unknown feature gate ${JSON.stringify(m[1])}: kubelet-hash knows the gates that change how hashes are used (${known.join(', ')}); leave others out`);
+    }
+    gates[m[1]!] = GO_BOOL[m[2]!.trim()]!;
   }
   return gates;
 }
 
-function json(io: CliIO, value: unknown): void {
-  io.stdout.write(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2) + '\n');
+/** A hash given on the command line must be one the kubelet could have written. */
+function hashArg(ctx: CommandContext, name: string, required: true): string;
+function hashArg(ctx: CommandContext, name: string, required?: false): string | undefined;
+function hashArg(ctx: CommandContext, name: string, required = false): string | undefined {
+  const v = required ? str(ctx.values, name, true) : str(ctx.values, name);
+  if (v !== undefined) checkHash(v, `--${name}`);
+  return v;
 }
 
-const JSON_OPT = { json: { type: 'boolean' } } as const;
-const CONTAINER_OPT = { container: { type: 'string', short: 'c' } } as const;
-const FROM_TO = { from: { type: 'string' }, to: { type: 'string' } } as const;
+function checkHash(text: unknown, where: string): void {
+  try {
+    parseHash(text);
+  } catch (e) {
+    if (!(e instanceof HashFormatError)) throw e;
+    throw new RefusalError('INVALID_HASH', `${where}: ${JSON.stringify(text)} is not a hash the kubelet writes (hex digits, at most 64 bits)`);
+  }
+}
 
-/** The stored hashes for `changed`: a status JSON file, a runtime record, or the flags. */
-async function statusFrom(values: Values, io: CliIO, container: LocatedContainer): Promise<ContainerStatusInput> {
-  const statusFile = str(values, 'status');
-  const recordFile = str(values, 'record');
-  const hash = str(values, 'hash');
+const JSON_KEYS = [HASH_KEY, `annotation.${HASH_KEY}`, 'hash'];
+
+/** The stored hashes for `changed`: --hash, a status file, or a runtime record of the same pod. */
+async function storedFor(ctx: CommandContext, c: InputContainer): Promise<{ status: Record<string, unknown>; source: string }> {
+  const statusFile = str(ctx.values, 'status');
+  const recordFile = str(ctx.values, 'record');
+  const hash = hashArg(ctx, 'hash');
   const given = [statusFile, recordFile, hash].filter((x) => x !== undefined).length;
-  if (given !== 1) throw new UsageError('give exactly one of --status FILE, --record FILE or --hash HEX');
+  if (given !== 1) throw new UsageError('give exactly one of --hash HEX, --status FILE or --record FILE');
   if (hash !== undefined) {
-    const wr = str(values, 'hash-without-resources');
-    return wr === undefined ? { hash } : { hash, hashWithoutResources: wr };
+    const wr = hashArg(ctx, 'hash-without-resources');
+    return { status: wr === undefined ? { hash } : { hash, hashWithoutResources: wr }, source: '--hash' };
   }
+  if (str(ctx.values, 'hash-without-resources') !== undefined) throw new UsageError('--hash-without-resources goes with --hash');
   if (statusFile !== undefined) {
-    const { doc } = await readJsonInput(statusFile, io);
-    return doc as ContainerStatusInput;
+    const text = await readInput(statusFile, ctx.io);
+    const objects = within(statusFile, null, [], () => manifestObjects(readDocuments(text)));
+    if (objects.length !== 1) throw new RefusalError('INVALID_STATUS', `${statusFile}: expected one status object, found ${objects.length}`);
+    const status = objects[0]!.value as Record<string, unknown>;
+    const key = JSON_KEYS.find((k) => Object.prototype.hasOwnProperty.call(status, k));
+    if (key === undefined) {
+      throw new RefusalError('NO_STORED_HASH', `${statusFile} holds no kubelet hash (no ${JSON_KEYS.map((k) => JSON.stringify(k)).join(', ')} key): nothing to compare`);
+    }
+    checkHash(typeof status[key] === 'object' ? String(status[key]) : status[key], `${statusFile} ${key}`);
+    return { status, source: statusFile };
   }
-  const records = readRuntimeRecords(await readInput(recordFile!, io));
-  const rec = records.length === 1 ? records[0] : records.find((r) => r.containerName === container.name);
-  if (!rec) throw new UsageError(`the record holds no container named ${JSON.stringify(container.name)}`);
-  const out: { hash?: string; hashWithoutResources?: string } = {};
-  if (rec.hash !== undefined) out.hash = rec.hash;
-  if (rec.hashWithoutResources !== undefined) out.hashWithoutResources = rec.hashWithoutResources;
-  return out;
+  const rec = recordFor(readRuntimeRecords(await readInput(recordFile!, ctx.io)), c, recordFile!);
+  if (rec.hash === undefined) {
+    throw new RefusalError('NO_STORED_HASH', `${recordFile}: the record of container ${JSON.stringify(rec.containerName)} stores no ${HASH_KEY}: it was not started by a kubelet, or the label was removed`);
+  }
+  checkHash(rec.hash, `${recordFile} ${HASH_KEY}`);
+  if (rec.hashWithoutResources !== undefined) checkHash(rec.hashWithoutResources, `${recordFile} ${HASH_WITHOUT_RESOURCES_KEY}`);
+  const status: Record<string, unknown> = { hash: rec.hash };
+  if (rec.hashWithoutResources !== undefined) status['hashWithoutResources'] = rec.hashWithoutResources;
+  return { status, source: recordFile! };
 }
 
-export const CONTROLLER_COMMANDS: Record<string, Command> = {
-  changed: {
-    summary: 'would this kubelet restart the running container? (exit 1 if so) — compares the stored hash with the spec',
-    usage: '-k VERSION (--hash HEX [--hash-without-resources HEX] | --status FILE | --record FILE) [--container NAME] [--feature-gates G=true] [--static-pod] [--json] SPEC|-',
-    options: {
-      'kubelet-version': { type: 'string', short: 'k' },
-      hash: { type: 'string' },
-      'hash-without-resources': { type: 'string' },
-      status: { type: 'string' },
-      record: { type: 'string' },
-      'feature-gates': { type: 'string' },
-      'static-pod': { type: 'boolean' },
-      ...CONTAINER_OPT,
-      ...JSON_OPT,
-    },
-    run: async (values, positionals, io) => {
-      const version = str(values, 'kubelet-version', true);
-      const c = single(await containersOf(onePositional(positionals), values, io));
-      const status = await statusFrom(values, io, c);
-      const gates = featureGates(values);
-      const r = containerChanged(c.container, status, {
+/**
+ * The record of this container of this pod. A Pod is matched by its uid, namespace and name (those
+ * it has); without a pod identity (a bare container, a template) the record must hold one pod only.
+ */
+function recordFor(records: ContainerRecordInfo[], c: InputContainer, file: string): ContainerRecordInfo {
+  const meta = c.object.value['metadata'];
+  const isPod = c.ref.kind === 'Pod' || (c.ref.kind === null && meta !== undefined);
+  const who = (r: ContainerRecordInfo): string => `${r.podNamespace}/${r.podName} (uid ${r.podUid})`;
+  const named = records.filter((r) => r.containerName === c.name);
+  if (isPod && (c.uid !== null || c.ref.pod !== null)) {
+    const same = named.filter(
+      (r) => (c.uid === null || r.podUid === c.uid) && (c.ref.pod === null || r.podName === c.ref.pod) && (c.ref.namespace === null || r.podNamespace === c.ref.namespace),
+    );
+    const target = `${c.ref.namespace ?? '?'}/${c.ref.pod ?? '?'}${c.uid ? ` (uid ${c.uid})` : ''}`;
+    if (same.length === 1) return same[0]!;
+    if (same.length > 1) throw new RefusalError('AMBIGUOUS_RECORD', `${file}: ${same.length} records match container ${JSON.stringify(c.name)} of ${target}`);
+    const others = named.length > 0 ? `; it has ${JSON.stringify(c.name)} of ${[...new Set(named.map(who))].join(', ')}` : '';
+    throw new RefusalError('RECORD_MISMATCH', `${file} holds no record of container ${JSON.stringify(c.name)} of pod ${target}${others}`);
+  }
+  const pods = new Set(records.map((r) => r.podUid));
+  if (pods.size > 1) {
+    throw new RefusalError('AMBIGUOUS_RECORD', `${file} holds containers of ${pods.size} pods; give the Pod (kubectl get pod NAME -o yaml) so its record is matched by pod identity, not by container name`);
+  }
+  if (named.length !== 1) {
+    throw new RefusalError('RECORD_MISMATCH', `${file} holds no record of a container named ${JSON.stringify(c.name)} (it has ${records.map((r) => JSON.stringify(r.containerName)).join(', ') || 'none'})`);
+  }
+  return named[0]!;
+}
+
+const changed: CommandDef = {
+  name: 'changed',
+  summary: 'would this kubelet restart the running container? (exit 1 if so)',
+  description:
+    "Compares the hash stored for a running container (--hash, a --status file with the runtime's annotations, or a --record from docker inspect / crictl inspect) with what the kubelet of -k computes for the spec, with that release's restart rule.\n" +
+    "A record is matched to the container by pod uid, namespace and name (a node-wide docker inspect holds many pods); one of another pod is refused. A status or record without a kubelet hash, a malformed hash, and an unknown feature gate are refused (exit 2).",
+  options: {
+    'kubelet-version': { ...KUBELET_VERSION, required: true, description: `${KUBELET_VERSION.description} (required)` },
+    hash: { type: 'string', value: 'HEX', description: 'the stored io.kubernetes.container.hash' },
+    'hash-without-resources': { type: 'string', value: 'HEX', description: 'the stored io.kubernetes.container.hashWithoutResources (with --hash)' },
+    status: { type: 'string', value: 'FILE', description: 'JSON/YAML map of the stored annotations (or {hash, hashWithoutResources})' },
+    record: { type: 'string', value: 'FILE', description: 'runtime record: docker inspect, config.v2.json or crictl inspect output' },
+    'feature-gates': GATES,
+    'static-pod': { type: 'boolean', description: 'the pod is a static pod (the kubelet restarts its containers on any hash change)' },
+    container: { ...CONTAINER, description: 'the container (required when the input has several)' },
+    ...DEFAULTS_OPTIONS,
+  },
+  operands: [{ ...FILES_OPERAND, count: 'one', description: 'the pod (or container) spec as the apiserver serves it; - for standard input' }],
+  examples: [
+    { comment: 'before upgrading the node to 1.31: would nginx be restarted?', command: 'kubectl get pod web -o yaml | kubelet-hash changed -k 1.31 -c nginx --record crictl-inspect.json -' },
+    { comment: 'with a hash read from the runtime', command: 'kubelet-hash changed -k 1.29 --hash 311670a pod.yaml' },
+  ],
+  finding: 'the kubelet would restart the container',
+  output: OUTPUTS.changed,
+  async run(ctx) {
+    const version = str(ctx.values, 'kubelet-version', true);
+    const gates = featureGates(ctx);
+    const c = single(await readContainers(ctx, ctx.operands, { ...containerName(ctx), releases: [releaseInfo(version)] }));
+    const { status, source } = await storedFor(ctx, c);
+    const spec = specFor(ctx, c, version);
+    const r = within(c.ref.file, c.object, c.path, () =>
+      containerChanged(spec, status, {
         kubeletVersion: version,
         containerList: c.list,
-        staticPod: values['static-pod'] === true,
+        staticPod: flag(ctx.values, 'static-pod'),
         ...(gates ? { featureGates: gates } : {}),
-      });
-      if (values['json']) json(io, { container: c.name, list: c.list, ...r });
-      else io.stdout.write(`${r.changed ? 'restart' : 'keep'}: ${c.name}: ${r.reason}\n`);
-      return r.changed ? 1 : 0;
-    },
-  },
-  translate: {
-    summary: 'the hash the --to kubelet computes, after checking --observed against the --from hash',
-    usage: '--from VERSION --to VERSION [--observed HEX] [--container NAME] [--json] SPEC|-',
-    options: { ...FROM_TO, observed: { type: 'string' }, ...CONTAINER_OPT, ...JSON_OPT },
-    run: async (values, positionals, io) => {
-      const from = str(values, 'from', true);
-      const to = str(values, 'to', true);
-      const observed = str(values, 'observed');
-      const found = await containersOf(onePositional(positionals), values, io);
-      if (observed !== undefined && found.length !== 1) throw new UsageError('--observed needs a single container; pick one with --container');
-      const rows = found.map((c) => ({
-        container: c.name,
-        list: c.list,
-        hash: translateHash(c.container, observed === undefined ? { from, to } : { from, to, observed }),
-      }));
-      if (values['json']) json(io, rows);
-      else for (const r of rows) io.stdout.write(found.length === 1 ? `${r.hash}\n` : `${r.container}\t${r.hash}\n`);
-      return 0;
-    },
-  },
-  identify: {
-    summary: 'which kubelet releases (and gate settings) would have stored --hash for the container (exit 1 if none)',
-    usage: '--hash HEX [--container NAME] [--json] SPEC|-',
-    options: { hash: { type: 'string' }, ...CONTAINER_OPT, ...JSON_OPT },
-    run: async (values, positionals, io) => {
-      const hash = str(values, 'hash', true);
-      const c = single(await containersOf(onePositional(positionals), values, io));
-      const matches = identifyReleases(c.container, hash);
-      if (values['json']) json(io, matches);
-      else if (matches.length === 0) io.stdout.write(`no supported release computes ${hash} for ${c.name}\n`);
-      else {
-        for (const m of matches) {
-          const notes = [m.key === 'hashWithoutResources' ? 'hashWithoutResources (InPlacePodVerticalScaling on)' : '', m.jsonEscapes ? `built with ${m.jsonEscapes} encoding/json` : ''].filter(Boolean);
-          io.stdout.write(`${m.release}${notes.length ? `  ${notes.join(', ')}` : ''}\n`);
-        }
-      }
-      return matches.length === 0 ? 1 : 0;
-    },
-  },
-  explain: {
-    summary: 'why two releases hash a container differently, at field level',
-    usage: '--from VERSION --to VERSION [--container NAME] [--json] SPEC|-',
-    options: { ...FROM_TO, ...CONTAINER_OPT, ...JSON_OPT },
-    run: async (values, positionals, io) => {
-      const from = str(values, 'from', true);
-      const to = str(values, 'to', true);
-      const found = await containersOf(onePositional(positionals), values, io);
-      const rows = found.map((c) => ({ container: c.name, list: c.list, ...explainHashChange(c.container, { from, to }) }));
-      if (values['json']) json(io, rows);
-      else for (const r of rows) io.stdout.write(`${r.container}: ${r.summary}\n`);
-      return 0;
-    },
-  },
-  plan: {
-    summary: "plan a kubelet upgrade: join the API pods with the node's runtime records, verify and translate each hash",
-    usage: '--from VERSION --to VERSION --pods FILE [--feature-gates G=true] [--json] RECORD...',
-    options: { ...FROM_TO, pods: { type: 'string' }, 'feature-gates': { type: 'string' }, ...JSON_OPT },
-    run: async (values, positionals, io) => {
-      const from = str(values, 'from', true);
-      const to = str(values, 'to', true);
-      const podsFile = str(values, 'pods', true);
-      if (positionals.length === 0) throw new UsageError('give at least one runtime record file');
-      const { doc } = await readJsonInput(podsFile, io);
-      const pods = Array.isArray(doc) ? doc : doc !== null && typeof doc === 'object' && 'items' in doc ? (doc as { items: unknown[] }).items : [doc];
-      const records: (string | ContainerRecordInfo)[] = [];
-      for (const file of positionals) records.push(await readInput(file, io));
-      const gates = featureGates(values);
-      const plan = planUpgrade({ pods, records, from, to, ...(gates ? { featureGates: gates } : {}) });
-      if (values['json']) {
-        json(io, plan);
-        return 0;
-      }
-      for (const e of plan.entries) {
-        const where = `${e.podNamespace ?? '?'}/${e.podName ?? e.podUid}`;
-        const hashes = e.storedHash !== undefined || e.toHash !== undefined ? ` ${e.storedHash ?? '-'} -> ${e.toHash ?? '-'}` : '';
-        const file = e.record !== undefined ? ` [${positionals[e.record]}]` : '';
-        io.stdout.write(`${e.action.padEnd(12)} ${where} ${e.containerName}${hashes}${file}: ${e.reason}\n`);
-      }
-      const c = plan.counts;
-      io.stdout.write(`# ${plan.from} -> ${plan.to}: keep ${c.keep}, rewrite ${c.rewrite}, will-restart ${c['will-restart']}, unknown ${c.unknown}\n`);
-      return 0;
-    },
+      }),
+    );
+    const text = `${r.changed ? 'restart' : 'keep'}: ${podLabel(c.ref)} ${c.name}: ${r.reason}\n`;
+    return { exitCode: r.changed ? 1 : 0, rows: [{ ...c.ref, ...r, source }], summary: { release: r.release, changed: r.changed ? 1 : 0 }, text };
   },
 };
+
+function containerName(ctx: CommandContext): { container?: string } {
+  const name = str(ctx.values, 'container');
+  return name === undefined ? {} : { container: name };
+}
+
+const translate: CommandDef = {
+  name: 'translate',
+  summary: 'the hash the --to kubelet computes, after checking --observed against the --from hash',
+  description: 'Computes what the kubelet of --to stores for each container. With --observed (the hash stored now), first checks that the --from kubelet computes exactly that for the spec, and refuses (exit 2) when it does not: the spec is then not what the kubelet hashed.',
+  options: { from: FROM, to: TO, observed: { type: 'string', value: 'HEX', description: 'the hash stored now, checked against --from (needs a single container)' }, container: CONTAINER },
+  operands: [FILES_OPERAND],
+  examples: [{ comment: 'the 1.31 hash of a container whose 1.30 hash is 311670a', command: 'kubelet-hash translate --from 1.30 --to 1.31 --observed 311670a container.json' }],
+  output: OUTPUTS.translate,
+  async run(ctx) {
+    const from = str(ctx.values, 'from', true);
+    const to = str(ctx.values, 'to', true);
+    const observed = hashArg(ctx, 'observed');
+    const [fromInfo, toInfo] = [releaseInfo(from, ['--from']), releaseInfo(to, ['--to'])];
+    const found = await readContainers(ctx, ctx.operands, containerName(ctx));
+    if (observed !== undefined) single(found);
+    const rows = found.map((c) => ({
+      ...c.ref,
+      from: fromInfo.release,
+      to: toInfo.release,
+      verified: observed !== undefined,
+      hash: within(c.ref.file, c.object, c.path, () => translateHash(c.container, observed === undefined ? { from, to } : { from, to, observed })),
+    }));
+    const text = rows.length === 1 ? `${rows[0]!.hash}\n` : table(['pod', 'container', 'hash'], rows.map((r) => [podLabel(r), r.container, r.hash]));
+    return { exitCode: 0, rows, summary: { from: fromInfo.release, to: toInfo.release }, text };
+  },
+};
+
+const identify: CommandDef = {
+  name: 'identify',
+  summary: 'which kubelet releases (and settings) would have stored --hash for the container (exit 1 if none)',
+  description: 'Lists every release whose kubelet writes the given hash for the container, oldest first, with the setting that makes it (hashWithoutResources with InPlacePodVerticalScaling, a Go 1.22 patch build).',
+  options: { hash: { type: 'string', required: true, value: 'HEX', description: 'the stored hash (required)' }, container: { ...CONTAINER, description: 'the container (required when the input has several)' } },
+  operands: [{ ...FILES_OPERAND, count: 'one' }],
+  examples: [{ comment: 'which kubelet wrote 9624f5a5?', command: 'kubelet-hash identify --hash 9624f5a5 container.json' }],
+  finding: 'no supported release computes the hash for the container',
+  output: OUTPUTS.identify,
+  async run(ctx) {
+    const hash = hashArg(ctx, 'hash', true);
+    const c = single(await readContainers(ctx, ctx.operands, containerName(ctx)));
+    const matches = within(c.ref.file, c.object, c.path, () => identifyReleases(c.container, hash));
+    const lines = matches.map((m) => {
+      const notes = [m.key === 'hashWithoutResources' ? 'hashWithoutResources (InPlacePodVerticalScaling on)' : '', m.jsonEscapes ? `built with ${m.jsonEscapes} encoding/json` : ''].filter(Boolean);
+      return `${m.release}${notes.length ? `  ${notes.join(', ')}` : ''}\n`;
+    });
+    const text = matches.length === 0 ? `no supported release computes ${hash} for ${c.name}\n` : lines.join('');
+    return { exitCode: matches.length === 0 ? 1 : 0, rows: [{ ...c.ref, hash, matches }], summary: { identified: matches.length > 0 ? 1 : 0 }, text };
+  },
+};
+
+const explain: CommandDef = {
+  name: 'explain',
+  summary: 'why two releases hash a container differently, at field level',
+  description: 'Explains, for each container, why the --from and --to kubelets compute different hashes: a change of algorithm, fields added to or dropped from the Go types, defaults that print differently.',
+  options: { from: FROM, to: TO, container: CONTAINER },
+  operands: [FILES_OPERAND],
+  examples: [{ comment: 'what changed between 1.13 and 1.14 for these containers', command: 'kubelet-hash explain --from 1.13 --to 1.14 pod.yaml' }],
+  output: OUTPUTS.explain,
+  async run(ctx) {
+    const from = str(ctx.values, 'from', true);
+    const to = str(ctx.values, 'to', true);
+    const found = await readContainers(ctx, ctx.operands, containerName(ctx));
+    const rows = found.map((c) => ({ ...c.ref, ...within(c.ref.file, c.object, c.path, () => explainHashChange(c.container, { from, to })) }));
+    const text = rows.map((r) => `${podLabel(r)} ${r.container}: ${r.summary}\n`).join('');
+    return { exitCode: 0, rows, summary: { from: releaseInfo(from).release, to: releaseInfo(to).release }, text };
+  },
+};
+
+const plan: CommandDef = {
+  name: 'plan',
+  summary: "plan a kubelet upgrade: join the API pods with the node's runtime records, verify and translate each hash",
+  description:
+    'For every container of the node: reads its stored hash from the runtime records, checks it against what the --from kubelet computes for the API pod, and says what to do before the kubelet moves to --to: keep, rewrite the record, will-restart, or unknown (a record that cannot be read or verified is listed as unknown, never skipped).',
+  options: {
+    from: FROM,
+    to: TO,
+    pods: { type: 'string', required: true, value: 'FILE', description: 'the API pods: kubectl get pods -o yaml|json (a List, or several documents) (required)' },
+    'feature-gates': GATES,
+  },
+  operands: [{ name: 'RECORD', description: 'runtime record files (docker inspect, config.v2.json, crictl inspect)', count: 'many' }],
+  examples: [{ comment: 'plan a 1.30 → 1.31 upgrade', command: 'kubelet-hash plan --from 1.30 --to 1.31 --pods pods.yaml crictl-*.json' }],
+  finding: 'the plan has will-restart or unknown entries',
+  output: OUTPUTS.plan,
+  async run(ctx) {
+    const from = str(ctx.values, 'from', true);
+    const to = str(ctx.values, 'to', true);
+    const podsFile = str(ctx.values, 'pods', true);
+    const gates = featureGates(ctx);
+    const pods = (await readObjects(ctx, [podsFile])).map((o) => o.object.value);
+    const records: string[] = [];
+    for (const file of ctx.operands) records.push(await readInput(file, ctx.io));
+    const p = planUpgrade({ pods, records, from, to, ...(gates ? { featureGates: gates } : {}) });
+    const rows = p.entries.map((e) => ({ ...e, recordFile: e.record !== undefined ? ctx.operands[e.record]! : null }));
+    const text =
+      table(
+        ['action', 'pod', 'container', 'stored', 'to', 'record', 'reason'],
+        rows.map((e) => [e.action, `${e.podNamespace ?? '?'}/${e.podName ?? e.podUid}`, e.containerName, e.storedHash, e.toHash, e.recordFile, e.reason]),
+      ) + `# ${p.from} -> ${p.to}: keep ${p.counts.keep}, rewrite ${p.counts.rewrite}, will-restart ${p.counts['will-restart']}, unknown ${p.counts.unknown}\n`;
+    const finding = p.counts['will-restart'] > 0 || p.counts.unknown > 0;
+    return { exitCode: finding ? 1 : 0, rows, summary: { from: p.from, to: p.to, counts: p.counts, distinctSpecs: p.distinctSpecs }, text };
+  },
+};
+
+export const CONTROLLER_COMMANDS: CommandDef[] = [changed, translate, identify, explain, plan];

@@ -1,80 +1,154 @@
-/** The CLI's commands: each names its options, usage line and handler. */
+/** The hashing commands: example, hash, preimage, releases. */
 import { fileURLToPath } from 'node:url';
-import { hashContainer, preimage } from '../hashing/index.js';
-import { supportedReleases, releaseInfo } from '../releases/registry.js';
-import { containersOf, onePositional, single, str, type Command, type Values } from './command.js';
-import { atPath, type CliIO } from './io.js';
+import { hashContainer, hashContainerWithoutResources, preimage } from '../hashing/index.js';
+import { releaseInfo, supportedReleases, type ReleaseInfo } from '../releases/registry.js';
+import { UsageError, flag, list, str, type CommandContext, type CommandDef, type CommandResult, type OptionDef } from './command.js';
+import { DEFAULTS_OPTIONS, readContainers, specFor, within, type InputContainer } from './inputs.js';
+import { OUTPUTS } from './output-schema.js';
+import { podLabel, table } from './table.js';
 
 const EXAMPLE_POD = fileURLToPath(new URL('../../examples/pod.json', import.meta.url));
-const EXAMPLE_POD_SUMMARY = 'the hash each kubelet release stores for each container (io.kubernetes.container.hash)';
 
-function versionsFrom(values: Values): string[] {
-  const v = values['kubelet-version'];
-  if (typeof v === 'string') return [releaseInfo(v).release];
-  return supportedReleases();
+export const FILES_OPERAND = {
+  name: 'FILE',
+  description: 'JSON or YAML: containers, Pods, workloads, Lists, several documents; - for standard input',
+  count: 'many',
+} as const;
+
+export const KUBELET_VERSION: OptionDef = {
+  type: 'string',
+  short: 'k',
+  value: 'VERSION',
+  description: 'kubelet version: 1.29, v1.29.4, 1.29.4-eks-…',
+};
+export const CONTAINER: OptionDef = { type: 'string', short: 'c', value: 'NAME', description: 'only the container with this name' };
+
+/** The releases of `-k` (repeatable), or every supported release. */
+function releasesFrom(ctx: CommandContext): ReleaseInfo[] {
+  const asked = list(ctx.values, 'kubelet-version');
+  const infos = (asked.length > 0 ? asked : supportedReleases()).map((v) => releaseInfo(v));
+  return [...new Map(infos.map((i) => [i.release, i])).values()];
 }
 
-/** Hash table: one row per release, one column per container. */
-async function hashTable(file: string, values: Values, io: CliIO): Promise<number> {
-  const releases = versionsFrom(values);
-  const wanted = await containersOf(file, values, io);
-  if (values['json']) {
-    const rows = wanted.map((c) => ({
-      list: c.list,
-      name: c.name,
-      hashes: Object.fromEntries(releases.map((r) => [r, atPath(c.path, () => hashContainer(c.container, { kubeletVersion: r }))])),
-    }));
-    io.stdout.write(JSON.stringify(rows, null, 2) + '\n');
-    return 0;
+/** One row per container and release, in input order. */
+function hashRows(ctx: CommandContext, containers: InputContainer[], releases: ReleaseInfo[]): CommandResult {
+  const rows: Record<string, unknown>[] = [];
+  const total = containers.length * releases.length;
+  for (const c of containers) {
+    for (const r of releases) {
+      const run = <T>(fn: () => T): T => within(c.ref.file, c.object, c.path, fn);
+      const spec = specFor(ctx, c, r.release);
+      const hash = run(() => hashContainer(spec, { kubeletVersion: r.release }));
+      const withoutResources = r.hashWithoutResources ? run(() => hashContainerWithoutResources(spec, { kubeletVersion: r.release })) : null;
+      rows.push({ ...c.ref, release: r.release, hash, hashWithoutResources: withoutResources });
+      ctx.progress(rows.length, total, 'hashing');
+    }
   }
-  const headers = wanted.map((c) => (c.list === 'containers' ? c.name : `${c.name} (${c.list})`));
-  const widths = headers.map((h) => Math.max(8, h.length));
-  io.stdout.write(['release', ...headers.map((h, i) => h.padEnd(widths[i]!))].join('  ').trimEnd() + '\n');
-  for (const r of releases) {
-    const cells = wanted.map((c, i) => atPath(c.path, () => hashContainer(c.container, { kubeletVersion: r })).padEnd(widths[i]!));
-    io.stdout.write([r.padEnd(7), ...cells].join('  ').trimEnd() + '\n');
-  }
-  return 0;
+  const files = new Set(containers.map((c) => c.ref.file)).size;
+  const showWr = releases.some((r) => r.hashWithoutResources);
+  const headers = [...(files > 1 ? ['file'] : []), 'pod', 'container', 'release', 'hash', ...(showWr ? ['without-resources'] : [])];
+  const cells = rows.map((row) => {
+    const ref = row as unknown as InputContainer['ref'];
+    const name = ref.list === 'containers' ? ref.container : `${ref.container} (${ref.list === 'initContainers' ? 'init' : 'ephemeral'})`;
+    return [...(files > 1 ? [ref.file] : []), podLabel(ref), name, row['release'] as string, row['hash'] as string, ...(showWr ? [row['hashWithoutResources'] as string | null] : [])];
+  });
+  return { exitCode: 0, rows, summary: { releases: releases.map((r) => r.release) }, text: table(headers, cells) };
 }
 
-export const CORE_COMMANDS: Record<string, Command> = {
-  example: {
-    summary: 'hash the bundled example pod (examples/pod.json) for every supported release',
-    usage: '[--json]',
-    options: { json: { type: 'boolean' } },
-    run: (values, _p, io) => {
-      io.stdout.write(`# examples/pod.json: ${EXAMPLE_POD_SUMMARY}\n`);
-      return hashTable(EXAMPLE_POD, values, io);
-    },
-  },
-  hash: {
-    summary: "print the hash(es) a kubelet computes for a container, a Pod or a workload's pod template",
-    usage: '[-k VERSION] [--container NAME] [--json] FILE|-',
-    options: { 'kubelet-version': { type: 'string', short: 'k' }, container: { type: 'string', short: 'c' }, json: { type: 'boolean' } },
-    run: (values, positionals, io) => hashTable(onePositional(positionals), values, io),
-  },
-  preimage: {
-    summary: 'print the exact text a kubelet hashes (spew text or JSON); --hashed prints what FNV consumes',
-    usage: '-k VERSION [--container NAME] [--hashed] FILE|-',
-    options: { 'kubelet-version': { type: 'string', short: 'k' }, container: { type: 'string', short: 'c' }, hashed: { type: 'boolean' } },
-    run: async (values, positionals, io) => {
-      const version = str(values, 'kubelet-version', true);
-      const target = single(await containersOf(onePositional(positionals), values, io));
-      const pre = atPath(target.path, () => preimage(target.container, { kubeletVersion: version }));
-      io.stdout.write(values['hashed'] ? Buffer.from(pre.hashedBytes) : Buffer.from(pre.bytes));
-      io.stdout.write('\n');
-      return 0;
-    },
-  },
-  releases: {
-    summary: 'list the supported releases with their algorithm and storage keys',
-    usage: '[--json]',
-    options: { json: { type: 'boolean' } },
-    run: async (values, _p, io) => {
-      const infos = supportedReleases().map((r) => releaseInfo(r));
-      if (values['json']) io.stdout.write(JSON.stringify(infos, null, 2) + '\n');
-      else for (const i of infos) io.stdout.write(`${i.release.padEnd(5)} ${i.algorithm.padEnd(10)} ${i.hashWithoutResources ? '+withoutResources ' : ''}${i.jsonEscapes ?? ''}\n`);
-      return 0;
-    },
+const hash: CommandDef = {
+  name: 'hash',
+  summary: 'the hash each kubelet release stores for each container (io.kubernetes.container.hash)',
+  description:
+    'Prints the hash a kubelet computes for every container of the input, for the releases given with -k (repeatable) or for every supported release. ' +
+    'From 1.27 to 1.30 the kubelet also stores hashWithoutResources (used with InPlacePodVerticalScaling); it is shown where the release has it.\n' +
+    "The kubelet hashes the container as the apiserver serves it. A manifest or template is hashed as written unless --apply-defaults applies each release's apiserver defaults first (and --token-volume adds the service-account token mount); without them, a warning says when a container lacks what the apiserver adds.",
+  options: { 'kubelet-version': { ...KUBELET_VERSION, multiple: true }, container: CONTAINER, ...DEFAULTS_OPTIONS },
+  operands: [FILES_OPERAND],
+  examples: [
+    { comment: 'every release, every container of a pod read back from the cluster', command: 'kubectl get pod web -o yaml | kubelet-hash hash -' },
+    { comment: 'what a 1.24 node stores for a Deployment written by hand', command: 'kubelet-hash hash -k 1.24 --apply-defaults --token-volume kube-api-access-75rfs deployment.yaml' },
+    { comment: 'one release, all pods of a namespace, as JSON', command: 'kubectl get pods -o json | kubelet-hash hash -k 1.29 --json -' },
+  ],
+  output: OUTPUTS.hash,
+  async run(ctx) {
+    const releases = releasesFrom(ctx);
+    const containers = await readContainers(ctx, ctx.operands, { ...containerFilter(ctx), releases });
+    return hashRows(ctx, containers, releases);
   },
 };
+
+function containerFilter(ctx: CommandContext): { container?: string } {
+  const name = str(ctx.values, 'container');
+  return name === undefined ? {} : { container: name };
+}
+
+const example: CommandDef = {
+  name: 'example',
+  summary: 'hash the bundled example pod (examples/pod.json) for every supported release',
+  description: 'Runs `hash` on examples/pod.json, a Pod as the apiserver serves it (defaults applied), for every supported release or those given with -k.',
+  options: { 'kubelet-version': { ...KUBELET_VERSION, multiple: true } },
+  operands: [],
+  examples: [{ comment: 'what 1.30 and 1.31 store for the example pod', command: 'kubelet-hash example -k 1.30 -k 1.31' }],
+  output: OUTPUTS.hash,
+  async run(ctx) {
+    const releases = releasesFrom(ctx);
+    const result = hashRows(ctx, await readContainers(ctx, [EXAMPLE_POD]), releases);
+    // The rows name the bundled file by its place in the package, not by this machine's path.
+    for (const row of result.rows) row['file'] = 'examples/pod.json';
+    const head = '# examples/pod.json: the hash each kubelet release stores for each container (io.kubernetes.container.hash)\n';
+    return { ...result, text: head + String(result.text) };
+  },
+};
+
+const preimageCommand: CommandDef = {
+  name: 'preimage',
+  summary: 'the exact text a kubelet hashes (go-spew text or JSON); --hashed prints what FNV-1a consumes',
+  description: 'Prints the pre-image of one container for one release: the go-spew text of the struct (1.8–1.15) or the JSON the kubelet marshals (1.16+). With --hashed, the bytes FNV-1a 32 actually consumes (go-spew\'s ([]uint8)[…] form from 1.16).',
+  options: {
+    'kubelet-version': { ...KUBELET_VERSION, required: true, description: `${KUBELET_VERSION.description} (required)` },
+    container: { ...CONTAINER, description: 'the container (required when the input has several)' },
+    hashed: { type: 'boolean', description: 'print what FNV-1a consumes instead of the pre-image' },
+    ...DEFAULTS_OPTIONS,
+  },
+  operands: [{ ...FILES_OPERAND, count: 'one' }],
+  examples: [{ comment: 'the JSON a 1.29 kubelet hashes for container web', command: 'kubelet-hash preimage -k 1.29 -c web pod.yaml' }],
+  output: OUTPUTS.preimage,
+  async run(ctx) {
+    const version = str(ctx.values, 'kubelet-version', true);
+    const c = single(await readContainers(ctx, ctx.operands, { ...containerFilter(ctx), releases: [releaseInfo(version)] }));
+    const pre = within(c.ref.file, c.object, c.path, () => preimage(specFor(ctx, c, version), { kubeletVersion: version }));
+    const hashed = flag(ctx.values, 'hashed');
+    const bytes = hashed ? pre.hashedBytes : pre.bytes;
+    const row = { ...c.ref, release: pre.release, hashed, preimage: Buffer.from(bytes).toString('utf8') };
+    return { exitCode: 0, rows: [row], summary: null, text: Buffer.concat([Buffer.from(bytes), Buffer.from('\n')]) };
+  },
+};
+
+/** The one container a command needs; several without --container is a usage error. */
+export function single(found: InputContainer[]): InputContainer {
+  if (found.length !== 1) {
+    const names = found.map((c) => c.name).join(', ');
+    throw new UsageError(`the input has ${found.length} containers (${names}); pick one with --container`);
+  }
+  return found[0]!;
+}
+
+const releases: CommandDef = {
+  name: 'releases',
+  summary: 'list the supported releases with their algorithm and storage keys',
+  description: 'Lists every supported kubelet minor release: what HashContainer hashes (legacy go-spew text, JSON, or name and image only), whether hashWithoutResources exists, and the encoding/json escaping of its Go build.',
+  options: {},
+  operands: [],
+  examples: [{ comment: 'the release table', command: 'kubelet-hash releases' }],
+  output: OUTPUTS.releases,
+  async run() {
+    const infos = supportedReleases().map((r) => releaseInfo(r));
+    const text = table(
+      ['release', 'algorithm', 'without-resources', 'json-escapes', 'later-patches'],
+      infos.map((i) => [i.release, i.algorithm, i.hashWithoutResources ? 'yes' : 'no', i.jsonEscapes, i.laterPatchJsonEscapes]),
+    );
+    return { exitCode: 0, rows: infos.map((i) => ({ ...i })), summary: null, text };
+  },
+};
+
+export const CORE_COMMANDS: CommandDef[] = [example, hash, preimageCommand, releases];

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** The `kubelet-hash` command line. Each command is a small module; this file only dispatches. */
+/** The `kubelet-hash` command line. Each command is a small module; this file only wires the process. */
 import { runCli } from './run.js';
 
 // A closed pipe (`kubelet-hash hash … | head`) is a normal end, not a crash.
@@ -8,4 +8,4 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
-process.exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
+process.exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });

@@ -1,57 +1,177 @@
 /**
- * Command dispatch and error rendering. Library errors are printed as `error CODE at PATH:
- * expected …` (with line and column when the input text is at hand), exit code 2; usage errors
- * exit 64; a failed check (e.g. "changed") exits 1.
+ * Command dispatch: parses arguments against a command's definition, runs it, renders its rows
+ * (table, `--json`, `--ndjson`) and maps every failure to exit code 2. Output is written only
+ * once the command has finished, so an error never leaves a partial result on stdout.
  */
 import { parseArgs } from 'node:util';
-import { DecodeError, KubeletHashError, QuantityError } from '../errors.js';
-import { supportedReleases } from '../releases/registry.js';
-import { UsageError, type Command } from './command.js';
-import { CORE_COMMANDS } from './commands.js';
-import { CONTROLLER_COMMANDS } from './commands-controllers.js';
-import { UPGRADE_COMMANDS } from './commands-upgrade.js';
+import { KubeletHashError, formatJsonPath } from '../errors.js';
+import { RefusalError, UsageError, usageLine, type CommandContext, type CommandDef, type CommandResult, type Values } from './command.js';
+import { GLOBAL_OPTIONS, commandHelp, programHelp } from './help.js';
+import { LocatedError } from './inputs.js';
 import type { CliIO } from './io.js';
-import { describePosition } from './source-position.js';
+import { COMMANDS } from './registry.js';
+import { toolVersion } from './version.js';
 
-const COMMANDS: Record<string, Command> = { ...CORE_COMMANDS, ...CONTROLLER_COMMANDS, ...UPGRADE_COMMANDS };
+const bigintSafe = (_k: string, v: unknown): unknown => (typeof v === 'bigint' ? v.toString() : v);
 
+/** Runs one command line; resolves to the exit code (0, 1 or 2). */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout.write(usage());
-    return name ? 0 : 64;
+  if (name === undefined) {
+    io.stderr.write(programHelp(COMMANDS));
+    return 2;
   }
-  const cmd: Command | undefined = COMMANDS[name];
-  if (!cmd) {
-    io.stderr.write(`kubelet-hash: unknown command ${JSON.stringify(name)}\n\n${usage()}`);
-    return 64;
+  if (name === '--help' || name === '-h' || name === 'help') {
+    const topic = name === 'help' ? rest[0] : undefined;
+    const cmd = topic === undefined ? undefined : COMMANDS.find((c) => c.name === topic);
+    if (topic !== undefined && !cmd) return fail(io, null, false, new UsageError(`unknown command ${JSON.stringify(topic)}`));
+    io.stdout.write(cmd ? commandHelp(cmd) : programHelp(COMMANDS));
+    return 0;
   }
+  if (name === '--version' || name === '-V') {
+    io.stdout.write(`kubelet-hash ${toolVersion()}\n`);
+    return 0;
+  }
+  const cmd = COMMANDS.find((c) => c.name === name);
+  const wantsJson = rest.includes('--json') || rest.includes('--ndjson');
+  if (!cmd) return fail(io, null, wantsJson, new UsageError(`unknown command ${JSON.stringify(name)}; see kubelet-hash --help`));
+  const end = rest.indexOf('--');
+  const flags = end === -1 ? rest : rest.slice(0, end);
+  if (flags.includes('--help') || flags.includes('-h')) {
+    io.stdout.write(commandHelp(cmd));
+    return 0;
+  }
+  const warnings: string[] = [];
+  const progress = progressReporter(io);
   try {
-    const { values, positionals } = parseArgs({ args: rest, options: cmd.options, allowPositionals: true, strict: true });
-    return await cmd.run(values as Record<string, string | boolean | undefined>, positionals, io);
+    const parsed = parseArgs({ args: rest, options: { ...cmd.options, ...GLOBAL_OPTIONS }, allowPositionals: true, strict: true });
+    const values = parsed.values as Values;
+    if (values['json'] && values['ndjson']) throw new UsageError('give --json or --ndjson, not both');
+    checkOperands(cmd, parsed.positionals);
+    const ctx: CommandContext = {
+      values,
+      operands: parsed.positionals,
+      io,
+      warn: (message) => {
+        warnings.push(message);
+        progress.clear();
+        io.stderr.write(`kubelet-hash: warning: ${message}\n`);
+      },
+      progress: progress.report,
+    };
+    const result = await cmd.run(ctx);
+    progress.clear();
+    io.stdout.write(render(cmd, values, result, warnings));
+    return result.exitCode;
   } catch (e) {
-    if (e instanceof KubeletHashError) {
-      // Only errors about the input document have a place in its text (not options, not records).
-      const aboutInput = e instanceof DecodeError || e instanceof QuantityError;
-      const position = aboutInput && io.lastText !== undefined && e.path.length > 0 ? describePosition(io.lastText, e.path) : null;
-      io.stderr.write(`error ${e.message}\n${position ? `  at ${position}\n` : ''}`);
-      return 2;
-    }
-    if (e instanceof UsageError || (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))) {
-      io.stderr.write(`kubelet-hash ${name}: ${e.message}\n  usage: kubelet-hash ${name} ${cmd.usage}\n`);
-      return 64;
-    }
-    if (e instanceof Error && 'code' in e && (e.code === 'ENOENT' || e.code === 'EISDIR' || e.code === 'EACCES')) {
-      io.stderr.write(`kubelet-hash ${name}: ${e.message}\n`);
-      return 66;
-    }
-    throw e;
+    progress.clear();
+    return fail(io, cmd, wantsJson, e);
   }
 }
 
-function usage(): string {
-  const lines = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(12)} ${c.summary}\n      kubelet-hash ${n} ${c.usage}`);
-  const releases = supportedReleases();
-  const range = `${releases[0] ?? ''}–${releases.at(-1) ?? ''}`;
-  return `kubelet-hash: the container hash a kubelet computes, for every release ${range}\n\ncommands:\n${lines.join('\n')}\n`;
+function checkOperands(cmd: CommandDef, operands: string[]): void {
+  const min = cmd.operands.filter((o) => o.count === 'one' || o.count === 'many').length;
+  const max = cmd.operands.some((o) => o.count === 'many' || o.count === 'any') ? Infinity : cmd.operands.length;
+  if (operands.length < min || operands.length > max) {
+    const want = cmd.operands.length === 0 ? 'no operands' : cmd.operands.map((o) => o.name).join(' ');
+    throw new UsageError(`expected ${want}, got ${operands.length === 0 ? 'none' : operands.map((o) => JSON.stringify(o)).join(' ')}`);
+  }
+}
+
+function render(cmd: CommandDef, values: Values, result: CommandResult, warnings: string[]): string | Uint8Array {
+  if (values['ndjson']) return result.rows.map((r) => JSON.stringify(r, bigintSafe) + '\n').join('');
+  if (values['json']) {
+    const doc = { kubeletHash: toolVersion(), command: cmd.name, exitCode: result.exitCode, warnings, rows: result.rows, summary: result.summary };
+    return JSON.stringify(doc, bigintSafe, 2) + '\n';
+  }
+  return result.text;
+}
+
+interface ErrorFields {
+  name: string;
+  code: string;
+  message: string;
+  path: string | null;
+  expected: string | null;
+  detail: string | null;
+  file: string | null;
+  line: number | null;
+  column: number | null;
+}
+
+function describe(e: unknown): ErrorFields {
+  const base = { path: null, expected: null, detail: null, file: null, line: null, column: null };
+  const inner = e instanceof LocatedError ? e.error : e;
+  const where = e instanceof LocatedError ? { file: e.file, line: e.position?.line ?? null, column: e.position?.column ?? null } : {};
+  if (inner instanceof KubeletHashError) {
+    return {
+      name: inner.name,
+      code: inner.code,
+      message: inner.message,
+      ...base,
+      ...where,
+      path: formatJsonPath(inner.path),
+      expected: inner.expected,
+      detail: inner.detail ?? null,
+    };
+  }
+  if (inner instanceof UsageError || inner instanceof RefusalError) return { name: inner.name, code: inner.code, message: inner.message, ...base };
+  if (inner instanceof TypeError && 'code' in inner && String(inner.code).startsWith('ERR_PARSE_ARGS')) {
+    return { name: 'UsageError', code: 'USAGE', message: inner.message, ...base };
+  }
+  if (inner instanceof Error && 'code' in inner && typeof inner.code === 'string' && 'syscall' in inner) {
+    const path = 'path' in inner && typeof inner.path === 'string' ? inner.path : null;
+    return { name: 'IOError', code: inner.code, message: inner.message, ...base, file: path };
+  }
+  // A bug, not the user's input; still exit 2 so that it is never read as a finding (exit 1).
+  return { name: 'InternalError', code: 'INTERNAL', message: inner instanceof Error ? (inner.stack ?? inner.message) : String(inner), ...base };
+}
+
+function fail(io: CliIO, cmd: CommandDef | null, json: boolean, e: unknown): 2 {
+  const f = describe(e);
+  if (json) {
+    const doc = { kubeletHash: toolVersion(), command: cmd?.name ?? null, exitCode: 2, error: f };
+    io.stderr.write(JSON.stringify(doc, null, 2) + '\n');
+    return 2;
+  }
+  const prefix = `kubelet-hash${cmd ? ` ${cmd.name}` : ''}: `;
+  const at = f.file !== null && f.line !== null ? `${f.file}:${f.line}:${f.column}: ` : f.file !== null ? `${f.file}: ` : '';
+  let out = `${prefix}error: ${at}${f.message}\n`;
+  const text = f.file !== null && f.line !== null ? io.texts?.get(f.file) : undefined;
+  if (text !== undefined && f.line !== null && f.column !== null) out += excerpt(text, f.line, f.column);
+  if (f.code === 'USAGE') out += cmd ? `usage: ${usageLine(cmd)}\n  (kubelet-hash ${cmd.name} --help for details)\n` : '';
+  io.stderr.write(out);
+  return 2;
+}
+
+/** The source line with a caret under the column. */
+function excerpt(text: string, line: number, column: number): string {
+  const source = text.split('\n')[line - 1];
+  if (source === undefined) return '';
+  const from = Math.max(0, column - 1 - 60);
+  const shown = source.slice(from, from + 120).replace(/\r$/, '');
+  const gutter = String(line).length;
+  return `  ${line} | ${shown}\n  ${' '.repeat(gutter)} | ${' '.repeat(column - 1 - from)}^\n`;
+}
+
+/** Progress on stderr, only when it is a terminal and the run takes more than half a second. */
+function progressReporter(io: CliIO): { report: (done: number, total: number, what: string) => void; clear: () => void } {
+  const tty = io.stderr.isTTY === true;
+  const started = Date.now();
+  let last = 0;
+  let drawn = false;
+  return {
+    report(done, total, what) {
+      if (!tty) return;
+      const now = Date.now();
+      if (now - started < 500 || (now - last < 100 && done < total)) return;
+      last = now;
+      drawn = true;
+      io.stderr.write(`\r\x1b[Kkubelet-hash: ${what} ${done}/${total}`);
+    },
+    clear() {
+      if (drawn) io.stderr.write('\r\x1b[K');
+      drawn = false;
+    },
+  };
 }

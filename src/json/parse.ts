@@ -70,6 +70,54 @@ export function parseJson(text: string): JsonValue {
   return v;
 }
 
+/**
+ * One value of a JSON text stream and where it sits in the text (UTF-16 offsets).
+ *
+ * @example
+ * ```ts
+ * import { parseJsonStream, type JsonStreamValue } from 'kubelet-hash';
+ * const [first]: JsonStreamValue[] = parseJsonStream('  {"a": 1}');
+ * [first!.start, first!.end]; // → [2, 10]
+ * ```
+ *
+ * @group Hashing
+ */
+export interface JsonStreamValue {
+  /** The parsed value, as {@link parseJson} returns it. */
+  value: JsonValue;
+  /** Offset of its first character. */
+  start: number;
+  /** Offset just past its last character. */
+  end: number;
+}
+
+/**
+ * Parses a stream of JSON values separated by whitespace (NDJSON, or several pretty-printed
+ * documents one after another, as kubectl reads them), with the same rules as {@link parseJson}.
+ * An empty or all-whitespace text has no values.
+ *
+ * @example
+ * ```ts
+ * import { parseJsonStream } from 'kubelet-hash';
+ * parseJsonStream('{"a":1}\n{"a":2}\n').map((v) => v.start); // → [0, 8]
+ * parseJsonStream('  \n'); // → []
+ * ```
+ *
+ * @group Hashing
+ */
+export function parseJsonStream(text: string): JsonStreamValue[] {
+  const p = new Parser(text);
+  const out: JsonStreamValue[] = [];
+  p.skipWs();
+  while (p.pos < text.length) {
+    const start = p.pos;
+    const value = p.value(0);
+    out.push({ value, start, end: p.pos });
+    p.skipWs();
+  }
+  return out;
+}
+
 class Parser {
   pos = 0;
   constructor(private readonly s: string) {}

@@ -1,0 +1,190 @@
+/**
+ * From operands to containers: every file (or stdin) is read as a manifest stream, Lists are
+ * expanded, and each container keeps a reference (file, document, object, path, line, column)
+ * that the outputs and error messages share.
+ */
+import { applyApiserverDefaults, missingApiserverDefaults, wouldGetTokenMount } from '../defaults/index.js';
+import { KubeletHashError, formatJsonPath, type JsonPathSegment } from '../errors.js';
+import { locateContainers, type ContainerList } from '../pod/locate.js';
+import { manifestObjects, readDocuments, type ManifestObject, type SourcePosition } from '../pod/read-documents.js';
+import type { ReleaseInfo } from '../releases/registry.js';
+import { UsageError, flag, str, type CommandContext, type OptionDef } from './command.js';
+import { readInput } from './io.js';
+
+/** Where a container came from; the first fields of every row about a container. */
+export interface ContainerRef {
+  file: string;
+  document: number;
+  kind: string | null;
+  namespace: string | null;
+  pod: string | null;
+  container: string;
+  list: ContainerList;
+  path: string;
+  line: number | null;
+  column: number | null;
+}
+
+/** A container found in the inputs. */
+export interface InputContainer {
+  ref: ContainerRef;
+  name: string;
+  list: ContainerList;
+  container: Record<string, unknown>;
+  /** The object (Pod, workload…) holding it, with its document. */
+  object: ManifestObject;
+  /** Its path inside the object. */
+  path: JsonPathSegment[];
+  /** metadata.uid of the object, when it has one (a pod as the apiserver serves it). */
+  uid: string | null;
+}
+
+/** A library error, with the file and the place in it that it concerns. */
+export class LocatedError extends Error {
+  override readonly name = 'LocatedError';
+  constructor(
+    readonly error: KubeletHashError,
+    readonly file: string,
+    readonly position: SourcePosition | null,
+  ) {
+    super(error.message);
+  }
+}
+
+const SYNTAX_POSITION = /at line (\d+), column (\d+)/;
+
+/** Runs `fn` for a value at `path` of `object`; a library error it throws gets the file and position. */
+export function within<T>(file: string, object: ManifestObject | null, path: readonly JsonPathSegment[], fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (!(e instanceof KubeletHashError)) throw e;
+    const full = object ? e.withPathPrefix([...object.path, ...path]) : e;
+    const m = SYNTAX_POSITION.exec(e.detail ?? '');
+    const position = m ? { line: Number(m[1]), column: Number(m[2]) } : (object?.document.positionOf(full.path) ?? null);
+    throw new LocatedError(full, file, position);
+  }
+}
+
+/** The objects of every operand, in order. */
+export async function readObjects(ctx: CommandContext, files: string[]): Promise<{ file: string; object: ManifestObject }[]> {
+  if (files.length === 0) throw new UsageError('give at least one input file (or - for standard input)');
+  const out: { file: string; object: ManifestObject }[] = [];
+  for (const file of files) {
+    const text = await readInput(file, ctx.io);
+    const objects = within(file, null, [], () => manifestObjects(readDocuments(text)));
+    for (const object of objects) out.push({ file, object });
+  }
+  return out;
+}
+
+function text(v: unknown): string | null {
+  return typeof v === 'string' ? v : null;
+}
+
+/** Every container of the operands, narrowed to `--container` when given. */
+export async function readContainers(ctx: CommandContext, files: string[], options: { container?: string; releases?: readonly ReleaseInfo[] } = {}): Promise<InputContainer[]> {
+  const out: InputContainer[] = [];
+  for (const { file, object } of await readObjects(ctx, files)) {
+    const found = within(file, object, [], () => locateContainers(object.value));
+    const meta = object.value['metadata'];
+    const m = meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>) : {};
+    const kind = text(object.value['kind']);
+    for (const c of found) {
+      if (options.container !== undefined && c.name !== options.container) continue;
+      const position = object.document.positionOf([...object.path, ...c.path]);
+      out.push({
+        ref: {
+          file,
+          document: object.document.index,
+          kind,
+          namespace: text(m['namespace']),
+          pod: text(m['name']),
+          container: c.name,
+          list: c.list,
+          path: formatJsonPath([...object.path, ...c.path]),
+          line: position?.line ?? null,
+          column: position?.column ?? null,
+        },
+        name: c.name,
+        list: c.list,
+        container: c.container,
+        object,
+        path: c.path,
+        uid: text(m['uid']),
+      });
+    }
+  }
+  if (out.length === 0) {
+    throw new UsageError(options.container === undefined ? 'the input holds no containers' : `no container named ${JSON.stringify(options.container)} in the input`);
+  }
+  if (options.releases?.some((r) => r.algorithm !== 'name-image')) warnUndefaulted(ctx, out);
+  return out;
+}
+
+/** `--apply-defaults` and `--token-volume`, for the commands that hash specs. */
+export const DEFAULTS_OPTIONS: Record<string, OptionDef> = {
+  'apply-defaults': {
+    type: 'boolean',
+    description: "hash what the apiserver of each release stores for a manifest or template: that release's container defaults applied first",
+  },
+  'token-volume': {
+    type: 'string',
+    value: 'NAME',
+    description: 'with --apply-defaults (implied): add the service-account token mount of volume NAME (kube-api-access-… from 1.21), as the admission plugin does',
+  },
+};
+
+/**
+ * The container a kubelet of `release` hashes: as given, or (with --apply-defaults / --token-volume)
+ * as that release's apiserver stores it. Errors carry the container's file and position.
+ */
+export function specFor(ctx: CommandContext, c: InputContainer, release: string): Record<string, unknown> {
+  const tokenVolume = str(ctx.values, 'token-volume');
+  if (!flag(ctx.values, 'apply-defaults') && tokenVolume === undefined) return c.container;
+  const podSpec = podSpecOf(c);
+  return within(c.ref.file, c.object, c.path, () =>
+    applyApiserverDefaults(c.container, {
+      kubeletVersion: release,
+      list: c.list,
+      ...(podSpec && c.path.length > 0 ? { podSpec } : {}),
+      ...(tokenVolume !== undefined ? { tokenVolume } : {}),
+    }),
+  ) as Record<string, unknown>;
+}
+
+/**
+ * The apiserver defaults every container and mounts the service-account token before a kubelet
+ * sees it; a manifest hashed as written gives another hash for every release before 1.31. One
+ * warning per file and problem, naming the containers.
+ */
+function warnUndefaulted(ctx: CommandContext, containers: InputContainer[]): void {
+  if (flag(ctx.values, 'apply-defaults') || str(ctx.values, 'token-volume') !== undefined) return;
+  const undefaulted = new Map<string, string[]>();
+  const tokenless = new Map<string, string[]>();
+  const add = (map: Map<string, string[]>, c: InputContainer): void => {
+    const owner = c.ref.pod === null ? '' : `${c.ref.kind ?? 'object'}/${c.ref.pod} `;
+    map.set(c.ref.file, [...(map.get(c.ref.file) ?? []), `${owner}${JSON.stringify(c.name)}`]);
+  };
+  for (const c of containers) {
+    const podSpec = podSpecOf(c);
+    const inspect = <T>(fn: () => T): T => within(c.ref.file, c.object, c.path, fn);
+    if (inspect(() => missingApiserverDefaults(c.container)).length > 0) add(undefaulted, c);
+    // A pod read back from the apiserver (it has a uid) already shows whether the token was mounted.
+    else if (c.uid === null && c.ref.pod !== null && inspect(() => wouldGetTokenMount(c.container, { list: c.list, ...(podSpec ? { podSpec } : {}) }))) add(tokenless, c);
+  }
+  const names = (list: string[]): string => (list.length > 3 ? `${list.slice(0, 3).join(', ')} and ${list.length - 3} more` : list.join(', '));
+  for (const [file, list] of undefaulted) {
+    ctx.warn(`${file}: ${list.length === 1 ? 'container' : `${list.length} containers`} ${names(list)} without apiserver defaults (no terminationMessagePath, terminationMessagePolicy or imagePullPolicy): hashes before 1.31 are of the text as written, not of what a kubelet sees; use --apply-defaults (and --token-volume NAME), or hash the pod as served (kubectl get pod -o yaml)`);
+  }
+  for (const [file, list] of tokenless) {
+    ctx.warn(`${file}: ${names(list)} ${list.length === 1 ? 'has' : 'have'} no service-account token mount: unless the service account sets automountServiceAccountToken: false, the apiserver adds one and releases before 1.31 hash another value (--token-volume NAME adds it)`);
+  }
+}
+
+function podSpecOf(c: InputContainer): Record<string, unknown> | null {
+  // The container's path ends in [list, index]; the pod spec holds the list.
+  let cur: unknown = c.object.value;
+  for (const seg of c.path.slice(0, -2)) cur = cur !== null && typeof cur === 'object' ? (cur as Record<string | number, unknown>)[seg] : undefined;
+  return cur !== null && typeof cur === 'object' && !Array.isArray(cur) ? (cur as Record<string, unknown>) : null;
+}

@@ -1,0 +1,19 @@
+/** Every CLI command, in the order `--help` lists them. A new command module adds its list here. */
+import { z } from 'zod';
+import type { CommandDef } from './command.js';
+import { CORE_COMMANDS } from './commands.js';
+import { CONTROLLER_COMMANDS } from './commands-controllers.js';
+import { UPGRADE_COMMANDS, withNodeStores } from './commands-upgrade.js';
+import { documentSchema } from './output-schema.js';
+
+export const COMMANDS: readonly CommandDef[] = [
+  ...CORE_COMMANDS,
+  ...CONTROLLER_COMMANDS.map((c) => (c.name === 'plan' ? withNodeStores(c) : c)),
+  ...UPGRADE_COMMANDS,
+];
+
+/** The `--json` document of any command (discriminated by `command`). */
+export function outputSchema(commands: readonly CommandDef[] = COMMANDS) {
+  const docs = commands.map((c) => documentSchema(c.name, c.output));
+  return z.discriminatedUnion('command', docs as unknown as [ReturnType<typeof documentSchema>, ...ReturnType<typeof documentSchema>[]]);
+}
