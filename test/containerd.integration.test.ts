@@ -134,7 +134,7 @@ describe.runIf(!unavailable || inCi)('real containerd: in-place kubelet upgrade 
   });
 
   it('plan (CLI) is byte-identical across runs; verify says the 1.30 kubelet keeps all; apply refuses while containerd runs', async () => {
-    writeFileSync(podsFile(), JSON.stringify({ items: pods }));
+    writeFileSync(podsFile(), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: pods }));
     const args = ['plan', '--from', FROM, '--to', TO, '--pods', podsFile(), '--containerd-root', daemon.root];
     const first = await cli([...args, '--out', planFile()]);
     expect(first.err).toBe('');

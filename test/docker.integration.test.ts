@@ -54,7 +54,7 @@ describe.runIf(!unavailable || inCi)('real dockerd: in-place kubelet upgrade of 
   it('apply refuses while dockerd runs; stopped, plan + apply via the CLI; restarted, docker serves the 1.31 hash', async () => {
     const podsFile = join(dir, 'pods.json');
     const planFile = join(dir, 'plan.json');
-    writeFileSync(podsFile, JSON.stringify({ items: pods }));
+    writeFileSync(podsFile, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: pods }));
     const store = ['--docker-root', daemon.root, '--docker-config', daemon.config];
     const plan = await cli(['plan', '--from', '1.30', '--to', '1.31', '--pods', podsFile, ...store, '--out', planFile]);
     expect(plan.err).toBe('');

@@ -156,7 +156,8 @@ export function withNodeStores(base: CommandDef): CommandDef {
           'kubelet-hash plan --from 1.30 --to 1.31 --pods pods.yaml --containerd-root /var/lib/containerd --out plan.json',
       },
     ],
-    output: { row: entryRow, summary: planSummary },
+    // The report over record files keeps its rows; a plan file's rows are its entries.
+    output: { row: z.union([base.output.row, entryRow]), summary: z.union([base.output.summary, planSummary]) },
     async run(ctx): Promise<CommandResult> {
       const spec = storeSpec(ctx);
       const out = str(ctx.values, 'out');

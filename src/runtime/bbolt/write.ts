@@ -107,44 +107,39 @@ function sortedEntries(level: Map<string, TrieEntry>): TrieEntry[] {
   return [...level.values()].sort((a, b) => compareKeys(a.key, b.key));
 }
 
-/** Allocates page runs: reused free pages first (synced freelist), else at the high-water mark. */
+/**
+ * Allocates page runs: reused free pages first (synced freelist, first fit over the runs of
+ * contiguous free ids, as bbolt's array freelist does), else at the high-water mark.
+ */
 class PageAllocator {
-  private readonly taken = new Set<number>();
-  private cursor = 0;
+  private readonly runs: { start: number; len: number }[] = [];
+  private first = 0;
+  /** No free run is longer than this (lowered when a search fails), so hopeless searches are skipped. */
+  private longest = Infinity;
 
   constructor(
-    private readonly free: readonly number[],
+    free: readonly number[],
     public highWaterMark: number,
-  ) {}
+  ) {
+    for (const id of free) {
+      const last = this.runs[this.runs.length - 1];
+      if (last && last.start + last.len === id) last.len++;
+      else this.runs.push({ start: id, len: 1 });
+    }
+  }
 
   allocate(count: number): number {
-    if (count === 1) {
-      while (this.cursor < this.free.length && this.taken.has(nth(this.free, this.cursor))) this.cursor++;
-      const id = this.free[this.cursor];
-      if (id !== undefined) {
-        this.taken.add(id);
-        this.cursor++;
+    if (count <= this.longest) {
+      for (let i = this.first; i < this.runs.length; i++) {
+        const run = nth(this.runs, i);
+        if (run.len < count) continue;
+        const id = run.start;
+        run.start += count;
+        run.len -= count;
+        while (this.first < this.runs.length && nth(this.runs, this.first).len === 0) this.first++;
         return id;
       }
-    } else {
-      let runStart = -1;
-      let runLen = 0;
-      for (let i = this.cursor; i < this.free.length; i++) {
-        const id = nth(this.free, i);
-        if (this.taken.has(id)) {
-          runLen = 0;
-          continue;
-        }
-        if (runLen > 0 && id === runStart + runLen) runLen++;
-        else {
-          runStart = id;
-          runLen = 1;
-        }
-        if (runLen === count) {
-          for (let p = runStart; p < runStart + count; p++) this.taken.add(p);
-          return runStart;
-        }
-      }
+      this.longest = count - 1;
     }
     const id = this.highWaterMark;
     this.highWaterMark += count;
@@ -153,7 +148,12 @@ class PageAllocator {
 
   /** Free pages that were not reused. */
   remaining(): number[] {
-    return this.free.filter((id) => !this.taken.has(id));
+    const out: number[] = [];
+    for (let i = this.first; i < this.runs.length; i++) {
+      const run = nth(this.runs, i);
+      for (let p = run.start; p < run.start + run.len; p++) out.push(p);
+    }
+    return out;
   }
 }
 
