@@ -45,6 +45,13 @@ export type JsonPathSegment = string | number;
  * | `UNKNOWN_FEATURE_GATE` | {@link OptionError} | a gate the library does not model, or one the release does not have |
  * | `RECORD_MISMATCH` | {@link RecordError} | a record belongs to another container or pod than the one checked |
  * | `INVALID_FIXTURE` | {@link KubeletHashError} | an oracle fixture line is malformed (conformance tool only) |
+ * | `STORE_LOCKED` | {@link StoreError} | the runtime holds the lock on its store (containerd runs) |
+ * | `RUNTIME_RUNNING` | {@link StoreError} | the runtime's daemon runs (crio, dockerd) |
+ * | `LIVE_RESTORE_OFF` | {@link StoreError} | dockerd's `live-restore` is off: stopping it stops the containers |
+ * | `STORE_CORRUPT` | {@link StoreError} | the store fails its own checks (bbolt magic, checksums, page bounds, invariants) |
+ * | `STORE_CHANGED` | {@link StoreError} | a record is not what the plan read (fingerprint, stored hash, gone) |
+ * | `STORE_IO` | {@link StoreError} | reading or writing the store failed |
+ * | `WRITE_INTERRUPTED` | {@link StoreError} | writing the bbolt meta page failed (the file keeps its old state) |
  *
  * @example
  * ```ts
@@ -86,7 +93,14 @@ export type ErrorCode =
   | 'MISSING_NAME'
   | 'MISSING_HASH'
   | 'UNKNOWN_FEATURE_GATE'
-  | 'RECORD_MISMATCH';
+  | 'RECORD_MISMATCH'
+  | 'STORE_LOCKED'
+  | 'STORE_CORRUPT'
+  | 'STORE_CHANGED'
+  | 'STORE_IO'
+  | 'RUNTIME_RUNNING'
+  | 'WRITE_INTERRUPTED'
+  | 'LIVE_RESTORE_OFF';
 
 /**
  * Renders a path the way jq would address it: `.env[0].valueFrom`. Error messages use it.
@@ -333,3 +347,27 @@ export class HashMismatchError extends KubeletHashError {}
  * @group Errors
  */
 export class RecordError extends KubeletHashError {}
+
+/**
+ * A runtime's persisted store (containerd meta.db, CRI-O config.json, docker config.v2.json) cannot
+ * be read or written safely: the runtime holds it (`STORE_LOCKED`, `RUNTIME_RUNNING`), it fails its
+ * own checks (`STORE_CORRUPT`), a record is not what a plan read (`STORE_CHANGED`), or I/O failed
+ * (`STORE_IO`, `WRITE_INTERRUPTED`), or stopping the runtime would stop its containers
+ * (`LIVE_RESTORE_OFF`). Nothing has been written when it is thrown before a commit.
+ *
+ * @example
+ * ```ts
+ * import { mkdtempSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { ContainerdStore, StoreError } from 'kubelet-hash';
+ * // No meta.db under this root.
+ * const store = new ContainerdStore({ root: mkdtempSync(join(tmpdir(), 'containerd-')) });
+ * const error = await store.list().catch((e: unknown) => e);
+ * error instanceof StoreError; // → true
+ * (error as StoreError).code; // → 'STORE_IO'
+ * ```
+ *
+ * @group Errors
+ */
+export class StoreError extends KubeletHashError {}

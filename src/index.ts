@@ -4,6 +4,7 @@
  *
  * @document ../docs/controllers.md
  * @document ../docs/node-agents.md
+ * @document ../docs/in-place-kubelet-upgrade.md
  * @document ../docs/how-the-kubelet-hashes.md
  * @document ../docs/troubleshooting.md
  * @document ../docs/cli.md
@@ -71,7 +72,40 @@ export {
   OptionError,
   HashMismatchError,
   RecordError,
+  StoreError,
   formatJsonPath,
   type ErrorCode,
   type JsonPathSegment,
 } from './errors.js';
+export {
+  ContainerdStore,
+  CrioStore,
+  DockerStore,
+  checkBoltFile,
+  type BoltCheckReport,
+  type ContainerdStoreOptions,
+  type CrioStoreOptions,
+  type DockerStoreOptions,
+  type RecordStore,
+  type StoreRuntime,
+  type StoredContainer,
+  type StoreRewrite,
+  type ApplyOptions,
+  type ApplyReport,
+  type BackupEntry,
+} from './runtime/index.js';
+export {
+  planNodeUpgrade,
+  applyNodePlan,
+  verifyNode,
+  rollbackNodePlan,
+  parseNodePlan,
+  formatNodePlan,
+  type NodeUpgradePlan,
+  type NodePlanEntry,
+  type StoreSpec,
+  type PlanNodeUpgradeInput,
+  type ApplyNodePlanOptions,
+  type ApplyNodePlanReport,
+  type VerifyNodeInput,
+} from './upgrade/index.js';

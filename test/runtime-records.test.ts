@@ -455,6 +455,29 @@ describe('docker inspect of a whole node: the kubelet’s containers among other
     expect(() => readRuntimeRecords(JSON.stringify([registry, ...broken]))).toThrow(RecordError);
   });
 
+  it('is read one element at a time, with the errors of a whole-document read in the same order', () => {
+    const broken = JSON.parse(DOCKER_INSPECT) as Array<{ Config: { Labels: Record<string, unknown> } }>;
+    broken[0]!.Config.Labels['io.kubernetes.pod.uid'] = 42;
+    const schemaFirst = JSON.stringify([...broken, registry]);
+    // A schema error in the first element, a syntax error at the very end: the syntax error wins.
+    const error = (t: string): RecordError => {
+      try {
+        readRuntimeRecords(t);
+      } catch (e) {
+        if (e instanceof RecordError) return e;
+        throw e;
+      }
+      throw new Error('no error');
+    };
+    expect(error(schemaFirst.slice(0, -1)).message).toMatch(/well-formed JSON: ',' or '\]' in an array/);
+    expect(error(schemaFirst).path).toEqual([0, 'Config', 'Labels', 'io.kubernetes.pod.uid']);
+    expect(error(' [ ] ').message).toContain('at least one container');
+    // Paths and spans of later elements are those of the whole text.
+    const locations = readRuntimeRecords(`[${JSON.stringify(registry)},${JSON.stringify(tagged)},${JSON.stringify(ours[0])}]`).flatMap((r) => r.hashLocations);
+    expect(locations.length).toBeGreaterThan(0);
+    expect(locations.every((l) => l.startsWith('[2]'))).toBe(true);
+  });
+
   it('rewrites a kubelet container in the mixed array and leaves the others byte for byte', () => {
     const target = readRuntimeRecords(text).find((r) => r.hash !== undefined)!;
     const out = rewriteRuntimeRecord(text, { from: { hash: target.hash! }, to: { hash: 'abc123' }, containerId: target.containerId! });

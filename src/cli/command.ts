@@ -26,8 +26,8 @@ export interface OptionDef {
 export interface OperandDef {
   name: string;
   description: string;
-  /** `one`: exactly one; `many`: one or more; `optional`: zero or one; `none` if omitted from the list. */
-  count: 'one' | 'many' | 'optional';
+  /** `one`: exactly one; `many`: one or more; `optional`: zero or one; `any`: zero or more; `none` if omitted from the list. */
+  count: 'one' | 'many' | 'optional' | 'any';
 }
 
 /** What a command hands back: rows for `--json`/`--ndjson`, text for people, its exit code. */
@@ -103,6 +103,6 @@ export function usageLine(cmd: CommandDef): string {
     const spelled = `--${name}${o.type === 'string' ? ` ${o.value ?? 'VALUE'}` : ''}`;
     return `${o.required ? spelled : `[${spelled}]`}${o.multiple ? '...' : ''}`;
   });
-  const ops = cmd.operands.map((o) => (o.count === 'one' ? o.name : o.count === 'many' ? `${o.name}...` : `[${o.name}]`));
+  const ops = cmd.operands.map((o) => (o.count === 'one' ? o.name : o.count === 'many' ? `${o.name}...` : o.count === 'any' ? `[${o.name}...]` : `[${o.name}]`));
   return ['kubelet-hash', cmd.name, ...opts, '[--json | --ndjson]', ...ops].join(' ');
 }

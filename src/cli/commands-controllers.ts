@@ -38,7 +38,7 @@ function knownGates(): string[] {
 }
 
 /** `--feature-gates A=true,B=false`, as the kubelet's flag is written; unknown names are refused. */
-function featureGates(ctx: CommandContext): FeatureGates | undefined {
+export function featureGates(ctx: CommandContext): FeatureGates | undefined {
   const text = str(ctx.values, 'feature-gates');
   if (text === undefined) return undefined;
   const gates: FeatureGates = {};

@@ -45,7 +45,7 @@ function commandSection(cmd: CommandDef): string[] {
     ...cmd.description.split('\n').flatMap((p) => [p, '']),
     '| operand | meaning |',
     '|---|---|',
-    ...(cmd.operands.length ? cmd.operands.map((o) => `| \`${o.name}\`${o.count === 'many' ? ' …' : ''} | ${cell(o.description)} |`) : ['| (none) | |']),
+    ...(cmd.operands.length ? cmd.operands.map((o) => `| \`${o.name}\`${o.count === 'many' || o.count === 'any' ? ' …' : ''} | ${cell(o.description)} |`) : ['| (none) | |']),
     '',
     '| option | meaning |',
     '|---|---|',

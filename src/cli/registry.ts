@@ -3,9 +3,14 @@ import { z } from 'zod';
 import type { CommandDef } from './command.js';
 import { CORE_COMMANDS } from './commands.js';
 import { CONTROLLER_COMMANDS } from './commands-controllers.js';
+import { UPGRADE_COMMANDS, withNodeStores } from './commands-upgrade.js';
 import { documentSchema } from './output-schema.js';
 
-export const COMMANDS: readonly CommandDef[] = [...CORE_COMMANDS, ...CONTROLLER_COMMANDS];
+export const COMMANDS: readonly CommandDef[] = [
+  ...CORE_COMMANDS,
+  ...CONTROLLER_COMMANDS.map((c) => (c.name === 'plan' ? withNodeStores(c) : c)),
+  ...UPGRADE_COMMANDS,
+];
 
 /** The `--json` document of any command (discriminated by `command`). */
 export function outputSchema(commands: readonly CommandDef[] = COMMANDS) {

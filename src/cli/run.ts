@@ -70,8 +70,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 }
 
 function checkOperands(cmd: CommandDef, operands: string[]): void {
-  const min = cmd.operands.filter((o) => o.count !== 'optional').length;
-  const max = cmd.operands.some((o) => o.count === 'many') ? Infinity : cmd.operands.length;
+  const min = cmd.operands.filter((o) => o.count === 'one' || o.count === 'many').length;
+  const max = cmd.operands.some((o) => o.count === 'many' || o.count === 'any') ? Infinity : cmd.operands.length;
   if (operands.length < min || operands.length > max) {
     const want = cmd.operands.length === 0 ? 'no operands' : cmd.operands.map((o) => o.name).join(' ');
     throw new UsageError(`expected ${want}, got ${operands.length === 0 ? 'none' : operands.map((o) => JSON.stringify(o)).join(' ')}`);

@@ -4,6 +4,7 @@
  */
 import { HashFormatError, type JsonPathSegment } from '../errors.js';
 import { MAX_UINT64 } from '../go/ints.js';
+import { hex32 } from './fused/fnv.js';
 
 /** What strconv.ParseUint(s, 16, 64) accepts: hex digits of either case, nothing else. */
 const PARSE_UINT_HEX = /^[0-9a-fA-F]+$/;
@@ -24,6 +25,10 @@ const PARSE_UINT_HEX = /^[0-9a-fA-F]+$/;
  * @group Hashing
  */
 export function formatHash(value: number | bigint): string {
+  // Every hash a kubelet writes fits 32 bits: format those by table (a node-wide plan formats thousands).
+  if (typeof value === 'bigint' ? value >= 0n && value <= 0xffffffffn : value >= 0 && value <= 0xffffffff && Number.isInteger(value)) {
+    return hex32(Number(value));
+  }
   const v = typeof value === 'bigint' ? value : Number.isSafeInteger(value) ? BigInt(value) : null;
   if (v === null || v < 0n || v > MAX_UINT64) {
     throw new HashFormatError('INVALID_HASH', [], 'an unsigned 64-bit integer (number or bigint)', `found ${String(value)}`);

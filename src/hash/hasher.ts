@@ -58,10 +58,11 @@ export interface ReleaseHashes extends DecodedContainer {
  * Decodes `json` for `info` and hashes it (what that kubelet computes). The hash comes from the
  * fused hasher where it can; the value tree is then decoded only if a caller reads it (explain
  * does, restart verdicts do not). Fused success implies the decode succeeds, so no error moves.
+ * `knownFused` is `fusedHash(json, info, escapes)` when the caller has already computed it.
  */
-export function hashesFor(json: unknown, info: ReleaseInfo, escapes?: JsonEscapeMode): ReleaseHashes {
+export function hashesFor(json: unknown, info: ReleaseInfo, escapes?: JsonEscapeMode, knownFused?: number): ReleaseHashes {
   // A JS string here is a JSON string value (not a container), which only the decoder reports.
-  const fused = typeof json === 'string' ? NO_FUSED_HASH : fusedHash(json, info, escapes);
+  const fused = knownFused ?? (typeof json === 'string' ? NO_FUSED_HASH : fusedHash(json, info, escapes));
   if (fused === NO_FUSED_HASH) {
     const { pipeline, value } = decodeFor(json, info, escapes);
     let wr: bigint | undefined;

@@ -64,7 +64,7 @@ export function resolveHashOptions(options: unknown, name = 'options'): Resolved
 
 /** Bounded: version strings come from callers (`v1.27.4-eks-…`), so the cache must not grow without limit. */
 const RELEASE_CACHE_LIMIT = 256;
-const releases = new Map<string, ReleaseInfo>();
+const releases = new Map<string, ResolvedHashOptions>();
 
 /**
  * The resolution of a plain options object with valid field types and a known version, from a
@@ -77,15 +77,16 @@ function wellFormed(options: unknown): ResolvedHashOptions | null {
   const { kubeletVersion, jsonEscapes } = options as { kubeletVersion?: unknown; jsonEscapes?: unknown };
   if (typeof kubeletVersion !== 'string') return null;
   if (jsonEscapes !== undefined && jsonEscapes !== 'go1.22' && jsonEscapes !== 'pre-go1.22') return null;
-  let info = releases.get(kubeletVersion);
-  if (info === undefined) {
+  let resolved = releases.get(kubeletVersion);
+  if (resolved === undefined) {
     try {
-      info = releaseInfo(kubeletVersion);
+      resolved = { info: releaseInfo(kubeletVersion), jsonEscapes: undefined };
     } catch {
       return null; // the slow path throws the ReleaseError with this call's path
     }
     if (releases.size >= RELEASE_CACHE_LIMIT) releases.clear();
-    releases.set(kubeletVersion, info);
+    releases.set(kubeletVersion, resolved);
   }
-  return { info, jsonEscapes };
+  // The cached object (no allocation) serves the usual call without jsonEscapes.
+  return jsonEscapes === undefined ? resolved : { info: resolved.info, jsonEscapes };
 }

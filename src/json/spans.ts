@@ -61,13 +61,18 @@ function where(text: string, offset: number): string {
   return `offset ${offset}, line ${line}, column ${offset - lineStart + 1}`;
 }
 
+/** What a check-only scan returns for every value: it builds no tree. */
+const CHECKED = Object.freeze({ type: 'null', start: -1, end: -1 }) as unknown as never;
+
 class Scanner {
-  private pos = 0;
+  pos = 0;
   private readonly path: JsonPathSegment[] = [];
 
+  /** `build` false: check the syntax only (same errors, same paths), keeping nothing. */
   constructor(
     private readonly text: string,
     private readonly basePath: readonly JsonPathSegment[],
+    private readonly build = true,
   ) {}
 
   scanDocument(): JsonNode {
@@ -88,7 +93,7 @@ class Scanner {
     );
   }
 
-  private skipWhitespace(): void {
+  skipWhitespace(): void {
     const t = this.text;
     while (this.pos < t.length) {
       const c = t.charCodeAt(this.pos);
@@ -98,7 +103,7 @@ class Scanner {
     }
   }
 
-  private scanValue(depth: number): JsonNode {
+  scanValue(depth: number): JsonNode {
     if (depth > MAX_DEPTH) this.fail(`nesting at most ${MAX_DEPTH} levels deep`);
     const c = this.text[this.pos];
     switch (c) {
@@ -109,22 +114,23 @@ class Scanner {
       case '"':
         return this.scanString();
       case 't':
-        return this.scanLiteral('true', { type: 'boolean', value: true });
+        return this.scanLiteral('true', (start, end) => ({ type: 'boolean', value: true, start, end }));
       case 'f':
-        return this.scanLiteral('false', { type: 'boolean', value: false });
+        return this.scanLiteral('false', (start, end) => ({ type: 'boolean', value: false, start, end }));
       case 'n':
-        return this.scanLiteral('null', { type: 'null' });
+        return this.scanLiteral('null', (start, end) => ({ type: 'null', start, end }));
       default:
         if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return this.scanNumber();
         return this.fail('a value');
     }
   }
 
-  private scanLiteral<T extends { type: 'boolean'; value: boolean } | { type: 'null' }>(word: string, node: T): T & Span {
+  private scanLiteral(word: string, node: (start: number, end: number) => JsonBooleanNode | JsonNullNode): JsonBooleanNode | JsonNullNode {
     const start = this.pos;
     if (!this.text.startsWith(word, start)) this.fail(`the literal ${word}`);
     this.pos += word.length;
-    return { ...node, start, end: this.pos };
+    if (!this.build) return CHECKED;
+    return node(start, this.pos);
   }
 
   private scanNumber(): JsonNumberNode {
@@ -134,18 +140,21 @@ class Scanner {
     const found = m.exec(this.text);
     if (!found) this.fail('a number');
     this.pos = start + found[0].length;
+    if (!this.build) return CHECKED;
     return { type: 'number', raw: found[0], start, end: this.pos };
   }
 
   private scanString(): JsonStringNode {
     const start = this.pos;
-    const value = decodeJsonString(this.text, start, (offset, expected) => {
-      this.pos = offset;
-      this.fail(expected);
-    });
+    const value = decodeString(this.text, start, this.failAt, undefined);
     this.pos = value.end;
     return { type: 'string', value: value.value, start, end: value.end };
   }
+
+  private readonly failAt = (offset: number, expected: string): never => {
+    this.pos = offset;
+    return this.fail(expected);
+  };
 
   private scanObject(depth: number): JsonObjectNode {
     const start = this.pos;
@@ -167,7 +176,7 @@ class Scanner {
       this.path.push(key.value);
       const value = this.scanValue(depth + 1);
       this.path.pop();
-      members.push({ key: key.value, keySpan: { start: key.start, end: key.end }, value });
+      if (this.build) members.push({ key: key.value, keySpan: { start: key.start, end: key.end }, value });
       this.skipWhitespace();
       const c = this.text[this.pos];
       if (c === ',') {
@@ -176,7 +185,7 @@ class Scanner {
       }
       if (c === '}') {
         this.pos++;
-        return { type: 'object', members, start, end: this.pos };
+        return this.build ? { type: 'object', members, start, end: this.pos } : CHECKED;
       }
       this.fail("',' or '}' in an object");
     }
@@ -186,6 +195,7 @@ class Scanner {
     const start = this.pos;
     this.pos++; // '['
     const items: JsonNode[] = [];
+    let count = 0;
     this.skipWhitespace();
     if (this.text[this.pos] === ']') {
       this.pos++;
@@ -193,8 +203,9 @@ class Scanner {
     }
     for (;;) {
       this.skipWhitespace();
-      this.path.push(items.length);
-      items.push(this.scanValue(depth + 1));
+      this.path.push(count++);
+      const item = this.scanValue(depth + 1);
+      if (this.build) items.push(item);
       this.path.pop();
       this.skipWhitespace();
       const c = this.text[this.pos];
@@ -204,7 +215,7 @@ class Scanner {
       }
       if (c === ']') {
         this.pos++;
-        return { type: 'array', items, start, end: this.pos };
+        return this.build ? { type: 'array', items, start, end: this.pos } : CHECKED;
       }
       this.fail("',' or ']' in an array");
     }
@@ -244,31 +255,46 @@ export function decodeJsonString(
   start: number,
   fail: (offset: number, expected: string) => never,
 ): DecodedString {
-  if (text[start] !== '"') fail(start, 'a string');
+  const sourceOffsets: number[] = [];
+  const { value, end } = decodeString(text, start, fail, sourceOffsets);
+  return { value, end, sourceOffsets };
+}
+
+/**
+ * {@link decodeJsonString} without the offsets unless `offsets` is given. A run without escapes
+ * is one slice of the source (a node-wide record is mostly such runs).
+ */
+function decodeString(
+  text: string,
+  start: number,
+  fail: (offset: number, expected: string) => never,
+  offsets: number[] | undefined,
+): { value: string; end: number } {
+  if (text.charCodeAt(start) !== 0x22) fail(start, 'a string');
   let pos = start + 1;
   let value = '';
-  const sourceOffsets: number[] = [];
   for (;;) {
+    // The plain run up to the next quote, backslash or control character.
+    const run = pos;
+    let c = text.charCodeAt(pos);
+    while (c >= 0x20 && c !== 0x22 && c !== 0x5c) c = text.charCodeAt(++pos);
+    if (pos > run) {
+      value += text.slice(run, pos);
+      if (offsets) for (let i = run; i < pos; i++) offsets.push(i);
+    }
     if (pos >= text.length) fail(pos, 'a closing \'"\' for the string');
-    const c = text.charCodeAt(pos);
     if (c === 0x22) {
-      sourceOffsets.push(pos);
-      return { value, end: pos + 1, sourceOffsets };
+      offsets?.push(pos);
+      return { value, end: pos + 1 };
     }
     if (c < 0x20) fail(pos, 'no raw control character inside a string (escape it)');
-    if (c !== 0x5c) {
-      value += text[pos];
-      sourceOffsets.push(pos);
-      pos++;
-      continue;
-    }
     const escStart = pos;
     const e = text[pos + 1];
     if (e === undefined) fail(pos + 1, 'an escape character after \\');
     const short = SHORT_ESCAPES[e];
     if (short !== undefined) {
       value += short;
-      sourceOffsets.push(escStart);
+      offsets?.push(escStart);
       pos += 2;
       continue;
     }
@@ -276,7 +302,7 @@ export function decodeJsonString(
     const hex = text.slice(pos + 2, pos + 6);
     if (!/^[0-9A-Fa-f]{4}$/.test(hex)) fail(pos + 2, 'four hex digits after \\u');
     value += String.fromCharCode(parseInt(hex, 16));
-    sourceOffsets.push(escStart);
+    offsets?.push(escStart);
     pos += 6;
   }
 }
@@ -288,6 +314,30 @@ export function decodeJsonString(
  */
 export function scanJson(text: string, basePath: readonly JsonPathSegment[] = []): JsonNode {
   return new Scanner(text, basePath).scanDocument();
+}
+
+/** Checks `text` as one JSON document: the errors of {@link scanJson}, and no tree kept. */
+export function checkJson(text: string): void {
+  new Scanner(text, [], false).scanDocument();
+}
+
+/**
+ * Calls `each` with the tree of every element of the top-level array in `text`, one at a time
+ * (spans are offsets in `text`), so a large array never has its whole tree in memory. `text` must
+ * have passed {@link checkJson} and be an array; returns how many elements it has.
+ */
+export function forEachArrayElement(text: string, each: (element: JsonNode, index: number) => void): number {
+  const s = new Scanner(text, []);
+  s.skipWhitespace();
+  s.pos++; // '['
+  let count = 0;
+  for (;;) {
+    s.skipWhitespace();
+    if (text.charCodeAt(s.pos) === 0x5d) return count; // only for `[]`: a ',' is always followed by a value
+    each(s.scanValue(1), count++);
+    s.skipWhitespace();
+    if (text.charCodeAt(s.pos++) === 0x5d) return count;
+  }
 }
 
 /** The last member named `key` (JSON.parse and Go's encoding/json both let the last one win). */
@@ -317,8 +367,10 @@ export function toPlainValue(node: JsonNode): unknown {
     case 'object': {
       const out: Record<string, unknown> = {};
       for (const m of node.members) {
-        // defineProperty, not assignment: a "__proto__" member must stay data, not a prototype.
-        Object.defineProperty(out, m.key, { value: toPlainValue(m.value), enumerable: true, writable: true, configurable: true });
+        const value = toPlainValue(m.value);
+        // Assignment makes the same own data member, except for "__proto__", whose setter would set the prototype.
+        if (m.key !== '__proto__') out[m.key] = value;
+        else Object.defineProperty(out, m.key, { value, enumerable: true, writable: true, configurable: true });
       }
       return out;
     }

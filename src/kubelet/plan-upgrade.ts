@@ -14,12 +14,13 @@ import { applyChangedRule } from './changed-rule.js';
 import { checkOptions, escapesSchema, featureGatesSchema, resolveGates, type FeatureGates } from './options.js';
 import { storedHashValue } from '../hash/format.js';
 import { containerRole, type ContainerRole } from './container-role.js';
-import { hashesFor, type ReleaseHashes } from '../hash/hasher.js';
+import type { ReleaseHashes } from '../hash/hasher.js';
 import { describeMatches, identifyReleases } from './identify.js';
 import { locateContainers, type ContainerList, type LocatedContainer } from '../pod/locate.js';
 import { stableKey } from './stable-key.js';
 import { restartRule, type RestartRuleId } from './restart-rules.js';
 import { manifestUid, maybeGeneratedStaticUid } from './static-pod.js';
+import { specCache, type CachedSpec } from './spec-cache.js';
 import type { JsonEscapeMode } from '../encode/gojson-string.js';
 
 /**
@@ -226,13 +227,7 @@ interface ApiPod {
   containers: Map<string, LocatedContainer>;
 }
 
-/** Hashes of one distinct spec for both releases, computed once and shared by every copy. */
-interface SpecHashes {
-  from: ReleaseHashes;
-  to: ReleaseHashes;
-}
 
-type Cached = { ok: SpecHashes } | { error: string };
 
 /**
  * What to do with every container on a node before its kubelet moves from `input.from` to
@@ -268,21 +263,8 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
   const minorUpgrade = fromInfo.minor !== toInfo.minor;
   const ruled = (id: RestartRuleId): Pick<PlanEntry, 'ruleId' | 'ruleSource'> => ({ ruleId: id, ruleSource: restartRule(id).source });
 
-  const cache = new Map<string, Cached>();
-  const hashesOf = (c: LocatedContainer): Cached => {
-    const key = stableKey(c.container);
-    let hit = cache.get(key);
-    if (!hit) {
-      try {
-        hit = { ok: { from: hashesFor(c.container, fromInfo, opts.fromJsonEscapes), to: hashesFor(c.container, toInfo, opts.toJsonEscapes) } };
-      } catch (e) {
-        if (!(e instanceof KubeletHashError)) throw e;
-        hit = { error: e.message };
-      }
-      cache.set(key, hit);
-    }
-    return hit;
-  };
+  const specs = specCache(fromInfo, toInfo, opts.fromJsonEscapes, opts.toJsonEscapes);
+  const hashesOf = (c: LocatedContainer): CachedSpec => specs.get(c.container);
   const candidateCache = new Map<string, string>();
   const candidatesFor = (c: LocatedContainer, stored: bigint): string => {
     const key = `${formatHash(stored)}/${stableKey(c.container)}`;
@@ -401,7 +383,7 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
 
   const counts: Record<PlanAction, number> = { keep: 0, rewrite: 0, 'will-restart': 0, unknown: 0 };
   for (const e of entries) counts[e.action]++;
-  return { from: fromInfo.release, to: toInfo.release, entries, counts, distinctSpecs: cache.size };
+  return { from: fromInfo.release, to: toInfo.release, entries, counts, distinctSpecs: specs.distinct };
 }
 
 /**

@@ -96,7 +96,7 @@ function directSite(root: JsonNode, mapPath: readonly JsonPathSegment[], key: st
 }
 
 /** Copies inside a string that holds a JSON object of annotations (CRI-O), mapped back to source offsets. */
-function embeddedSites(text: string, root: JsonNode, stringPath: readonly JsonPathSegment[]): HashSite[] {
+export function embeddedSites(text: string, root: JsonNode, stringPath: readonly JsonPathSegment[]): HashSite[] {
   const holder = nodeAt(root, stringPath);
   if (holder?.type !== 'string') return [];
   const decoded = decodeJsonString(text, holder.start, () => {
@@ -124,7 +124,7 @@ function embeddedSites(text: string, root: JsonNode, stringPath: readonly JsonPa
   return sites;
 }
 
-function mapSites(root: JsonNode, mapPath: readonly JsonPathSegment[], prefix = ''): HashSite[] {
+export function mapSites(root: JsonNode, mapPath: readonly JsonPathSegment[], prefix = ''): HashSite[] {
   const out: HashSite[] = [];
   for (const field of ['hash', 'hashWithoutResources'] as const) {
     const site = directSite(root, mapPath, prefix + KEY_OF[field], field);
@@ -133,7 +133,7 @@ function mapSites(root: JsonNode, mapPath: readonly JsonPathSegment[], prefix = 
   return out;
 }
 
-function identity(plain: unknown, labelsPath: readonly JsonPathSegment[]) {
+export function identity(plain: unknown, labelsPath: readonly JsonPathSegment[]) {
   return {
     containerName: textAt(plain, [...labelsPath, CONTAINER_NAME_LABEL]),
     podName: textAt(plain, [...labelsPath, POD_NAME_LABEL]),
@@ -185,6 +185,20 @@ function crictlContainer(text: string, root: JsonNode, plain: unknown): LocatedC
       hashWithoutResources: ['status', 'annotations', HASH_WITHOUT_RESOURCES_KEY],
     },
   };
+}
+
+/**
+ * The container of one `docker inspect` element, if the kubelet created it. `element` is the
+ * element's tree (spans in the whole text) and `plain` its plain value, already validated; paths
+ * start with `index`, as if the whole array had been scanned.
+ */
+export function locateDockerInspectElement(element: JsonNode, plain: unknown, index: number): LocatedContainer | undefined {
+  if (!isKubeletDockerContainer(plain)) return undefined;
+  // A one-element view of the array, which the lookups below index by `index`: objects keyed by
+  // the index (an array with only that element set would allocate `index` holes).
+  const items = { [index]: element } as unknown as JsonNode[];
+  const values = { [index]: plain };
+  return dockerContainer({ type: 'array', items, start: -1, end: -1 }, values, [index], 'Id');
 }
 
 /**

@@ -93,6 +93,19 @@ function applyEdits(text: string, edits: readonly Edit[]): string {
   return out + text.slice(pos);
 }
 
+/** Checks a change's shape and texts as {@link rewriteRuntimeRecord} does, before any record is read. */
+export function checkHashChange(change: HashChange): void {
+  checkChangeShape(change);
+  assertCanonicalHash(change.to.hash, ['to', 'hash']);
+  if (change.to.hashWithoutResources !== undefined) {
+    assertCanonicalHash(change.to.hashWithoutResources, ['to', 'hashWithoutResources']);
+    if (change.from.hashWithoutResources === undefined) {
+      throw new OptionError('INVALID_OPTION', ['from', 'hashWithoutResources'], 'the stored hashWithoutResources, since to.hashWithoutResources is given');
+    }
+  }
+  parseHash(change.from.hash, ['from', 'hash']);
+}
+
 /**
  * Returns `text` with the stored kubelet hash(es) of one container replaced by `change.to`, and
  * every other character (whitespace, key order, escapes, other labels, trailing newline) untouched.
@@ -142,20 +155,19 @@ function applyEdits(text: string, edits: readonly Edit[]): string {
  * @group Upgrades and runtime stores
  */
 export function rewriteRuntimeRecord(text: string, change: HashChange): string {
-  checkChangeShape(change);
-  const { from, to } = change;
-  assertCanonicalHash(to.hash, ['to', 'hash']);
-  const rewriteWithoutResources = to.hashWithoutResources !== undefined;
-  if (rewriteWithoutResources) {
-    assertCanonicalHash(to.hashWithoutResources as string, ['to', 'hashWithoutResources']);
-    if (from.hashWithoutResources === undefined) {
-      throw new OptionError('INVALID_OPTION', ['from', 'hashWithoutResources'], 'the stored hashWithoutResources, since to.hashWithoutResources is given');
-    }
-  }
-  parseHash(from.hash, ['from', 'hash']);
-
+  checkHashChange(change);
   const { containers } = parseRecord(text);
-  const container = selectContainer(containers, change.containerId);
+  return rewriteLocated(text, selectContainer(containers, change.containerId), change);
+}
+
+/**
+ * The rewrite of one already located container (its hash sites found in `text`), for stores that
+ * locate containers in their own formats (containerd's CRI metadata, CRI-O's config.json).
+ * `change` must have passed the checks of {@link rewriteRuntimeRecord}.
+ */
+export function rewriteLocated(text: string, container: LocatedContainer, change: HashChange): string {
+  const { from, to } = change;
+  const rewriteWithoutResources = to.hashWithoutResources !== undefined;
   const edits: Edit[] = [];
   planField(container, 'hash', from.hash, to.hash, edits);
   if (rewriteWithoutResources) {

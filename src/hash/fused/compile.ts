@@ -23,6 +23,23 @@ export type FusedEra = { algorithm: 'legacy' } | { algorithm: 'json'; escapes: J
 export class NotFusable extends Error {}
 
 const EMPTY: Readonly<Record<string, unknown>> = Object.freeze(Object.create(null));
+const getProto = Object.getPrototypeOf;
+const objectToString = Object.prototype.toString;
+
+/**
+ * `isPlainObject(v) && !hasToJson(v)`, without the prototype-chain walk for the usual prototypes
+ * (Object.prototype and null, which the walk would pass). As a source expression too, so that each
+ * generated struct function has its own inline caches for the members it probes.
+ */
+function isJsonObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null) return false;
+  const p: unknown = getProto(v);
+  if (p === Object.prototype || p === null ? Array.isArray(v) || objectToString.call(v) !== '[object Object]' : !isPlainObject(v)) return false;
+  return typeof (v as { toJSON?: unknown }).toJSON !== 'function';
+}
+/** A struct function's first statement: its object (EMPTY stands for null or absent) must be a JSON object. */
+const OBJECT_CHECK =
+  'if (o !== EMPTY && !(typeof o === "object" && o !== null && ((p = getProto(o)) === OP || p === null ? !isArray(o) && ots.call(o) === "[object Object]" : isPlainObject(o)) && typeof o.toJSON !== "function")) fallback();';
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 
 /**
@@ -30,7 +47,7 @@ const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
  * string order; null when there are none (nil after the round trip). Invalid input falls back.
  */
 function mapKeys(m: unknown): string[] | null {
-  if (!isPlainObject(m) || hasToJson(m)) fnv.fallback();
+  if (!isJsonObject(m)) fnv.fallback();
   const keys: string[] = [];
   for (const k in m) {
     if (m[k] === undefined || !Object.prototype.propertyIsEnumerable.call(m, k)) continue;
@@ -63,6 +80,8 @@ const RUNTIME = {
   hasRaws,
   mapKeys,
   EMPTY,
+  getProto,
+  objectToString,
 };
 
 /** One field as read from its JSON object: `key` undefined when an embedding struct claims it. */
@@ -84,6 +103,9 @@ class Generator {
   private readonly fns: string[] = [];
   private readonly named = new Map<string, string>();
   private readonly feeders = new Map<GoType, string>();
+  /** Constant fragments folded into one step each (see fnv.ts), by content; their tables share one array. */
+  private readonly folds = new Map<string, number>();
+  private readonly foldBytes: Uint8Array[] = [];
   private readonly json: boolean;
   private readonly escapes: JsonEscapeMode;
 
@@ -100,13 +122,17 @@ class Generator {
     const main = this.rootFn(false);
     const wr = this.era.algorithm === 'json' && this.era.withoutResources ? this.rootFn(true) : null;
     const source = [
-      'const {feed, fallback, jsonByte, spewString, spewDecimal, jsonDecimal, pe, isPlainObject, hasToJson, hasRaws, mapKeys, EMPTY} = rt;',
+      'const {feed, fallback, jsonByte, spewString, spewDecimal, jsonDecimal, pe, isPlainObject, hasToJson, hasRaws, mapKeys, EMPTY, getProto} = rt;',
+      'const OP = Object.prototype, ots = rt.objectToString, isArray = Array.isArray;',
       `const jstr = rt.JSON_STRING[${JSON.stringify(this.escapes)}];`,
+      'const T = rt.foldTables;',
       ...this.fns,
       `return { hash: ${main}, withoutResources: ${wr ?? 'null'} };`,
     ].join('\n');
     const made = new Function('rt', 'K', source) as (rt: unknown, k: unknown[]) => { hash: FusedFn; withoutResources: FusedFn | null };
-    return made(RUNTIME, this.consts);
+    const foldTables = new Int32Array(this.foldBytes.length * 256);
+    this.foldBytes.forEach((bytes, i) => fnv.writeFoldTable(bytes, foldTables, i * 256));
+    return made({ ...RUNTIME, foldTables }, this.consts);
   }
 
   /** A constant as `K[i]` in the generated source. */
@@ -122,8 +148,21 @@ class Generator {
 
   /** Feeds constant text: go-spew text as is, JSON bytes in `[]uint8` form (each after a space). */
   private text(s: string): string {
-    const bytes = this.json ? fnv.expandJsonBytes(utf8(s)) : utf8(s);
-    return `h = feed(h, ${this.k(bytes)});`;
+    return this.constBytes(this.json ? fnv.expandJsonBytes(utf8(s)) : utf8(s));
+  }
+
+  /** One statement feeding constant bytes: a step per byte when short, else one folded step. */
+  private constBytes(bytes: Uint8Array): string {
+    if (bytes.length === 0) return ';';
+    if (bytes.length <= INLINE_BYTES) return `{ ${Array.from(bytes, (b) => `h = Math.imul(h ^ ${b}, ${fnv.FNV_PRIME});`).join(' ')} }`;
+    const key = bytes.join(',');
+    let i = this.folds.get(key);
+    if (i === undefined) {
+      i = this.foldBytes.length;
+      this.foldBytes.push(bytes);
+      this.folds.set(key, i);
+    }
+    return `h = (Math.imul(h, ${fnv.primePower(bytes.length)}) + T[${i * 256} + (h & 255)]) | 0;`;
   }
 
   private fn(key: string, make: (name: string) => string): string {
@@ -138,13 +177,12 @@ class Generator {
 
   private rootFn(withoutResources: boolean): string {
     return this.fn(`root/${withoutResources}`, (name) => {
-      const head = this.json ? `h = feed(h, ${this.k(utf8('([]uint8)[123'))});` : this.text(`(${this.root.name})`);
+      // The state after the constant head is known: start from it.
+      const start = fnv.feed(fnv.FNV_OFFSET, utf8(this.json ? '([]uint8)[123' : `(${this.root.name})`));
       const body = this.json ? this.jsonMembers(this.root, new Set(), withoutResources) : this.spewStruct(this.root, new Set());
-      const tail = this.json ? `h = feed(h, ${this.k(utf8(' 125]'))});` : '';
+      const tail = this.json ? this.constBytes(utf8(' 125]')) : '';
       return `function ${name}(o) {
-  if (!isPlainObject(o) || hasToJson(o)) fallback();
-  let h = ${fnv.FNV_OFFSET};
-  ${head}
+  let h = ${start};
   h = ${body}(o, h);
   ${tail}
   return h >>> 0;
@@ -194,7 +232,7 @@ class Generator {
         else lines.push(this.read(slot), this.spewValue(slot.type));
       });
       if (type.fields.length > 0) lines.push('h = Math.imul(h ^ 125, 16777619);');
-      return `function ${name}(o, h) {\n  let v;\n  ${lines.filter(Boolean).join('\n  ')}\n  return h;\n}`;
+      return `function ${name}(o, h) {\n  let v, p;\n  ${OBJECT_CHECK}\n  ${lines.filter(Boolean).join('\n  ')}\n  return h;\n}`;
     });
   }
 
@@ -248,7 +286,7 @@ class Generator {
         if (type.name === QUANTITY_TYPE || type.name === INT_OR_STRING_TYPE) return `h = ${this.feeder(type)}(h, v);`;
         if (type.jsonCustomMarshal) return 'fallback();';
         const fn = this.spewStruct(type, new Set());
-        return `if (v == null) h = ${fn}(EMPTY, h); else if (!isPlainObject(v) || hasToJson(v)) fallback(); else h = ${fn}(v, h);`;
+        return `h = ${fn}(v == null ? EMPTY : v, h);`;
       }
     }
   }
@@ -281,7 +319,7 @@ class Generator {
         const zeroed = wr && type === this.root && slot.goName === 'Resources';
         if (zeroed && slot.type.kind !== 'struct') throw new NotFusable('Resources is not a struct');
         const value = zeroed
-          ? `{ const h0 = h; ${this.jsonValue(slot.type)} h = feed(h0, ${this.k(zeroValueJson(slot.type as StructType, this.escapes))}); }`
+          ? `{ const h0 = h; ${this.jsonValue(slot.type)} h = h0; ${this.constBytes(zeroValueJson(slot.type as StructType, this.escapes))} }`
           : this.jsonValue(slot.type);
         const empty = slot.omitempty ? emptyTest(slot.type) : null;
         lines.push(slot.read);
@@ -297,7 +335,7 @@ class Generator {
           wrote = true;
         }
       }
-      return `function ${name}(o, h) {\n  let v, w = false;\n  ${lines.filter(Boolean).join('\n  ')}\n  return h;\n}`;
+      return `function ${name}(o, h) {\n  let v, p, w = false;\n  ${OBJECT_CHECK}\n  ${lines.filter(Boolean).join('\n  ')}\n  return h;\n}`;
     });
   }
 
@@ -368,11 +406,14 @@ class Generator {
         }
         if (type.jsonCustomMarshal) return 'fallback();';
         const fn = this.jsonMembers(type, new Set(), false);
-        return `{ const s = v == null ? EMPTY : v; if (s !== EMPTY && (!isPlainObject(s) || hasToJson(s))) fallback(); h = jsonByte(h, 123); h = ${fn}(s, h); h = jsonByte(h, 125); }`;
+        return `h = jsonByte(h, 123); h = ${fn}(v == null ? EMPTY : v, h); h = jsonByte(h, 125);`;
       }
     }
   }
 }
+
+/** Constant fragments up to this length are fed a step per byte (immediates, no table load). */
+const INLINE_BYTES = 2;
 
 const INT32 = (v: string): string => `typeof ${v} === "number" && Number.isInteger(${v}) && ${v} >= -2147483648 && ${v} <= 2147483647`;
 

@@ -7,7 +7,7 @@ import type { JsonEscapeMode } from '../../encode/gojson-string.js';
 import { writeNameImageJson } from '../../encode/name-image.js';
 import { BufferSink } from '../../encode/sink.js';
 import type { FusedFn } from './compile.js';
-import { FNV_OFFSET, JSON_STRING, expandJsonBytes, fallback, feed } from './fnv.js';
+import { FNV_OFFSET, JSON_STRING, expandJsonBytes, fallback, feed, feedFolded, fold } from './fnv.js';
 
 const pe = Object.prototype.propertyIsEnumerable;
 
@@ -18,10 +18,11 @@ export function compileNameImage(mode: JsonEscapeMode): FusedFn {
   const text = new TextDecoder().decode(buf.bytes());
   const [head, middle, tail] = text.split('""') as [string, string, string];
   const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
-  const open = enc(`([]uint8)[${head.charCodeAt(0)}${Array.from(enc(head.slice(1)), (b) => ' ' + b).join('')}`);
-  const between = expandJsonBytes(enc(middle));
-  const close = enc(`${Array.from(enc(tail), (b) => ' ' + b).join('')}]`);
-  const empty = expandJsonBytes(enc('""'));
+  // The state after the constant head is known; the other constant runs are folded (see fnv.ts).
+  const start = feed(FNV_OFFSET, enc(`([]uint8)[${head.charCodeAt(0)}${Array.from(enc(head.slice(1)), (b) => ' ' + b).join('')}`));
+  const between = fold(expandJsonBytes(enc(middle)));
+  const close = fold(enc(`${Array.from(enc(tail), (b) => ' ' + b).join('')}]`));
+  const empty = fold(expandJsonBytes(enc('""')));
   const jstr = JSON_STRING[mode];
   return (c) => {
     if (!isPlainObject(c) || hasToJson(c)) fallback();
@@ -29,14 +30,14 @@ export function compileNameImage(mode: JsonEscapeMode): FusedFn {
     if (image !== undefined && !pe.call(c, 'image')) image = undefined;
     let name = c.name;
     if (name !== undefined && !pe.call(c, 'name')) name = undefined;
-    let h = feed(FNV_OFFSET, open);
+    let h = start;
     if (typeof image === 'string') h = jstr(h, image);
-    else if (image == null) h = feed(h, empty);
+    else if (image == null) h = feedFolded(h, empty);
     else fallback();
-    h = feed(h, between);
+    h = feedFolded(h, between);
     if (typeof name === 'string') h = jstr(h, name);
-    else if (name == null) h = feed(h, empty);
+    else if (name == null) h = feedFolded(h, empty);
     else fallback();
-    return feed(h, close) >>> 0;
+    return feedFolded(h, close) >>> 0;
   };
 }

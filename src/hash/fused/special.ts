@@ -11,10 +11,10 @@ import { BufferSink } from '../../encode/sink.js';
 import { compileSpewEncoder } from '../../encode/spew.js';
 import type { GoStruct } from '../../go/value.js';
 import type { GoType, StructType } from '../../models/gotype.js';
-import { expandJsonBytes, fallback, feed } from './fnv.js';
+import { expandJsonBytes, fallback, feedFolded, fold, type Folded } from './fnv.js';
 
 /** Entries per memo; the cache is emptied when full so memory stays bounded whatever the input. */
-const MEMO_CAPACITY = 1024;
+const MEMO_CAPACITY = 256;
 
 /** Feeds the fragment of one input value (string, number, null/absent); anything else falls back. */
 export type FragmentFeeder = (h: number, json: unknown) => number;
@@ -23,26 +23,31 @@ export type FragmentFeeder = (h: number, json: unknown) => number;
 type Render = (json: unknown) => Uint8Array | null;
 
 export function memoisedFeeder(render: Render): FragmentFeeder {
-  const strings = new Map<string, Uint8Array | null>();
-  const numbers = new Map<number, Uint8Array | null>();
-  let absent: Uint8Array | null | undefined;
-  const lookup = <K>(map: Map<K, Uint8Array | null>, key: K): Uint8Array | null => {
+  // Fragments are kept folded (one step each, see fnv.ts): 1 KiB per distinct value.
+  const folded = (json: unknown): Folded | null => {
+    const bytes = render(json);
+    return bytes === null ? null : fold(bytes);
+  };
+  const strings = new Map<string, Folded | null>();
+  const numbers = new Map<number, Folded | null>();
+  let absent: Folded | null | undefined;
+  const lookup = <K>(map: Map<K, Folded | null>, key: K): Folded | null => {
     let frag = map.get(key);
     if (frag === undefined) {
-      frag = render(key);
+      frag = folded(key);
       if (map.size >= MEMO_CAPACITY) map.clear();
       map.set(key, frag);
     }
     return frag;
   };
   return (h, json) => {
-    let frag: Uint8Array | null;
+    let frag: Folded | null;
     if (typeof json === 'string') frag = lookup(strings, json);
     else if (typeof json === 'number') frag = lookup(numbers, json);
-    else if (json === null || json === undefined) frag = absent === undefined ? (absent = render(null)) : absent;
+    else if (json === null || json === undefined) frag = absent === undefined ? (absent = folded(null)) : absent;
     else return fallback();
     if (frag === null) return fallback();
-    return feed(h, frag);
+    return feedFolded(h, frag);
   };
 }
 

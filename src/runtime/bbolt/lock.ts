@@ -1,0 +1,83 @@
+/**
+ * The bbolt file lock. bbolt (and so containerd) holds `flock(LOCK_EX)` on its file while it has
+ * it open, and a second opener blocks. Node has no flock(2), and the npm packages that bind it
+ * (fs-ext) need a native build; util-linux's `flock(1)` is on every Linux node, so a child
+ * process takes the lock for us: `flock -n -x -E 75 FILE sh -c 'echo locked; exec cat'`. It exits
+ * 75 at once when someone else holds the lock; otherwise it holds the lock until we close its
+ * stdin (or we die, which closes the pipe too), so a runtime started during our write waits for us.
+ */
+import { spawn } from 'node:child_process';
+import { StoreError } from '../../errors.js';
+
+/** flock(1)'s exit code when the lock is held elsewhere (chosen with -E). */
+const CONFLICT_EXIT = 75;
+
+/** A held lock; {@link FileLock.release} lets it go. */
+export interface FileLock {
+  /** Releases the lock and waits for the holder process to exit. */
+  release(): Promise<void>;
+}
+
+/**
+ * Takes the exclusive flock on `path` without waiting. Refuses with `STORE_LOCKED` when another
+ * process (a running containerd) holds it, and with `STORE_IO` when flock(1) cannot run.
+ */
+export function lockFile(path: string): Promise<FileLock> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('flock', ['-n', '-x', '-E', String(CONFLICT_EXIT), path, 'sh', '-c', 'echo locked; exec cat'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    let settled = false;
+    const exited = new Promise<void>((done) =>
+      child.once('close', () => {
+        done();
+      }),
+    );
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (!settled && out.includes('locked')) {
+        settled = true;
+        resolve({
+          release: async () => {
+            child.stdin.end();
+            await exited;
+          },
+        });
+      }
+    });
+    child.once('error', (e: NodeJS.ErrnoException) => {
+      if (settled) return;
+      settled = true;
+      reject(
+        new StoreError('STORE_IO', [], 'util-linux flock(1) on the PATH, to take the file lock', e.code ?? String(e)),
+      );
+    });
+    child.once('close', (code) => {
+      if (settled) return;
+      settled = true;
+      if (code === CONFLICT_EXIT) {
+        reject(
+          new StoreError(
+            'STORE_LOCKED',
+            [],
+            `no process holding the lock on ${path}`,
+            'another process holds it: stop the runtime first',
+          ),
+        );
+      } else reject(new StoreError('STORE_IO', [], `to lock ${path}`, `flock exited ${code}: ${err.trim()}`));
+    });
+  });
+}
+
+/** Runs `fn` while holding the exclusive lock on `path` (see {@link lockFile}). */
+export async function withFileLock<T>(path: string, fn: () => T | Promise<T>): Promise<T> {
+  const lock = await lockFile(path);
+  try {
+    return await fn();
+  } finally {
+    await lock.release();
+  }
+}

@@ -1,0 +1,293 @@
+/**
+ * containerd's metadata store as a {@link RecordStore}: CRI containers read straight from a
+ * (stopped) containerd's `meta.db`, and their stored kubelet hashes rewritten in ONE bbolt write
+ * transaction, under the file lock, after a backup and a full check of the file.
+ *
+ * Bucket path of a record: `v1` → namespace (`k8s.io`) → `containers` → id → `extensions` →
+ * `io.cri-containerd.container.metadata`.
+ */
+import { join } from 'node:path';
+import { KubeletHashError, StoreError } from '../../errors.js';
+import { BoltFile, toRef } from '../bbolt/file.js';
+import { BUCKET_LEAF_FLAG, decodeBucketValue } from '../bbolt/format.js';
+import { checkBoltFile } from '../bbolt/check.js';
+import { commitUpdates, type BoltUpdate } from '../bbolt/write.js';
+import { lockFile } from '../bbolt/lock.js';
+import { primarySite, type LocatedContainer } from '../hash-sites.js';
+import { checkHashChange, rewriteLocated } from '../rewrite-record.js';
+import { backupFiles, restoreBackups } from '../stores/files.js';
+import { fingerprinter } from '../stores/fingerprint.js';
+import type {
+  ApplyOptions,
+  ApplyReport,
+  BackupEntry,
+  RecordStore,
+  StoreRewrite,
+  StoredContainer,
+} from '../stores/types.js';
+import { decodeAny, replaceAnyValue } from './any.js';
+import { CONTAINER_METADATA_EXTENSION, locateMetadata } from './metadata.js';
+
+/** The namespace the CRI plugin keeps Kubernetes containers in. */
+export const DEFAULT_CRI_NAMESPACE = 'k8s.io';
+
+/** `meta.db` under a containerd root directory. */
+export function containerdMetaDbPath(root: string): string {
+  return join(root, 'io.containerd.metadata.v1.bolt', 'meta.db');
+}
+
+const enc = (s: string): Buffer => Buffer.from(s);
+const EXTENSION_KEY = enc(CONTAINER_METADATA_EXTENSION);
+
+/**
+ * Options of {@link ContainerdStore}.
+ *
+ * @example
+ * ```ts
+ * import type { ContainerdStoreOptions } from 'kubelet-hash';
+ * const options: ContainerdStoreOptions = { root: '/var/lib/containerd', namespace: 'k8s.io' };
+ * options.namespace; // → 'k8s.io'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface ContainerdStoreOptions {
+  /** containerd's root directory (`/var/lib/containerd`). */
+  root: string;
+  /** The containerd namespace of the CRI plugin (default `k8s.io`). */
+  namespace?: string;
+  /** Check the whole file again after the commit (default true). */
+  checkAfterWrite?: boolean;
+}
+
+/** A decoded record: where it is and what it holds. */
+interface ReadRecord {
+  id: string;
+  raw: Buffer;
+  text: string;
+  located: LocatedContainer;
+}
+
+/**
+ * containerd's `meta.db` as a record store.
+ *
+ * On a node: `new ContainerdStore({ root: '/var/lib/containerd' })`, then `list()` to read every
+ * CRI container's stored hash and `apply(rewrites)` (containerd stopped) to rewrite them.
+ *
+ * @example
+ * ```ts
+ * import { ContainerdStore } from 'kubelet-hash';
+ * const store = new ContainerdStore({ root: '/var/lib/containerd' });
+ * store.dbPath; // → '/var/lib/containerd/io.containerd.metadata.v1.bolt/meta.db'
+ * store.namespace; // → 'k8s.io'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export class ContainerdStore implements RecordStore {
+  readonly runtime = 'containerd' as const;
+  readonly root: string;
+  /** The containerd namespace read. */
+  readonly namespace: string;
+  /** The bbolt file. */
+  readonly dbPath: string;
+  private readonly checkAfterWrite: boolean;
+
+  constructor(options: ContainerdStoreOptions) {
+    this.root = options.root;
+    this.namespace = options.namespace ?? DEFAULT_CRI_NAMESPACE;
+    this.dbPath = containerdMetaDbPath(options.root);
+    this.checkAfterWrite = options.checkAfterWrite ?? true;
+  }
+
+  private bucketPath(id: string): Buffer[] {
+    return [enc('v1'), enc(this.namespace), enc('containers'), enc(id), enc('extensions')];
+  }
+
+  private location(id: string): string {
+    return `${this.dbPath}#v1/${this.namespace}/containers/${id}/extensions/${CONTAINER_METADATA_EXTENSION}`;
+  }
+
+  private decode(id: string, raw: Buffer): ReadRecord {
+    const where = this.location(id);
+    const any = decodeAny(raw, where);
+    const text = any.value.toString('utf8');
+    // Go's encoding/json writes valid UTF-8; anything else could not be rewritten byte for byte.
+    if (Buffer.byteLength(text) !== any.value.length)
+      throw new StoreError('STORE_CORRUPT', [], `UTF-8 JSON at ${where}`, 'invalid UTF-8');
+    return { id, raw, text, located: locateMetadata(text, id) };
+  }
+
+  /** Every CRI container record of the namespace, in id order, with its raw extension bytes (a view: use it at once). */
+  private *records(file: BoltFile): Generator<{ id: string; raw: Buffer }> {
+    const containers = file.bucketAt([enc('v1'), enc(this.namespace), enc('containers')]);
+    if (!containers) return;
+    for (const item of file.items(containers)) {
+      if ((item.flags & BUCKET_LEAF_FLAG) === 0) continue;
+      const id = item.key.toString('utf8');
+      // Open each container's buckets from the item in hand, not by a new walk from the root.
+      const container = toRef(decodeBucketValue(item.value, this.location(id)));
+      const ext = file.bucket(container, enc('extensions'));
+      const value = ext ? file.get(ext, EXTENSION_KEY) : undefined;
+      // Sandboxes and non-CRI containers have no container metadata extension. `raw` is a view of
+      // the page as read: use it before the next record.
+      if (value && (value.flags & BUCKET_LEAF_FLAG) === 0) yield { id, raw: value.value };
+    }
+  }
+
+  async list(): Promise<StoredContainer[]> {
+    const fp = await fingerprinter();
+    const file = BoltFile.open(this.dbPath);
+    try {
+      const out: StoredContainer[] = [];
+      for (const { id, raw } of this.records(file)) {
+        const rec = this.decode(id, raw);
+        const c = rec.located;
+        const s: StoredContainer = {
+          runtime: 'containerd',
+          containerId: id,
+          podUid: c.podUid,
+          podNamespace: c.podNamespace,
+          podName: c.podName,
+          containerName: c.containerName,
+          location: this.location(id),
+          fingerprint: fp(raw),
+        };
+        const hash = primarySite(c, 'hash')?.text;
+        const without = primarySite(c, 'hashWithoutResources')?.text;
+        if (hash !== undefined) s.hash = hash;
+        if (without !== undefined) s.hashWithoutResources = without;
+        if (c.podUid !== '' || c.containerName !== '') out.push(s);
+      }
+      return out;
+    } finally {
+      file.close();
+    }
+  }
+
+  /** The new extension value for a rewrite, after checking the record is the one planned. */
+  private rewritten(r: StoreRewrite, raw: Buffer, fp: (b: Uint8Array) => string): Buffer {
+    const now = fp(raw);
+    if (now !== r.fingerprint) {
+      throw new StoreError(
+        'STORE_CHANGED',
+        [],
+        `record ${r.containerId} with fingerprint ${r.fingerprint}, as planned`,
+        `it now has ${now}`,
+      );
+    }
+    const rec = this.decode(r.containerId, raw);
+    let text: string;
+    try {
+      text = rewriteLocated(rec.text, rec.located, r.change);
+    } catch (e) {
+      if (e instanceof KubeletHashError)
+        throw new StoreError('STORE_CHANGED', [], `container ${r.containerId} as planned`, e.message);
+      throw e;
+    }
+    return replaceAnyValue(raw, decodeAny(raw, this.location(r.containerId)), Buffer.from(text, 'utf8'));
+  }
+
+  async apply(rewrites: readonly StoreRewrite[], options: ApplyOptions = {}): Promise<ApplyReport> {
+    for (const r of rewrites) checkHashChange(r.change);
+    const byId = new Map<string, StoreRewrite>();
+    for (const r of rewrites) {
+      if (byId.has(r.containerId))
+        throw new StoreError('STORE_CHANGED', [], 'one rewrite per container', `${r.containerId} appears twice`);
+      byId.set(r.containerId, r);
+    }
+    const fp = await fingerprinter();
+    const timings: Record<string, number> = {};
+    let t = performance.now();
+    const lap = (step: string): void => {
+      const now = performance.now();
+      timings[step] = Math.round(now - t);
+      t = now;
+    };
+    const lock = await lockFile(this.dbPath);
+    try {
+      const report = checkBoltFile(this.dbPath);
+      lap('check');
+      if (report.faults.length > 0) {
+        throw new StoreError(
+          'STORE_CORRUPT',
+          [],
+          `${this.dbPath} to pass its checks before any write`,
+          report.faults.slice(0, 5).join('; '),
+        );
+      }
+      // Verify every record and compute every new value before the first byte is written.
+      const values = new Map<string, { old: string; value: Buffer }>();
+      const reader = BoltFile.open(this.dbPath);
+      try {
+        for (const { id, raw } of this.records(reader)) {
+          const r = byId.get(id);
+          if (r) values.set(id, { old: r.fingerprint, value: this.rewritten(r, raw, fp) });
+        }
+      } finally {
+        reader.close();
+      }
+      const missing = rewrites.find((r) => !values.has(r.containerId));
+      if (missing)
+        throw new StoreError('STORE_CHANGED', [], `record ${missing.containerId} in ${this.dbPath}`, 'it is gone');
+      const changed = rewrites.map((r) => ({
+        containerId: r.containerId,
+        location: this.location(r.containerId),
+        from: r.change.from.hash,
+        to: r.change.to.hash,
+      }));
+      lap('verify');
+      if (options.dryRun) return { changed, backups: [], dryRun: true, timings };
+
+      const backups = options.backupDir !== undefined ? await backupFiles(options.backupDir, [this.dbPath]) : [];
+      lap('backup');
+      const updates: BoltUpdate[] = rewrites.map((r) => ({
+        bucket: this.bucketPath(r.containerId),
+        key: EXTENSION_KEY,
+        update: (old: Buffer): Uint8Array => {
+          const planned = values.get(r.containerId);
+          // Under the lock nothing can have changed since the check above; verify anyway, it is cheap.
+          if (!planned || fp(old) !== planned.old)
+            throw new StoreError(
+              'STORE_CHANGED',
+              [],
+              `record ${r.containerId} unchanged during the write`,
+              'it changed',
+            );
+          return planned.value;
+        },
+      }));
+      const file = BoltFile.open(this.dbPath, true);
+      try {
+        commitUpdates(file, updates, options.hooks);
+      } finally {
+        file.close();
+      }
+      lap('commit');
+      if (this.checkAfterWrite) {
+        const after = checkBoltFile(this.dbPath);
+        if (after.faults.length > 0) {
+          throw new StoreError(
+            'STORE_CORRUPT',
+            [],
+            `${this.dbPath} to pass its checks after the write (roll back from the backup)`,
+            after.faults.slice(0, 5).join('; '),
+          );
+        }
+        lap('checkAfter');
+      }
+      return { changed, backups, dryRun: false, timings };
+    } finally {
+      await lock.release();
+    }
+  }
+
+  async restore(backups: readonly BackupEntry[]): Promise<BackupEntry[]> {
+    const lock = await lockFile(this.dbPath);
+    try {
+      return await restoreBackups(backups);
+    } finally {
+      await lock.release();
+    }
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * What the CRI-O and docker stores share: records that are JSON files, re-read and checked against
+ * their planned fingerprints, all new texts computed before anything is written, backups, then one
+ * atomic replace (temp file, fsync, rename, fsync of the directory) per file.
+ */
+import { readFileSync } from 'node:fs';
+import { KubeletHashError, StoreError } from '../../errors.js';
+import { checkHashChange } from '../rewrite-record.js';
+import { backupFiles, writeFileAtomic } from './files.js';
+import { fingerprinter } from './fingerprint.js';
+import type { ApplyOptions, ApplyReport, StoreRewrite } from './types.js';
+import type { HashChange } from '../types.js';
+
+/** One record's files and how to rewrite one file's text. */
+export interface FileRecord {
+  /** The files of the record, in fingerprint order (CRI-O: graphroot copy, then runroot copy). */
+  files: string[];
+  /** The text with the hash rewritten (throws a KubeletHashError when the stored hash is not `change.from`). */
+  rewrite: (text: string, change: HashChange, file: string) => string;
+}
+
+/** xxHash64 of the files' bytes, concatenated in order. */
+export async function fingerprintFiles(files: readonly string[]): Promise<{ fingerprint: string; texts: Buffer[] }> {
+  const fp = await fingerprinter();
+  const texts = files.map((f) => readFileSync(f));
+  return { fingerprint: fp(Buffer.concat(texts)), texts };
+}
+
+/** Applies rewrites to file records; `find` maps a container id to its record (or undefined). */
+export async function applyFileRewrites(
+  rewrites: readonly StoreRewrite[],
+  find: (containerId: string) => FileRecord | undefined,
+  options: ApplyOptions,
+): Promise<ApplyReport> {
+  for (const r of rewrites) checkHashChange(r.change);
+  const writes: { file: string; data: Buffer }[] = [];
+  const changed: ApplyReport['changed'] = [];
+  for (const r of rewrites) {
+    const rec = find(r.containerId);
+    if (!rec) throw new StoreError('STORE_CHANGED', [], `the record of container ${r.containerId}`, 'it is gone');
+    const { fingerprint, texts } = await fingerprintFiles(rec.files);
+    if (fingerprint !== r.fingerprint) {
+      throw new StoreError(
+        'STORE_CHANGED',
+        [],
+        `record ${r.containerId} with fingerprint ${r.fingerprint}, as planned`,
+        `it now has ${fingerprint}`,
+      );
+    }
+    texts.forEach((bytes, i) => {
+      const file = rec.files[i] ?? '';
+      const text = bytes.toString('utf8');
+      let out: string;
+      try {
+        out = rec.rewrite(text, r.change, file);
+      } catch (e) {
+        if (e instanceof KubeletHashError)
+          throw new StoreError('STORE_CHANGED', [], `container ${r.containerId} as planned (${file})`, e.message);
+        throw e;
+      }
+      writes.push({ file, data: Buffer.from(out, 'utf8') });
+    });
+    changed.push({
+      containerId: r.containerId,
+      location: rec.files.join(' + '),
+      from: r.change.from.hash,
+      to: r.change.to.hash,
+    });
+  }
+  if (options.dryRun) return { changed, backups: [], dryRun: true };
+  const backups =
+    options.backupDir !== undefined
+      ? await backupFiles(
+          options.backupDir,
+          writes.map((w) => w.file),
+        )
+      : [];
+  for (const w of writes) writeFileAtomic(w.file, w.data);
+  return { changed, backups, dryRun: false };
+}

@@ -1,0 +1,19 @@
+/** Runtime record stores: containerd meta.db, CRI-O config.json, docker config.v2.json. */
+export type {
+  StoreRuntime,
+  StoredContainer,
+  StoreRewrite,
+  BackupEntry,
+  ApplyOptions,
+  ApplyReport,
+  RecordStore,
+} from './types.js';
+export {
+  ContainerdStore,
+  containerdMetaDbPath,
+  DEFAULT_CRI_NAMESPACE,
+  type ContainerdStoreOptions,
+} from '../containerd/store.js';
+export { CrioStore, type CrioStoreOptions } from './crio.js';
+export { DockerStore, type DockerStoreOptions } from './docker.js';
+export { fingerprintFile } from './fingerprint.js';

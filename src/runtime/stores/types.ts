@@ -1,0 +1,186 @@
+/** The interface every runtime record store (containerd meta.db, CRI-O, docker) implements. */
+import type { CommitHooks } from '../bbolt/write.js';
+import type { HashChange } from '../types.js';
+
+/**
+ * Which runtime persists the records.
+ *
+ * @example
+ * ```ts
+ * import type { StoreRuntime } from 'kubelet-hash';
+ * const runtimes: StoreRuntime[] = ['containerd', 'cri-o', 'docker'];
+ * runtimes.length; // → 3
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export type StoreRuntime = 'containerd' | 'cri-o' | 'docker';
+
+/**
+ * One container as its runtime persisted it.
+ *
+ * @example
+ * ```ts
+ * import type { StoredContainer } from 'kubelet-hash';
+ * const c: StoredContainer = { runtime: 'containerd', containerId: 'c1', podUid: 'u1', podNamespace: 'default', podName: 'web-0', containerName: 'web', hash: '590c88e0', location: 'meta.db#v1/k8s.io/containers/c1', fingerprint: '0123456789abcdef' };
+ * c.hash; // → '590c88e0'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface StoredContainer {
+  /** The runtime that persisted it. */
+  runtime: StoreRuntime;
+  /** The runtime's container id. */
+  containerId: string;
+  /** `io.kubernetes.pod.uid` label: joins the record with its API pod. */
+  podUid: string;
+  /** `io.kubernetes.pod.namespace` label. */
+  podNamespace: string;
+  /** `io.kubernetes.pod.name` label. */
+  podName: string;
+  /** `io.kubernetes.container.name` label. */
+  containerName: string;
+  /** The stored `io.kubernetes.container.hash` text the runtime serves back to the kubelet. */
+  hash?: string;
+  /** The stored `io.kubernetes.container.hashWithoutResources` text, when there is one. */
+  hashWithoutResources?: string;
+  /** Where the record lives: a file, or `meta.db#bucket/path/key`; several copies are joined by ` + `. */
+  location: string;
+  /** xxHash64 (16 hex digits) of the record's bytes as read (all copies, in `location` order). */
+  fingerprint: string;
+}
+
+/**
+ * A rewrite to apply: which record, the fingerprint it must still have, and the hash change.
+ *
+ * @example
+ * ```ts
+ * import type { StoreRewrite } from 'kubelet-hash';
+ * const r: StoreRewrite = { containerId: 'c1', fingerprint: '0123456789abcdef', change: { from: { hash: '590c88e0' }, to: { hash: 'e220f96' } } };
+ * r.change.to.hash; // → 'e220f96'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface StoreRewrite {
+  /** The container id of the record. */
+  containerId: string;
+  /** The record's fingerprint when it was planned; apply refuses when it differs now. */
+  fingerprint: string;
+  /** The stored hash(es) expected and the ones to write. */
+  change: HashChange;
+}
+
+/**
+ * A file copied before it was changed, to put back on rollback.
+ *
+ * @example
+ * ```ts
+ * import type { BackupEntry } from 'kubelet-hash';
+ * const b: BackupEntry = { original: '/var/lib/containerd/io.containerd.metadata.v1.bolt/meta.db', backup: '/var/backups/meta.db', fingerprint: '0123456789abcdef' };
+ * b.backup; // → '/var/backups/meta.db'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface BackupEntry {
+  /** The file that was changed. */
+  original: string;
+  /** Its copy, as it was before the change. */
+  backup: string;
+  /** xxHash64 of the original bytes (and so of the copy). */
+  fingerprint: string;
+}
+
+/**
+ * Options of {@link RecordStore.apply}.
+ *
+ * @example
+ * ```ts
+ * import type { ApplyOptions } from 'kubelet-hash';
+ * const options: ApplyOptions = { backupDir: '/var/backups/kubelet-hash', dryRun: true };
+ * options.dryRun; // → true
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface ApplyOptions {
+  /** Directory for backups (created if needed); without it nothing is backed up. */
+  backupDir?: string;
+  /** Check everything (lock, runtime stopped, fingerprints, stored hashes) and write nothing. */
+  dryRun?: boolean;
+  /**
+   * Crash-safety test hooks for the bbolt commit.
+   *
+   * @internal
+   */
+  hooks?: CommitHooks;
+}
+
+/**
+ * What {@link RecordStore.apply} did.
+ *
+ * @example
+ * ```ts
+ * import type { ApplyReport } from 'kubelet-hash';
+ * const report: ApplyReport = { changed: [], backups: [], dryRun: true };
+ * report.changed.length; // → 0
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface ApplyReport {
+  /** Records changed (or, in a dry run, that would be). */
+  changed: {
+    /** The container id. */
+    containerId: string;
+    /** Where its record lives. */
+    location: string;
+    /** The hash it stored. */
+    from: string;
+    /** The hash it stores now. */
+    to: string;
+  }[];
+  /** Backups written before the change. */
+  backups: BackupEntry[];
+  /** True when nothing was written. */
+  dryRun: boolean;
+  /** Milliseconds spent in each step (containerd: `check`, `verify`, `backup`, `commit`, `checkAfter`). */
+  timings?: Record<string, number>;
+}
+
+/**
+ * A runtime's persisted container records: list them, rewrite their stored hashes.
+ *
+ * @example
+ * ```ts
+ * import { mkdtempSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { DockerStore, type RecordStore } from 'kubelet-hash';
+ * const store: RecordStore = new DockerStore({ root: mkdtempSync(join(tmpdir(), 'docker-')) });
+ * store.runtime; // → 'docker'
+ * await store.list(); // → []
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface RecordStore {
+  /** The runtime. */
+  readonly runtime: StoreRuntime;
+  /** The store's root directory as given. */
+  readonly root: string;
+  /** Every kubelet container the store holds, with its stored hash(es) and fingerprint. */
+  list(): Promise<StoredContainer[]>;
+  /**
+   * Applies `rewrites` all at once: refuses (StoreError, nothing written) when the runtime holds the
+   * store, a fingerprint changed, a stored hash is not `change.from`, or the store fails its checks.
+   */
+  apply(rewrites: readonly StoreRewrite[], options?: ApplyOptions): Promise<ApplyReport>;
+  /**
+   * Puts backups made by {@link RecordStore.apply} back, with the same refusals (runtime running,
+   * file lock held, a backup that is not what was saved); returns what it restored.
+   */
+  restore(backups: readonly BackupEntry[]): Promise<BackupEntry[]>;
+}

@@ -1,0 +1,264 @@
+/**
+ * The plan file of an in-place kubelet upgrade (`kubelet-hash plan --out PLAN.json`): versioned,
+ * validated with zod when read, and written canonically (keys sorted with
+ * fast-json-stable-stringify, entries in store order, no timestamps) so that the same node state
+ * gives a byte-identical file.
+ */
+import stableStringify from 'fast-json-stable-stringify';
+import { z } from 'zod';
+import { OptionError } from '../errors.js';
+
+/** The plan file's `kind`. */
+export const PLAN_KIND = 'kubelet-hash/upgrade-plan' as const;
+/** The plan file format version this package writes and reads. */
+export const PLAN_VERSION = 1 as const;
+
+/**
+ * Where the records of a plan live: a runtime's persisted store, or record files given on the
+ * command line (those can be planned, not applied: they are read-only views).
+ *
+ * @example
+ * ```ts
+ * import type { StoreSpec } from 'kubelet-hash';
+ * const spec: StoreSpec = { runtime: 'containerd', root: '/var/lib/containerd', namespace: 'k8s.io' };
+ * spec.runtime; // → 'containerd'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export type StoreSpec =
+  | {
+      /** containerd's meta.db. */
+      runtime: 'containerd';
+      /** containerd's root directory. */
+      root: string;
+      /** The CRI plugin's containerd namespace. */
+      namespace: string;
+    }
+  | {
+      /** CRI-O's config.json files. */
+      runtime: 'cri-o';
+      /** containers/storage graphroot. */
+      graphRoot: string;
+      /** containers/storage runroot (its copies are rewritten too). */
+      runRoot?: string;
+    }
+  | {
+      /** docker's config.v2.json files. */
+      runtime: 'docker';
+      /** dockerd's data root. */
+      root: string;
+      /** dockerd's daemon.json (read for `live-restore`). */
+      daemonConfig?: string;
+    }
+  | {
+      /** Record files (crictl inspect, docker inspect, config.v2.json): plan only. */
+      runtime: 'records';
+      /** The files, absolute. */
+      files: string[];
+    };
+
+/**
+ * One container of a plan file.
+ *
+ * @example
+ * ```ts
+ * import type { NodePlanEntry } from 'kubelet-hash';
+ * const entry: NodePlanEntry = { action: 'keep', reason: 'init containers are not compared', podUid: 'u1', containerName: 'setup', observed: {}, computed: {} };
+ * entry.action; // → 'keep'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface NodePlanEntry {
+  /** `keep`, `rewrite`, `will-restart` or `unknown` (see `reason`). */
+  action: 'keep' | 'rewrite' | 'will-restart' | 'unknown';
+  /** Why, in one line. */
+  reason: string;
+  /** The runtime that persisted the record. */
+  runtime?: string;
+  /** The runtime's container id. */
+  containerId?: string;
+  /** Where the record lives (a file, or `meta.db#bucket/path`). */
+  location?: string;
+  /** xxHash64 of the record as read (16 hex digits); apply refuses when it changed. */
+  fingerprint?: string;
+  /** The pod uid (from the record's labels, or the API pod). */
+  podUid: string;
+  /** The pod's namespace. */
+  podNamespace?: string;
+  /** The pod's name. */
+  podName?: string;
+  /** The container's name in the pod spec. */
+  containerName: string;
+  /** The hash(es) the record stores. */
+  observed: {
+    /** The stored `io.kubernetes.container.hash`. */
+    hash?: string;
+    /** The stored `io.kubernetes.container.hashWithoutResources`. */
+    hashWithoutResources?: string;
+  };
+  /** What the `from` and `to` kubelets compute for the API spec. */
+  computed: {
+    /** The `from` kubelet's hash. */
+    from?: string;
+    /** The `to` kubelet's hash. */
+    to?: string;
+  };
+  /** For `rewrite`: the stored hash(es) expected and the ones to write. */
+  change?: {
+    /** What the record must store now. */
+    from: {
+      /** `io.kubernetes.container.hash`. */
+      hash: string;
+      /** `io.kubernetes.container.hashWithoutResources` (1.27–1.30 with in-place resize). */
+      hashWithoutResources?: string;
+    };
+    /** What apply writes. */
+    to: {
+      /** `io.kubernetes.container.hash`. */
+      hash: string;
+      /** `io.kubernetes.container.hashWithoutResources` (1.27–1.30 with in-place resize). */
+      hashWithoutResources?: string;
+    };
+  };
+  /** For `unknown` with a stored hash the `from` kubelet does not compute: releases that would have written it. */
+  candidates?: string;
+}
+
+/**
+ * An in-place upgrade plan for one node: the releases, where the records are, and per container
+ * what to do, with the record's fingerprint as read.
+ *
+ * @example
+ * ```ts
+ * import { parseNodePlan, type NodeUpgradePlan } from 'kubelet-hash';
+ * const plan: NodeUpgradePlan = parseNodePlan(JSON.stringify({
+ *   kind: 'kubelet-hash/upgrade-plan', version: 1, from: '1.30', to: '1.31',
+ *   store: { runtime: 'docker', root: '/var/lib/docker' },
+ *   counts: { keep: 0, rewrite: 0, 'will-restart': 0, unknown: 0 }, entries: [],
+ * }));
+ * plan.store.runtime; // → 'docker'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface NodeUpgradePlan {
+  /** Always `kubelet-hash/upgrade-plan`. */
+  kind: typeof PLAN_KIND;
+  /** The format version, 1. */
+  version: typeof PLAN_VERSION;
+  /** The current kubelet release (minor). */
+  from: string;
+  /** The release the node moves to. */
+  to: string;
+  /** The `to` kubelet's feature gates, as given. */
+  featureGates?: Record<string, boolean>;
+  /** Where the records are. */
+  store: StoreSpec;
+  /** How many entries have each action. */
+  counts: {
+    /** Entries the new kubelet keeps as they are. */
+    keep: number;
+    /** Entries apply rewrites. */
+    rewrite: number;
+    /** Entries that restart whatever is done. */
+    'will-restart': number;
+    /** Entries that could not be verified (not rewritten). */
+    unknown: number;
+  };
+  /** One entry per container: records in store order, then containers without a record. */
+  entries: NodePlanEntry[];
+}
+
+const hashPair = z.object({ hash: z.string(), hashWithoutResources: z.string().optional() });
+
+export const storeSpecSchema: z.ZodType<StoreSpec> = z.discriminatedUnion('runtime', [
+  z.object({ runtime: z.literal('containerd'), root: z.string(), namespace: z.string() }),
+  z.object({ runtime: z.literal('cri-o'), graphRoot: z.string(), runRoot: z.string().optional() }),
+  z.object({ runtime: z.literal('docker'), root: z.string(), daemonConfig: z.string().optional() }),
+  z.object({ runtime: z.literal('records'), files: z.array(z.string()) }),
+]);
+
+const entrySchema = z.object({
+  action: z.enum(['keep', 'rewrite', 'will-restart', 'unknown']),
+  reason: z.string(),
+  runtime: z.string().optional(),
+  containerId: z.string().optional(),
+  location: z.string().optional(),
+  fingerprint: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/)
+    .optional(),
+  podUid: z.string(),
+  podNamespace: z.string().optional(),
+  podName: z.string().optional(),
+  containerName: z.string(),
+  observed: z.object({ hash: z.string().optional(), hashWithoutResources: z.string().optional() }),
+  computed: z.object({ from: z.string().optional(), to: z.string().optional() }),
+  change: z.object({ from: hashPair, to: hashPair }).optional(),
+  candidates: z.string().optional(),
+});
+
+/** The plan file, as zod reads it (its type is checked against {@link NodeUpgradePlan}). */
+const planFileSchema: z.ZodType<NodeUpgradePlan> = z.object({
+  kind: z.literal(PLAN_KIND),
+  version: z.literal(PLAN_VERSION),
+  from: z.string(),
+  to: z.string(),
+  featureGates: z.record(z.string(), z.boolean()).optional(),
+  store: storeSpecSchema,
+  counts: z.object({ keep: z.number(), rewrite: z.number(), 'will-restart': z.number(), unknown: z.number() }),
+  entries: z.array(entrySchema),
+});
+
+/**
+ * Reads a plan file's text, checking it against the schema ({@link OptionError} naming the path).
+ *
+ * @example
+ * ```ts
+ * import { parseNodePlan } from 'kubelet-hash';
+ * try {
+ *   parseNodePlan('{"kind":"kubelet-hash/upgrade-plan","version":2}');
+ * } catch (e) {
+ *   (e as { code: string }).code; // → 'INVALID_OPTION'
+ * }
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export function parseNodePlan(text: string): NodeUpgradePlan {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new OptionError('INVALID_OPTION', [], 'a plan file (JSON)', String(e));
+  }
+  const r = planFileSchema.safeParse(doc);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  throw new OptionError(
+    'INVALID_OPTION',
+    (issue?.path ?? []).map((p) => (typeof p === 'number' ? p : String(p))),
+    `a kubelet-hash upgrade plan, version ${PLAN_VERSION}`,
+    issue?.message,
+  );
+}
+
+/**
+ * The plan as canonical text: keys sorted, two-space indentation, a final newline.
+ *
+ * @example
+ * ```ts
+ * import { formatNodePlan, parseNodePlan } from 'kubelet-hash';
+ * const text = '{"version":1,"kind":"kubelet-hash/upgrade-plan","to":"1.31","from":"1.30",' +
+ *   '"store":{"runtime":"records","files":[]},"counts":{"keep":0,"rewrite":0,"will-restart":0,"unknown":0},"entries":[]}';
+ * formatNodePlan(parseNodePlan(text)).split('\n')[1]; // → '  "counts": {'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export function formatNodePlan(plan: NodeUpgradePlan): string {
+  // Sorted-key JSON, then indented; parsing it back keeps the sorted order (no integer-like keys).
+  return `${JSON.stringify(JSON.parse(stableStringify(plan)), null, 2)}\n`;
+}
