@@ -38,7 +38,13 @@ export {
   type TokenMountOptions,
 } from './defaults/index.js';
 export { locateContainers, type LocatedContainer, type ContainerList } from './pod/locate.js';
-export { readDocuments, manifestObjects, type ManifestDocument, type ManifestObject, type SourcePosition } from './pod/read-documents.js';
+export {
+  readDocuments,
+  manifestObjects,
+  type ManifestDocument,
+  type ManifestObject,
+  type SourcePosition,
+} from './pod/read-documents.js';
 export {
   readRuntimeRecords,
   rewriteRuntimeRecord,

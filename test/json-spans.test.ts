@@ -64,12 +64,35 @@ describe('scanJson agrees with JSON.parse', () => {
     }
   });
 
-  test.prop([fc.string({ unit: fc.constantFrom('{', '}', '[', ']', '"', ':', ',', ' ', '\\', 'u', '0', '1', '-', '.', 'e', 'n', 't', 'a', '\n', '\u0001') , maxLength: 14 })])(
-    'accepts exactly what JSON.parse accepts on token soup',
-    (text) => {
-      expect(scans(text)).toBe(accepts(text));
-    },
-  );
+  test.prop([
+    fc.string({
+      unit: fc.constantFrom(
+        '{',
+        '}',
+        '[',
+        ']',
+        '"',
+        ':',
+        ',',
+        ' ',
+        '\\',
+        'u',
+        '0',
+        '1',
+        '-',
+        '.',
+        'e',
+        'n',
+        't',
+        'a',
+        '\n',
+        '\u0001',
+      ),
+      maxLength: 14,
+    }),
+  ])('accepts exactly what JSON.parse accepts on token soup', (text) => {
+    expect(scans(text)).toBe(accepts(text));
+  });
 
   it.each([
     ['01', false],

@@ -87,7 +87,10 @@ describe('deltas are checked against the extracted models', () => {
 
   it('rejects malformed changes with the release and operation named', () => {
     const bad: [Change, RegExp][] = [
-      [addField('v1.Container', field('X', 'string', 'x'), { after: 'Nope' }), /1\.9: addField: v1\.Container has no field Nope/],
+      [
+        addField('v1.Container', field('X', 'string', 'x'), { after: 'Nope' }),
+        /1\.9: addField: v1\.Container has no field Nope/,
+      ],
       [addField('v1.Container', field('Name', 'string', 'name'), { first: true }), /already has Name/],
       [addField('v1.Protocol', field('X', 'string', 'x'), { first: true }), /v1\.Protocol is not a struct/],
       [addType(named('v1.Protocol', 'string')), /type v1\.Protocol already exists/],

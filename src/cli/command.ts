@@ -103,6 +103,8 @@ export function usageLine(cmd: CommandDef): string {
     const spelled = `--${name}${o.type === 'string' ? ` ${o.value ?? 'VALUE'}` : ''}`;
     return `${o.required ? spelled : `[${spelled}]`}${o.multiple ? '...' : ''}`;
   });
-  const ops = cmd.operands.map((o) => (o.count === 'one' ? o.name : o.count === 'many' ? `${o.name}...` : `[${o.name}]`));
+  const ops = cmd.operands.map((o) =>
+    o.count === 'one' ? o.name : o.count === 'many' ? `${o.name}...` : `[${o.name}]`,
+  );
   return ['kubelet-hash', cmd.name, ...opts, '[--json | --ndjson]', ...ops].join(' ');
 }

@@ -28,7 +28,10 @@ const expectedShape = z.object({
   version: z.string().regex(/^1\.\d+$/),
   algorithm: z.enum(['legacy', 'json', 'name-image']),
   hash: z.string().regex(/^[0-9a-f]+$/),
-  hashWithoutResources: z.string().regex(/^[0-9a-f]+$/).optional(),
+  hashWithoutResources: z
+    .string()
+    .regex(/^[0-9a-f]+$/)
+    .optional(),
   preimage: z.string(),
 });
 
@@ -47,7 +50,9 @@ export class FixtureError extends Error {
     readonly path: readonly (string | number)[],
     detail: string,
   ) {
-    super(`INVALID_FIXTURE at ${formatJsonPath(path)}: expected a line in the oracle format (see fixtures/oracle/README.md) (${detail})`);
+    super(
+      `INVALID_FIXTURE at ${formatJsonPath(path)}: expected a line in the oracle format (see fixtures/oracle/README.md) (${detail})`,
+    );
     this.name = 'FixtureError';
   }
 }

@@ -55,11 +55,29 @@ function build(info: ReleaseInfo, mode: JsonEscapeMode): ReleasePipeline {
   switch (info.algorithm) {
     case 'legacy': {
       const spew = compileSpewEncoder(root);
-      return { release: info.release, algorithm: 'legacy', root, decode: decodeFull, decodeFull, writePreimage: spew, hashesSpewOfBytes: false, withoutResources };
+      return {
+        release: info.release,
+        algorithm: 'legacy',
+        root,
+        decode: decodeFull,
+        decodeFull,
+        writePreimage: spew,
+        hashesSpewOfBytes: false,
+        withoutResources,
+      };
     }
     case 'json': {
       const json = compileGoJsonEncoder(root, mode);
-      return { release: info.release, algorithm: 'json', root, decode: decodeFull, decodeFull, writePreimage: json, hashesSpewOfBytes: true, withoutResources };
+      return {
+        release: info.release,
+        algorithm: 'json',
+        root,
+        decode: decodeFull,
+        decodeFull,
+        writePreimage: json,
+        hashesSpewOfBytes: true,
+        withoutResources,
+      };
     }
     case 'name-image':
       return {

@@ -11,9 +11,15 @@ export interface BinResult {
   err: string;
 }
 
-export function runBin(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<BinResult> {
+export function runBin(
+  args: string[],
+  options: { stdin?: string; env?: Record<string, string> } = {},
+): Promise<BinResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...options.env } });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env['PATH'] ?? '', ...options.env },
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));

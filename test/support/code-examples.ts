@@ -147,15 +147,22 @@ export interface WrittenExample {
 }
 
 /** Imports a written example, runs it and returns the result comments that did not hold or never ran. */
-export async function runExample(w: WrittenExample, equal: (actual: unknown, expected: unknown, where: string) => void): Promise<string[]> {
-  const mod = (await import(/* @vite-ignore */ w.path)) as { run: (check: (a: unknown, e: unknown, id: number) => void) => Promise<void> };
+export async function runExample(
+  w: WrittenExample,
+  equal: (actual: unknown, expected: unknown, where: string) => void,
+): Promise<string[]> {
+  const mod = (await import(/* @vite-ignore */ w.path)) as {
+    run: (check: (a: unknown, e: unknown, id: number) => void) => Promise<void>;
+  };
   const hit = new Set<number>();
   await mod.run((actual, expected, id) => {
     const a = w.compiled.assertions[id]!;
     equal(actual, expected, `${w.example.file}:${a.line}: ${a.text}`);
     hit.add(id);
   });
-  return w.compiled.assertions.filter((a) => !hit.has(a.id)).map((a) => `${w.example.file}:${a.line}: ${a.text} (never ran)`);
+  return w.compiled.assertions
+    .filter((a) => !hit.has(a.id))
+    .map((a) => `${w.example.file}:${a.line}: ${a.text} (never ran)`);
 }
 
 /** Type errors in written examples, checked with the project's compiler options (unused names allowed). */
@@ -180,5 +187,8 @@ export function typeErrors(written: WrittenExample[]): string[] {
 
 /** All TypeScript files under `dir` (relative to the repository root), sorted. */
 export function sourceFiles(dir: string): string[] {
-  return ts.sys.readDirectory(join(ROOT, dir), ['.ts']).map((f) => relative(ROOT, f)).sort();
+  return ts.sys
+    .readDirectory(join(ROOT, dir), ['.ts'])
+    .map((f) => relative(ROOT, f))
+    .sort();
 }

@@ -83,7 +83,9 @@ function encode(type: GoType, v: GoValue, go122: boolean): string {
     case 'slice':
       return v === null ? 'null' : `[${(v as GoValue[]).map((x) => encode(type.elem, x, go122)).join(',')}]`;
     case 'map':
-      return v === null ? 'null' : `{${(v as GoMap).map(([k, x]) => `${quote(k, go122)}:${encode(type.elem, x, go122)}`).join(',')}}`;
+      return v === null
+        ? 'null'
+        : `{${(v as GoMap).map(([k, x]) => `${quote(k, go122)}:${encode(type.elem, x, go122)}`).join(',')}}`;
     case 'struct': {
       if (type.name === 'resource.Quantity') return quote(quantityString(v as QuantityValue), go122);
       if (type.name === 'intstr.IntOrString') {
