@@ -13,7 +13,7 @@ import { oracleCase, oracleRow } from './support/oracle.js';
 
 const F = 'test/fixtures/cli/';
 const sampleJson = JSON.stringify(oracleCase('k8s-sampleContainer').container);
-const row = (id: string, v: string): { hash: string; hashWithoutResources?: string } => oracleRow(id, v) as never;
+const row = (id: string, v: string): { hash: string; hashWithoutResources?: string } => oracleRow(id, v);
 
 interface Doc {
   command: string;

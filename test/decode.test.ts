@@ -115,7 +115,7 @@ describe('decode', () => {
     expect(hashContainer({ name: 'a', ports: 'nope' }, { kubeletVersion: '1.31' })).toBe(
       hashContainer({ name: 'a' }, { kubeletVersion: '1.31' }),
     );
-    expect(errorOf(() => validateContainer({ name: 'a', ports: 'nope' }, { kubeletVersion: '1.31' })).path).toEqual([
+    expect(errorOf(() => { validateContainer({ name: 'a', ports: 'nope' }, { kubeletVersion: '1.31' }); }).path).toEqual([
       'ports',
     ]);
   });

@@ -453,7 +453,7 @@ describe('each default, at its releases', () => {
         ),
       ),
     ).toBe('INVALID_OPTION');
-    expect(codeOf(() => applyApiserverDefaults([] as unknown as object, { kubeletVersion: '1.29' }))).toBe(
+    expect(codeOf(() => applyApiserverDefaults([], { kubeletVersion: '1.29' }))).toBe(
       'INVALID_TYPE',
     );
     expect(

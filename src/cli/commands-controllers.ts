@@ -24,6 +24,7 @@ import { DEFAULTS_OPTIONS, readContainers, readObjects, specFor, within, type In
 import { readInput } from './io.js';
 import { OUTPUTS } from './output-schema.js';
 import { podLabel, table } from './table.js';
+import { JsonNumber } from '../json/number.js';
 import { manifestObjects, readDocuments } from '../pod/read-documents.js';
 
 const FROM: OptionDef = {
@@ -46,9 +47,9 @@ const GATES: OptionDef = {
 };
 
 /** strconv.ParseBool, which the kubelet's --feature-gates flag uses. */
-const GO_BOOL: Record<string, boolean> = Object.fromEntries([
-  ...['1', 't', 'T', 'TRUE', 'true', 'True'].map((s) => [s, true]),
-  ...['0', 'f', 'F', 'FALSE', 'false', 'False'].map((s) => [s, false]),
+const GO_BOOL: ReadonlyMap<string, boolean> = new Map<string, boolean>([
+  ...['1', 't', 'T', 'TRUE', 'true', 'True'].map((s): [string, boolean] => [s, true]),
+  ...['0', 'f', 'F', 'FALSE', 'false', 'False'].map((s): [string, boolean] => [s, false]),
 ]);
 
 /** Gates whose setting changes how hashes are used, in any supported release. */
@@ -67,16 +68,18 @@ function featureGates(ctx: CommandContext): FeatureGates | undefined {
     .map((s) => s.trim())
     .filter(Boolean)) {
     const m = /^([^=\s]+)=(.*)$/.exec(part);
-    if (!m || GO_BOOL[m[2]!.trim()] === undefined) {
+    const name = m?.[1];
+    const value = m?.[2] === undefined ? undefined : GO_BOOL.get(m[2].trim());
+    if (name === undefined || value === undefined) {
       throw new UsageError(`--feature-gates expects Name=BOOL pairs separated by commas, got ${JSON.stringify(part)}`);
     }
-    if (!known.includes(m[1]!)) {
+    if (!known.includes(name)) {
       throw new RefusalError(
         'UNKNOWN_GATE',
-        `unknown feature gate ${JSON.stringify(m[1])}: kubelet-hash knows the gates that change how hashes are used (${known.join(', ')}); leave others out`,
+        `unknown feature gate ${JSON.stringify(name)}: kubelet-hash knows the gates that change how hashes are used (${known.join(', ')}); leave others out`,
       );
     }
-    gates[m[1]!] = GO_BOOL[m[2]!.trim()]!;
+    gates[name] = value;
   }
   return gates;
 }
@@ -123,9 +126,10 @@ async function storedFor(
   if (statusFile !== undefined) {
     const text = await readInput(statusFile, ctx.io);
     const objects = within(statusFile, null, [], () => manifestObjects(readDocuments(text)));
-    if (objects.length !== 1)
+    const only = objects.length === 1 ? objects[0] : undefined;
+    if (only === undefined)
       throw new RefusalError('INVALID_STATUS', `${statusFile}: expected one status object, found ${objects.length}`);
-    const status = objects[0]!.value as Record<string, unknown>;
+    const status = only.value as Record<string, unknown>;
     const key = JSON_KEYS.find((k) => Object.prototype.hasOwnProperty.call(status, k));
     if (key === undefined) {
       throw new RefusalError(
@@ -133,10 +137,13 @@ async function storedFor(
         `${statusFile} holds no kubelet hash (no ${JSON_KEYS.map((k) => JSON.stringify(k)).join(', ')} key): nothing to compare`,
       );
     }
-    checkHash(typeof status[key] === 'object' ? String(status[key]) : status[key], `${statusFile} ${key}`);
+    // A YAML number (`hash: 311670`) arrives as its JSON text, which is what the kubelet would read.
+    const stored = status[key];
+    checkHash(stored instanceof JsonNumber ? stored.text : stored, `${statusFile} ${key}`);
     return { status, source: statusFile };
   }
-  const rec = recordFor(readRuntimeRecords(await readInput(recordFile!, ctx.io)), c, recordFile!);
+  if (recordFile === undefined) throw new UsageError('give exactly one of --hash HEX, --status FILE or --record FILE');
+  const rec = recordFor(readRuntimeRecords(await readInput(recordFile, ctx.io)), c, recordFile);
   if (rec.hash === undefined) {
     throw new RefusalError(
       'NO_STORED_HASH',
@@ -148,7 +155,7 @@ async function storedFor(
     checkHash(rec.hashWithoutResources, `${recordFile} ${HASH_WITHOUT_RESOURCES_KEY}`);
   const status: Record<string, unknown> = { hash: rec.hash };
   if (rec.hashWithoutResources !== undefined) status['hashWithoutResources'] = rec.hashWithoutResources;
-  return { status, source: recordFile! };
+  return { status, source: recordFile };
 }
 
 /**
@@ -168,7 +175,8 @@ function recordFor(records: ContainerRecordInfo[], c: InputContainer, file: stri
         (c.ref.namespace === null || r.podNamespace === c.ref.namespace),
     );
     const target = `${c.ref.namespace ?? '?'}/${c.ref.pod ?? '?'}${c.uid ? ` (uid ${c.uid})` : ''}`;
-    if (same.length === 1) return same[0]!;
+    const [first, ...rest] = same;
+    if (first !== undefined && rest.length === 0) return first;
     if (same.length > 1)
       throw new RefusalError(
         'AMBIGUOUS_RECORD',
@@ -188,13 +196,14 @@ function recordFor(records: ContainerRecordInfo[], c: InputContainer, file: stri
       `${file} holds containers of ${pods.size} pods; give the Pod (kubectl get pod NAME -o yaml) so its record is matched by pod identity, not by container name`,
     );
   }
-  if (named.length !== 1) {
+  const [only, ...more] = named;
+  if (only === undefined || more.length > 0) {
     throw new RefusalError(
       'RECORD_MISMATCH',
       `${file} holds no record of a container named ${JSON.stringify(c.name)} (it has ${records.map((r) => JSON.stringify(r.containerName)).join(', ') || 'none'})`,
     );
   }
-  return named[0]!;
+  return only;
 }
 
 const changed: CommandDef = {
@@ -316,8 +325,8 @@ const translate: CommandDef = {
       ),
     }));
     const text =
-      rows.length === 1
-        ? `${rows[0]!.hash}\n`
+      rows.length === 1 && rows[0]
+        ? `${rows[0].hash}\n`
         : table(
             ['pod', 'container', 'hash'],
             rows.map((r) => [podLabel(r), r.container, r.hash]),
@@ -429,7 +438,10 @@ const plan: CommandDef = {
     const records: string[] = [];
     for (const file of ctx.operands) records.push(await readInput(file, ctx.io));
     const p = planUpgrade({ pods, records, from, to, ...(gates ? { featureGates: gates } : {}) });
-    const rows = p.entries.map((e) => ({ ...e, recordFile: e.record !== undefined ? ctx.operands[e.record]! : null }));
+    const rows = p.entries.map((e) => ({
+      ...e,
+      recordFile: e.record !== undefined ? (ctx.operands[e.record] ?? null) : null,
+    }));
     const text =
       table(
         ['action', 'pod', 'container', 'stored', 'to', 'record', 'reason'],

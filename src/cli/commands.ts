@@ -182,11 +182,12 @@ const preimageCommand: CommandDef = {
 
 /** The one container a command needs; several without --container is a usage error. */
 export function single(found: InputContainer[]): InputContainer {
-  if (found.length !== 1) {
+  const [one] = found;
+  if (one === undefined || found.length !== 1) {
     const names = found.map((c) => c.name).join(', ');
     throw new UsageError(`the input has ${found.length} containers (${names}); pick one with --container`);
   }
-  return found[0]!;
+  return one;
 }
 
 const releases: CommandDef = {
@@ -198,7 +199,7 @@ const releases: CommandDef = {
   operands: [],
   examples: [{ comment: 'the release table', command: 'kubelet-hash releases' }],
   output: OUTPUTS.releases,
-  async run() {
+  run() {
     const infos = supportedReleases().map((r) => releaseInfo(r));
     const text = table(
       ['release', 'algorithm', 'without-resources', 'json-escapes', 'later-patches'],
@@ -210,7 +211,7 @@ const releases: CommandDef = {
         i.laterPatchJsonEscapes,
       ]),
     );
-    return { exitCode: 0, rows: infos.map((i) => ({ ...i })), summary: null, text };
+    return Promise.resolve({ exitCode: 0, rows: infos.map((i) => ({ ...i })), summary: null, text });
   },
 };
 

@@ -164,14 +164,14 @@ export function specFor(ctx: CommandContext, c: InputContainer, release: string)
   const tokenVolume = str(ctx.values, 'token-volume');
   if (!flag(ctx.values, 'apply-defaults') && tokenVolume === undefined) return c.container;
   const podSpec = podSpecOf(c);
-  return within(c.ref.file, c.object, c.path, () =>
+  return within<Record<string, unknown>>(c.ref.file, c.object, c.path, () =>
     applyApiserverDefaults(c.container, {
       kubeletVersion: release,
       list: c.list,
       ...(podSpec && c.path.length > 0 ? { podSpec } : {}),
       ...(tokenVolume !== undefined ? { tokenVolume } : {}),
     }),
-  ) as Record<string, unknown>;
+  );
 }
 
 /**

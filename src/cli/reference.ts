@@ -25,7 +25,7 @@ function typeOf(schema: z.ZodType): string {
 }
 
 function fields(schema: z.ZodType): string[] {
-  if (!(schema instanceof z.ZodObject)) return [`${typeOf(schema)}`];
+  if (!(schema instanceof z.ZodObject)) return [typeOf(schema)];
   const shape = schema.shape as Record<string, z.ZodType>;
   return [
     '| field | type | meaning |',

@@ -54,7 +54,9 @@ function walk(json: unknown, ta: GoType | null, tb: GoType | null, path: JsonPat
   tb = deref(tb);
   if (!ta || !tb) return;
   if (ta.kind === 'slice' && tb.kind === 'slice' && Array.isArray(json)) {
-    json.forEach((v, i) => walk(v, ta.elem, tb.elem, [...path, i], out));
+    json.forEach((v, i) => {
+      walk(v, ta.elem, tb.elem, [...path, i], out);
+    });
     return;
   }
   if (ta.kind === 'map' && tb.kind === 'map' && isPlainObject(json)) {

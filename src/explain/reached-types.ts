@@ -21,7 +21,10 @@ function walk(value: GoValue, type: GoType, path: JsonPathSegment[], out: Map<st
       if (value !== null) walk(value, type.elem, path, out);
       return;
     case 'slice':
-      if (Array.isArray(value)) value.forEach((v, i) => walk(v as GoValue, type.elem, [...path, i], out));
+      if (Array.isArray(value))
+        value.forEach((v, i) => {
+          walk(v as GoValue, type.elem, [...path, i], out);
+        });
       return;
     case 'map':
       if (value !== null && Array.isArray(value))

@@ -86,7 +86,9 @@ function build(info: ReleaseInfo, mode: JsonEscapeMode): ReleasePipeline {
         root,
         decode: decodeNameImage,
         decodeFull,
-        writePreimage: (v, sink) => writeNameImageJson(sink, v.Name as string, v.Image as string, mode),
+        writePreimage: (v, sink) => {
+          writeNameImageJson(sink, v.Name as string, v.Image as string, mode);
+        },
         hashesSpewOfBytes: true,
         withoutResources,
       };

@@ -200,7 +200,7 @@ function readYaml(text: string): ManifestDocument[] {
     const error = doc.errors[0];
     if (error) {
       const at = position(error.pos[0]);
-      const what = error.message.split(/ at line \d+, column \d+/)[0]!.trim();
+      const what = (error.message.split(/ at line \d+, column \d+/)[0] ?? '').trim();
       throw new DecodeError(
         'INVALID_YAML',
         [],
@@ -226,13 +226,25 @@ function readYaml(text: string): ManifestDocument[] {
           const at = offsets.get(cur)?.get(seg);
           if (at === undefined) break;
           offset = at;
-          cur = Array.isArray(cur) ? cur[seg as number] : (cur as { [key: string]: JsonValue })[seg as string];
+          cur = Array.isArray(cur) ? cur[seg as number] : cur[seg as string];
         }
         return position(offset);
       },
     });
   }
   return out;
+}
+
+/** Where a parsed node starts in the source (the parser sets `range` on every node it reads). */
+function startOf(node: Node): number {
+  return node.range?.[0] ?? 0;
+}
+
+/** The source text of a scalar: the failsafe schema leaves every value a string, an empty one null. */
+function scalarText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return '';
 }
 
 /** Converts one YAML document to the JSON values kubectl would send, recording source offsets. */
@@ -259,7 +271,7 @@ class YamlToJson {
     const t = node.resolve(this.doc);
     if (!t)
       this.fail(node, path, 'an alias to an anchor defined earlier in the document', `unknown anchor *${node.source}`);
-    return t as Node;
+    return t;
   }
 
   convert(input: Node | null, path: JsonPathSegment[], depth: number): JsonValue {
@@ -274,14 +286,14 @@ class YamlToJson {
       const arr: JsonValue[] = [];
       const at = new Map<JsonPathSegment, number>();
       node.items.forEach((item, i) => {
-        at.set(i, (item as Node | null)?.range?.[0] ?? node.range![0]);
+        at.set(i, (item as Node | null)?.range?.[0] ?? startOf(node));
         arr.push(this.convert(item as Node | null, [...path, i], depth + 1));
       });
       this.offsets.set(arr, at);
       return arr;
     }
     if (isMap(node)) {
-      const obj: { [key: string]: JsonValue } = Object.create(null);
+      const obj = Object.create(null) as { [key: string]: JsonValue };
       this.offsets.set(obj, new Map());
       this.fillMap(obj, node, path, depth, new Set());
       return obj;
@@ -299,7 +311,8 @@ class YamlToJson {
   ): void {
     if (!isMap(node))
       this.fail(node, path, 'a mapping (or a sequence of mappings) to merge with <<', 'found another node');
-    const at = this.offsets.get(obj)!;
+    let at = this.offsets.get(obj);
+    if (at === undefined) this.offsets.set(obj, (at = new Map()));
     for (const pair of node.items) {
       const keyNode = pair.key as Node | null;
       const valueNode = pair.value as Node | null;
@@ -322,7 +335,7 @@ class YamlToJson {
         );
       }
       explicit.add(key);
-      at.set(key, valueNode?.range?.[0] ?? keyNode?.range?.[0] ?? node.range![0]);
+      at.set(key, valueNode?.range?.[0] ?? keyNode?.range?.[0] ?? startOf(node));
       obj[key] = this.convert(valueNode, [...path, key], depth + 1);
     }
   }
@@ -354,7 +367,7 @@ class YamlToJson {
     node: Node & { value: unknown; type?: string; tag?: string; source?: string },
     path: JsonPathSegment[],
   ): YamlScalar {
-    const text = typeof node.value === 'string' ? node.value : node.value === null ? '' : String(node.value);
+    const text = scalarText(node.value);
     const plain = node.type === 'PLAIN';
     if (node.tag && node.tag !== '!') {
       const r = resolveTagged(node.tag, text);
