@@ -20,7 +20,7 @@ function errorOf(fn: () => unknown): KubeletHashError {
     fn();
   } catch (e) {
     if (e instanceof KubeletHashError) return e;
-    throw new Error(`expected a KubeletHashError, got ${String(e)}`);
+    throw new Error(`expected a KubeletHashError, got ${String(e)}`, { cause: e });
   }
   throw new Error('expected an error');
 }
@@ -115,9 +115,11 @@ describe('decode', () => {
     expect(hashContainer({ name: 'a', ports: 'nope' }, { kubeletVersion: '1.31' })).toBe(
       hashContainer({ name: 'a' }, { kubeletVersion: '1.31' }),
     );
-    expect(errorOf(() => { validateContainer({ name: 'a', ports: 'nope' }, { kubeletVersion: '1.31' }); }).path).toEqual([
-      'ports',
-    ]);
+    expect(
+      errorOf(() => {
+        validateContainer({ name: 'a', ports: 'nope' }, { kubeletVersion: '1.31' });
+      }).path,
+    ).toEqual(['ports']);
   });
 
   it('serialises errors as plain data, detail included', () => {

@@ -105,14 +105,18 @@ describe('numbers into int32/int64: literalStore runs strconv.ParseInt(text, 10,
     ['-0', 0],
     ['2147483647', 2147483647],
     ['-2147483648', -2147483648],
-  ])('int32 %s → %s', (n, v) => { expect(portOf(port(n))).toBe(v); });
+  ])('int32 %s → %s', (n, v) => {
+    expect(portOf(port(n))).toBe(v);
+  });
 
   it.each([
     ['-0', '0'],
     ['9223372036854775807', '9223372036854775807'],
     ['-9223372036854775808', '-9223372036854775808'],
     ['9007199254740993', '9007199254740993'],
-  ])('int64 %s → %s exactly', (n, v) => { expect(userText(user(n))).toBe(v); });
+  ])('int64 %s → %s exactly', (n, v) => {
+    expect(userText(user(n))).toBe(v);
+  });
 
   // Go: UnmarshalTypeError, so the apiserver rejects the object; we throw.
   it.each<[string, string, ErrorCode]>([
@@ -236,7 +240,9 @@ describe('Quantity.UnmarshalJSON: null is zero; else the raw token, quotes strip
     ['0.5', '500m'],
     ['1e400', '10e399'], // int32 exponent arithmetic, canonical DecimalExponent
     ['1000000000000000000000', '1'], // upstream: DecimalSI ≥ 10^21 has no suffix and loses the exponent
-  ])('%s → %s', (v, expected) => { expect(cpu(text(v))).toBe(expected); });
+  ])('%s → %s', (v, expected) => {
+    expect(cpu(text(v))).toBe(expected);
+  });
 
   it.each<[string, string, ErrorCode]>([
     // Raw bytes between the quotes still hold the escape, so ParseQuantity sees a backslash.
@@ -252,7 +258,9 @@ describe('Quantity.UnmarshalJSON: null is zero; else the raw token, quotes strip
     ['a boolean', 'true', 'INVALID_TYPE'],
     ['an object', '{}', 'INVALID_TYPE'],
     ['an array', '["1"]', 'INVALID_TYPE'],
-  ])('%s (%s) → %s', (_what, v, code) => { expect(codeOf(() => hashContainer(text(v), JSON_ERA))).toBe(code); });
+  ])('%s (%s) → %s', (_what, v, code) => {
+    expect(codeOf(() => hashContainer(text(v), JSON_ERA))).toBe(code);
+  });
 
   it('JS values: strings are spelled as JSON.stringify spells them; numbers as String(n); bigint exact', () => {
     expect(codeOf(() => hashContainer({ resources: { limits: { cpu: '\t1' } } }, JSON_ERA))).toBe('INVALID_QUANTITY');

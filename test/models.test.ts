@@ -45,7 +45,7 @@ describe('release catalog', () => {
     expect(Object.isFrozen(model.source['k8s.io/api'])).toBe(true);
     expect(Object.isFrozen(container?.fields?.[0])).toBe(true);
     expect(() => {
-      (model.types).push(model.types[0] as TypeDecl);
+      model.types.push(model.types[0] as TypeDecl);
     }).toThrow(TypeError);
     expect(() => {
       (container as { name: string }).name = 'v1.Pod';

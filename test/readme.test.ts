@@ -19,7 +19,9 @@ const DOCS = [
 ];
 const blocks = DOCS.flatMap((f) => markdownBlocks(f, 'ts'));
 const { dir, files: written } = writeExamples('docs', blocks);
-afterAll(() => { rmSync(dir, { recursive: true, force: true }); });
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe('code blocks of README.md and docs/', () => {
   it('exist in the README and in every guide', () => {
@@ -41,7 +43,9 @@ describe('code blocks of README.md and docs/', () => {
   it.each(written.map((w) => [`${w.example.file}:${w.example.line}`, w] as const))(
     '%s runs and shows its results',
     async (_, w) => {
-      const missed = await runExample(w, (actual, expected, where) => { expect(actual, where).toEqual(expected); });
+      const missed = await runExample(w, (actual, expected, where) => {
+        expect(actual, where).toEqual(expected);
+      });
       expect(missed).toEqual([]);
     },
   );

@@ -11,7 +11,9 @@ import { ROOT, runExample, sourceFiles, tsdocExamples, typeErrors, writeExamples
 
 const examples = sourceFiles('src').flatMap(tsdocExamples);
 const { dir, files: written } = writeExamples('tsdoc', examples);
-afterAll(() => { rmSync(dir, { recursive: true, force: true }); });
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe('TSDoc @example blocks', () => {
   it('exist', () => {
@@ -25,7 +27,9 @@ describe('TSDoc @example blocks', () => {
   it.each(written.map((w) => [`${w.example.file}:${w.example.line}`, w] as const))(
     '%s runs and shows its results',
     async (_, w) => {
-      const missed = await runExample(w, (actual, expected, where) => { expect(actual, where).toEqual(expected); });
+      const missed = await runExample(w, (actual, expected, where) => {
+        expect(actual, where).toEqual(expected);
+      });
       expect(missed, 'result comments on lines that never ran').toEqual([]);
     },
   );

@@ -312,7 +312,7 @@ class YamlToJson {
     if (!isMap(node))
       this.fail(node, path, 'a mapping (or a sequence of mappings) to merge with <<', 'found another node');
     let at = this.offsets.get(obj);
-    if (at === undefined) this.offsets.set(obj, (at = new Map()));
+    if (at === undefined) this.offsets.set(obj, (at = new Map<JsonPathSegment, number>()));
     for (const pair of node.items) {
       const keyNode = pair.key as Node | null;
       const valueNode = pair.value as Node | null;

@@ -25,7 +25,9 @@ export function runBin(
     child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
     child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
     child.on('error', reject);
-    child.on('close', (code) => { resolve({ code, out, err }); });
+    child.on('close', (code) => {
+      resolve({ code, out, err });
+    });
     child.stdin.end(options.stdin ?? '');
   });
 }

@@ -169,7 +169,7 @@ export async function runExample(
 export function typeErrors(written: WrittenExample[]): string[] {
   const paths = written.map((w) => w.path);
   const byPath = new Map(written.map((w) => [resolve(w.path), w.example]));
-  const config = ts.readConfigFile(join(ROOT, 'tsconfig.json'), ts.sys.readFile);
+  const config = ts.readConfigFile(join(ROOT, 'tsconfig.json'), (p) => ts.sys.readFile(p));
   const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT);
   const options = { ...parsed.options, noUnusedLocals: false, noUnusedParameters: false, noEmit: true, rootDir: '/' };
   const program = ts.createProgram(paths, options);

@@ -38,6 +38,7 @@ const wrongValue: fc.Arbitrary<unknown> = fc.oneof(
     NaN,
     Infinity,
     -Infinity,
+    // eslint-disable-next-line no-loss-of-precision -- a literal beyond float64 on purpose: JavaScript reads it as Infinity
     1e400,
     2 ** 53 + 2,
     -(2 ** 63),
@@ -60,6 +61,7 @@ const wrongValue: fc.Arbitrary<unknown> = fc.oneof(
     Object.assign(Object.create(null) as object, { name: 'np' }),
     JSON.parse('{"__proto__": {"name": "proto"}, "constructor": 1}') as object,
     new Uint8Array([1, 2]),
+    // eslint-disable-next-line @typescript-eslint/no-extraneous-class -- an instance of a field-less user class is the hostile input
     new (class Opaque {})(),
   ),
   fc.nat({ max: 3000 }).map((d) => nested(d, 'x', true)),
@@ -181,6 +183,7 @@ export function runHostile(input: unknown, release: string): Outcome {
       if (!(e instanceof KubeletHashError)) {
         throw new Error(
           `raw error from ${fn.name} @${release}: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`,
+          { cause: e },
         );
       }
       if (fn === hashContainer || e.code !== 'NOT_AVAILABLE') outcome = outcome === 'hash' ? e.code : outcome;
