@@ -10,15 +10,7 @@
  *
  * @packageDocumentation
  */
-export {
-  hashContainer,
-  hashContainerWithoutResources,
-  preimage,
-  validateContainer,
-  type ContainerInput,
-  type Preimage,
-} from './hashing/hash.js';
-export type { HashOptions } from './hash/options.js';
+export * from './hashing/index.js';
 export * from './kubelet/index.js';
 export * from './explain/index.js';
 export {

@@ -23,7 +23,7 @@ export interface OptionDef {
 }
 
 /** An operand (positional argument) as documented. */
-export interface OperandDef {
+interface OperandDef {
   name: string;
   description: string;
   /** `one`: exactly one; `many`: one or more; `optional`: zero or one; `none` if omitted from the list. */

@@ -12,7 +12,7 @@ import { UsageError, flag, str, type CommandContext, type OptionDef } from './co
 import { readInput } from './io.js';
 
 /** Where a container came from; the first fields of every row about a container. */
-export interface ContainerRef {
+interface ContainerRef {
   file: string;
   document: number;
   kind: string | null;

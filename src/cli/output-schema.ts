@@ -9,7 +9,7 @@ import { z } from 'zod';
 const list = z.enum(['initContainers', 'containers', 'ephemeralContainers']);
 
 /** The fields every row about an input container starts with. */
-export const containerRefShape = {
+const containerRefShape = {
   file: z.string().describe('input file name as given (`-` for standard input)'),
   document: z.number().int().describe('index of the document in the file, from 0 (empty documents not counted)'),
   kind: z
@@ -107,7 +107,7 @@ export function documentSchema(command: string, output: { row: z.ZodType; summar
   return z.object({ command: z.literal(command), ...envelope, rows: z.array(output.row), summary: output.summary });
 }
 
-export const hashSummary = z.object({ releases: z.array(z.string()).describe('the releases hashed') });
+const hashSummary = z.object({ releases: z.array(z.string()).describe('the releases hashed') });
 
 /** Row and summary schemas of the built-in commands. */
 export const OUTPUTS = {
@@ -151,6 +151,3 @@ export const errorSchema = z.object({
     column: z.number().int().nullable(),
   }),
 });
-
-/** A `--json` error document on stderr. */
-export type ErrorDocument = z.infer<typeof errorSchema>;

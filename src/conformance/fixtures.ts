@@ -44,7 +44,7 @@ function* lines(text: string): Generator<[number, string]> {
 }
 
 /** A fixture line that is not in the oracle format (a development tool's error, not part of the library's ErrorCode set). */
-export class FixtureError extends Error {
+class FixtureError extends Error {
   readonly code = 'INVALID_FIXTURE';
   constructor(
     readonly path: readonly (string | number)[],

@@ -13,7 +13,7 @@ export interface Tally {
   total: number;
 }
 
-export interface ReleaseTally {
+interface ReleaseTally {
   release: string;
   /** The release registry names the algorithm the judge used for the row. */
   algorithm: Tally;
@@ -23,7 +23,7 @@ export interface ReleaseTally {
   skipped: number;
 }
 
-export interface Mismatch {
+interface Mismatch {
   case: string;
   release: string;
   what: 'algorithm' | 'hash' | 'hashWithoutResources' | 'preimage' | 'error' | 'missing-case';

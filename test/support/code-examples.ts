@@ -82,13 +82,13 @@ export function markdownBlocks(file: string, lang: string): CodeExample[] {
 }
 
 /** An example turned into a module whose `run(check)` executes it and reports each result comment. */
-export interface CompiledExample {
+interface CompiledExample {
   source: string;
   /** How many `// →` assertions the example holds (each must run exactly once or more). */
   assertions: { id: number; line: number; text: string }[];
 }
 
-export function compileExample(example: CodeExample): CompiledExample {
+function compileExample(example: CodeExample): CompiledExample {
   const imports: string[] = [];
   const body: string[] = [];
   const assertions: CompiledExample['assertions'] = [];
