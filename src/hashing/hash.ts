@@ -76,7 +76,12 @@ export function hashContainer(container: ContainerInput, options: HashOptions): 
 export function hashContainerWithoutResources(container: ContainerInput, options: HashOptions): string {
   const { info, jsonEscapes } = resolveHashOptions(options);
   if (!info.hashWithoutResources) {
-    throw new ReleaseError('NOT_AVAILABLE', ['options', 'kubeletVersion'], 'a release from 1.27 to 1.30 (the only ones with HashContainerWithoutResources)', `release ${info.release}`);
+    throw new ReleaseError(
+      'NOT_AVAILABLE',
+      ['options', 'kubeletVersion'],
+      'a release from 1.27 to 1.30 (the only ones with HashContainerWithoutResources)',
+      `release ${info.release}`,
+    );
   }
   const fused = fusedHash(container, info, jsonEscapes, true);
   if (fused !== NO_FUSED_HASH) return hex32(fused);
