@@ -11,15 +11,7 @@
  *
  * @packageDocumentation
  */
-export {
-  hashContainer,
-  hashContainerWithoutResources,
-  preimage,
-  validateContainer,
-  type ContainerInput,
-  type Preimage,
-} from './hashing/hash.js';
-export type { HashOptions } from './hash/options.js';
+export * from './hashing/index.js';
 export * from './kubelet/index.js';
 export * from './explain/index.js';
 export {
@@ -39,7 +31,13 @@ export {
   type TokenMountOptions,
 } from './defaults/index.js';
 export { locateContainers, type LocatedContainer, type ContainerList } from './pod/locate.js';
-export { readDocuments, manifestObjects, type ManifestDocument, type ManifestObject, type SourcePosition } from './pod/read-documents.js';
+export {
+  readDocuments,
+  manifestObjects,
+  type ManifestDocument,
+  type ManifestObject,
+  type SourcePosition,
+} from './pod/read-documents.js';
 export {
   readRuntimeRecords,
   rewriteRuntimeRecord,

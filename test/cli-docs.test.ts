@@ -20,7 +20,9 @@ describe('CLI reference', () => {
     const doc = read('cli.md');
     for (const c of COMMANDS) {
       expect(doc).toContain(`### ${c.name}\n`);
-      for (const line of commandHelp(c).split('\n').filter((l) => /^ {2}-/.test(l))) {
+      for (const line of commandHelp(c)
+        .split('\n')
+        .filter((l) => /^ {2}-/.test(l))) {
         const spelled = line.trim().split(/ {2,}/)[0]!;
         expect(doc).toContain(`\`${spelled}\``);
       }

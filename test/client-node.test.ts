@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { loadYaml, type V1Container, type V1Pod } from '@kubernetes/client-node';
+import { loadYaml, V1Container, V1Pod, V1PodSpec } from '@kubernetes/client-node';
 import { ObjectSerializer } from '@kubernetes/client-node/dist/serializer.js';
 import {
   applyApiserverDefaults,
@@ -84,17 +84,24 @@ describe('@kubernetes/client-node 1.4 objects', () => {
   });
 
   it('the API takes client-node types without casts', () => {
-    const container: V1Container = { name: 'app', image: 'nginx' };
+    // Built as client code builds them: instances of the generated model classes.
+    const container: V1Container = Object.assign(new V1Container(), { name: 'app', image: 'nginx' });
     expectTypeOf(container).toExtend<ContainerInput>();
-    const pod: V1Pod = { spec: { containers: [container] } };
+    const spec: V1PodSpec = Object.assign(new V1PodSpec(), { containers: [container] });
+    const pod: V1Pod = Object.assign(new V1Pod(), { spec });
     expect(hashContainer(container, { kubeletVersion: '1.29' })).toBe(
       hashContainer('{"name":"app","image":"nginx"}', { kubeletVersion: '1.29' }),
     );
-    expect(validateContainer(container, { kubeletVersion: '1.29' })).toBeUndefined();
+    expect(() => {
+      validateContainer(container, { kubeletVersion: '1.29' });
+    }).not.toThrow();
     expect(locateContainers(pod)).toHaveLength(1);
-    const stored = applyApiserverDefaults(container, { kubeletVersion: '1.29', podSpec: pod.spec! });
+    const stored = applyApiserverDefaults(container, { kubeletVersion: '1.29', podSpec: spec });
     expect(stored['terminationMessagePath']).toBe('/dev/termination-log');
-    const changed: V1Pod = { spec: { containers: [{ ...container, image: 'nginx:1.27' }] } };
+    const newer = Object.assign(new V1Container(), container, { image: 'nginx:1.27' });
+    const changed: V1Pod = Object.assign(new V1Pod(), {
+      spec: Object.assign(new V1PodSpec(), { containers: [newer] }),
+    });
     expect(predictRestarts(pod, changed, { kubeletVersion: '1.29' }).containers).toHaveLength(1);
   });
 });

@@ -20,7 +20,7 @@ function errorOf(fn: () => unknown): KubeletHashError {
     fn();
   } catch (e) {
     if (e instanceof KubeletHashError) return e;
-    throw new Error(`expected a KubeletHashError, got ${String(e)}`);
+    throw new Error(`expected a KubeletHashError, got ${String(e)}`, { cause: e });
   }
   throw new Error('expected an error');
 }
@@ -45,12 +45,16 @@ describe('decode', () => {
   it('keeps int64 exact beyond 2^53 (bigint or JSON text) and refuses rounded JS numbers', () => {
     const text = '{"name":"x","securityContext":{"runAsUser":9007199254740993}}';
     expect(preimage(text, v).text).toContain('"runAsUser":9007199254740993');
-    expect(preimage({ name: 'x', securityContext: { runAsUser: 9007199254740993n } }, v).text).toContain('9007199254740993');
+    expect(preimage({ name: 'x', securityContext: { runAsUser: 9007199254740993n } }, v).text).toContain(
+      '9007199254740993',
+    );
     expect(preimage(text, { kubeletVersion: '1.15' }).text).toContain('RunAsUser:(*int64)9007199254740993');
     const e = errorOf(() => hashContainer({ securityContext: { runAsUser: 2 ** 60 } }, v));
     expect(e.code).toBe('UNSAFE_INTEGER');
     expect(e.path).toEqual(['securityContext', 'runAsUser']);
-    expect(errorOf(() => hashContainer({ securityContext: { runAsUser: 2n ** 63n } }, v)).code).toBe('INT_OUT_OF_RANGE');
+    expect(errorOf(() => hashContainer({ securityContext: { runAsUser: 2n ** 63n } }, v)).code).toBe(
+      'INT_OUT_OF_RANGE',
+    );
   });
 
   it('reports invalid quantities with their path', () => {
@@ -74,12 +78,15 @@ describe('decode', () => {
     const c = { name: 'a', image: 'b', notAField: { deep: [1, 2] }, resources: { limits: { cpu: '0.5' } } };
     const copy = structuredClone(c);
     Object.freeze(c.resources.limits);
-    expect(hashContainer(c, v)).toBe(hashContainer({ name: 'a', image: 'b', resources: { limits: { cpu: '500m' } } }, v));
+    expect(hashContainer(c, v)).toBe(
+      hashContainer({ name: 'a', image: 'b', resources: { limits: { cpu: '500m' } } }, v),
+    );
     expect(c).toEqual(copy);
   });
 
   it('treats __proto__ and constructor keys as data', () => {
-    const text = '{"name":"a","__proto__":{"image":"evil"},"constructor":1,"resources":{"limits":{"__proto__":"1","constructor":"2"}}}';
+    const text =
+      '{"name":"a","__proto__":{"image":"evil"},"constructor":1,"resources":{"limits":{"__proto__":"1","constructor":"2"}}}';
     expect(preimage(text, v).text).toBe('{"name":"a","resources":{"limits":{"__proto__":"1","constructor":"2"}}}');
     expect(({} as Record<string, unknown>)['image']).toBeUndefined();
     const viaParse = JSON.parse(text) as object;
@@ -105,8 +112,14 @@ describe('decode', () => {
   });
 
   it('validates the whole container on request even where the release hashes only name and image', () => {
-    expect(hashContainer({ name: 'a', ports: 'nope' }, { kubeletVersion: '1.31' })).toBe(hashContainer({ name: 'a' }, { kubeletVersion: '1.31' }));
-    expect(errorOf(() => validateContainer({ name: 'a', ports: 'nope' }, { kubeletVersion: '1.31' })).path).toEqual(['ports']);
+    expect(hashContainer({ name: 'a', ports: 'nope' }, { kubeletVersion: '1.31' })).toBe(
+      hashContainer({ name: 'a' }, { kubeletVersion: '1.31' }),
+    );
+    expect(
+      errorOf(() => {
+        validateContainer({ name: 'a', ports: 'nope' }, { kubeletVersion: '1.31' });
+      }).path,
+    ).toEqual(['ports']);
   });
 
   it('serialises errors as plain data, detail included', () => {
@@ -136,6 +149,8 @@ describe('decode', () => {
     expect(errorOf(() => hashContainer({}, { kubeletVersion: next })).message).toContain(`1.8 to ${releases.at(-1)!}`);
     expect(errorOf(() => hashContainer({}, { kubeletVersion: 'latest' })).code).toBe('INVALID_VERSION');
     expect(errorOf(() => hashContainer({}, {} as { kubeletVersion: string })).code).toBe('INVALID_OPTION');
-    expect(errorOf(() => hashContainer({}, undefined as unknown as { kubeletVersion: string })).path).toEqual(['options']);
+    expect(errorOf(() => hashContainer({}, undefined as unknown as { kubeletVersion: string })).path).toEqual([
+      'options',
+    ]);
   });
 });

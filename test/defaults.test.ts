@@ -218,8 +218,18 @@ describe('the defaults table against the release models', () => {
   });
 });
 
+/** The member at `path` of a JSON value, or undefined where the path leaves it. */
+function at(value: unknown, ...path: (string | number)[]): unknown {
+  let cur = value;
+  for (const seg of path) {
+    if (typeof cur !== 'object' || cur === null) return undefined;
+    cur = (cur as Record<string | number, unknown>)[seg];
+  }
+  return cur;
+}
+
 describe('each default, at its releases', () => {
-  const d = (c: object, kubeletVersion: string, more: object = {}): Record<string, any> =>
+  const d = (c: object, kubeletVersion: string, more: object = {}): Record<string, unknown> =>
     applyApiserverDefaults(c, { kubeletVersion, ...more });
 
   it('imagePullPolicy follows ParseImageName: latest or no tag and no digest → Always; errors → IfNotPresent', () => {
@@ -299,10 +309,10 @@ describe('each default, at its releases', () => {
       },
     };
     const out = d(c, '1.23');
-    expect(out['readinessProbe'].grpc).toEqual({ port: 9, service: '' });
+    expect(at(out, 'readinessProbe', 'grpc')).toEqual({ port: 9, service: '' });
     expect(preimage(out, { kubeletVersion: '1.23' }).text).toContain('"service":""');
     expect(
-      d({ ...c, readinessProbe: { grpc: { port: 9, service: 'x' } } }, '1.30')['readinessProbe'].grpc.service,
+      at(d({ ...c, readinessProbe: { grpc: { port: 9, service: 'x' } } }, '1.30'), 'readinessProbe', 'grpc', 'service'),
     ).toBe('x');
   });
 
@@ -321,7 +331,7 @@ describe('each default, at its releases', () => {
       { containerPort: 80, protocol: 'TCP', hostPort: 80 },
       { containerPort: 53, protocol: 'UDP', hostPort: 5353 },
     ]);
-    expect(d(c, '1.28', { podSpec: { hostNetwork: true }, list: 'ephemeralContainers' })['ports'][0]).toEqual({
+    expect(at(d(c, '1.28', { podSpec: { hostNetwork: true }, list: 'ephemeralContainers' }), 'ports', 0)).toEqual({
       containerPort: 80,
       protocol: 'TCP',
     });
@@ -342,10 +352,14 @@ describe('each default, at its releases', () => {
       requests: { cpu: '1m' },
     });
     expect(
-      d(
-        { name: 'c', image: 'i', resources: { limits: { cpu: '-1n', memory: '1234567890123456789012345.0001' } } },
-        '1.20',
-      )['resources'].limits,
+      at(
+        d(
+          { name: 'c', image: 'i', resources: { limits: { cpu: '-1n', memory: '1234567890123456789012345.0001' } } },
+          '1.20',
+        ),
+        'resources',
+        'limits',
+      ),
     ).toEqual({
       cpu: '-1m',
       memory: '1234567890123456789012345001m',
@@ -397,9 +411,12 @@ describe('each default, at its releases', () => {
         { name: 'B', valueFrom: { fileKeyRef: { volumeName: 'v', path: 'p', key: 'k' } } },
       ],
     };
-    expect(d(c, '1.8')['env'][0]).toEqual({ name: 'A', valueFrom: { fieldRef: { fieldPath: 'x', apiVersion: 'v1' } } });
-    expect(d(c, '1.33')['env'][1].valueFrom.fileKeyRef.optional).toBeUndefined();
-    expect(d(c, '1.34')['env'][1].valueFrom.fileKeyRef.optional).toBe(false);
+    expect(at(d(c, '1.8'), 'env', 0)).toEqual({
+      name: 'A',
+      valueFrom: { fieldRef: { fieldPath: 'x', apiVersion: 'v1' } },
+    });
+    expect(at(d(c, '1.33'), 'env', 1, 'valueFrom', 'fileKeyRef', 'optional')).toBeUndefined();
+    expect(at(d(c, '1.34'), 'env', 1, 'valueFrom', 'fileKeyRef', 'optional')).toBe(false);
   });
 
   it('token mount: appended to containers and init containers unless something is mounted there or automount is off', () => {
@@ -430,7 +447,7 @@ describe('each default, at its releases', () => {
     const out = d(input, '1.29');
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
     expect(Object.keys(out)).toContain('__proto__');
-    expect((input as Record<string, any>)['resources']).toEqual({ limits: { cpu: '1' } });
+    expect(at(input, 'resources')).toEqual({ limits: { cpu: '1' } });
     const text = '{"name":"c","image":"i","resources":{"limits":{"memory":1E3}}}';
     expect(hashContainer(d(text as unknown as object, '1.29'), { kubeletVersion: '1.29' })).toBe(
       hashContainer(
@@ -453,9 +470,7 @@ describe('each default, at its releases', () => {
         ),
       ),
     ).toBe('INVALID_OPTION');
-    expect(codeOf(() => applyApiserverDefaults([] as unknown as object, { kubeletVersion: '1.29' }))).toBe(
-      'INVALID_TYPE',
-    );
+    expect(codeOf(() => applyApiserverDefaults([], { kubeletVersion: '1.29' }))).toBe('INVALID_TYPE');
     expect(
       codeOf(() =>
         applyApiserverDefaults({ name: 'c', resources: { limits: { cpu: '1x' } } }, { kubeletVersion: '1.29' }),

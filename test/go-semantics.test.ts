@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { JsonNumber, KubeletHashError, type ErrorCode } from '../src/index.js';
-import { hashingWithoutNameCheck } from '../src/hashing/index.js';
+import { hashingWithoutNameCheck } from '../src/hashing/hash.js';
 
 // Go semantics of decoding, checked on container fragments: the public functions' name check
 // (tested in api-misuse.test.ts) is not what these tests are about.
@@ -55,7 +55,12 @@ describe('null: literalStore leaves non-pointers alone, indirect(v, decodingNull
     ['map: nil', '"resources":{"limits":null}', (m) => m['resources'], {}],
     // object(): a fresh zero map element, Quantity.UnmarshalJSON("null") keeps it zero,
     // MarshalJSON writes the zero Quantity as "0", the kubelet parses "0".
-    ['map value Quantity: zero, then "0"', '"resources":{"limits":{"cpu":null}}', (m) => m['resources'], { limits: { cpu: '0' } }],
+    [
+      'map value Quantity: zero, then "0"',
+      '"resources":{"limits":{"cpu":null}}',
+      (m) => m['resources'],
+      { limits: { cpu: '0' } },
+    ],
     [
       'Quantity struct field (divisor): "0"',
       '"env":[{"name":"e","valueFrom":{"resourceFieldRef":{"resource":"cpu","divisor":null}}}]',
@@ -63,7 +68,12 @@ describe('null: literalStore leaves non-pointers alone, indirect(v, decodingNull
       [{ name: 'e', valueFrom: { resourceFieldRef: { resource: 'cpu', divisor: '0' } } }],
     ],
     // IntOrString.UnmarshalJSON: not a quote, so Type Int and json.Unmarshal(null, &IntVal) is a no-op.
-    ['IntOrString: Int 0', '"livenessProbe":{"httpGet":{"port":null}}', (m) => m['livenessProbe'], { httpGet: { port: 0 } }],
+    [
+      'IntOrString: Int 0',
+      '"livenessProbe":{"httpGet":{"port":null}}',
+      (m) => m['livenessProbe'],
+      { httpGet: { port: 0 } },
+    ],
     // Round trip: a non-nil pointer to a zero struct is not omitted; [] and {} are (omitempty).
     ['{} behind a pointer survives', '"lifecycle":{}', (m) => m['lifecycle'], {}],
     ['[] becomes nil', '"args":[]', (m) => m['args'], undefined],
@@ -77,10 +87,16 @@ describe('null: literalStore leaves non-pointers alone, indirect(v, decodingNull
   });
 
   it('spew shows the Go values behind them (zero Quantity re-parsed from "0" caches s "0")', () => {
-    const s = spew(withMember('"resources":{"limits":{"cpu":null}},"livenessProbe":{"httpGet":{"port":null}},"ports":[null]'));
-    expect(s).toContain('Limits:(v1.ResourceList)map[cpu:{i:(resource.int64Amount){value:(int64)0 scale:(resource.Scale)0} d:(resource.infDecAmount){Dec:(*inf.Dec)<nil>} s:(string)0 Format:(resource.Format)DecimalSI}]');
+    const s = spew(
+      withMember('"resources":{"limits":{"cpu":null}},"livenessProbe":{"httpGet":{"port":null}},"ports":[null]'),
+    );
+    expect(s).toContain(
+      'Limits:(v1.ResourceList)map[cpu:{i:(resource.int64Amount){value:(int64)0 scale:(resource.Scale)0} d:(resource.infDecAmount){Dec:(*inf.Dec)<nil>} s:(string)0 Format:(resource.Format)DecimalSI}]',
+    );
     expect(s).toContain('Port:(intstr.IntOrString){Type:(intstr.Type)0 IntVal:(int32)0 StrVal:(string)}');
-    expect(s).toContain('Ports:([]v1.ContainerPort)[{Name:(string) HostPort:(int32)0 ContainerPort:(int32)0 Protocol:(v1.Protocol) HostIP:(string)}]');
+    expect(s).toContain(
+      'Ports:([]v1.ContainerPort)[{Name:(string) HostPort:(int32)0 ContainerPort:(int32)0 Protocol:(v1.Protocol) HostIP:(string)}]',
+    );
   });
 });
 
@@ -94,14 +110,18 @@ describe('numbers into int32/int64: literalStore runs strconv.ParseInt(text, 10,
     ['-0', 0],
     ['2147483647', 2147483647],
     ['-2147483648', -2147483648],
-  ])('int32 %s → %s', (n, v) => expect(portOf(port(n))).toBe(v));
+  ])('int32 %s → %s', (n, v) => {
+    expect(portOf(port(n))).toBe(v);
+  });
 
   it.each([
     ['-0', '0'],
     ['9223372036854775807', '9223372036854775807'],
     ['-9223372036854775808', '-9223372036854775808'],
     ['9007199254740993', '9007199254740993'],
-  ])('int64 %s → %s exactly', (n, v) => expect(userText(user(n))).toBe(v));
+  ])('int64 %s → %s exactly', (n, v) => {
+    expect(userText(user(n))).toBe(v);
+  });
 
   // Go: UnmarshalTypeError, so the apiserver rejects the object; we throw.
   it.each<[string, string, ErrorCode]>([
@@ -122,7 +142,10 @@ describe('numbers into int32/int64: literalStore runs strconv.ParseInt(text, 10,
   });
 
   it('JS numbers stand for JSON.stringify text; bigints are exact; rounded doubles and bad JsonNumbers are refused', () => {
-    const p = (v: unknown): unknown => (marshal({ name: 'a', ports: [{ containerPort: v }] })['ports'] as Array<Record<string, unknown>>)[0]!['containerPort'];
+    const p = (v: unknown): unknown =>
+      (marshal({ name: 'a', ports: [{ containerPort: v }] })['ports'] as Array<Record<string, unknown>>)[0]![
+        'containerPort'
+      ];
     expect(p(-0)).toBe(0);
     expect(p(1e2)).toBe(100); // JSON.stringify(1e2) is "100"
     expect(p(80n)).toBe(80);
@@ -133,7 +156,8 @@ describe('numbers into int32/int64: literalStore runs strconv.ParseInt(text, 10,
     expect(codeOf(() => u(2 ** 53))).toBe('UNSAFE_INTEGER');
     expect(codeOf(() => u(2n ** 63n))).toBe('INT_OUT_OF_RANGE');
     expect(codeOf(() => u(Number.NaN))).toBe('NOT_AN_INTEGER');
-    for (const text of ['007', '+5', '0x10', ' 5', '1.', '']) expect(codeOf(() => u(new JsonNumber(text)))).toBe('INVALID_JSON');
+    for (const text of ['007', '+5', '0x10', ' 5', '1.', ''])
+      expect(codeOf(() => u(new JsonNumber(text)))).toBe('INVALID_JSON');
   });
 
   it('a number for a string field and a string for a bool field are type errors (no ,string tags in v1.Container)', () => {
@@ -188,7 +212,9 @@ describe('strings: unquote maps an unpaired UTF-16 surrogate escape to U+FFFD an
     expect(Object.keys((m['resources'] as { limits: object }).limits)).toEqual([go]);
     // The same string held in a JS object (JSON.stringify would escape the lone surrogates).
     const js = JSON.parse(`"${body}"`) as string;
-    expect(hashContainer({ name: js, resources: { limits: { [js]: '1' } } }, JSON_ERA)).toBe(hashContainer(text, JSON_ERA));
+    expect(hashContainer({ name: js, resources: { limits: { [js]: '1' } } }, JSON_ERA)).toBe(
+      hashContainer(text, JSON_ERA),
+    );
   });
 
   it('map keys equal after repair collapse to one entry, the later value winning (object() assigns in order)', () => {
@@ -205,7 +231,8 @@ describe('strings: unquote maps an unpaired UTF-16 surrogate escape to U+FFFD an
 });
 
 describe('Quantity.UnmarshalJSON: null is zero; else the raw token, quotes stripped, strings.TrimSpace, ParseQuantity', () => {
-  const cpu = (c: string | object): unknown => ((marshal(c)['resources'] as { limits: Record<string, unknown> }).limits)['cpu'];
+  const cpu = (c: string | object): unknown =>
+    (marshal(c)['resources'] as { limits: Record<string, unknown> }).limits['cpu'];
   const text = (v: string): string => `{"resources":{"limits":{"cpu":${v}}}}`;
 
   it.each([
@@ -218,7 +245,9 @@ describe('Quantity.UnmarshalJSON: null is zero; else the raw token, quotes strip
     ['0.5', '500m'],
     ['1e400', '10e399'], // int32 exponent arithmetic, canonical DecimalExponent
     ['1000000000000000000000', '1'], // upstream: DecimalSI ≥ 10^21 has no suffix and loses the exponent
-  ])('%s → %s', (v, expected) => expect(cpu(text(v))).toBe(expected));
+  ])('%s → %s', (v, expected) => {
+    expect(cpu(text(v))).toBe(expected);
+  });
 
   it.each<[string, string, ErrorCode]>([
     // Raw bytes between the quotes still hold the escape, so ParseQuantity sees a backslash.
@@ -234,11 +263,15 @@ describe('Quantity.UnmarshalJSON: null is zero; else the raw token, quotes strip
     ['a boolean', 'true', 'INVALID_TYPE'],
     ['an object', '{}', 'INVALID_TYPE'],
     ['an array', '["1"]', 'INVALID_TYPE'],
-  ])('%s (%s) → %s', (_what, v, code) => expect(codeOf(() => hashContainer(text(v), JSON_ERA))).toBe(code));
+  ])('%s (%s) → %s', (_what, v, code) => {
+    expect(codeOf(() => hashContainer(text(v), JSON_ERA))).toBe(code);
+  });
 
   it('JS values: strings are spelled as JSON.stringify spells them; numbers as String(n); bigint exact', () => {
     expect(codeOf(() => hashContainer({ resources: { limits: { cpu: '\t1' } } }, JSON_ERA))).toBe('INVALID_QUANTITY');
-    expect(codeOf(() => hashContainer({ resources: { limits: { cpu: '1\u00a0' } } }, JSON_ERA))).toBe('INVALID_QUANTITY');
+    expect(codeOf(() => hashContainer({ resources: { limits: { cpu: '1\u00a0' } } }, JSON_ERA))).toBe(
+      'INVALID_QUANTITY',
+    );
     expect(cpu({ resources: { limits: { cpu: ' 2 ' } } })).toBe('2');
     expect(cpu({ resources: { limits: { cpu: 0.1 } } })).toBe('100m');
     expect(cpu({ resources: { limits: { cpu: 1e-7 } } })).toBe('100e-9'); // String(1e-7) is "1e-7": an e suffix, so DecimalExponent
@@ -246,13 +279,17 @@ describe('Quantity.UnmarshalJSON: null is zero; else the raw token, quotes strip
     expect(cpu({ resources: { limits: { cpu: new JsonNumber('1E3') } } })).toBe('1E3');
     expect(codeOf(() => hashContainer({ resources: { limits: { cpu: 1e21 } } }, JSON_ERA))).toBe('UNSAFE_INTEGER');
     expect(codeOf(() => hashContainer({ resources: { limits: { cpu: Infinity } } }, JSON_ERA))).toBe('INVALID_TYPE');
-    expect(codeOf(() => hashContainer({ resources: { limits: { cpu: new JsonNumber('1Gi') } } }, JSON_ERA))).toBe('INVALID_JSON');
+    expect(codeOf(() => hashContainer({ resources: { limits: { cpu: new JsonNumber('1Gi') } } }, JSON_ERA))).toBe(
+      'INVALID_JSON',
+    );
   });
 });
 
 describe('embedded structs: fields of an untagged anonymous struct are promoted (typeFields), outer names dominate', () => {
   it('Probe handler fields sit at the Probe level; a "Handler" key is no field', () => {
-    const text = withMember('"livenessProbe":{"exec":{"command":["x"]},"Handler":{"tcpSocket":{"port":1}},"periodSeconds":3}');
+    const text = withMember(
+      '"livenessProbe":{"exec":{"command":["x"]},"Handler":{"tcpSocket":{"port":1}},"periodSeconds":3}',
+    );
     expect(spew(text)).toContain(
       'LivenessProbe:(*v1.Probe){Handler:(v1.Handler){Exec:(*v1.ExecAction){Command:([]string)[x]} HTTPGet:(*v1.HTTPGetAction)<nil> TCPSocket:(*v1.TCPSocketAction)<nil>} InitialDelaySeconds:(int32)0 TimeoutSeconds:(int32)0 PeriodSeconds:(int32)3',
     );
@@ -261,8 +298,12 @@ describe('embedded structs: fields of an untagged anonymous struct are promoted 
 
   it('secretKeyRef.name fills the embedded LocalObjectReference; "LocalObjectReference" is no key', () => {
     const env = (ref: string): string => withMember(`"env":[{"name":"e","valueFrom":{"secretKeyRef":${ref}}}]`);
-    expect(spew(env('{"name":"s","key":"k"}'))).toContain('SecretKeyRef:(*v1.SecretKeySelector){LocalObjectReference:(v1.LocalObjectReference){Name:(string)s} Key:(string)k Optional:(*bool)<nil>}');
-    expect(spew(env('{"LocalObjectReference":{"name":"s"},"key":"k"}'))).toContain('{LocalObjectReference:(v1.LocalObjectReference){Name:(string)} Key:(string)k');
+    expect(spew(env('{"name":"s","key":"k"}'))).toContain(
+      'SecretKeyRef:(*v1.SecretKeySelector){LocalObjectReference:(v1.LocalObjectReference){Name:(string)s} Key:(string)k Optional:(*bool)<nil>}',
+    );
+    expect(spew(env('{"LocalObjectReference":{"name":"s"},"key":"k"}'))).toContain(
+      '{LocalObjectReference:(v1.LocalObjectReference){Name:(string)} Key:(string)k',
+    );
   });
 });
 
@@ -277,8 +318,12 @@ describe('JS objects stand for the JSON text JSON.stringify would send', () => {
   const base = (): string => hashContainer('{"name":"a","image":"i"}', JSON_ERA);
 
   it('null-prototype objects are plain data; undefined members are left out like JSON.stringify does', () => {
-    expect(hashContainer(Object.assign(Object.create(null) as object, { name: 'a', image: 'i' }), JSON_ERA)).toBe(base());
-    expect(hashContainer({ name: 'a', image: 'i', workingDir: undefined, securityContext: undefined }, JSON_ERA)).toBe(base());
+    expect(hashContainer(Object.assign(Object.create(null) as object, { name: 'a', image: 'i' }), JSON_ERA)).toBe(
+      base(),
+    );
+    expect(hashContainer({ name: 'a', image: 'i', workingDir: undefined, securityContext: undefined }, JSON_ERA)).toBe(
+      base(),
+    );
     // In a map an undefined value leaves no key: not a zero Quantity "0".
     expect(hashContainer({ name: 'a', image: 'i', resources: { limits: { cpu: undefined } } }, JSON_ERA)).toBe(base());
     // A hole in an array is written as null.
@@ -291,13 +336,15 @@ describe('JS objects stand for the JSON text JSON.stringify would send', () => {
     Object.defineProperty(hidden, 'workingDir', { value: '/w', enumerable: false });
     Object.defineProperty(hidden, 'tty', { value: true, enumerable: false });
     expect(hashContainer(hidden, JSON_ERA)).toBe(base());
-    expect(hashContainer(hidden, { kubeletVersion: '1.31' })).toBe(hashContainer('{"name":"a","image":"i"}', { kubeletVersion: '1.31' }));
+    expect(hashContainer(hidden, { kubeletVersion: '1.31' })).toBe(
+      hashContainer('{"name":"a","image":"i"}', { kubeletVersion: '1.31' }),
+    );
     const nameHidden = { image: 'i' };
     Object.defineProperty(nameHidden, 'name', { value: 'a', enumerable: false });
     expect(marshal(nameHidden)['name']).toBe('');
   });
 
-  it('class instances (client libraries\' models) are objects: their own enumerable members are what is sent', () => {
+  it("class instances (client libraries' models) are objects: their own enumerable members are what is sent", () => {
     class Container {
       name = 'a';
       image = 'i';
@@ -308,7 +355,9 @@ describe('JS objects stand for the JSON text JSON.stringify would send', () => {
     }
     class Special extends Container {}
     expect(hashContainer(new Container(), JSON_ERA)).toBe(base());
-    expect(hashContainer(new Special(), { kubeletVersion: '1.31' })).toBe(hashContainer('{"name":"a","image":"i"}', { kubeletVersion: '1.31' }));
+    expect(hashContainer(new Special(), { kubeletVersion: '1.31' })).toBe(
+      hashContainer('{"name":"a","image":"i"}', { kubeletVersion: '1.31' }),
+    );
     // Inherited data is not sent (JSON.stringify gives {}), whatever the prototype is.
     expect(marshal(Object.create({ name: 'inherited' }) as object)['name']).toBe('');
   });
@@ -317,7 +366,9 @@ describe('JS objects stand for the JSON text JSON.stringify would send', () => {
     const viaToJson = { name: 'a', toJSON: () => ({ name: 'b' }) };
     expect(codeOf(() => hashContainer(viaToJson, JSON_ERA))).toBe('INVALID_TYPE');
     expect(codeOf(() => hashContainer(viaToJson, { kubeletVersion: '1.31' }))).toBe('INVALID_TYPE');
-    expect(codeOf(() => hashContainer({ name: 'a', securityContext: { toJSON: () => ({}) } }, JSON_ERA))).toBe('INVALID_TYPE');
+    expect(codeOf(() => hashContainer({ name: 'a', securityContext: { toJSON: () => ({}) } }, JSON_ERA))).toBe(
+      'INVALID_TYPE',
+    );
     class WithToJson {
       name = 'a';
       toJSON(): object {
@@ -326,16 +377,30 @@ describe('JS objects stand for the JSON text JSON.stringify would send', () => {
     }
     expect(codeOf(() => hashContainer(new WithToJson(), JSON_ERA))).toBe('INVALID_TYPE');
     class Limits extends Map<string, string> {}
-    expect(codeOf(() => hashContainer({ name: 'a', resources: { limits: new Limits([['cpu', '1']]) } }, JSON_ERA))).toBe('INVALID_TYPE');
-    for (const exotic of [new Set(), /x/, new String('a'), new Number(1), new Uint8Array(2), new Error('x'), Promise.resolve()]) {
+    expect(
+      codeOf(() => hashContainer({ name: 'a', resources: { limits: new Limits([['cpu', '1']]) } }, JSON_ERA)),
+    ).toBe('INVALID_TYPE');
+    for (const exotic of [
+      new Set(),
+      /x/,
+      new String('a'),
+      new Number(1),
+      new Uint8Array(2),
+      new Error('x'),
+      Promise.resolve(),
+    ]) {
       expect(codeOf(() => hashContainer({ name: 'a', securityContext: exotic }, JSON_ERA))).toBe('INVALID_TYPE');
       expect(codeOf(() => hashContainer(exotic, JSON_ERA))).toBe('INVALID_TYPE');
     }
     expect(() => hashContainer(new Map(), JSON_ERA)).toThrow(/found a Map/);
-    expect(codeOf(() => hashContainer({ name: 'a', resources: { limits: new Map([['cpu', '1']]) } }, JSON_ERA))).toBe('INVALID_TYPE');
+    expect(codeOf(() => hashContainer({ name: 'a', resources: { limits: new Map([['cpu', '1']]) } }, JSON_ERA))).toBe(
+      'INVALID_TYPE',
+    );
     expect(codeOf(() => hashContainer({ name: new Date(0) }, JSON_ERA))).toBe('INVALID_TYPE');
     expect(codeOf(() => hashContainer({ name: 'a', resources: [] }, JSON_ERA))).toBe('INVALID_TYPE');
-    expect(codeOf(() => hashContainer({ name: 'a', ports: { 0: { containerPort: 1 } } }, JSON_ERA))).toBe('INVALID_TYPE');
+    expect(codeOf(() => hashContainer({ name: 'a', ports: { 0: { containerPort: 1 } } }, JSON_ERA))).toBe(
+      'INVALID_TYPE',
+    );
   });
 });
 
@@ -352,9 +417,18 @@ describe('JSON text details Go sees that a JS value cannot show (our parser keep
 
   it('Quantity.UnmarshalJSON parses the raw bytes between the quotes: escaped digits are no quantity', () => {
     expect(codeOf(() => hashContainer('{"resources":{"limits":{"cpu":"1\\u0030"}}}', v))).toBe('INVALID_QUANTITY');
-    expect(codeOf(() => hashContainer('{"env":[{"name":"a","valueFrom":{"resourceFieldRef":{"resource":"x","divisor":"\\u0031"}}}]}', v))).toBe('INVALID_QUANTITY');
+    expect(
+      codeOf(() =>
+        hashContainer(
+          '{"env":[{"name":"a","valueFrom":{"resourceFieldRef":{"resource":"x","divisor":"\\u0031"}}}]}',
+          v,
+        ),
+      ),
+    ).toBe('INVALID_QUANTITY');
     // The same value written plainly, or as a JS string, is the quantity 10.
-    expect(hashContainer('{"resources":{"limits":{"cpu":"10"}}}', v)).toBe(hashContainer({ resources: { limits: { cpu: '10' } } }, v));
+    expect(hashContainer('{"resources":{"limits":{"cpu":"10"}}}', v)).toBe(
+      hashContainer({ resources: { limits: { cpu: '10' } } }, v),
+    );
     // Escapes elsewhere are ordinary JSON: a name spelled with \u escapes is the same name.
     expect(hashContainer('{"name":"\\u0061"}', v)).toBe(hashContainer({ name: 'a' }, v));
   });

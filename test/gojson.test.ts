@@ -1,6 +1,6 @@
 /** encoding/json behaviours the JSON-era hash depends on, checked through preimage(). */
 import { describe, expect, it } from 'vitest';
-import { hashingWithoutNameCheck } from '../src/hashing/index.js';
+import { hashingWithoutNameCheck } from '../src/hashing/hash.js';
 
 // encoding/json behaviours on container fragments; the name check is tested in api-misuse.test.ts.
 const { preimage } = hashingWithoutNameCheck;
@@ -9,7 +9,9 @@ const json = (c: object | string, v = '1.29'): string => preimage(c, { kubeletVe
 
 describe('Go encoding/json emulation', () => {
   it('writes fields in struct order, not input order, and resources:{} always', () => {
-    expect(json({ image: 'i', args: ['a'], name: 'n', command: ['c'] })).toBe('{"name":"n","image":"i","command":["c"],"args":["a"],"resources":{}}');
+    expect(json({ image: 'i', args: ['a'], name: 'n', command: ['c'] })).toBe(
+      '{"name":"n","image":"i","command":["c"],"args":["a"],"resources":{}}',
+    );
   });
 
   it('omits empty omitempty fields but keeps name (no omitempty) and structs', () => {
@@ -27,7 +29,9 @@ describe('Go encoding/json emulation', () => {
     expect(json({ name: '\b\f' }, '1.29')).toBe('{"name":"\\u0008\\u000c","resources":{}}');
     expect(json({ name: '\b\f' }, '1.30')).toBe('{"name":"\\b\\f","resources":{}}');
     expect(json({ name: '\b\f' }, '1.31')).toBe('{"image":"","name":"\\b\\f"}');
-    expect(preimage({ name: '\b' }, { kubeletVersion: '1.29.15', jsonEscapes: 'go1.22' }).text).toBe('{"name":"\\b","resources":{}}');
+    expect(preimage({ name: '\b' }, { kubeletVersion: '1.29.15', jsonEscapes: 'go1.22' }).text).toBe(
+      '{"name":"\\b","resources":{}}',
+    );
   });
 
   it('replaces unpaired surrogates with U+FFFD and keeps astral characters as UTF-8', () => {
@@ -37,7 +41,7 @@ describe('Go encoding/json emulation', () => {
   });
 
   it('sorts map keys by UTF-8 bytes and canonicalises quantities', () => {
-    const c = { name: 'q', resources: { limits: { '😀': '1', 'é': '0.5', b: '1024Mi', A: '1.5Gi', '~': 2 } } };
+    const c = { name: 'q', resources: { limits: { '😀': '1', é: '0.5', b: '1024Mi', A: '1.5Gi', '~': 2 } } };
     expect(json(c)).toBe('{"name":"q","resources":{"limits":{"A":"1536Mi","b":"1Gi","~":"2","é":"500m","😀":"1"}}}');
   });
 

@@ -33,23 +33,30 @@ function modelsAgreeOn(container: object, a: string, b: string): boolean {
 describe('legacy hashes follow the models', () => {
   let agreeingPairsSeen = 0;
 
-  test.prop([containerArb], { numRuns: 60 })('consecutive releases that declare the reached types alike hash alike', (c) => {
-    for (const [a, b] of PAIRS) {
-      if (!modelsAgreeOn(c, a, b)) continue;
-      agreeingPairsSeen++;
-      expect(hashContainer(c, { kubeletVersion: b }), `${a} → ${b}`).toBe(hashContainer(c, { kubeletVersion: a }));
-    }
-  });
+  test.prop([containerArb], { numRuns: 60 })(
+    'consecutive releases that declare the reached types alike hash alike',
+    (c) => {
+      for (const [a, b] of PAIRS) {
+        if (!modelsAgreeOn(c, a, b)) continue;
+        agreeingPairsSeen++;
+        expect(hashContainer(c, { kubeletVersion: b }), `${a} → ${b}`).toBe(hashContainer(c, { kubeletVersion: a }));
+      }
+    },
+  );
 
   it('the property above was not vacuous', () => {
     expect(agreeingPairsSeen).toBeGreaterThan(60); // 1.10→1.11 and 1.12→1.13 agree on everything
   });
 
-  const containerChangedPairs = PAIRS.filter(([a, b]) => JSON.stringify(decl(a, 'v1.Container')) !== JSON.stringify(decl(b, 'v1.Container')));
+  const containerChangedPairs = PAIRS.filter(
+    ([a, b]) => JSON.stringify(decl(a, 'v1.Container')) !== JSON.stringify(decl(b, 'v1.Container')),
+  );
 
   it('the models say v1.Container itself changed between 1.8 and 1.9', () => {
     expect(containerChangedPairs.map(([a, b]) => `${a}→${b}`)).toContain('1.8→1.9');
-    const added = decl('1.9', 'v1.Container')!.fields!.filter((f) => !decl('1.8', 'v1.Container')!.fields!.some((g) => g.goName === f.goName));
+    const added = decl('1.9', 'v1.Container')!.fields!.filter(
+      (f) => !decl('1.8', 'v1.Container')!.fields!.some((g) => g.goName === f.goName),
+    );
     expect(added.length).toBeGreaterThan(0);
   });
 
@@ -57,7 +64,9 @@ describe('legacy hashes follow the models', () => {
     'when v1.Container changed, every container hashes differently, even one using only 1.8 fields',
     (c) => {
       for (const [a, b] of containerChangedPairs) {
-        expect(hashContainer(c, { kubeletVersion: b }), `${a} → ${b}`).not.toBe(hashContainer(c, { kubeletVersion: a }));
+        expect(hashContainer(c, { kubeletVersion: b }), `${a} → ${b}`).not.toBe(
+          hashContainer(c, { kubeletVersion: a }),
+        );
       }
     },
   );

@@ -45,7 +45,7 @@ describe('release catalog', () => {
     expect(Object.isFrozen(model.source['k8s.io/api'])).toBe(true);
     expect(Object.isFrozen(container?.fields?.[0])).toBe(true);
     expect(() => {
-      (model.types as TypeDecl[]).push(model.types[0] as TypeDecl);
+      model.types.push(model.types[0] as TypeDecl);
     }).toThrow(TypeError);
     expect(() => {
       (container as { name: string }).name = 'v1.Pod';
@@ -87,7 +87,10 @@ describe('deltas are checked against the extracted models', () => {
 
   it('rejects malformed changes with the release and operation named', () => {
     const bad: [Change, RegExp][] = [
-      [addField('v1.Container', field('X', 'string', 'x'), { after: 'Nope' }), /1\.9: addField: v1\.Container has no field Nope/],
+      [
+        addField('v1.Container', field('X', 'string', 'x'), { after: 'Nope' }),
+        /1\.9: addField: v1\.Container has no field Nope/,
+      ],
       [addField('v1.Container', field('Name', 'string', 'name'), { first: true }), /already has Name/],
       [addField('v1.Protocol', field('X', 'string', 'x'), { first: true }), /v1\.Protocol is not a struct/],
       [addType(named('v1.Protocol', 'string')), /type v1\.Protocol already exists/],

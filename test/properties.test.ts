@@ -9,7 +9,9 @@ function permuteKeys(v: unknown, seed: number): unknown {
   if (Array.isArray(v)) return v.map((x, i) => permuteKeys(x, seed + i));
   if (v === null || typeof v !== 'object') return v;
   const keys = Object.keys(v);
-  const order = keys.map((k, i) => [k, ((i + 1) * 2654435761 * (seed + 7)) % 1000003] as const).sort((a, b) => a[1] - b[1]);
+  const order = keys
+    .map((k, i) => [k, ((i + 1) * 2654435761 * (seed + 7)) % 1000003] as const)
+    .sort((a, b) => a[1] - b[1]);
   const out: Record<string, unknown> = {};
   for (const [k] of order) out[k] = permuteKeys((v as Record<string, unknown>)[k], seed + 1);
   return out;
@@ -21,7 +23,9 @@ function clone<T>(v: T): T {
 
 describe('hash properties', () => {
   test.prop([containerArb, releaseArb, fc.nat()])('input key order never matters', (c, v, seed) => {
-    expect(hashContainer(permuteKeys(c, seed) as object, { kubeletVersion: v })).toBe(hashContainer(c, { kubeletVersion: v }));
+    expect(hashContainer(permuteKeys(c, seed) as object, { kubeletVersion: v })).toBe(
+      hashContainer(c, { kubeletVersion: v }),
+    );
   });
 
   test.prop([containerArb, releaseArb])('"0.5" and "500m" hash the same', (c, v) => {
@@ -31,10 +35,20 @@ describe('hash properties', () => {
   });
 
   test.prop([containerArb, releaseArb])('an absent list or map equals an empty one', (c, v) => {
-    const bare = { ...c } as Record<string, unknown>;
-    for (const k of ['command', 'args', 'ports', 'env', 'volumeMounts']) delete bare[k];
-    const empty = { ...bare, command: [], args: [], ports: [], env: [], volumeMounts: [], resources: { limits: {}, requests: {} } };
-    expect(hashContainer(empty, { kubeletVersion: v })).toBe(hashContainer({ ...bare, resources: {} }, { kubeletVersion: v }));
+    const dropped = ['command', 'args', 'ports', 'env', 'volumeMounts'];
+    const bare = Object.fromEntries(Object.entries(c).filter(([k]) => !dropped.includes(k)));
+    const empty = {
+      ...bare,
+      command: [],
+      args: [],
+      ports: [],
+      env: [],
+      volumeMounts: [],
+      resources: { limits: {}, requests: {} },
+    };
+    expect(hashContainer(empty, { kubeletVersion: v })).toBe(
+      hashContainer({ ...bare, resources: {} }, { kubeletVersion: v }),
+    );
   });
 
   test.prop([containerArb, releaseArb, fc.string({ minLength: 1, maxLength: 8 })])(
@@ -43,9 +57,15 @@ describe('hash properties', () => {
       const extra = { ...c, [`zzUnknown${suffix}`]: { nested: [1, 'x'] } };
       expect(hashContainer(extra, { kubeletVersion: v })).toBe(hashContainer(c, { kubeletVersion: v }));
       // fileKeyRef exists only from 1.34: older releases drop it and hash as if the env var had no source.
-      const withFileKey = { ...c, env: [{ name: 'F', valueFrom: { fileKeyRef: { volumeName: 'v', path: 'p', key: 'k' } } }] };
+      const withFileKey = {
+        ...c,
+        env: [{ name: 'F', valueFrom: { fileKeyRef: { volumeName: 'v', path: 'p', key: 'k' } } }],
+      };
       const withoutSource = { ...c, env: [{ name: 'F', valueFrom: {} }] };
-      if (Number(v.split('.')[1]) < 34) expect(hashContainer(withFileKey, { kubeletVersion: v })).toBe(hashContainer(withoutSource, { kubeletVersion: v }));
+      if (Number(v.split('.')[1]) < 34)
+        expect(hashContainer(withFileKey, { kubeletVersion: v })).toBe(
+          hashContainer(withoutSource, { kubeletVersion: v }),
+        );
     },
   );
 
@@ -63,13 +83,13 @@ describe('hash properties', () => {
     expect(c).toEqual(before);
   });
 
-  test.prop([containerArb, fc.constantFrom(...supportedReleases().filter((r) => releaseInfo(r).algorithm !== 'legacy'))])(
-    'JSON-era pre-images re-parse to the normalised container (a fixed point)',
-    (c, v) => {
-      const first = preimage(c, { kubeletVersion: v });
-      const again = preimage(first.text, { kubeletVersion: v });
-      expect(again.text).toBe(first.text);
-      expect(again.hash).toBe(first.hash);
-    },
-  );
+  test.prop([
+    containerArb,
+    fc.constantFrom(...supportedReleases().filter((r) => releaseInfo(r).algorithm !== 'legacy')),
+  ])('JSON-era pre-images re-parse to the normalised container (a fixed point)', (c, v) => {
+    const first = preimage(c, { kubeletVersion: v });
+    const again = preimage(first.text, { kubeletVersion: v });
+    expect(again.text).toBe(first.text);
+    expect(again.hash).toBe(first.hash);
+  });
 });

@@ -3,7 +3,15 @@
  * kubectl's JSON round trip), JSON streams, Lists, source positions and refusals.
  */
 import { describe, expect, it } from 'vitest';
-import { DecodeError, JsonNumber, hashContainer, manifestObjects, readDocuments, supportedReleases, type JsonValue } from '../src/index.js';
+import {
+  DecodeError,
+  JsonNumber,
+  hashContainer,
+  manifestObjects,
+  readDocuments,
+  supportedReleases,
+  type JsonValue,
+} from '../src/index.js';
 import { oracleCases } from './support/oracle.js';
 
 /** The JSON text kubectl sends for the value of `v` in a one-line YAML document. */
@@ -15,26 +23,69 @@ function scalar(text: string): unknown {
 describe('YAML scalars as goyaml.v2 resolves them and kubectl sends them', () => {
   it.each([
     // YAML 1.1 booleans and nulls
-    ['yes', true], ['Yes', true], ['ON', true], ['y', true], ['True', true], ['no', false], ['off', false], ['N', false],
-    ['~', null], ['null', null], ['NULL', null], ['', null],
+    ['yes', true],
+    ['Yes', true],
+    ['ON', true],
+    ['y', true],
+    ['True', true],
+    ['no', false],
+    ['off', false],
+    ['N', false],
+    ['~', null],
+    ['null', null],
+    ['NULL', null],
+    ['', null],
     // words that look like them but are text
-    ['yES', 'yES'], ['nope', 'nope'], ['tru', 'tru'],
+    ['yES', 'yES'],
+    ['nope', 'nope'],
+    ['tru', 'tru'],
     // integers: decimal, octal (leading 0 and 0o), hex, binary, underscores, signs
-    ['42', 'number 42'], ['-17', 'number -17'], ['+5', 'number 5'], ['017', 'number 15'], ['0o17', 'number 15'], ['0x1F', 'number 31'],
-    ['0b101', 'number 5'], ['-0b101', 'number -5'], ['1_000', 'number 1000'], ['08', 'number 8'],
-    ['9223372036854775807', 'number 9223372036854775807'], ['-9223372036854775808', 'number -9223372036854775808'],
+    ['42', 'number 42'],
+    ['-17', 'number -17'],
+    ['+5', 'number 5'],
+    ['017', 'number 15'],
+    ['0o17', 'number 15'],
+    ['0x1F', 'number 31'],
+    ['0b101', 'number 5'],
+    ['-0b101', 'number -5'],
+    ['1_000', 'number 1000'],
+    ['08', 'number 8'],
+    ['9223372036854775807', 'number 9223372036854775807'],
+    ['-9223372036854775808', 'number -9223372036854775808'],
     // beyond int64, kubectl's unstructured decoding reads a float64
-    ['9223372036854775808', 'number 9223372036854776000'], ['18446744073709551616', 'number 18446744073709552000'],
+    ['9223372036854775808', 'number 9223372036854776000'],
+    ['18446744073709551616', 'number 18446744073709552000'],
     ['0x10000000000000000', 'number 18446744073709552000'],
     // floats: no dot needed; Go's JSON text, which the round trip turns into an int64 when integral
-    ['1e3', 'number 1000'], ['1.5', 'number 1.5'], ['1.', 'number 1'], ['.5', 'number 0.5'], ['+.5', 'number 0.5'], ['-0.0', 'number 0'],
-    ['1e21', 'number 1e+21'], ['1.5e-7', 'number 1.5e-7'], ['1e-400', 'number 0'],
+    ['1e3', 'number 1000'],
+    ['1.5', 'number 1.5'],
+    ['1.', 'number 1'],
+    ['.5', 'number 0.5'],
+    ['+.5', 'number 0.5'],
+    ['-0.0', 'number 0'],
+    ['1e21', 'number 1e+21'],
+    ['1.5e-7', 'number 1.5e-7'],
+    ['1e-400', 'number 0'],
     // text
-    ['1e400', '1e400'], ['500m', '500m'], ['1Gi', '1Gi'], ['0x', '0x'], ['2001-12-14', '2001-12-14'], ['2001-12-14T21:59:43.10Z', '2001-12-14T21:59:43.10Z'],
-    ['12:30:00', '12:30:00'], ['.5_0', '.5_0'], ['-0x8000000000000000000', '-0x8000000000000000000'], ['"1e3"', '1e3'], ["'yes'", 'yes'],
+    ['1e400', '1e400'],
+    ['500m', '500m'],
+    ['1Gi', '1Gi'],
+    ['0x', '0x'],
+    ['2001-12-14', '2001-12-14'],
+    ['2001-12-14T21:59:43.10Z', '2001-12-14T21:59:43.10Z'],
+    ['12:30:00', '12:30:00'],
+    ['.5_0', '.5_0'],
+    ['-0x8000000000000000000', '-0x8000000000000000000'],
+    ['"1e3"', '1e3'],
+    ["'yes'", 'yes'],
     ['<<', '<<'],
     // tags
-    ['!!str 5', '5'], ['!!str yes', 'yes'], ['!!int "5"', 'number 5'], ['!!float 3', 'number 3'], ['!!bool "on"', true], ['!local text', 'text'],
+    ['!!str 5', '5'],
+    ['!!str yes', 'yes'],
+    ['!!int "5"', 'number 5'],
+    ['!!float 3', 'number 3'],
+    ['!!bool "on"', true],
+    ['!local text', 'text'],
   ] as [string, unknown][])('%s', (text, expected) => {
     expect(scalar(text)).toEqual(expected);
   });
@@ -46,7 +97,8 @@ describe('YAML scalars as goyaml.v2 resolves them and kubectl sends them', () =>
   });
 
   it('merge keys and aliases, in goyaml.v2 order (a later merge overrides an earlier key)', () => {
-    const text = 'base: &b {p: 1, q: 2}\nother: &o {q: 3, r: 4}\na: {<<: *b, q: 9}\nb: {q: 9, <<: *b}\nc: {<<: [*b, *o]}\nd: *b\n';
+    const text =
+      'base: &b {p: 1, q: 2}\nother: &o {q: 3, r: 4}\na: {<<: *b, q: 9}\nb: {q: 9, <<: *b}\nc: {<<: [*b, *o]}\nd: *b\n';
     const v = JSON.parse(JSON.stringify(readDocuments(text)[0]!.value)) as Record<string, unknown>;
     expect(v['a']).toEqual({ p: 1, q: 9 });
     expect(v['b']).toEqual({ q: 2, p: 1 });
@@ -127,7 +179,10 @@ describe('refusals: typed INVALID_YAML errors with line and column', () => {
 
   it('alias expansion cannot blow up', () => {
     let text = 'a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n';
-    for (let i = 1; i < 9; i++) text += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]\n`;
+    for (let i = 1; i < 9; i++)
+      text += `a${i}: &a${i} [${Array(10)
+        .fill(`*a${i - 1}`)
+        .join(', ')}]\n`;
     expect(() => readDocuments(text)).toThrow(/alias expansion too large/);
   });
 

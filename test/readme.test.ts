@@ -10,14 +10,28 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, markdownBlocks, runExample, typeErrors, writeExamples } from './support/code-examples.js';
 import { cli } from './support/cli.js';
 
-const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 const blocks = DOCS.flatMap((f) => markdownBlocks(f, 'ts'));
 const { dir, files: written } = writeExamples('docs', blocks);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe('code blocks of README.md and docs/', () => {
   it('exist in the README and in every guide', () => {
-    for (const f of ['README.md', 'docs/controllers.md', 'docs/node-agents.md', 'docs/how-the-kubelet-hashes.md', 'docs/troubleshooting.md']) {
+    for (const f of [
+      'README.md',
+      'docs/controllers.md',
+      'docs/node-agents.md',
+      'docs/how-the-kubelet-hashes.md',
+      'docs/troubleshooting.md',
+    ]) {
       expect(blocks.filter((b) => b.file === f).length, f).toBeGreaterThan(0);
     }
   });
@@ -26,10 +40,15 @@ describe('code blocks of README.md and docs/', () => {
     expect(typeErrors(written)).toEqual([]);
   });
 
-  it.each(written.map((w) => [`${w.example.file}:${w.example.line}`, w] as const))('%s runs and shows its results', async (_, w) => {
-    const missed = await runExample(w, (actual, expected, where) => expect(actual, where).toEqual(expected));
-    expect(missed).toEqual([]);
-  });
+  it.each(written.map((w) => [`${w.example.file}:${w.example.line}`, w] as const))(
+    '%s runs and shows its results',
+    async (_, w) => {
+      const missed = await runExample(w, (actual, expected, where) => {
+        expect(actual, where).toEqual(expected);
+      });
+      expect(missed).toEqual([]);
+    },
+  );
 });
 
 /** Commands and their usage lines, from the CLI's own `COMMAND --help`. */
@@ -43,7 +62,9 @@ async function cliCommands(): Promise<Map<string, string>> {
   return commands;
 }
 
-const optionsIn = (text: string): string[] => [...new Set([...text.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)].map((m) => m[1]!))];
+const optionsIn = (text: string): string[] => [
+  ...new Set([...text.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)].map((m) => m[1]!)),
+];
 
 describe('CLI commands named in the docs', () => {
   it('are real commands, with options they take', async () => {
@@ -60,7 +81,10 @@ describe('CLI commands named in the docs', () => {
           if (name === 'help' || name === '<command>') return;
           const usage = commands.get(name!);
           if (usage === undefined) wrong.push(`${file}:${block.line + i}: no command ${name}`);
-          else for (const o of optionsIn(rest!)) if (!optionsIn(usage).includes(o) && o !== 'kubelet-version') wrong.push(`${file}:${block.line + i}: ${name} has no --${o}`);
+          else
+            for (const o of optionsIn(rest!))
+              if (!optionsIn(usage).includes(o) && o !== 'kubelet-version')
+                wrong.push(`${file}:${block.line + i}: ${name} has no --${o}`);
         });
       }
     }
@@ -70,7 +94,9 @@ describe('CLI commands named in the docs', () => {
   it('are all documented in docs/cli.md, with every option of their usage line', async () => {
     const commands = await cliCommands();
     const reference = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8');
-    const sections = new Map([...reference.matchAll(/^### (\S+)\n([\s\S]*?)(?=^#{2,3} |(?![\s\S]))/gm)].map((m) => [m[1]!, m[2]!]));
+    const sections = new Map(
+      [...reference.matchAll(/^### (\S+)\n([\s\S]*?)(?=^#{2,3} |(?![\s\S]))/gm)].map((m) => [m[1]!, m[2]!]),
+    );
     const missing: string[] = [];
     for (const [name, usage] of commands) {
       const section = sections.get(name);

@@ -130,7 +130,15 @@ describe('spew %#v printer: rules', () => {
     expect(spew('t.Outer', outer({ Strs: [] }))).toContain(' Strs:([]string)[] ');
     expect(spew('t.Outer', outer({ Strs: ['a', '', 'b c'] }))).toContain(' Strs:([]string)[a  b c] ');
     expect(
-      spew('t.Outer', outer({ Inners: [{ Name: 'p', n: 1 }, { Name: 'q', n: 2 }] })),
+      spew(
+        't.Outer',
+        outer({
+          Inners: [
+            { Name: 'p', n: 1 },
+            { Name: 'q', n: 2 },
+          ],
+        }),
+      ),
     ).toContain(' Inners:([]t.Inner)[{Name:(string)p n:(int32)1} {Name:(string)q n:(int32)2}] ');
   });
 
@@ -183,7 +191,9 @@ describe('spew %#v printer: rules', () => {
         '(t.Leaky){Ptrs:([]*int32)[<*>7 <nil>] After:0 PtrMap:(map[string]*string)<nil> Tail:(*bool)<nil> Last:(string)}',
       );
       // a nil element that is not last: the next element resets the flag
-      expect(spew('t.Leaky', { ...zeroLeaky(), Ptrs: [null, 7] })).toContain('Ptrs:([]*int32)[<nil> <*>7] After:(int32)0 ');
+      expect(spew('t.Leaky', { ...zeroLeaky(), Ptrs: [null, 7] })).toContain(
+        'Ptrs:([]*int32)[<nil> <*>7] After:(int32)0 ',
+      );
     });
 
     it('keeps leaking through following nil pointer fields and out of the enclosing struct', () => {
@@ -210,7 +220,9 @@ describe('spew %#v printer: rules', () => {
 });
 
 describe('spew %#v printer: kubelet types (v1.15 model)', () => {
-  const model = JSON.parse(readFileSync(new URL('../fixtures/kube-models/v1.15.json', import.meta.url), 'utf8')) as ReleaseModel;
+  const model = JSON.parse(
+    readFileSync(new URL('../fixtures/kube-models/v1.15.json', import.meta.url), 'utf8'),
+  ) as ReleaseModel;
   // Compiled inside the tests (not while collecting them), so coverage is attributed to tests.
   let compiled: { container: ReturnType<typeof resolveRoot>; print: ReturnType<typeof compileSpewEncoder> } | undefined;
   const kit = () => {
@@ -264,7 +276,9 @@ describe('spew %#v printer: kubelet types (v1.15 model)', () => {
       Requests: null,
     };
     const probe = {
-      ...(zeroValue((kit().container.fields.find((f) => f.goName === 'LivenessProbe')!.type as { elem: StructType }).elem) as GoStruct),
+      ...(zeroValue(
+        (kit().container.fields.find((f) => f.goName === 'LivenessProbe')!.type as { elem: StructType }).elem,
+      ) as GoStruct),
     };
     const handler = { ...(probe['Handler'] as GoStruct) };
     handler['HTTPGet'] = {

@@ -11,7 +11,9 @@ import { ROOT, runExample, sourceFiles, tsdocExamples, typeErrors, writeExamples
 
 const examples = sourceFiles('src').flatMap(tsdocExamples);
 const { dir, files: written } = writeExamples('tsdoc', examples);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe('TSDoc @example blocks', () => {
   it('exist', () => {
@@ -22,14 +24,24 @@ describe('TSDoc @example blocks', () => {
     expect(typeErrors(written)).toEqual([]);
   });
 
-  it.each(written.map((w) => [`${w.example.file}:${w.example.line}`, w] as const))('%s runs and shows its results', async (_, w) => {
-    const missed = await runExample(w, (actual, expected, where) => expect(actual, where).toEqual(expected));
-    expect(missed, 'result comments on lines that never ran').toEqual([]);
-  });
+  it.each(written.map((w) => [`${w.example.file}:${w.example.line}`, w] as const))(
+    '%s runs and shows its results',
+    async (_, w) => {
+      const missed = await runExample(w, (actual, expected, where) => {
+        expect(actual, where).toEqual(expected);
+      });
+      expect(missed, 'result comments on lines that never ran').toEqual([]);
+    },
+  );
 });
 
 describe('the public API', () => {
-  const program = ts.createProgram([join(ROOT, 'src/index.ts')], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true });
+  const program = ts.createProgram([join(ROOT, 'src/index.ts')], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+  });
   const checker = program.getTypeChecker();
   const entry = checker.getSymbolAtLocation(program.getSourceFile(join(ROOT, 'src/index.ts'))!)!;
   const exported = checker.getExportsOfModule(entry).map((s) => ({
@@ -44,10 +56,17 @@ describe('the public API', () => {
   it('documents every export with a fenced ts @example that uses it', () => {
     const missing = exported
       .filter(({ name, symbol }) => {
-        const examplesOf = symbol.getJsDocTags(checker).filter((t) => t.name === 'example').map((t) => ts.displayPartsToString(t.text));
-        return !examplesOf.some((e) => /```ts\n/.test(e) && new RegExp(`\\b${name}\\b`).test(e) && e.includes("from 'kubelet-hash'"));
+        const examplesOf = symbol
+          .getJsDocTags(checker)
+          .filter((t) => t.name === 'example')
+          .map((t) => ts.displayPartsToString(t.text));
+        return !examplesOf.some(
+          (e) => /```ts\n/.test(e) && new RegExp(`\\b${name}\\b`).test(e) && e.includes("from 'kubelet-hash'"),
+        );
       })
       .map((e) => e.name);
-    expect(missing, 'exports without a fenced ```ts @example that imports from kubelet-hash and mentions them').toEqual([]);
+    expect(missing, 'exports without a fenced ```ts @example that imports from kubelet-hash and mentions them').toEqual(
+      [],
+    );
   });
 });

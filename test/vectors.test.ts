@@ -25,7 +25,8 @@ describe('upstream and real-world vectors', () => {
   });
 
   it('sampleContainer hashWithoutResources at 1.27–1.30 is e8022015', () => {
-    for (const v of range(27, 30)) expect(hashContainerWithoutResources(sample, { kubeletVersion: v })).toBe('e8022015');
+    for (const v of range(27, 30))
+      expect(hashContainerWithoutResources(sample, { kubeletVersion: v })).toBe('e8022015');
   });
 
   it('real containerd nginx (9624f5a5) and cri-dockerd pod (62b86e75)', () => {
@@ -40,6 +41,8 @@ describe('upstream and real-world vectors', () => {
   });
 
   it('qiniu kube-proxy spew text from a real 1.9 kubelet hashes to ecd8dffb', () => {
-    expect(hashContainer(oracleCase('real-qiniu-kube-proxy-1.9').container as object, { kubeletVersion: 'v1.9.11' })).toBe('ecd8dffb');
+    expect(
+      hashContainer(oracleCase('real-qiniu-kube-proxy-1.9').container as object, { kubeletVersion: 'v1.9.11' }),
+    ).toBe('ecd8dffb');
   });
 });

@@ -23,7 +23,7 @@ export interface OptionDef {
 }
 
 /** An operand (positional argument) as documented. */
-export interface OperandDef {
+interface OperandDef {
   name: string;
   description: string;
   /** `one`: exactly one; `many`: one or more; `optional`: zero or one; `any`: zero or more; `none` if omitted from the list. */
@@ -103,6 +103,14 @@ export function usageLine(cmd: CommandDef): string {
     const spelled = `--${name}${o.type === 'string' ? ` ${o.value ?? 'VALUE'}` : ''}`;
     return `${o.required ? spelled : `[${spelled}]`}${o.multiple ? '...' : ''}`;
   });
-  const ops = cmd.operands.map((o) => (o.count === 'one' ? o.name : o.count === 'many' ? `${o.name}...` : o.count === 'any' ? `[${o.name}...]` : `[${o.name}]`));
+  const ops = cmd.operands.map((o) =>
+    o.count === 'one'
+      ? o.name
+      : o.count === 'many'
+        ? `${o.name}...`
+        : o.count === 'any'
+          ? `[${o.name}...]`
+          : `[${o.name}]`,
+  );
   return ['kubelet-hash', cmd.name, ...opts, '[--json | --ndjson]', ...ops].join(' ');
 }

@@ -10,26 +10,46 @@ import { parseHash } from '../hash/format.js';
 import { containerChanged, identifyReleases, planUpgrade, translateHash, type FeatureGates } from '../kubelet/index.js';
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY, releaseInfo, supportedReleases } from '../releases/registry.js';
 import { readRuntimeRecords, type ContainerRecordInfo } from '../runtime/index.js';
-import { RefusalError, UsageError, flag, str, type CommandContext, type CommandDef, type OptionDef } from './command.js';
+import {
+  RefusalError,
+  UsageError,
+  flag,
+  str,
+  type CommandContext,
+  type CommandDef,
+  type OptionDef,
+} from './command.js';
 import { CONTAINER, FILES_OPERAND, KUBELET_VERSION, single } from './commands.js';
 import { DEFAULTS_OPTIONS, readContainers, readObjects, specFor, within, type InputContainer } from './inputs.js';
 import { readInput } from './io.js';
 import { OUTPUTS } from './output-schema.js';
 import { podLabel, table } from './table.js';
+import { JsonNumber } from '../json/number.js';
 import { manifestObjects, readDocuments } from '../pod/read-documents.js';
 
-const FROM: OptionDef = { type: 'string', required: true, value: 'VERSION', description: 'the kubelet version that wrote the stored hash (required)' };
-const TO: OptionDef = { type: 'string', required: true, value: 'VERSION', description: 'the kubelet version to compute for (required)' };
+const FROM: OptionDef = {
+  type: 'string',
+  required: true,
+  value: 'VERSION',
+  description: 'the kubelet version that wrote the stored hash (required)',
+};
+const TO: OptionDef = {
+  type: 'string',
+  required: true,
+  value: 'VERSION',
+  description: 'the kubelet version to compute for (required)',
+};
 const GATES: OptionDef = {
   type: 'string',
   value: 'G=BOOL,…',
-  description: "the kubelet's --feature-gates (InPlacePodVerticalScaling, SidecarContainers); values as Go's ParseBool reads them (true, True, 1, t, false, 0, f…)",
+  description:
+    "the kubelet's --feature-gates (InPlacePodVerticalScaling, SidecarContainers); values as Go's ParseBool reads them (true, True, 1, t, false, 0, f…)",
 };
 
 /** strconv.ParseBool, which the kubelet's --feature-gates flag uses. */
-const GO_BOOL: Record<string, boolean> = Object.fromEntries([
-  ...['1', 't', 'T', 'TRUE', 'true', 'True'].map((s) => [s, true]),
-  ...['0', 'f', 'F', 'FALSE', 'false', 'False'].map((s) => [s, false]),
+const GO_BOOL: ReadonlyMap<string, boolean> = new Map<string, boolean>([
+  ...['1', 't', 'T', 'TRUE', 'true', 'True'].map((s): [string, boolean] => [s, true]),
+  ...['0', 'f', 'F', 'FALSE', 'false', 'False'].map((s): [string, boolean] => [s, false]),
 ]);
 
 /** Gates whose setting changes how hashes are used, in any supported release. */
@@ -43,15 +63,23 @@ export function featureGates(ctx: CommandContext): FeatureGates | undefined {
   if (text === undefined) return undefined;
   const gates: FeatureGates = {};
   const known = knownGates();
-  for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^([^=\s]+)=(.*)$/.exec(part);
-    if (!m || GO_BOOL[m[2]!.trim()] === undefined) {
+    const name = m?.[1];
+    const value = m?.[2] === undefined ? undefined : GO_BOOL.get(m[2].trim());
+    if (name === undefined || value === undefined) {
       throw new UsageError(`--feature-gates expects Name=BOOL pairs separated by commas, got ${JSON.stringify(part)}`);
     }
-    if (!known.includes(m[1]!)) {
-      throw new RefusalError('UNKNOWN_GATE', `unknown feature gate ${JSON.stringify(m[1])}: kubelet-hash knows the gates that change how hashes are used (${known.join(', ')}); leave others out`);
+    if (!known.includes(name)) {
+      throw new RefusalError(
+        'UNKNOWN_GATE',
+        `unknown feature gate ${JSON.stringify(name)}: kubelet-hash knows the gates that change how hashes are used (${known.join(', ')}); leave others out`,
+      );
     }
-    gates[m[1]!] = GO_BOOL[m[2]!.trim()]!;
+    gates[name] = value;
   }
   return gates;
 }
@@ -70,14 +98,20 @@ function checkHash(text: unknown, where: string): void {
     parseHash(text);
   } catch (e) {
     if (!(e instanceof HashFormatError)) throw e;
-    throw new RefusalError('INVALID_HASH', `${where}: ${JSON.stringify(text)} is not a hash the kubelet writes (hex digits, at most 64 bits)`);
+    throw new RefusalError(
+      'INVALID_HASH',
+      `${where}: ${JSON.stringify(text)} is not a hash the kubelet writes (hex digits, at most 64 bits)`,
+    );
   }
 }
 
 const JSON_KEYS = [HASH_KEY, `annotation.${HASH_KEY}`, 'hash'];
 
 /** The stored hashes for `changed`: --hash, a status file, or a runtime record of the same pod. */
-async function storedFor(ctx: CommandContext, c: InputContainer): Promise<{ status: Record<string, unknown>; source: string }> {
+async function storedFor(
+  ctx: CommandContext,
+  c: InputContainer,
+): Promise<{ status: Record<string, unknown>; source: string }> {
   const statusFile = str(ctx.values, 'status');
   const recordFile = str(ctx.values, 'record');
   const hash = hashArg(ctx, 'hash');
@@ -87,28 +121,41 @@ async function storedFor(ctx: CommandContext, c: InputContainer): Promise<{ stat
     const wr = hashArg(ctx, 'hash-without-resources');
     return { status: wr === undefined ? { hash } : { hash, hashWithoutResources: wr }, source: '--hash' };
   }
-  if (str(ctx.values, 'hash-without-resources') !== undefined) throw new UsageError('--hash-without-resources goes with --hash');
+  if (str(ctx.values, 'hash-without-resources') !== undefined)
+    throw new UsageError('--hash-without-resources goes with --hash');
   if (statusFile !== undefined) {
     const text = await readInput(statusFile, ctx.io);
     const objects = within(statusFile, null, [], () => manifestObjects(readDocuments(text)));
-    if (objects.length !== 1) throw new RefusalError('INVALID_STATUS', `${statusFile}: expected one status object, found ${objects.length}`);
-    const status = objects[0]!.value as Record<string, unknown>;
+    const only = objects.length === 1 ? objects[0] : undefined;
+    if (only === undefined)
+      throw new RefusalError('INVALID_STATUS', `${statusFile}: expected one status object, found ${objects.length}`);
+    const status = only.value as Record<string, unknown>;
     const key = JSON_KEYS.find((k) => Object.prototype.hasOwnProperty.call(status, k));
     if (key === undefined) {
-      throw new RefusalError('NO_STORED_HASH', `${statusFile} holds no kubelet hash (no ${JSON_KEYS.map((k) => JSON.stringify(k)).join(', ')} key): nothing to compare`);
+      throw new RefusalError(
+        'NO_STORED_HASH',
+        `${statusFile} holds no kubelet hash (no ${JSON_KEYS.map((k) => JSON.stringify(k)).join(', ')} key): nothing to compare`,
+      );
     }
-    checkHash(typeof status[key] === 'object' ? String(status[key]) : status[key], `${statusFile} ${key}`);
+    // A YAML number (`hash: 311670`) arrives as its JSON text, which is what the kubelet would read.
+    const stored = status[key];
+    checkHash(stored instanceof JsonNumber ? stored.text : stored, `${statusFile} ${key}`);
     return { status, source: statusFile };
   }
-  const rec = recordFor(readRuntimeRecords(await readInput(recordFile!, ctx.io)), c, recordFile!);
+  if (recordFile === undefined) throw new UsageError('give exactly one of --hash HEX, --status FILE or --record FILE');
+  const rec = recordFor(readRuntimeRecords(await readInput(recordFile, ctx.io)), c, recordFile);
   if (rec.hash === undefined) {
-    throw new RefusalError('NO_STORED_HASH', `${recordFile}: the record of container ${JSON.stringify(rec.containerName)} stores no ${HASH_KEY}: it was not started by a kubelet, or the label was removed`);
+    throw new RefusalError(
+      'NO_STORED_HASH',
+      `${recordFile}: the record of container ${JSON.stringify(rec.containerName)} stores no ${HASH_KEY}: it was not started by a kubelet, or the label was removed`,
+    );
   }
   checkHash(rec.hash, `${recordFile} ${HASH_KEY}`);
-  if (rec.hashWithoutResources !== undefined) checkHash(rec.hashWithoutResources, `${recordFile} ${HASH_WITHOUT_RESOURCES_KEY}`);
+  if (rec.hashWithoutResources !== undefined)
+    checkHash(rec.hashWithoutResources, `${recordFile} ${HASH_WITHOUT_RESOURCES_KEY}`);
   const status: Record<string, unknown> = { hash: rec.hash };
   if (rec.hashWithoutResources !== undefined) status['hashWithoutResources'] = rec.hashWithoutResources;
-  return { status, source: recordFile! };
+  return { status, source: recordFile };
 }
 
 /**
@@ -122,22 +169,41 @@ function recordFor(records: ContainerRecordInfo[], c: InputContainer, file: stri
   const named = records.filter((r) => r.containerName === c.name);
   if (isPod && (c.uid !== null || c.ref.pod !== null)) {
     const same = named.filter(
-      (r) => (c.uid === null || r.podUid === c.uid) && (c.ref.pod === null || r.podName === c.ref.pod) && (c.ref.namespace === null || r.podNamespace === c.ref.namespace),
+      (r) =>
+        (c.uid === null || r.podUid === c.uid) &&
+        (c.ref.pod === null || r.podName === c.ref.pod) &&
+        (c.ref.namespace === null || r.podNamespace === c.ref.namespace),
     );
     const target = `${c.ref.namespace ?? '?'}/${c.ref.pod ?? '?'}${c.uid ? ` (uid ${c.uid})` : ''}`;
-    if (same.length === 1) return same[0]!;
-    if (same.length > 1) throw new RefusalError('AMBIGUOUS_RECORD', `${file}: ${same.length} records match container ${JSON.stringify(c.name)} of ${target}`);
-    const others = named.length > 0 ? `; it has ${JSON.stringify(c.name)} of ${[...new Set(named.map(who))].join(', ')}` : '';
-    throw new RefusalError('RECORD_MISMATCH', `${file} holds no record of container ${JSON.stringify(c.name)} of pod ${target}${others}`);
+    const [first, ...rest] = same;
+    if (first !== undefined && rest.length === 0) return first;
+    if (same.length > 1)
+      throw new RefusalError(
+        'AMBIGUOUS_RECORD',
+        `${file}: ${same.length} records match container ${JSON.stringify(c.name)} of ${target}`,
+      );
+    const others =
+      named.length > 0 ? `; it has ${JSON.stringify(c.name)} of ${[...new Set(named.map(who))].join(', ')}` : '';
+    throw new RefusalError(
+      'RECORD_MISMATCH',
+      `${file} holds no record of container ${JSON.stringify(c.name)} of pod ${target}${others}`,
+    );
   }
   const pods = new Set(records.map((r) => r.podUid));
   if (pods.size > 1) {
-    throw new RefusalError('AMBIGUOUS_RECORD', `${file} holds containers of ${pods.size} pods; give the Pod (kubectl get pod NAME -o yaml) so its record is matched by pod identity, not by container name`);
+    throw new RefusalError(
+      'AMBIGUOUS_RECORD',
+      `${file} holds containers of ${pods.size} pods; give the Pod (kubectl get pod NAME -o yaml) so its record is matched by pod identity, not by container name`,
+    );
   }
-  if (named.length !== 1) {
-    throw new RefusalError('RECORD_MISMATCH', `${file} holds no record of a container named ${JSON.stringify(c.name)} (it has ${records.map((r) => JSON.stringify(r.containerName)).join(', ') || 'none'})`);
+  const [only, ...more] = named;
+  if (only === undefined || more.length > 0) {
+    throw new RefusalError(
+      'RECORD_MISMATCH',
+      `${file} holds no record of a container named ${JSON.stringify(c.name)} (it has ${records.map((r) => JSON.stringify(r.containerName)).join(', ') || 'none'})`,
+    );
   }
-  return named[0]!;
+  return only;
 }
 
 const changed: CommandDef = {
@@ -145,21 +211,45 @@ const changed: CommandDef = {
   summary: 'would this kubelet restart the running container? (exit 1 if so)',
   description:
     "Compares the hash stored for a running container (--hash, a --status file with the runtime's annotations, or a --record from docker inspect / crictl inspect) with what the kubelet of -k computes for the spec, with that release's restart rule.\n" +
-    "A record is matched to the container by pod uid, namespace and name (a node-wide docker inspect holds many pods); one of another pod is refused. A status or record without a kubelet hash, a malformed hash, and an unknown feature gate are refused (exit 2).",
+    'A record is matched to the container by pod uid, namespace and name (a node-wide docker inspect holds many pods); one of another pod is refused. A status or record without a kubelet hash, a malformed hash, and an unknown feature gate are refused (exit 2).',
   options: {
     'kubelet-version': { ...KUBELET_VERSION, required: true, description: `${KUBELET_VERSION.description} (required)` },
     hash: { type: 'string', value: 'HEX', description: 'the stored io.kubernetes.container.hash' },
-    'hash-without-resources': { type: 'string', value: 'HEX', description: 'the stored io.kubernetes.container.hashWithoutResources (with --hash)' },
-    status: { type: 'string', value: 'FILE', description: 'JSON/YAML map of the stored annotations (or {hash, hashWithoutResources})' },
-    record: { type: 'string', value: 'FILE', description: 'runtime record: docker inspect, config.v2.json or crictl inspect output' },
+    'hash-without-resources': {
+      type: 'string',
+      value: 'HEX',
+      description: 'the stored io.kubernetes.container.hashWithoutResources (with --hash)',
+    },
+    status: {
+      type: 'string',
+      value: 'FILE',
+      description: 'JSON/YAML map of the stored annotations (or {hash, hashWithoutResources})',
+    },
+    record: {
+      type: 'string',
+      value: 'FILE',
+      description: 'runtime record: docker inspect, config.v2.json or crictl inspect output',
+    },
     'feature-gates': GATES,
-    'static-pod': { type: 'boolean', description: 'the pod is a static pod (the kubelet restarts its containers on any hash change)' },
+    'static-pod': {
+      type: 'boolean',
+      description: 'the pod is a static pod (the kubelet restarts its containers on any hash change)',
+    },
     container: { ...CONTAINER, description: 'the container (required when the input has several)' },
     ...DEFAULTS_OPTIONS,
   },
-  operands: [{ ...FILES_OPERAND, count: 'one', description: 'the pod (or container) spec as the apiserver serves it; - for standard input' }],
+  operands: [
+    {
+      ...FILES_OPERAND,
+      count: 'one',
+      description: 'the pod (or container) spec as the apiserver serves it; - for standard input',
+    },
+  ],
   examples: [
-    { comment: 'before upgrading the node to 1.31: would nginx be restarted?', command: 'kubectl get pod web -o yaml | kubelet-hash changed -k 1.31 -c nginx --record crictl-inspect.json -' },
+    {
+      comment: 'before upgrading the node to 1.31: would nginx be restarted?',
+      command: 'kubectl get pod web -o yaml | kubelet-hash changed -k 1.31 -c nginx --record crictl-inspect.json -',
+    },
     { comment: 'with a hash read from the runtime', command: 'kubelet-hash changed -k 1.29 --hash 311670a pod.yaml' },
   ],
   finding: 'the kubelet would restart the container',
@@ -167,7 +257,9 @@ const changed: CommandDef = {
   async run(ctx) {
     const version = str(ctx.values, 'kubelet-version', true);
     const gates = featureGates(ctx);
-    const c = single(await readContainers(ctx, ctx.operands, { ...containerName(ctx), releases: [releaseInfo(version)] }));
+    const c = single(
+      await readContainers(ctx, ctx.operands, { ...containerName(ctx), releases: [releaseInfo(version)] }),
+    );
     const { status, source } = await storedFor(ctx, c);
     const spec = specFor(ctx, c, version);
     const r = within(c.ref.file, c.object, c.path, () =>
@@ -179,7 +271,12 @@ const changed: CommandDef = {
       }),
     );
     const text = `${r.changed ? 'restart' : 'keep'}: ${podLabel(c.ref)} ${c.name}: ${r.reason}\n`;
-    return { exitCode: r.changed ? 1 : 0, rows: [{ ...c.ref, ...r, source }], summary: { release: r.release, changed: r.changed ? 1 : 0 }, text };
+    return {
+      exitCode: r.changed ? 1 : 0,
+      rows: [{ ...c.ref, ...r, source }],
+      summary: { release: r.release, changed: r.changed ? 1 : 0 },
+      text,
+    };
   },
 };
 
@@ -191,10 +288,25 @@ function containerName(ctx: CommandContext): { container?: string } {
 const translate: CommandDef = {
   name: 'translate',
   summary: 'the hash the --to kubelet computes, after checking --observed against the --from hash',
-  description: 'Computes what the kubelet of --to stores for each container. With --observed (the hash stored now), first checks that the --from kubelet computes exactly that for the spec, and refuses (exit 2) when it does not: the spec is then not what the kubelet hashed.',
-  options: { from: FROM, to: TO, observed: { type: 'string', value: 'HEX', description: 'the hash stored now, checked against --from (needs a single container)' }, container: CONTAINER },
+  description:
+    'Computes what the kubelet of --to stores for each container. With --observed (the hash stored now), first checks that the --from kubelet computes exactly that for the spec, and refuses (exit 2) when it does not: the spec is then not what the kubelet hashed.',
+  options: {
+    from: FROM,
+    to: TO,
+    observed: {
+      type: 'string',
+      value: 'HEX',
+      description: 'the hash stored now, checked against --from (needs a single container)',
+    },
+    container: CONTAINER,
+  },
   operands: [FILES_OPERAND],
-  examples: [{ comment: 'the 1.31 hash of a container whose 1.30 hash is 311670a', command: 'kubelet-hash translate --from 1.30 --to 1.31 --observed 311670a container.json' }],
+  examples: [
+    {
+      comment: 'the 1.31 hash of a container whose 1.30 hash is 311670a',
+      command: 'kubelet-hash translate --from 1.30 --to 1.31 --observed 311670a container.json',
+    },
+  ],
   output: OUTPUTS.translate,
   async run(ctx) {
     const from = str(ctx.values, 'from', true);
@@ -208,9 +320,17 @@ const translate: CommandDef = {
       from: fromInfo.release,
       to: toInfo.release,
       verified: observed !== undefined,
-      hash: within(c.ref.file, c.object, c.path, () => translateHash(c.container, observed === undefined ? { from, to } : { from, to, observed })),
+      hash: within(c.ref.file, c.object, c.path, () =>
+        translateHash(c.container, observed === undefined ? { from, to } : { from, to, observed }),
+      ),
     }));
-    const text = rows.length === 1 ? `${rows[0]!.hash}\n` : table(['pod', 'container', 'hash'], rows.map((r) => [podLabel(r), r.container, r.hash]));
+    const text =
+      rows.length === 1 && rows[0]
+        ? `${rows[0].hash}\n`
+        : table(
+            ['pod', 'container', 'hash'],
+            rows.map((r) => [podLabel(r), r.container, r.hash]),
+          );
     return { exitCode: 0, rows, summary: { from: fromInfo.release, to: toInfo.release }, text };
   },
 };
@@ -218,10 +338,16 @@ const translate: CommandDef = {
 const identify: CommandDef = {
   name: 'identify',
   summary: 'which kubelet releases (and settings) would have stored --hash for the container (exit 1 if none)',
-  description: 'Lists every release whose kubelet writes the given hash for the container, oldest first, with the setting that makes it (hashWithoutResources with InPlacePodVerticalScaling, a Go 1.22 patch build).',
-  options: { hash: { type: 'string', required: true, value: 'HEX', description: 'the stored hash (required)' }, container: { ...CONTAINER, description: 'the container (required when the input has several)' } },
+  description:
+    'Lists every release whose kubelet writes the given hash for the container, oldest first, with the setting that makes it (hashWithoutResources with InPlacePodVerticalScaling, a Go 1.22 patch build).',
+  options: {
+    hash: { type: 'string', required: true, value: 'HEX', description: 'the stored hash (required)' },
+    container: { ...CONTAINER, description: 'the container (required when the input has several)' },
+  },
   operands: [{ ...FILES_OPERAND, count: 'one' }],
-  examples: [{ comment: 'which kubelet wrote 9624f5a5?', command: 'kubelet-hash identify --hash 9624f5a5 container.json' }],
+  examples: [
+    { comment: 'which kubelet wrote 9624f5a5?', command: 'kubelet-hash identify --hash 9624f5a5 container.json' },
+  ],
   finding: 'no supported release computes the hash for the container',
   output: OUTPUTS.identify,
   async run(ctx) {
@@ -229,27 +355,44 @@ const identify: CommandDef = {
     const c = single(await readContainers(ctx, ctx.operands, containerName(ctx)));
     const matches = within(c.ref.file, c.object, c.path, () => identifyReleases(c.container, hash));
     const lines = matches.map((m) => {
-      const notes = [m.key === 'hashWithoutResources' ? 'hashWithoutResources (InPlacePodVerticalScaling on)' : '', m.jsonEscapes ? `built with ${m.jsonEscapes} encoding/json` : ''].filter(Boolean);
+      const notes = [
+        m.key === 'hashWithoutResources' ? 'hashWithoutResources (InPlacePodVerticalScaling on)' : '',
+        m.jsonEscapes ? `built with ${m.jsonEscapes} encoding/json` : '',
+      ].filter(Boolean);
       return `${m.release}${notes.length ? `  ${notes.join(', ')}` : ''}\n`;
     });
     const text = matches.length === 0 ? `no supported release computes ${hash} for ${c.name}\n` : lines.join('');
-    return { exitCode: matches.length === 0 ? 1 : 0, rows: [{ ...c.ref, hash, matches }], summary: { identified: matches.length > 0 ? 1 : 0 }, text };
+    return {
+      exitCode: matches.length === 0 ? 1 : 0,
+      rows: [{ ...c.ref, hash, matches }],
+      summary: { identified: matches.length > 0 ? 1 : 0 },
+      text,
+    };
   },
 };
 
 const explain: CommandDef = {
   name: 'explain',
   summary: 'why two releases hash a container differently, at field level',
-  description: 'Explains, for each container, why the --from and --to kubelets compute different hashes: a change of algorithm, fields added to or dropped from the Go types, defaults that print differently.',
+  description:
+    'Explains, for each container, why the --from and --to kubelets compute different hashes: a change of algorithm, fields added to or dropped from the Go types, defaults that print differently.',
   options: { from: FROM, to: TO, container: CONTAINER },
   operands: [FILES_OPERAND],
-  examples: [{ comment: 'what changed between 1.13 and 1.14 for these containers', command: 'kubelet-hash explain --from 1.13 --to 1.14 pod.yaml' }],
+  examples: [
+    {
+      comment: 'what changed between 1.13 and 1.14 for these containers',
+      command: 'kubelet-hash explain --from 1.13 --to 1.14 pod.yaml',
+    },
+  ],
   output: OUTPUTS.explain,
   async run(ctx) {
     const from = str(ctx.values, 'from', true);
     const to = str(ctx.values, 'to', true);
     const found = await readContainers(ctx, ctx.operands, containerName(ctx));
-    const rows = found.map((c) => ({ ...c.ref, ...within(c.ref.file, c.object, c.path, () => explainHashChange(c.container, { from, to })) }));
+    const rows = found.map((c) => ({
+      ...c.ref,
+      ...within(c.ref.file, c.object, c.path, () => explainHashChange(c.container, { from, to })),
+    }));
     const text = rows.map((r) => `${podLabel(r)} ${r.container}: ${r.summary}\n`).join('');
     return { exitCode: 0, rows, summary: { from: releaseInfo(from).release, to: releaseInfo(to).release }, text };
   },
@@ -263,11 +406,27 @@ const plan: CommandDef = {
   options: {
     from: FROM,
     to: TO,
-    pods: { type: 'string', required: true, value: 'FILE', description: 'the API pods: kubectl get pods -o yaml|json (a List, or several documents) (required)' },
+    pods: {
+      type: 'string',
+      required: true,
+      value: 'FILE',
+      description: 'the API pods: kubectl get pods -o yaml|json (a List, or several documents) (required)',
+    },
     'feature-gates': GATES,
   },
-  operands: [{ name: 'RECORD', description: 'runtime record files (docker inspect, config.v2.json, crictl inspect)', count: 'many' }],
-  examples: [{ comment: 'plan a 1.30 → 1.31 upgrade', command: 'kubelet-hash plan --from 1.30 --to 1.31 --pods pods.yaml crictl-*.json' }],
+  operands: [
+    {
+      name: 'RECORD',
+      description: 'runtime record files (docker inspect, config.v2.json, crictl inspect)',
+      count: 'many',
+    },
+  ],
+  examples: [
+    {
+      comment: 'plan a 1.30 → 1.31 upgrade',
+      command: 'kubelet-hash plan --from 1.30 --to 1.31 --pods pods.yaml crictl-*.json',
+    },
+  ],
   finding: 'the plan has will-restart or unknown entries',
   output: OUTPUTS.plan,
   async run(ctx) {
@@ -279,14 +438,31 @@ const plan: CommandDef = {
     const records: string[] = [];
     for (const file of ctx.operands) records.push(await readInput(file, ctx.io));
     const p = planUpgrade({ pods, records, from, to, ...(gates ? { featureGates: gates } : {}) });
-    const rows = p.entries.map((e) => ({ ...e, recordFile: e.record !== undefined ? ctx.operands[e.record]! : null }));
+    const rows = p.entries.map((e) => ({
+      ...e,
+      recordFile: e.record !== undefined ? (ctx.operands[e.record] ?? null) : null,
+    }));
     const text =
       table(
         ['action', 'pod', 'container', 'stored', 'to', 'record', 'reason'],
-        rows.map((e) => [e.action, `${e.podNamespace ?? '?'}/${e.podName ?? e.podUid}`, e.containerName, e.storedHash, e.toHash, e.recordFile, e.reason]),
-      ) + `# ${p.from} -> ${p.to}: keep ${p.counts.keep}, rewrite ${p.counts.rewrite}, will-restart ${p.counts['will-restart']}, unknown ${p.counts.unknown}\n`;
+        rows.map((e) => [
+          e.action,
+          `${e.podNamespace ?? '?'}/${e.podName ?? e.podUid}`,
+          e.containerName,
+          e.storedHash,
+          e.toHash,
+          e.recordFile,
+          e.reason,
+        ]),
+      ) +
+      `# ${p.from} -> ${p.to}: keep ${p.counts.keep}, rewrite ${p.counts.rewrite}, will-restart ${p.counts['will-restart']}, unknown ${p.counts.unknown}\n`;
     const finding = p.counts['will-restart'] > 0 || p.counts.unknown > 0;
-    return { exitCode: finding ? 1 : 0, rows, summary: { from: p.from, to: p.to, counts: p.counts, distinctSpecs: p.distinctSpecs }, text };
+    return {
+      exitCode: finding ? 1 : 0,
+      rows,
+      summary: { from: p.from, to: p.to, counts: p.counts, distinctSpecs: p.distinctSpecs },
+      text,
+    };
   },
 };
 

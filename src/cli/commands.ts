@@ -2,7 +2,16 @@
 import { fileURLToPath } from 'node:url';
 import { hashContainer, hashContainerWithoutResources, preimage } from '../hashing/index.js';
 import { releaseInfo, supportedReleases, type ReleaseInfo } from '../releases/registry.js';
-import { UsageError, flag, list, str, type CommandContext, type CommandDef, type CommandResult, type OptionDef } from './command.js';
+import {
+  UsageError,
+  flag,
+  list,
+  str,
+  type CommandContext,
+  type CommandDef,
+  type CommandResult,
+  type OptionDef,
+} from './command.js';
 import { DEFAULTS_OPTIONS, readContainers, specFor, within, type InputContainer } from './inputs.js';
 import { OUTPUTS } from './output-schema.js';
 import { podLabel, table } from './table.js';
@@ -21,7 +30,12 @@ export const KUBELET_VERSION: OptionDef = {
   value: 'VERSION',
   description: 'kubelet version: 1.29, v1.29.4, 1.29.4-eks-…',
 };
-export const CONTAINER: OptionDef = { type: 'string', short: 'c', value: 'NAME', description: 'only the container with this name' };
+export const CONTAINER: OptionDef = {
+  type: 'string',
+  short: 'c',
+  value: 'NAME',
+  description: 'only the container with this name',
+};
 
 /** The releases of `-k` (repeatable), or every supported release. */
 function releasesFrom(ctx: CommandContext): ReleaseInfo[] {
@@ -39,18 +53,37 @@ function hashRows(ctx: CommandContext, containers: InputContainer[], releases: R
       const run = <T>(fn: () => T): T => within(c.ref.file, c.object, c.path, fn);
       const spec = specFor(ctx, c, r.release);
       const hash = run(() => hashContainer(spec, { kubeletVersion: r.release }));
-      const withoutResources = r.hashWithoutResources ? run(() => hashContainerWithoutResources(spec, { kubeletVersion: r.release })) : null;
+      const withoutResources = r.hashWithoutResources
+        ? run(() => hashContainerWithoutResources(spec, { kubeletVersion: r.release }))
+        : null;
       rows.push({ ...c.ref, release: r.release, hash, hashWithoutResources: withoutResources });
       ctx.progress(rows.length, total, 'hashing');
     }
   }
   const files = new Set(containers.map((c) => c.ref.file)).size;
   const showWr = releases.some((r) => r.hashWithoutResources);
-  const headers = [...(files > 1 ? ['file'] : []), 'pod', 'container', 'release', 'hash', ...(showWr ? ['without-resources'] : [])];
+  const headers = [
+    ...(files > 1 ? ['file'] : []),
+    'pod',
+    'container',
+    'release',
+    'hash',
+    ...(showWr ? ['without-resources'] : []),
+  ];
   const cells = rows.map((row) => {
     const ref = row as unknown as InputContainer['ref'];
-    const name = ref.list === 'containers' ? ref.container : `${ref.container} (${ref.list === 'initContainers' ? 'init' : 'ephemeral'})`;
-    return [...(files > 1 ? [ref.file] : []), podLabel(ref), name, row['release'] as string, row['hash'] as string, ...(showWr ? [row['hashWithoutResources'] as string | null] : [])];
+    const name =
+      ref.list === 'containers'
+        ? ref.container
+        : `${ref.container} (${ref.list === 'initContainers' ? 'init' : 'ephemeral'})`;
+    return [
+      ...(files > 1 ? [ref.file] : []),
+      podLabel(ref),
+      name,
+      row['release'] as string,
+      row['hash'] as string,
+      ...(showWr ? [row['hashWithoutResources'] as string | null] : []),
+    ];
   });
   return { exitCode: 0, rows, summary: { releases: releases.map((r) => r.release) }, text: table(headers, cells) };
 }
@@ -65,9 +98,18 @@ const hash: CommandDef = {
   options: { 'kubelet-version': { ...KUBELET_VERSION, multiple: true }, container: CONTAINER, ...DEFAULTS_OPTIONS },
   operands: [FILES_OPERAND],
   examples: [
-    { comment: 'every release, every container of a pod read back from the cluster', command: 'kubectl get pod web -o yaml | kubelet-hash hash -' },
-    { comment: 'what a 1.24 node stores for a Deployment written by hand', command: 'kubelet-hash hash -k 1.24 --apply-defaults --token-volume kube-api-access-75rfs deployment.yaml' },
-    { comment: 'one release, all pods of a namespace, as JSON', command: 'kubectl get pods -o json | kubelet-hash hash -k 1.29 --json -' },
+    {
+      comment: 'every release, every container of a pod read back from the cluster',
+      command: 'kubectl get pod web -o yaml | kubelet-hash hash -',
+    },
+    {
+      comment: 'what a 1.24 node stores for a Deployment written by hand',
+      command: 'kubelet-hash hash -k 1.24 --apply-defaults --token-volume kube-api-access-75rfs deployment.yaml',
+    },
+    {
+      comment: 'one release, all pods of a namespace, as JSON',
+      command: 'kubectl get pods -o json | kubelet-hash hash -k 1.29 --json -',
+    },
   ],
   output: OUTPUTS.hash,
   async run(ctx) {
@@ -85,17 +127,21 @@ function containerFilter(ctx: CommandContext): { container?: string } {
 const example: CommandDef = {
   name: 'example',
   summary: 'hash the bundled example pod (examples/pod.json) for every supported release',
-  description: 'Runs `hash` on examples/pod.json, a Pod as the apiserver serves it (defaults applied), for every supported release or those given with -k.',
+  description:
+    'Runs `hash` on examples/pod.json, a Pod as the apiserver serves it (defaults applied), for every supported release or those given with -k.',
   options: { 'kubelet-version': { ...KUBELET_VERSION, multiple: true } },
   operands: [],
-  examples: [{ comment: 'what 1.30 and 1.31 store for the example pod', command: 'kubelet-hash example -k 1.30 -k 1.31' }],
+  examples: [
+    { comment: 'what 1.30 and 1.31 store for the example pod', command: 'kubelet-hash example -k 1.30 -k 1.31' },
+  ],
   output: OUTPUTS.hash,
   async run(ctx) {
     const releases = releasesFrom(ctx);
     const result = hashRows(ctx, await readContainers(ctx, [EXAMPLE_POD]), releases);
     // The rows name the bundled file by its place in the package, not by this machine's path.
     for (const row of result.rows) row['file'] = 'examples/pod.json';
-    const head = '# examples/pod.json: the hash each kubelet release stores for each container (io.kubernetes.container.hash)\n';
+    const head =
+      '# examples/pod.json: the hash each kubelet release stores for each container (io.kubernetes.container.hash)\n';
     return { ...result, text: head + String(result.text) };
   },
 };
@@ -103,7 +149,8 @@ const example: CommandDef = {
 const preimageCommand: CommandDef = {
   name: 'preimage',
   summary: 'the exact text a kubelet hashes (go-spew text or JSON); --hashed prints what FNV-1a consumes',
-  description: 'Prints the pre-image of one container for one release: the go-spew text of the struct (1.8–1.15) or the JSON the kubelet marshals (1.16+). With --hashed, the bytes FNV-1a 32 actually consumes (go-spew\'s ([]uint8)[…] form from 1.16).',
+  description:
+    "Prints the pre-image of one container for one release: the go-spew text of the struct (1.8–1.15) or the JSON the kubelet marshals (1.16+). With --hashed, the bytes FNV-1a 32 actually consumes (go-spew's ([]uint8)[…] form from 1.16).",
   options: {
     'kubelet-version': { ...KUBELET_VERSION, required: true, description: `${KUBELET_VERSION.description} (required)` },
     container: { ...CONTAINER, description: 'the container (required when the input has several)' },
@@ -111,12 +158,21 @@ const preimageCommand: CommandDef = {
     ...DEFAULTS_OPTIONS,
   },
   operands: [{ ...FILES_OPERAND, count: 'one' }],
-  examples: [{ comment: 'the JSON a 1.29 kubelet hashes for container web', command: 'kubelet-hash preimage -k 1.29 -c web pod.yaml' }],
+  examples: [
+    {
+      comment: 'the JSON a 1.29 kubelet hashes for container web',
+      command: 'kubelet-hash preimage -k 1.29 -c web pod.yaml',
+    },
+  ],
   output: OUTPUTS.preimage,
   async run(ctx) {
     const version = str(ctx.values, 'kubelet-version', true);
-    const c = single(await readContainers(ctx, ctx.operands, { ...containerFilter(ctx), releases: [releaseInfo(version)] }));
-    const pre = within(c.ref.file, c.object, c.path, () => preimage(specFor(ctx, c, version), { kubeletVersion: version }));
+    const c = single(
+      await readContainers(ctx, ctx.operands, { ...containerFilter(ctx), releases: [releaseInfo(version)] }),
+    );
+    const pre = within(c.ref.file, c.object, c.path, () =>
+      preimage(specFor(ctx, c, version), { kubeletVersion: version }),
+    );
     const hashed = flag(ctx.values, 'hashed');
     const bytes = hashed ? pre.hashedBytes : pre.bytes;
     const row = { ...c.ref, release: pre.release, hashed, preimage: Buffer.from(bytes).toString('utf8') };
@@ -126,28 +182,36 @@ const preimageCommand: CommandDef = {
 
 /** The one container a command needs; several without --container is a usage error. */
 export function single(found: InputContainer[]): InputContainer {
-  if (found.length !== 1) {
+  const [one] = found;
+  if (one === undefined || found.length !== 1) {
     const names = found.map((c) => c.name).join(', ');
     throw new UsageError(`the input has ${found.length} containers (${names}); pick one with --container`);
   }
-  return found[0]!;
+  return one;
 }
 
 const releases: CommandDef = {
   name: 'releases',
   summary: 'list the supported releases with their algorithm and storage keys',
-  description: 'Lists every supported kubelet minor release: what HashContainer hashes (legacy go-spew text, JSON, or name and image only), whether hashWithoutResources exists, and the encoding/json escaping of its Go build.',
+  description:
+    'Lists every supported kubelet minor release: what HashContainer hashes (legacy go-spew text, JSON, or name and image only), whether hashWithoutResources exists, and the encoding/json escaping of its Go build.',
   options: {},
   operands: [],
   examples: [{ comment: 'the release table', command: 'kubelet-hash releases' }],
   output: OUTPUTS.releases,
-  async run() {
+  run() {
     const infos = supportedReleases().map((r) => releaseInfo(r));
     const text = table(
       ['release', 'algorithm', 'without-resources', 'json-escapes', 'later-patches'],
-      infos.map((i) => [i.release, i.algorithm, i.hashWithoutResources ? 'yes' : 'no', i.jsonEscapes, i.laterPatchJsonEscapes]),
+      infos.map((i) => [
+        i.release,
+        i.algorithm,
+        i.hashWithoutResources ? 'yes' : 'no',
+        i.jsonEscapes,
+        i.laterPatchJsonEscapes,
+      ]),
     );
-    return { exitCode: 0, rows: infos.map((i) => ({ ...i })), summary: null, text };
+    return Promise.resolve({ exitCode: 0, rows: infos.map((i) => ({ ...i })), summary: null, text });
   },
 };
 

@@ -5,7 +5,8 @@ import { readCases, readExpected } from '../conformance/index.js';
 import { formatReport } from '../conformance/index.js';
 import { runConformance } from '../conformance/index.js';
 
-const [casesPath = 'fixtures/oracle/cases.ndjson', expectedPath = 'fixtures/oracle/expected.ndjson'] = process.argv.slice(2);
+const [casesPath = 'fixtures/oracle/cases.ndjson', expectedPath = 'fixtures/oracle/expected.ndjson'] =
+  process.argv.slice(2);
 const cases = readCases(readFileSync(casesPath, 'utf8'), casesPath);
 const expected = readExpected(readFileSync(expectedPath, 'utf8'), expectedPath);
 const report = runConformance(cases, expected);

@@ -4,16 +4,29 @@ import { usageLine, type CommandDef, type OptionDef } from './command.js';
 
 /** Options every command takes; the dispatcher handles them. */
 export const GLOBAL_OPTIONS: Record<string, OptionDef> = {
-  json: { type: 'boolean', description: 'print one JSON document (see docs/cli.md); errors become a JSON document on stderr' },
-  ndjson: { type: 'boolean', description: 'print one JSON object per row, one per line; errors become a JSON document on stderr' },
+  json: {
+    type: 'boolean',
+    description: 'print one JSON document (see docs/cli.md); errors become a JSON document on stderr',
+  },
+  ndjson: {
+    type: 'boolean',
+    description: 'print one JSON object per row, one per line; errors become a JSON document on stderr',
+  },
   help: { type: 'boolean', short: 'h', description: 'show this help and exit' },
 };
 
 /** What each exit code means, for every command. */
 export const EXIT_CODES: { code: number; meaning: string }[] = [
   { code: 0, meaning: 'success' },
-  { code: 1, meaning: 'a finding: the kubelet would restart a container, no release matches, or a plan has will-restart/unknown entries' },
-  { code: 2, meaning: 'bad input, a usage error, or a refusal (the tool will not give a verdict on what it was given)' },
+  {
+    code: 1,
+    meaning:
+      'a finding: the kubelet would restart a container, no release matches, or a plan has will-restart/unknown entries',
+  },
+  {
+    code: 2,
+    meaning: 'bad input, a usage error, or a refusal (the tool will not give a verdict on what it was given)',
+  },
 ];
 
 export function optionSpelling(name: string, o: OptionDef): string {
@@ -51,7 +64,10 @@ export function commandHelp(cmd: CommandDef): string {
     ...spelled.map(([s, o]) => `  ${s.padEnd(width)}  ${o.description}${o.multiple ? ' (repeatable)' : ''}`),
     '',
     'exit codes:',
-    ...EXIT_CODES.map((e) => `  ${e.code}  ${e.code === 1 && cmd.finding ? cmd.finding : e.code === 1 ? 'not returned by this command' : e.meaning}`),
+    ...EXIT_CODES.map(
+      (e) =>
+        `  ${e.code}  ${e.code === 1 && cmd.finding ? cmd.finding : e.code === 1 ? 'not returned by this command' : e.meaning}`,
+    ),
     '',
     'examples:',
     ...cmd.examples.flatMap((e) => [`  # ${e.comment}`, `  ${e.command}`]),

@@ -12,7 +12,7 @@ import { UsageError, flag, str, type CommandContext, type OptionDef } from './co
 import { readInput } from './io.js';
 
 /** Where a container came from; the first fields of every row about a container. */
-export interface ContainerRef {
+interface ContainerRef {
   file: string;
   document: number;
   kind: string | null;
@@ -54,20 +54,30 @@ export class LocatedError extends Error {
 const SYNTAX_POSITION = /at line (\d+), column (\d+)/;
 
 /** Runs `fn` for a value at `path` of `object`; a library error it throws gets the file and position. */
-export function within<T>(file: string, object: ManifestObject | null, path: readonly JsonPathSegment[], fn: () => T): T {
+export function within<T>(
+  file: string,
+  object: ManifestObject | null,
+  path: readonly JsonPathSegment[],
+  fn: () => T,
+): T {
   try {
     return fn();
   } catch (e) {
     if (!(e instanceof KubeletHashError)) throw e;
     const full = object ? e.withPathPrefix([...object.path, ...path]) : e;
     const m = SYNTAX_POSITION.exec(e.detail ?? '');
-    const position = m ? { line: Number(m[1]), column: Number(m[2]) } : (object?.document.positionOf(full.path) ?? null);
+    const position = m
+      ? { line: Number(m[1]), column: Number(m[2]) }
+      : (object?.document.positionOf(full.path) ?? null);
     throw new LocatedError(full, file, position);
   }
 }
 
 /** The objects of every operand, in order. */
-export async function readObjects(ctx: CommandContext, files: string[]): Promise<{ file: string; object: ManifestObject }[]> {
+export async function readObjects(
+  ctx: CommandContext,
+  files: string[],
+): Promise<{ file: string; object: ManifestObject }[]> {
   if (files.length === 0) throw new UsageError('give at least one input file (or - for standard input)');
   const out: { file: string; object: ManifestObject }[] = [];
   for (const file of files) {
@@ -83,12 +93,17 @@ function text(v: unknown): string | null {
 }
 
 /** Every container of the operands, narrowed to `--container` when given. */
-export async function readContainers(ctx: CommandContext, files: string[], options: { container?: string; releases?: readonly ReleaseInfo[] } = {}): Promise<InputContainer[]> {
+export async function readContainers(
+  ctx: CommandContext,
+  files: string[],
+  options: { container?: string; releases?: readonly ReleaseInfo[] } = {},
+): Promise<InputContainer[]> {
   const out: InputContainer[] = [];
   for (const { file, object } of await readObjects(ctx, files)) {
     const found = within(file, object, [], () => locateContainers(object.value));
     const meta = object.value['metadata'];
-    const m = meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>) : {};
+    const m =
+      meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>) : {};
     const kind = text(object.value['kind']);
     for (const c of found) {
       if (options.container !== undefined && c.name !== options.container) continue;
@@ -116,7 +131,11 @@ export async function readContainers(ctx: CommandContext, files: string[], optio
     }
   }
   if (out.length === 0) {
-    throw new UsageError(options.container === undefined ? 'the input holds no containers' : `no container named ${JSON.stringify(options.container)} in the input`);
+    throw new UsageError(
+      options.container === undefined
+        ? 'the input holds no containers'
+        : `no container named ${JSON.stringify(options.container)} in the input`,
+    );
   }
   if (options.releases?.some((r) => r.algorithm !== 'name-image')) warnUndefaulted(ctx, out);
   return out;
@@ -126,12 +145,14 @@ export async function readContainers(ctx: CommandContext, files: string[], optio
 export const DEFAULTS_OPTIONS: Record<string, OptionDef> = {
   'apply-defaults': {
     type: 'boolean',
-    description: "hash what the apiserver of each release stores for a manifest or template: that release's container defaults applied first",
+    description:
+      "hash what the apiserver of each release stores for a manifest or template: that release's container defaults applied first",
   },
   'token-volume': {
     type: 'string',
     value: 'NAME',
-    description: 'with --apply-defaults (implied): add the service-account token mount of volume NAME (kube-api-access-… from 1.21), as the admission plugin does',
+    description:
+      'with --apply-defaults (implied): add the service-account token mount of volume NAME (kube-api-access-… from 1.21), as the admission plugin does',
   },
 };
 
@@ -143,14 +164,14 @@ export function specFor(ctx: CommandContext, c: InputContainer, release: string)
   const tokenVolume = str(ctx.values, 'token-volume');
   if (!flag(ctx.values, 'apply-defaults') && tokenVolume === undefined) return c.container;
   const podSpec = podSpecOf(c);
-  return within(c.ref.file, c.object, c.path, () =>
+  return within<Record<string, unknown>>(c.ref.file, c.object, c.path, () =>
     applyApiserverDefaults(c.container, {
       kubeletVersion: release,
       list: c.list,
       ...(podSpec && c.path.length > 0 ? { podSpec } : {}),
       ...(tokenVolume !== undefined ? { tokenVolume } : {}),
     }),
-  ) as Record<string, unknown>;
+  );
 }
 
 /**
@@ -171,20 +192,31 @@ function warnUndefaulted(ctx: CommandContext, containers: InputContainer[]): voi
     const inspect = <T>(fn: () => T): T => within(c.ref.file, c.object, c.path, fn);
     if (inspect(() => missingApiserverDefaults(c.container)).length > 0) add(undefaulted, c);
     // A pod read back from the apiserver (it has a uid) already shows whether the token was mounted.
-    else if (c.uid === null && c.ref.pod !== null && inspect(() => wouldGetTokenMount(c.container, { list: c.list, ...(podSpec ? { podSpec } : {}) }))) add(tokenless, c);
+    else if (
+      c.uid === null &&
+      c.ref.pod !== null &&
+      inspect(() => wouldGetTokenMount(c.container, { list: c.list, ...(podSpec ? { podSpec } : {}) }))
+    )
+      add(tokenless, c);
   }
-  const names = (list: string[]): string => (list.length > 3 ? `${list.slice(0, 3).join(', ')} and ${list.length - 3} more` : list.join(', '));
+  const names = (list: string[]): string =>
+    list.length > 3 ? `${list.slice(0, 3).join(', ')} and ${list.length - 3} more` : list.join(', ');
   for (const [file, list] of undefaulted) {
-    ctx.warn(`${file}: ${list.length === 1 ? 'container' : `${list.length} containers`} ${names(list)} without apiserver defaults (no terminationMessagePath, terminationMessagePolicy or imagePullPolicy): hashes before 1.31 are of the text as written, not of what a kubelet sees; use --apply-defaults (and --token-volume NAME), or hash the pod as served (kubectl get pod -o yaml)`);
+    ctx.warn(
+      `${file}: ${list.length === 1 ? 'container' : `${list.length} containers`} ${names(list)} without apiserver defaults (no terminationMessagePath, terminationMessagePolicy or imagePullPolicy): hashes before 1.31 are of the text as written, not of what a kubelet sees; use --apply-defaults (and --token-volume NAME), or hash the pod as served (kubectl get pod -o yaml)`,
+    );
   }
   for (const [file, list] of tokenless) {
-    ctx.warn(`${file}: ${names(list)} ${list.length === 1 ? 'has' : 'have'} no service-account token mount: unless the service account sets automountServiceAccountToken: false, the apiserver adds one and releases before 1.31 hash another value (--token-volume NAME adds it)`);
+    ctx.warn(
+      `${file}: ${names(list)} ${list.length === 1 ? 'has' : 'have'} no service-account token mount: unless the service account sets automountServiceAccountToken: false, the apiserver adds one and releases before 1.31 hash another value (--token-volume NAME adds it)`,
+    );
   }
 }
 
 function podSpecOf(c: InputContainer): Record<string, unknown> | null {
   // The container's path ends in [list, index]; the pod spec holds the list.
   let cur: unknown = c.object.value;
-  for (const seg of c.path.slice(0, -2)) cur = cur !== null && typeof cur === 'object' ? (cur as Record<string | number, unknown>)[seg] : undefined;
+  for (const seg of c.path.slice(0, -2))
+    cur = cur !== null && typeof cur === 'object' ? (cur as Record<string | number, unknown>)[seg] : undefined;
   return cur !== null && typeof cur === 'object' && !Array.isArray(cur) ? (cur as Record<string, unknown>) : null;
 }

@@ -9,10 +9,13 @@ import { z } from 'zod';
 const list = z.enum(['initContainers', 'containers', 'ephemeralContainers']);
 
 /** The fields every row about an input container starts with. */
-export const containerRefShape = {
+const containerRefShape = {
   file: z.string().describe('input file name as given (`-` for standard input)'),
   document: z.number().int().describe('index of the document in the file, from 0 (empty documents not counted)'),
-  kind: z.string().nullable().describe('`kind` of the object holding the container (Pod, Deployment, …); null for a bare container'),
+  kind: z
+    .string()
+    .nullable()
+    .describe('`kind` of the object holding the container (Pod, Deployment, …); null for a bare container'),
   namespace: z.string().nullable().describe('metadata.namespace of that object, when set'),
   pod: z.string().nullable().describe('metadata.name of that object (the Pod, or the workload for a template)'),
   container: z.string().describe('the container name'),
@@ -26,7 +29,10 @@ const hashRow = z.object({
   ...containerRefShape,
   release: z.string().describe('kubelet minor release, e.g. `1.29`'),
   hash: z.string().describe('io.kubernetes.container.hash as that kubelet stores it'),
-  hashWithoutResources: z.string().nullable().describe('io.kubernetes.container.hashWithoutResources (1.27–1.30); null for releases without it'),
+  hashWithoutResources: z
+    .string()
+    .nullable()
+    .describe('io.kubernetes.container.hashWithoutResources (1.27–1.30); null for releases without it'),
 });
 
 const preimageRow = z.object({
@@ -84,7 +90,10 @@ const planRow = z.looseObject({
   reason: z.string(),
   podUid: z.string(),
   containerName: z.string(),
-  recordFile: z.string().nullable().describe('the record file this entry is about; null for an API container without record'),
+  recordFile: z
+    .string()
+    .nullable()
+    .describe('the record file this entry is about; null for an API container without record'),
 });
 
 const envelope = {
@@ -98,20 +107,30 @@ export function documentSchema(command: string, output: { row: z.ZodType; summar
   return z.object({ command: z.literal(command), ...envelope, rows: z.array(output.row), summary: output.summary });
 }
 
-export const hashSummary = z.object({ releases: z.array(z.string()).describe('the releases hashed') });
+const hashSummary = z.object({ releases: z.array(z.string()).describe('the releases hashed') });
 
 /** Row and summary schemas of the built-in commands. */
 export const OUTPUTS = {
   hash: { row: hashRow, summary: hashSummary },
   preimage: { row: preimageRow, summary: z.null() },
   releases: { row: releaseRow, summary: z.null() },
-  changed: { row: changedRow, summary: z.object({ release: z.string(), changed: z.number().int().describe('how many containers would restart') }) },
+  changed: {
+    row: changedRow,
+    summary: z.object({ release: z.string(), changed: z.number().int().describe('how many containers would restart') }),
+  },
   translate: { row: translateRow, summary: z.object({ from: z.string(), to: z.string() }) },
-  identify: { row: identifyRow, summary: z.object({ identified: z.number().int().describe('containers with at least one match') }) },
+  identify: {
+    row: identifyRow,
+    summary: z.object({ identified: z.number().int().describe('containers with at least one match') }),
+  },
   explain: { row: explainRow, summary: z.object({ from: z.string(), to: z.string() }) },
   plan: {
     row: planRow,
-    summary: z.looseObject({ from: z.string(), to: z.string(), counts: z.record(z.string(), z.number().int()).describe('entries per action') }),
+    summary: z.looseObject({
+      from: z.string(),
+      to: z.string(),
+      counts: z.record(z.string(), z.number().int()).describe('entries per action'),
+    }),
   },
 } as const;
 
@@ -132,6 +151,3 @@ export const errorSchema = z.object({
     column: z.number().int().nullable(),
   }),
 });
-
-/** A `--json` error document on stderr. */
-export type ErrorDocument = z.infer<typeof errorSchema>;

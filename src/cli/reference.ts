@@ -12,7 +12,11 @@ const cell = (s: string): string => s.replaceAll('|', '\\|').replaceAll('\n', ' 
 
 /** `string`, `number | null`, `"a" | "b"` from a field schema. */
 function typeOf(schema: z.ZodType): string {
-  const js = z.toJSONSchema(schema, { unrepresentable: 'any' }) as { type?: string | string[]; enum?: unknown[]; anyOf?: { type?: string }[] };
+  const js = z.toJSONSchema(schema, { unrepresentable: 'any' }) as {
+    type?: string | string[];
+    enum?: unknown[];
+    anyOf?: { type?: string }[];
+  };
   if (js.enum) return js.enum.map((v) => JSON.stringify(v)).join(' \\| ');
   if (Array.isArray(js.type)) return js.type.join(' \\| ');
   if (js.type) return js.type;
@@ -21,13 +25,15 @@ function typeOf(schema: z.ZodType): string {
 }
 
 function fields(schema: z.ZodType): string[] {
-  if (!(schema instanceof z.ZodObject)) return [`${typeOf(schema)}`];
+  if (!(schema instanceof z.ZodObject)) return [typeOf(schema)];
   const shape = schema.shape as Record<string, z.ZodType>;
   return [
     '| field | type | meaning |',
     '|---|---|---|',
     ...Object.entries(shape).map(([k, v]) => `| \`${k}\` | ${typeOf(v)} | ${cell(v.description ?? '')} |`),
-    ...(schema.def.catchall ? ['| … | | other fields of the library result, as documented in the API reference |'] : []),
+    ...(schema.def.catchall
+      ? ['| … | | other fields of the library result, as documented in the API reference |']
+      : []),
   ];
 }
 
@@ -45,11 +51,17 @@ function commandSection(cmd: CommandDef): string[] {
     ...cmd.description.split('\n').flatMap((p) => [p, '']),
     '| operand | meaning |',
     '|---|---|',
-    ...(cmd.operands.length ? cmd.operands.map((o) => `| \`${o.name}\`${o.count === 'many' || o.count === 'any' ? ' …' : ''} | ${cell(o.description)} |`) : ['| (none) | |']),
+    ...(cmd.operands.length
+      ? cmd.operands.map(
+          (o) => `| \`${o.name}\`${o.count === 'many' || o.count === 'any' ? ' …' : ''} | ${cell(o.description)} |`,
+        )
+      : ['| (none) | |']),
     '',
     '| option | meaning |',
     '|---|---|',
-    ...Object.entries(options).map(([n, o]) => `| \`${optionSpelling(n, o)}\` | ${cell(o.description)}${o.multiple ? ' (repeatable)' : ''} |`),
+    ...Object.entries(options).map(
+      ([n, o]) => `| \`${optionSpelling(n, o)}\` | ${cell(o.description)}${o.multiple ? ' (repeatable)' : ''} |`,
+    ),
     '',
     `Exit code 1: ${cmd.finding ?? 'not returned by this command'}.`,
     '',

@@ -15,5 +15,8 @@ export const COMMANDS: readonly CommandDef[] = [
 /** The `--json` document of any command (discriminated by `command`). */
 export function outputSchema(commands: readonly CommandDef[] = COMMANDS) {
   const docs = commands.map((c) => documentSchema(c.name, c.output));
-  return z.discriminatedUnion('command', docs as unknown as [ReturnType<typeof documentSchema>, ...ReturnType<typeof documentSchema>[]]);
+  return z.discriminatedUnion(
+    'command',
+    docs as unknown as [ReturnType<typeof documentSchema>, ...ReturnType<typeof documentSchema>[]],
+  );
 }

@@ -5,7 +5,15 @@
  */
 import { parseArgs } from 'node:util';
 import { KubeletHashError, formatJsonPath } from '../errors.js';
-import { RefusalError, UsageError, usageLine, type CommandContext, type CommandDef, type CommandResult, type Values } from './command.js';
+import {
+  RefusalError,
+  UsageError,
+  usageLine,
+  type CommandContext,
+  type CommandDef,
+  type CommandResult,
+  type Values,
+} from './command.js';
 import { GLOBAL_OPTIONS, commandHelp, programHelp } from './help.js';
 import { LocatedError } from './inputs.js';
 import type { CliIO } from './io.js';
@@ -24,7 +32,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   if (name === '--help' || name === '-h' || name === 'help') {
     const topic = name === 'help' ? rest[0] : undefined;
     const cmd = topic === undefined ? undefined : COMMANDS.find((c) => c.name === topic);
-    if (topic !== undefined && !cmd) return fail(io, null, false, new UsageError(`unknown command ${JSON.stringify(topic)}`));
+    if (topic !== undefined && !cmd)
+      return fail(io, null, false, new UsageError(`unknown command ${JSON.stringify(topic)}`));
     io.stdout.write(cmd ? commandHelp(cmd) : programHelp(COMMANDS));
     return 0;
   }
@@ -34,7 +43,13 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
   const cmd = COMMANDS.find((c) => c.name === name);
   const wantsJson = rest.includes('--json') || rest.includes('--ndjson');
-  if (!cmd) return fail(io, null, wantsJson, new UsageError(`unknown command ${JSON.stringify(name)}; see kubelet-hash --help`));
+  if (!cmd)
+    return fail(
+      io,
+      null,
+      wantsJson,
+      new UsageError(`unknown command ${JSON.stringify(name)}; see kubelet-hash --help`),
+    );
   const end = rest.indexOf('--');
   const flags = end === -1 ? rest : rest.slice(0, end);
   if (flags.includes('--help') || flags.includes('-h')) {
@@ -44,7 +59,12 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const warnings: string[] = [];
   const progress = progressReporter(io);
   try {
-    const parsed = parseArgs({ args: rest, options: { ...cmd.options, ...GLOBAL_OPTIONS }, allowPositionals: true, strict: true });
+    const parsed = parseArgs({
+      args: rest,
+      options: { ...cmd.options, ...GLOBAL_OPTIONS },
+      allowPositionals: true,
+      strict: true,
+    });
     const values = parsed.values as Values;
     if (values['json'] && values['ndjson']) throw new UsageError('give --json or --ndjson, not both');
     checkOperands(cmd, parsed.positionals);
@@ -74,14 +94,23 @@ function checkOperands(cmd: CommandDef, operands: string[]): void {
   const max = cmd.operands.some((o) => o.count === 'many' || o.count === 'any') ? Infinity : cmd.operands.length;
   if (operands.length < min || operands.length > max) {
     const want = cmd.operands.length === 0 ? 'no operands' : cmd.operands.map((o) => o.name).join(' ');
-    throw new UsageError(`expected ${want}, got ${operands.length === 0 ? 'none' : operands.map((o) => JSON.stringify(o)).join(' ')}`);
+    throw new UsageError(
+      `expected ${want}, got ${operands.length === 0 ? 'none' : operands.map((o) => JSON.stringify(o)).join(' ')}`,
+    );
   }
 }
 
 function render(cmd: CommandDef, values: Values, result: CommandResult, warnings: string[]): string | Uint8Array {
   if (values['ndjson']) return result.rows.map((r) => JSON.stringify(r, bigintSafe) + '\n').join('');
   if (values['json']) {
-    const doc = { kubeletHash: toolVersion(), command: cmd.name, exitCode: result.exitCode, warnings, rows: result.rows, summary: result.summary };
+    const doc = {
+      kubeletHash: toolVersion(),
+      command: cmd.name,
+      exitCode: result.exitCode,
+      warnings,
+      rows: result.rows,
+      summary: result.summary,
+    };
     return JSON.stringify(doc, bigintSafe, 2) + '\n';
   }
   return result.text;
@@ -102,7 +131,10 @@ interface ErrorFields {
 function describe(e: unknown): ErrorFields {
   const base = { path: null, expected: null, detail: null, file: null, line: null, column: null };
   const inner = e instanceof LocatedError ? e.error : e;
-  const where = e instanceof LocatedError ? { file: e.file, line: e.position?.line ?? null, column: e.position?.column ?? null } : {};
+  const where =
+    e instanceof LocatedError
+      ? { file: e.file, line: e.position?.line ?? null, column: e.position?.column ?? null }
+      : {};
   if (inner instanceof KubeletHashError) {
     return {
       name: inner.name,
@@ -115,7 +147,8 @@ function describe(e: unknown): ErrorFields {
       detail: inner.detail ?? null,
     };
   }
-  if (inner instanceof UsageError || inner instanceof RefusalError) return { name: inner.name, code: inner.code, message: inner.message, ...base };
+  if (inner instanceof UsageError || inner instanceof RefusalError)
+    return { name: inner.name, code: inner.code, message: inner.message, ...base };
   if (inner instanceof TypeError && 'code' in inner && String(inner.code).startsWith('ERR_PARSE_ARGS')) {
     return { name: 'UsageError', code: 'USAGE', message: inner.message, ...base };
   }
@@ -124,7 +157,12 @@ function describe(e: unknown): ErrorFields {
     return { name: 'IOError', code: inner.code, message: inner.message, ...base, file: path };
   }
   // A bug, not the user's input; still exit 2 so that it is never read as a finding (exit 1).
-  return { name: 'InternalError', code: 'INTERNAL', message: inner instanceof Error ? (inner.stack ?? inner.message) : String(inner), ...base };
+  return {
+    name: 'InternalError',
+    code: 'INTERNAL',
+    message: inner instanceof Error ? (inner.stack ?? inner.message) : String(inner),
+    ...base,
+  };
 }
 
 function fail(io: CliIO, cmd: CommandDef | null, json: boolean, e: unknown): 2 {
@@ -135,11 +173,13 @@ function fail(io: CliIO, cmd: CommandDef | null, json: boolean, e: unknown): 2 {
     return 2;
   }
   const prefix = `kubelet-hash${cmd ? ` ${cmd.name}` : ''}: `;
-  const at = f.file !== null && f.line !== null ? `${f.file}:${f.line}:${f.column}: ` : f.file !== null ? `${f.file}: ` : '';
+  const at =
+    f.file !== null && f.line !== null ? `${f.file}:${f.line}:${f.column}: ` : f.file !== null ? `${f.file}: ` : '';
   let out = `${prefix}error: ${at}${f.message}\n`;
   const text = f.file !== null && f.line !== null ? io.texts?.get(f.file) : undefined;
   if (text !== undefined && f.line !== null && f.column !== null) out += excerpt(text, f.line, f.column);
-  if (f.code === 'USAGE') out += cmd ? `usage: ${usageLine(cmd)}\n  (kubelet-hash ${cmd.name} --help for details)\n` : '';
+  if (f.code === 'USAGE')
+    out += cmd ? `usage: ${usageLine(cmd)}\n  (kubelet-hash ${cmd.name} --help for details)\n` : '';
   io.stderr.write(out);
   return 2;
 }
@@ -155,7 +195,10 @@ function excerpt(text: string, line: number, column: number): string {
 }
 
 /** Progress on stderr, only when it is a terminal and the run takes more than half a second. */
-function progressReporter(io: CliIO): { report: (done: number, total: number, what: string) => void; clear: () => void } {
+function progressReporter(io: CliIO): {
+  report: (done: number, total: number, what: string) => void;
+  clear: () => void;
+} {
   const tty = io.stderr.isTTY === true;
   const started = Date.now();
   let last = 0;

@@ -3,8 +3,12 @@
 /** Renders rows as aligned columns; `null`/`undefined` cells print as `-`. */
 export function table(headers: string[], rows: (string | number | boolean | null | undefined)[][]): string {
   const cells = rows.map((r) => r.map((c) => (c === null || c === undefined ? '-' : String(c))));
-  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length)));
-  const line = (r: string[]): string => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]): string =>
+    r
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [line(headers.map((h) => h.toUpperCase())), ...cells.map(line)].join('\n') + '\n';
 }
 

@@ -28,26 +28,31 @@ const expectedShape = z.object({
   version: z.string().regex(/^1\.\d+$/),
   algorithm: z.enum(['legacy', 'json', 'name-image']),
   hash: z.string().regex(/^[0-9a-f]+$/),
-  hashWithoutResources: z.string().regex(/^[0-9a-f]+$/).optional(),
+  hashWithoutResources: z
+    .string()
+    .regex(/^[0-9a-f]+$/)
+    .optional(),
   preimage: z.string(),
 });
 
 function* lines(text: string): Generator<[number, string]> {
   const all = text.split('\n');
-  for (let i = 0; i < all.length; i++) {
-    const l = all[i]!.trim();
+  for (const [i, raw] of all.entries()) {
+    const l = raw.trim();
     if (l !== '') yield [i + 1, l];
   }
 }
 
 /** A fixture line that is not in the oracle format (a development tool's error, not part of the library's ErrorCode set). */
-export class FixtureError extends Error {
+class FixtureError extends Error {
   readonly code = 'INVALID_FIXTURE';
   constructor(
     readonly path: readonly (string | number)[],
     detail: string,
   ) {
-    super(`INVALID_FIXTURE at ${formatJsonPath(path)}: expected a line in the oracle format (see fixtures/oracle/README.md) (${detail})`);
+    super(
+      `INVALID_FIXTURE at ${formatJsonPath(path)}: expected a line in the oracle format (see fixtures/oracle/README.md) (${detail})`,
+    );
     this.name = 'FixtureError';
   }
 }
@@ -55,8 +60,8 @@ export class FixtureError extends Error {
 function validate<T>(schema: z.ZodType<T>, raw: unknown, file: string, line: number): T {
   const r = schema.safeParse(raw);
   if (!r.success) {
-    const issue = r.error.issues[0]!;
-    throw new FixtureError([file, line, ...issue.path.map(String)], issue.message);
+    const issue = r.error.issues[0];
+    throw new FixtureError([file, line, ...(issue?.path.map(String) ?? [])], issue?.message ?? 'invalid row');
   }
   return r.data;
 }
@@ -75,6 +80,6 @@ export function readCases(text: string, file = 'cases'): FixtureCase[] {
 
 export function readExpected(text: string, file = 'expected'): ExpectedRow[] {
   const out: ExpectedRow[] = [];
-  for (const [n, l] of lines(text)) out.push(validate(expectedShape, JSON.parse(l), file, n) as ExpectedRow);
+  for (const [n, l] of lines(text)) out.push(validate<ExpectedRow>(expectedShape, JSON.parse(l), file, n));
   return out;
 }

@@ -57,7 +57,7 @@ export interface ApiserverDefaultsOptions {
 
 const optionsSchema = z.object({
   kubeletVersion: z.string(),
-  podSpec: z.object({}).passthrough().optional(),
+  podSpec: z.looseObject({}).optional(),
   tokenVolume: z.string().min(1).optional(),
   list: z.enum(['initContainers', 'containers', 'ephemeralContainers']).optional(),
   featureGates: z.record(z.string(), z.boolean()).optional(),
@@ -145,37 +145,48 @@ function applyRule(
   const { kind, value } = row.rule;
   switch (kind) {
     case 'zero':
-      return visit(container, path, (parent, key) => {
+      visit(container, path, (parent, key) => {
         if (isZero(memberOf(parent, key), pointer)) setMember(parent, key, value);
       });
+      break;
     case 'force':
-      return visit(container, path, (parent, key) => setMember(parent, key, value));
+      visit(container, path, (parent, key) => {
+        setMember(parent, key, value);
+      });
+      break;
     case 'image-pull-policy':
       if (isZero(memberOf(container, 'imagePullPolicy'), false)) {
         setMember(container, 'imagePullPolicy', defaultPullPolicy(memberOf(container, 'image') ?? ''));
       }
-      return;
+      break;
     case 'requests-from-limits':
-      return requestsFromLimits(container);
+      requestsFromLimits(container);
+      break;
     case 'round-up-milli':
-      return visit(container, path, (parent, key) => roundQuantities(memberOf(parent, key), [...path]));
+      visit(container, path, (parent, key) => {
+        roundQuantities(memberOf(parent, key), [...path]);
+      });
+      break;
     case 'host-port':
-      if (!ctx.hostNetwork) return;
-      return visit(container, path, (port, key) => {
+      if (!ctx.hostNetwork) break;
+      visit(container, path, (port, key) => {
         const containerPort = memberOf(port, 'containerPort');
         if (isZero(memberOf(port, key), false) && !isZero(containerPort, false)) setMember(port, key, containerPort);
       });
+      break;
     case 'resize-policy':
-      return defaultResizePolicy(container);
+      defaultResizePolicy(container);
+      break;
     case 'token-mount':
       if (ctx.tokenVolume !== undefined && ctx.automount) mountToken(container, ctx.tokenVolume);
-      return;
+      break;
   }
 }
 
 /** Calls `fn(parent, key)` for every object the path reaches; never creates intermediate objects. */
 function visit(node: unknown, path: readonly string[], fn: (parent: JsonObject, key: string) => void, at = 0): void {
-  const step = path[at]!;
+  const step = path[at];
+  if (step === undefined) return;
   if (step === '*') {
     if (Array.isArray(node)) for (const el of node) visit(el, path, fn, at + 1);
     return;

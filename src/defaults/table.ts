@@ -254,17 +254,15 @@ export const APISERVER_DEFAULTS: readonly ApiserverDefault[] = Object.freeze([
       ['successThreshold', 1],
       ['failureThreshold', 3],
     ] as const
-  ).map(
-    ([field, value]): ApiserverDefault => ({
-      id: `probe.${field}`,
-      paths: PROBES.map((p) => [p, field]),
-      rule: { kind: 'zero', value },
-      first: 8,
-      last: null,
-      lists: ALL_LISTS,
-      source: `${DEFAULTS_GO} SetDefaults_Probe (startupProbe from 1.16)`,
-    }),
-  ),
+  ).map(([field, value]): ApiserverDefault => ({
+    id: `probe.${field}`,
+    paths: PROBES.map((p) => [p, field]),
+    rule: { kind: 'zero', value },
+    first: 8,
+    last: null,
+    lists: ALL_LISTS,
+    source: `${DEFAULTS_GO} SetDefaults_Probe (startupProbe from 1.16)`,
+  })),
   {
     id: 'httpGet.path',
     paths: HTTP_GETS.map((p) => [...p, 'path']),

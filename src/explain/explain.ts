@@ -85,17 +85,31 @@ interface Side {
  * @group Upgrades and runtime stores
  */
 export function explainHashChange(container: ContainerInput, options: ExplainOptions): HashChangeExplanation {
-  const opts = checkOptions(optionsSchema, options, 'options', 'an options object such as { from: "1.13", to: "1.14" }');
+  const opts = checkOptions(
+    optionsSchema,
+    options,
+    'options',
+    'an options object such as { from: "1.13", to: "1.14" }',
+  );
   const json = containerJson(container);
   // A diagnosis, not a verdict: nameless fragments are explained; non-containers are refused.
   checkContainerShape(json);
   const side = (version: string, key: 'from' | 'to', escapes: JsonEscapeMode | undefined): Side => {
     const info = releaseInfo(version, ['options', key]);
-    return { info, escapes: info.algorithm === 'legacy' ? null : (escapes ?? info.jsonEscapes), h: hashesFor(json, info, escapes) };
+    return {
+      info,
+      escapes: info.algorithm === 'legacy' ? null : (escapes ?? info.jsonEscapes),
+      h: hashesFor(json, info, escapes),
+    };
   };
   const a = side(opts.from, 'from', opts.fromJsonEscapes);
   const b = side(opts.to, 'to', opts.toJsonEscapes);
-  const show = (s: Side): HashSide => ({ release: s.info.release, algorithm: s.info.algorithm, hash: formatHash(s.h.hash), jsonEscapes: s.escapes });
+  const show = (s: Side): HashSide => ({
+    release: s.info.release,
+    algorithm: s.info.algorithm,
+    hash: formatHash(s.h.hash),
+    jsonEscapes: s.escapes,
+  });
   const from = show(a);
   const to = show(b);
 
@@ -116,8 +130,14 @@ export function explainHashChange(container: ContainerInput, options: ExplainOpt
   } else {
     reasons = jsonReasons(json, a, b);
   }
-  if (reasons.length === 0) reasons = [{ kind: 'unexplained', detail: 'the hashes differ but no model, value or pre-image difference was found' }];
-  const head = a.h.hash === b.h.hash ? `${from.release} → ${to.release}: no change (${from.hash})` : `${from.release} → ${to.release}: ${from.hash} → ${to.hash}`;
+  if (reasons.length === 0)
+    reasons = [
+      { kind: 'unexplained', detail: 'the hashes differ but no model, value or pre-image difference was found' },
+    ];
+  const head =
+    a.h.hash === b.h.hash
+      ? `${from.release} → ${to.release}: no change (${from.hash})`
+      : `${from.release} → ${to.release}: ${from.hash} → ${to.hash}`;
   const summary = a.h.hash === b.h.hash ? head : `${head}; ${reasons.map((r) => r.detail).join('; ')}`;
   return { from, to, changed: a.h.hash !== b.h.hash, reasons, summary };
 }
@@ -147,20 +167,49 @@ function modelReasons(a: Side, b: Side): HashChangeReason[] {
     for (const f of db.fields) {
       const old = fa.get(f.goName);
       if (!old) {
-        out.push({ kind: 'field-added', type: name, field: f.goName, goType: f.goType, release: b.info.release, reachedAt, detail: `${name}.${f.goName} (${f.goType}) exists in ${b.info.release} but not in ${a.info.release}, and go-spew prints every field of ${name}, which this container reaches at ${where}` });
+        out.push({
+          kind: 'field-added',
+          type: name,
+          field: f.goName,
+          goType: f.goType,
+          release: b.info.release,
+          reachedAt,
+          detail: `${name}.${f.goName} (${f.goType}) exists in ${b.info.release} but not in ${a.info.release}, and go-spew prints every field of ${name}, which this container reaches at ${where}`,
+        });
       } else if (old.goType !== f.goType) {
-        out.push({ kind: 'field-retyped', type: name, field: f.goName, fromType: old.goType, toType: f.goType, reachedAt, detail: `${name}.${f.goName} is ${old.goType} in ${a.info.release} and ${f.goType} in ${b.info.release} (reached at ${where})` });
+        out.push({
+          kind: 'field-retyped',
+          type: name,
+          field: f.goName,
+          fromType: old.goType,
+          toType: f.goType,
+          reachedAt,
+          detail: `${name}.${f.goName} is ${old.goType} in ${a.info.release} and ${f.goType} in ${b.info.release} (reached at ${where})`,
+        });
       }
     }
     for (const f of da.fields) {
       if (!fb.has(f.goName)) {
-        out.push({ kind: 'field-removed', type: name, field: f.goName, goType: f.goType, release: a.info.release, reachedAt, detail: `${name}.${f.goName} (${f.goType}) exists in ${a.info.release} but not in ${b.info.release}, and this container reaches ${name} at ${where}` });
+        out.push({
+          kind: 'field-removed',
+          type: name,
+          field: f.goName,
+          goType: f.goType,
+          release: a.info.release,
+          reachedAt,
+          detail: `${name}.${f.goName} (${f.goType}) exists in ${a.info.release} but not in ${b.info.release}, and this container reaches ${name} at ${where}`,
+        });
       }
     }
     const sharedA = da.fields.map((f) => f.goName).filter((n) => fb.has(n));
     const sharedB = db.fields.map((f) => f.goName).filter((n) => fa.has(n));
     if (sharedA.some((n, i) => n !== sharedB[i])) {
-      out.push({ kind: 'fields-reordered', type: name, reachedAt, detail: `the fields of ${name} are declared in another order in ${b.info.release} (reached at ${where})` });
+      out.push({
+        kind: 'fields-reordered',
+        type: name,
+        reachedAt,
+        detail: `the fields of ${name} are declared in another order in ${b.info.release} (reached at ${where})`,
+      });
     }
   }
   return out;
@@ -173,9 +222,17 @@ function droppedReasons(json: unknown, a: Side, b: Side, differences: JsonDiffer
   for (const d of droppedFields(json, a.h.pipeline.root, b.h.pipeline.root)) {
     // JSON eras: only a drop that shows in the pre-images explains anything (e.g. not for name-image).
     if (differences && !differences.some((x) => startsWith(x.path, d.path))) continue;
-    const [release, knownIn] = d.droppedBy === 'a' ? [a.info.release, b.info.release] : [b.info.release, a.info.release];
+    const [release, knownIn] =
+      d.droppedBy === 'a' ? [a.info.release, b.info.release] : [b.info.release, a.info.release];
     const path = formatJsonPath(d.path);
-    out.push({ kind: 'field-dropped', release, path, type: d.type, field: d.field, detail: `the container sets ${path} (${d.type}.${d.field} in ${knownIn}), which ${release}'s types do not have: that kubelet drops it when decoding the pod` });
+    out.push({
+      kind: 'field-dropped',
+      release,
+      path,
+      type: d.type,
+      field: d.field,
+      detail: `the container sets ${path} (${d.type}.${d.field} in ${knownIn}), which ${release}'s types do not have: that kubelet drops it when decoding the pod`,
+    });
   }
   return out;
 }
@@ -197,7 +254,13 @@ function jsonReasons(json: unknown, a: Side, b: Side): HashChangeReason[] {
   if (a.escapes !== b.escapes && a.escapes && b.escapes) {
     const paths = [...new Set([...stringsWithBsFf(pa), ...stringsWithBsFf(pb)].map((p) => formatJsonPath(p)))];
     if (paths.length > 0) {
-      out.push({ kind: 'json-escaping', from: a.escapes, to: b.escapes, paths, detail: `${a.info.release} was built with ${a.escapes} encoding/json and ${b.info.release} with ${b.escapes}: BS/FF in ${paths.join(', ')} are written ${a.escapes === 'go1.22' ? '\\b/\\f' : '\\u0008/\\u000c'} vs ${b.escapes === 'go1.22' ? '\\b/\\f' : '\\u0008/\\u000c'}` });
+      out.push({
+        kind: 'json-escaping',
+        from: a.escapes,
+        to: b.escapes,
+        paths,
+        detail: `${a.info.release} was built with ${a.escapes} encoding/json and ${b.info.release} with ${b.escapes}: BS/FF in ${paths.join(', ')} are written ${a.escapes === 'go1.22' ? '\\b/\\f' : '\\u0008/\\u000c'} vs ${b.escapes === 'go1.22' ? '\\b/\\f' : '\\u0008/\\u000c'}`,
+      });
     }
   }
   const { differences, reordered } = diffJson(pa, pb);
@@ -226,13 +289,22 @@ function jsonReasons(json: unknown, a: Side, b: Side): HashChangeReason[] {
   for (const p of reordered) {
     const t = deref(typeAt(b.h.pipeline.root, p));
     const name = t?.kind === 'struct' ? t.name : 'an object';
-    out.push({ kind: 'fields-reordered', type: name, reachedAt: [formatJsonPath(p)], detail: `the fields of ${name} are encoded in another order (at ${formatJsonPath(p)})` });
+    out.push({
+      kind: 'fields-reordered',
+      type: name,
+      reachedAt: [formatJsonPath(p)],
+      detail: `the fields of ${name} are encoded in another order (at ${formatJsonPath(p)})`,
+    });
   }
   return out;
 }
 
 /** A key present in one pre-image only, explained by a field one model has and writes even when empty. */
-function fieldOnlyIn(d: JsonDifference, a: Side, b: Side): (HashChangeReason & { kind: 'field-added' | 'field-removed' }) | null {
+function fieldOnlyIn(
+  d: JsonDifference,
+  a: Side,
+  b: Side,
+): (HashChangeReason & { kind: 'field-added' | 'field-removed' }) | null {
   const key = d.path[d.path.length - 1];
   if (typeof key !== 'string') return null;
   const parent = d.path.slice(0, -1);

@@ -54,21 +54,31 @@ function walk(json: unknown, ta: GoType | null, tb: GoType | null, path: JsonPat
   tb = deref(tb);
   if (!ta || !tb) return;
   if (ta.kind === 'slice' && tb.kind === 'slice' && Array.isArray(json)) {
-    json.forEach((v, i) => walk(v, ta.elem, tb.elem, [...path, i], out));
+    json.forEach((v, i) => {
+      walk(v, ta.elem, tb.elem, [...path, i], out);
+    });
     return;
   }
   if (ta.kind === 'map' && tb.kind === 'map' && isPlainObject(json)) {
     for (const k of Object.keys(json)) walk(json[k], ta.elem, tb.elem, [...path, k], out);
     return;
   }
-  if (ta.kind !== 'struct' || tb.kind !== 'struct' || !isPlainObject(json) || ta.jsonCustomMarshal || tb.jsonCustomMarshal) return;
+  if (
+    ta.kind !== 'struct' ||
+    tb.kind !== 'struct' ||
+    !isPlainObject(json) ||
+    ta.jsonCustomMarshal ||
+    tb.jsonCustomMarshal
+  )
+    return;
   for (const key of Object.keys(json)) {
     const fa = lookupJsonKey(ta, key);
     const fb = lookupJsonKey(tb, key);
     const p = [...path, key];
     if (fa && fb) walk(json[key], fa.field.type, fb.field.type, p, out);
-    else if (fa && setsValue(json[key], fa.field.type)) out.push({ droppedBy: 'b', path: p, type: fa.owner.name, field: fa.field.goName });
-    else if (fb && setsValue(json[key], fb.field.type)) out.push({ droppedBy: 'a', path: p, type: fb.owner.name, field: fb.field.goName });
+    else if (fa && setsValue(json[key], fa.field.type))
+      out.push({ droppedBy: 'b', path: p, type: fa.owner.name, field: fa.field.goName });
+    else if (fb && setsValue(json[key], fb.field.type))
+      out.push({ droppedBy: 'a', path: p, type: fb.owner.name, field: fb.field.goName });
   }
 }
-

@@ -57,7 +57,11 @@ function walk(a: unknown, b: unknown, path: JsonPathSegment[], out: JsonDiffResu
 }
 
 /** Paths of strings containing BS (0x08) or FF (0x0c), whose escaping changed with Go 1.22. */
-export function stringsWithBsFf(v: unknown, path: JsonPathSegment[] = [], out: JsonPathSegment[][] = []): JsonPathSegment[][] {
+export function stringsWithBsFf(
+  v: unknown,
+  path: JsonPathSegment[] = [],
+  out: JsonPathSegment[][] = [],
+): JsonPathSegment[][] {
   if (typeof v === 'string') {
     if (/[\b\f]/.test(v)) out.push(path);
   } else if (Array.isArray(v)) v.forEach((x, i) => stringsWithBsFf(x, [...path, i], out));

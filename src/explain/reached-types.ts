@@ -21,10 +21,14 @@ function walk(value: GoValue, type: GoType, path: JsonPathSegment[], out: Map<st
       if (value !== null) walk(value, type.elem, path, out);
       return;
     case 'slice':
-      if (Array.isArray(value)) value.forEach((v, i) => walk(v as GoValue, type.elem, [...path, i], out));
+      if (Array.isArray(value))
+        value.forEach((v, i) => {
+          walk(v as GoValue, type.elem, [...path, i], out);
+        });
       return;
     case 'map':
-      if (value !== null && Array.isArray(value)) for (const [k, v] of value as unknown as GoMap) walk(v, type.elem, [...path, k], out);
+      if (value !== null && Array.isArray(value))
+        for (const [k, v] of value as unknown as GoMap) walk(v, type.elem, [...path, k], out);
       return;
     case 'struct': {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return;

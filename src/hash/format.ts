@@ -31,7 +31,12 @@ export function formatHash(value: number | bigint): string {
   }
   const v = typeof value === 'bigint' ? value : Number.isSafeInteger(value) ? BigInt(value) : null;
   if (v === null || v < 0n || v > MAX_UINT64) {
-    throw new HashFormatError('INVALID_HASH', [], 'an unsigned 64-bit integer (number or bigint)', `found ${String(value)}`);
+    throw new HashFormatError(
+      'INVALID_HASH',
+      [],
+      'an unsigned 64-bit integer (number or bigint)',
+      `found ${String(value)}`,
+    );
   }
   return v.toString(16);
 }
@@ -58,7 +63,12 @@ export function formatHash(value: number | bigint): string {
  */
 export function parseHash(text: unknown, path: readonly JsonPathSegment[] = []): bigint {
   if (typeof text !== 'string' || !PARSE_UINT_HEX.test(text)) {
-    throw new HashFormatError('INVALID_HASH', path, 'hex digits as the kubelet writes them, e.g. "311670a"', `found ${JSON.stringify(text)}`);
+    throw new HashFormatError(
+      'INVALID_HASH',
+      path,
+      'hex digits as the kubelet writes them, e.g. "311670a"',
+      `found ${JSON.stringify(text)}`,
+    );
   }
   const v = BigInt('0x' + text);
   if (v > MAX_UINT64) throw new HashFormatError('INVALID_HASH', path, 'a value below 2^64', `found ${text}`);
@@ -71,7 +81,12 @@ export function parseHash(text: unknown, path: readonly JsonPathSegment[] = []):
  */
 export function assertCanonicalHash(text: unknown, path: readonly JsonPathSegment[] = []): asserts text is string {
   if (typeof text !== 'string' || !/^(?:0|[1-9a-f][0-9a-f]*)$/.test(text) || BigInt('0x' + text) > MAX_UINT64) {
-    throw new HashFormatError('INVALID_HASH', path, 'lowercase hex without leading zeros, at most 64 bits (strconv.FormatUint(h, 16))', `found ${JSON.stringify(text)}`);
+    throw new HashFormatError(
+      'INVALID_HASH',
+      path,
+      'lowercase hex without leading zeros, at most 64 bits (strconv.FormatUint(h, 16))',
+      `found ${JSON.stringify(text)}`,
+    );
   }
 }
 

@@ -46,9 +46,10 @@ export interface ResolvedHashOptions {
 export function checkOptions<T>(schema: z.ZodType<T>, value: unknown, name: string, expected: string): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const path = [name, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))];
-  throw new OptionError('INVALID_OPTION', path, issue.path.length === 0 ? expected : issue.message, issue.message);
+  // zod reports at least one issue on failure; the fallback only satisfies the type.
+  const { path: at = [], message = expected } = parsed.error.issues[0] ?? {};
+  const path = [name, ...at.map((p) => (typeof p === 'number' ? p : String(p)))];
+  throw new OptionError('INVALID_OPTION', path, at.length === 0 ? expected : message, message);
 }
 
 /**
@@ -72,7 +73,7 @@ const releases = new Map<string, ResolvedHashOptions>();
  */
 function wellFormed(options: unknown): ResolvedHashOptions | null {
   if (typeof options !== 'object' || options === null) return null;
-  const proto = Object.getPrototypeOf(options);
+  const proto: unknown = Object.getPrototypeOf(options);
   if (proto !== Object.prototype && proto !== null) return null;
   const { kubeletVersion, jsonEscapes } = options as { kubeletVersion?: unknown; jsonEscapes?: unknown };
   if (typeof kubeletVersion !== 'string') return null;

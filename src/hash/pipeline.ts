@@ -55,11 +55,29 @@ function build(info: ReleaseInfo, mode: JsonEscapeMode): ReleasePipeline {
   switch (info.algorithm) {
     case 'legacy': {
       const spew = compileSpewEncoder(root);
-      return { release: info.release, algorithm: 'legacy', root, decode: decodeFull, decodeFull, writePreimage: spew, hashesSpewOfBytes: false, withoutResources };
+      return {
+        release: info.release,
+        algorithm: 'legacy',
+        root,
+        decode: decodeFull,
+        decodeFull,
+        writePreimage: spew,
+        hashesSpewOfBytes: false,
+        withoutResources,
+      };
     }
     case 'json': {
       const json = compileGoJsonEncoder(root, mode);
-      return { release: info.release, algorithm: 'json', root, decode: decodeFull, decodeFull, writePreimage: json, hashesSpewOfBytes: true, withoutResources };
+      return {
+        release: info.release,
+        algorithm: 'json',
+        root,
+        decode: decodeFull,
+        decodeFull,
+        writePreimage: json,
+        hashesSpewOfBytes: true,
+        withoutResources,
+      };
     }
     case 'name-image':
       return {
@@ -68,7 +86,9 @@ function build(info: ReleaseInfo, mode: JsonEscapeMode): ReleasePipeline {
         root,
         decode: decodeNameImage,
         decodeFull,
-        writePreimage: (v, sink) => writeNameImageJson(sink, v.Name as string, v.Image as string, mode),
+        writePreimage: (v, sink) => {
+          writeNameImageJson(sink, v.Name as string, v.Image as string, mode);
+        },
         hashesSpewOfBytes: true,
         withoutResources,
       };

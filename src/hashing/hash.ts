@@ -110,7 +110,12 @@ export function hashContainerWithoutResources(container: ContainerInput, options
 function hashWithoutResourcesOf(container: ContainerInput, options: HashOptions, requireName: boolean): string {
   const { info, jsonEscapes } = resolveHashOptions(options);
   if (!info.hashWithoutResources) {
-    throw new ReleaseError('NOT_AVAILABLE', ['options', 'kubeletVersion'], 'a release from 1.27 to 1.30 (the only ones with HashContainerWithoutResources)', `release ${info.release}`);
+    throw new ReleaseError(
+      'NOT_AVAILABLE',
+      ['options', 'kubeletVersion'],
+      'a release from 1.27 to 1.30 (the only ones with HashContainerWithoutResources)',
+      `release ${info.release}`,
+    );
   }
   const fused = fusedHash(container, info, jsonEscapes, true);
   if (fused !== NO_FUSED_HASH) {

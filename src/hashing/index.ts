@@ -1,4 +1,10 @@
 /** The hashing API: what a kubelet of a given release computes for a container. */
-export { hashingWithoutNameCheck } from './hash.js';
-export { hashContainer, hashContainerWithoutResources, preimage, validateContainer, type ContainerInput, type Preimage } from './hash.js';
+export {
+  hashContainer,
+  hashContainerWithoutResources,
+  preimage,
+  validateContainer,
+  type ContainerInput,
+  type Preimage,
+} from './hash.js';
 export type { HashOptions } from '../hash/options.js';

@@ -76,7 +76,11 @@ const OBJECT_KEYS: readonly string[] = ['apiVersion', 'kind', 'metadata', 'spec'
  */
 export function locateContainers(doc: unknown): LocatedContainer[] {
   if (!isPlainObject(doc) || hasToJson(doc)) {
-    throw new DecodeError('INVALID_TYPE', [], 'a Pod, a pod spec, a workload with spec.template, or a container object');
+    throw new DecodeError(
+      'INVALID_TYPE',
+      [],
+      'a Pod, a pod spec, a workload with spec.template, or a container object',
+    );
   }
   const found = findPodSpec(doc);
   if (!found) {
@@ -84,7 +88,12 @@ export function locateContainers(doc: unknown): LocatedContainer[] {
     if (!OBJECT_KEYS.some((k) => memberOf(doc, k) !== undefined)) {
       return [{ list: 'containers', index: 0, name: nameOf(doc), path: [], container: doc }];
     }
-    throw new DecodeError('INVALID_TYPE', [], 'a Pod, a pod spec, a workload with spec.template, or a container object', 'found no containers');
+    throw new DecodeError(
+      'INVALID_TYPE',
+      [],
+      'a Pod, a pod spec, a workload with spec.template, or a container object',
+      'found no containers',
+    );
   }
   const { spec, path } = found;
   const out: LocatedContainer[] = [];
@@ -101,7 +110,12 @@ export function locateContainers(doc: unknown): LocatedContainer[] {
       const name = nameOf(c);
       const first = seen.get(name);
       if (first) {
-        throw new DecodeError('DUPLICATE_CONTAINER_NAME', [...p, 'name'], 'a container name unique within the pod', `${JSON.stringify(name)} is also the name at ${formatJsonPath(first)}`);
+        throw new DecodeError(
+          'DUPLICATE_CONTAINER_NAME',
+          [...p, 'name'],
+          'a container name unique within the pod',
+          `${JSON.stringify(name)} is also the name at ${formatJsonPath(first)}`,
+        );
       }
       seen.set(name, p);
       out.push({ list, index, name, path: p, container: c });
@@ -112,7 +126,13 @@ export function locateContainers(doc: unknown): LocatedContainer[] {
 
 /** The pod spec inside a Pod, pod spec, workload or CronJob, with its path; null when there is none. */
 export function findPodSpec(doc: Record<string, unknown>): { spec: Record<string, unknown>; path: JsonPathSegment[] } | null {
-  const candidates: JsonPathSegment[][] = [[], ['spec'], ['spec', 'template', 'spec'], ['spec', 'jobTemplate', 'spec', 'template', 'spec'], ['template', 'spec']];
+  const candidates: JsonPathSegment[][] = [
+    [],
+    ['spec'],
+    ['spec', 'template', 'spec'],
+    ['spec', 'jobTemplate', 'spec', 'template', 'spec'],
+    ['template', 'spec'],
+  ];
   for (const path of candidates) {
     let cur: unknown = doc;
     for (const seg of path) cur = isPlainObject(cur) ? memberOf(cur, seg as string) : undefined;

@@ -141,7 +141,8 @@ function isObject(v: JsonValue | undefined): v is { [key: string]: JsonValue } {
 }
 
 function asObject(v: JsonValue, path: JsonPathSegment[]): { [key: string]: JsonValue } {
-  if (!isObject(v)) throw new DecodeError('INVALID_TYPE', path, 'a Kubernetes object, a List of them, or a container object');
+  if (!isObject(v))
+    throw new DecodeError('INVALID_TYPE', path, 'a Kubernetes object, a List of them, or a container object');
   return v;
 }
 
@@ -181,7 +182,14 @@ type Offsets = WeakMap<object, Map<JsonPathSegment, number>>;
 
 function readYaml(text: string): ManifestDocument[] {
   const lines = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: lines, schema: 'failsafe', version: '1.1', uniqueKeys: false, merge: false, prettyErrors: false });
+  const docs = parseAllDocuments(text, {
+    lineCounter: lines,
+    schema: 'failsafe',
+    version: '1.1',
+    uniqueKeys: false,
+    merge: false,
+    prettyErrors: false,
+  });
   const list = Array.isArray(docs) ? docs : [docs];
   const position = (offset: number): SourcePosition => {
     const p = lines.linePos(offset);
@@ -192,8 +200,13 @@ function readYaml(text: string): ManifestDocument[] {
     const error = doc.errors[0];
     if (error) {
       const at = position(error.pos[0]);
-      const what = error.message.split(/ at line \d+, column \d+/)[0]!.trim();
-      throw new DecodeError('INVALID_YAML', [], 'YAML that kubectl can read', `${what} at line ${at.line}, column ${at.column}`);
+      const what = (error.message.split(/ at line \d+, column \d+/)[0] ?? '').trim();
+      throw new DecodeError(
+        'INVALID_YAML',
+        [],
+        'YAML that kubectl can read',
+        `${what} at line ${at.line}, column ${at.column}`,
+      );
     }
     if (doc.contents === null) continue;
     const offsets: Offsets = new WeakMap();
@@ -213,13 +226,25 @@ function readYaml(text: string): ManifestDocument[] {
           const at = offsets.get(cur)?.get(seg);
           if (at === undefined) break;
           offset = at;
-          cur = Array.isArray(cur) ? cur[seg as number] : (cur as { [key: string]: JsonValue })[seg as string];
+          cur = Array.isArray(cur) ? cur[seg as number] : cur[seg as string];
         }
         return position(offset);
       },
     });
   }
   return out;
+}
+
+/** Where a parsed node starts in the source (the parser sets `range` on every node it reads). */
+function startOf(node: Node): number {
+  return node.range?.[0] ?? 0;
+}
+
+/** The source text of a scalar: the failsafe schema leaves every value a string, an empty one null. */
+function scalarText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return '';
 }
 
 /** Converts one YAML document to the JSON values kubectl would send, recording source offsets. */
@@ -244,28 +269,31 @@ class YamlToJson {
   private target(node: Node, path: JsonPathSegment[]): Node {
     if (!isAlias(node)) return node;
     const t = node.resolve(this.doc);
-    if (!t) this.fail(node, path, 'an alias to an anchor defined earlier in the document', `unknown anchor *${node.source}`);
-    return t as Node;
+    if (!t)
+      this.fail(node, path, 'an alias to an anchor defined earlier in the document', `unknown anchor *${node.source}`);
+    return t;
   }
 
   convert(input: Node | null, path: JsonPathSegment[], depth: number): JsonValue {
     if (input === null) return null;
-    if (depth > MAX_JSON_DEPTH) this.fail(input, path, `YAML nested at most ${MAX_JSON_DEPTH} levels (aliases included)`, 'too deep');
-    if (--this.budget < 0) this.fail(input, path, 'a document whose aliases do not multiply its size', 'alias expansion too large');
+    if (depth > MAX_JSON_DEPTH)
+      this.fail(input, path, `YAML nested at most ${MAX_JSON_DEPTH} levels (aliases included)`, 'too deep');
+    if (--this.budget < 0)
+      this.fail(input, path, 'a document whose aliases do not multiply its size', 'alias expansion too large');
     const node = this.target(input, path);
     if (isScalar(node)) return this.scalar(node, path);
     if (isSeq(node)) {
       const arr: JsonValue[] = [];
       const at = new Map<JsonPathSegment, number>();
       node.items.forEach((item, i) => {
-        at.set(i, (item as Node | null)?.range?.[0] ?? node.range![0]);
+        at.set(i, (item as Node | null)?.range?.[0] ?? startOf(node));
         arr.push(this.convert(item as Node | null, [...path, i], depth + 1));
       });
       this.offsets.set(arr, at);
       return arr;
     }
     if (isMap(node)) {
-      const obj: { [key: string]: JsonValue } = Object.create(null);
+      const obj = Object.create(null) as { [key: string]: JsonValue };
       this.offsets.set(obj, new Map());
       this.fillMap(obj, node, path, depth, new Set());
       return obj;
@@ -274,28 +302,47 @@ class YamlToJson {
   }
 
   /** Sets the members of mapping `node` into `obj` in order, as goyaml.v2 does (merges included). */
-  private fillMap(obj: { [key: string]: JsonValue }, node: Node, path: JsonPathSegment[], depth: number, explicit: Set<string>): void {
-    if (!isMap(node)) this.fail(node, path, 'a mapping (or a sequence of mappings) to merge with <<', 'found another node');
-    const at = this.offsets.get(obj)!;
+  private fillMap(
+    obj: { [key: string]: JsonValue },
+    node: Node,
+    path: JsonPathSegment[],
+    depth: number,
+    explicit: Set<string>,
+  ): void {
+    if (!isMap(node))
+      this.fail(node, path, 'a mapping (or a sequence of mappings) to merge with <<', 'found another node');
+    let at = this.offsets.get(obj);
+    if (at === undefined) this.offsets.set(obj, (at = new Map<JsonPathSegment, number>()));
     for (const pair of node.items) {
       const keyNode = pair.key as Node | null;
       const valueNode = pair.value as Node | null;
-      if (isScalar(keyNode) && keyNode.source === '<<' && keyNode.type === 'PLAIN' && (!keyNode.tag || keyNode.tag.endsWith(':merge'))) {
+      if (
+        isScalar(keyNode) &&
+        keyNode.source === '<<' &&
+        keyNode.type === 'PLAIN' &&
+        (!keyNode.tag || keyNode.tag.endsWith(':merge'))
+      ) {
         this.merge(obj, valueNode, path, depth);
         continue;
       }
       const key = this.key(keyNode, path);
       if (explicit.has(key)) {
-        this.fail(keyNode, [...path, key], 'each key once in a mapping', `${JSON.stringify(key)} is repeated (kubectl would keep one silently)`);
+        this.fail(
+          keyNode,
+          [...path, key],
+          'each key once in a mapping',
+          `${JSON.stringify(key)} is repeated (kubectl would keep one silently)`,
+        );
       }
       explicit.add(key);
-      at.set(key, valueNode?.range?.[0] ?? keyNode?.range?.[0] ?? node.range![0]);
+      at.set(key, valueNode?.range?.[0] ?? keyNode?.range?.[0] ?? startOf(node));
       obj[key] = this.convert(valueNode, [...path, key], depth + 1);
     }
   }
 
   private merge(obj: { [key: string]: JsonValue }, value: Node | null, path: JsonPathSegment[], depth: number): void {
-    if (value === null) return this.fail(value, path, 'a mapping (or a sequence of mappings) to merge with <<', 'found nothing');
+    if (value === null)
+      return this.fail(value, path, 'a mapping (or a sequence of mappings) to merge with <<', 'found nothing');
     const target = this.target(value, path);
     // Earlier mappings of a sequence take precedence, so they are applied last.
     const sources = isSeq(target) ? [...target.items].reverse().map((n) => this.target(n as Node, path)) : [target];
@@ -311,12 +358,16 @@ class YamlToJson {
     if (r.kind === 'string') return r.value;
     if (r.kind === 'bool') return String(r.value);
     // Only int64 keys are converted; sigs.k8s.io/yaml refuses goyaml's uint64, big-integer and float keys.
-    if (r.kind === 'number' && r.tag === '!!int' && /^-?[0-9]+$/.test(r.text) && fitsInt64(BigInt(r.text))) return r.text;
+    if (r.kind === 'number' && r.tag === '!!int' && /^-?[0-9]+$/.test(r.text) && fitsInt64(BigInt(r.text)))
+      return r.text;
     return this.fail(node, path, expected, `found ${r.kind === 'number' ? `the ${r.tag.slice(2)} ${r.text}` : r.kind}`);
   }
 
-  private resolve(node: Node & { value: unknown; type?: string; tag?: string; source?: string }, path: JsonPathSegment[]): YamlScalar {
-    const text = typeof node.value === 'string' ? node.value : node.value === null ? '' : String(node.value);
+  private resolve(
+    node: Node & { value: unknown; type?: string; tag?: string; source?: string },
+    path: JsonPathSegment[],
+  ): YamlScalar {
+    const text = scalarText(node.value);
     const plain = node.type === 'PLAIN';
     if (node.tag && node.tag !== '!') {
       const r = resolveTagged(node.tag, text);

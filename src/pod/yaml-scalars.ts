@@ -20,10 +20,25 @@ export type YamlScalar =
 const TAG_PREFIX = 'tag:yaml.org,2002:';
 
 const WORDS = new Map<string, YamlScalar>();
-for (const w of ['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON']) WORDS.set(w, { kind: 'bool', value: true });
-for (const w of ['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF']) WORDS.set(w, { kind: 'bool', value: false });
+for (const w of ['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON'])
+  WORDS.set(w, { kind: 'bool', value: true });
+for (const w of ['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF'])
+  WORDS.set(w, { kind: 'bool', value: false });
 for (const w of ['', '~', 'null', 'Null', 'NULL']) WORDS.set(w, { kind: 'null' });
-for (const w of ['.nan', '.NaN', '.NAN', '.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF', '-.inf', '-.Inf', '-.INF']) {
+for (const w of [
+  '.nan',
+  '.NaN',
+  '.NAN',
+  '.inf',
+  '.Inf',
+  '.INF',
+  '+.inf',
+  '+.Inf',
+  '+.INF',
+  '-.inf',
+  '-.Inf',
+  '-.INF',
+]) {
   WORDS.set(w, { kind: 'unsendable', reason: `${w} is not a number JSON can carry (json: unsupported value)` });
 }
 
@@ -114,7 +129,8 @@ export function resolveTagged(tag: string, text: string): YamlScalar | string {
     case '!!bool':
     case '!!null': {
       const r = resolvePlain(text);
-      const got = r.kind === 'number' ? r.tag : r.kind === 'unsendable' ? '!!float' : `!!${r.kind === 'string' ? 'str' : r.kind}`;
+      const got =
+        r.kind === 'number' ? r.tag : r.kind === 'unsendable' ? '!!float' : `!!${r.kind === 'string' ? 'str' : r.kind}`;
       if (got === short || (short === '!!float' && got === '!!int')) return r;
       return `cannot decode ${got} \`${text}\` as a ${short}`;
     }

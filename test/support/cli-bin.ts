@@ -2,8 +2,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface BinResult {
   code: number | null;
@@ -11,15 +11,23 @@ export interface BinResult {
   err: string;
 }
 
-export function runBin(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<BinResult> {
+export function runBin(
+  args: string[],
+  options: { stdin?: string; env?: Record<string, string> } = {},
+): Promise<BinResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...options.env } });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env['PATH'] ?? '', ...options.env },
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
     child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out, err }));
+    child.on('close', (code) => {
+      resolve({ code, out, err });
+    });
     child.stdin.end(options.stdin ?? '');
   });
 }

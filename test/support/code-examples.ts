@@ -82,13 +82,13 @@ export function markdownBlocks(file: string, lang: string): CodeExample[] {
 }
 
 /** An example turned into a module whose `run(check)` executes it and reports each result comment. */
-export interface CompiledExample {
+interface CompiledExample {
   source: string;
   /** How many `// →` assertions the example holds (each must run exactly once or more). */
   assertions: { id: number; line: number; text: string }[];
 }
 
-export function compileExample(example: CodeExample): CompiledExample {
+function compileExample(example: CodeExample): CompiledExample {
   const imports: string[] = [];
   const body: string[] = [];
   const assertions: CompiledExample['assertions'] = [];
@@ -147,22 +147,29 @@ export interface WrittenExample {
 }
 
 /** Imports a written example, runs it and returns the result comments that did not hold or never ran. */
-export async function runExample(w: WrittenExample, equal: (actual: unknown, expected: unknown, where: string) => void): Promise<string[]> {
-  const mod = (await import(/* @vite-ignore */ w.path)) as { run: (check: (a: unknown, e: unknown, id: number) => void) => Promise<void> };
+export async function runExample(
+  w: WrittenExample,
+  equal: (actual: unknown, expected: unknown, where: string) => void,
+): Promise<string[]> {
+  const mod = (await import(/* @vite-ignore */ w.path)) as {
+    run: (check: (a: unknown, e: unknown, id: number) => void) => Promise<void>;
+  };
   const hit = new Set<number>();
   await mod.run((actual, expected, id) => {
     const a = w.compiled.assertions[id]!;
     equal(actual, expected, `${w.example.file}:${a.line}: ${a.text}`);
     hit.add(id);
   });
-  return w.compiled.assertions.filter((a) => !hit.has(a.id)).map((a) => `${w.example.file}:${a.line}: ${a.text} (never ran)`);
+  return w.compiled.assertions
+    .filter((a) => !hit.has(a.id))
+    .map((a) => `${w.example.file}:${a.line}: ${a.text} (never ran)`);
 }
 
 /** Type errors in written examples, checked with the project's compiler options (unused names allowed). */
 export function typeErrors(written: WrittenExample[]): string[] {
   const paths = written.map((w) => w.path);
   const byPath = new Map(written.map((w) => [resolve(w.path), w.example]));
-  const config = ts.readConfigFile(join(ROOT, 'tsconfig.json'), ts.sys.readFile);
+  const config = ts.readConfigFile(join(ROOT, 'tsconfig.json'), (p) => ts.sys.readFile(p));
   const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT);
   const options = { ...parsed.options, noUnusedLocals: false, noUnusedParameters: false, noEmit: true, rootDir: '/' };
   const program = ts.createProgram(paths, options);
@@ -180,5 +187,8 @@ export function typeErrors(written: WrittenExample[]): string[] {
 
 /** All TypeScript files under `dir` (relative to the repository root), sorted. */
 export function sourceFiles(dir: string): string[] {
-  return ts.sys.readDirectory(join(ROOT, dir), ['.ts']).map((f) => relative(ROOT, f)).sort();
+  return ts.sys
+    .readDirectory(join(ROOT, dir), ['.ts'])
+    .map((f) => relative(ROOT, f))
+    .sort();
 }

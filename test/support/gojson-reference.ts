@@ -77,18 +77,20 @@ function encode(type: GoType, v: GoValue, go122: boolean): string {
     case 'int':
     case 'int64':
     case 'uint':
-      return String(v);
+      return (v as number | bigint).toString();
     case 'ptr':
       return v === null ? 'null' : encode(type.elem, v, go122);
     case 'slice':
       return v === null ? 'null' : `[${(v as GoValue[]).map((x) => encode(type.elem, x, go122)).join(',')}]`;
     case 'map':
-      return v === null ? 'null' : `{${(v as GoMap).map(([k, x]) => `${quote(k, go122)}:${encode(type.elem, x, go122)}`).join(',')}}`;
+      return v === null
+        ? 'null'
+        : `{${(v as GoMap).map(([k, x]) => `${quote(k, go122)}:${encode(type.elem, x, go122)}`).join(',')}}`;
     case 'struct': {
       if (type.name === 'resource.Quantity') return quote(quantityString(v as QuantityValue), go122);
       if (type.name === 'intstr.IntOrString') {
         const ios = v as GoStruct;
-        return ios.Type === 1n ? quote(ios.StrVal as string, go122) : String(ios.IntVal);
+        return ios.Type === 1n ? quote(ios.StrVal as string, go122) : (ios.IntVal as number | bigint).toString();
       }
       return `{${members(type, v as GoStruct, go122).join(',')}}`;
     }
