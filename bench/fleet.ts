@@ -45,17 +45,35 @@ export function daemonSetFleet(podCount: number): Fleet {
   for (let i = 0; i < podCount; i++) {
     const uid = uidOf(i);
     // Each pod carries its own copy of the spec, as the apiserver serves them.
-    fleet.pods.push({ metadata: { uid, name: `node-agent-${i}`, namespace: 'kube-system' }, spec: { containers: TEMPLATES.map((t) => structuredClone(t)) } });
+    fleet.pods.push({
+      metadata: { uid, name: `node-agent-${i}`, namespace: 'kube-system' },
+      spec: { containers: TEMPLATES.map((t) => structuredClone(t)) },
+    });
     TEMPLATES.forEach((t, k) => {
       const id = `${i.toString(16).padStart(8, '0')}${k}`.padEnd(64, 'a');
-      fleet.infos.push({ kind: 'crictl-inspect', runtime: 'containerd', containerId: id, containerName: t.name, podName: `node-agent-${i}`, podNamespace: 'kube-system', podUid: uid, hash: stored[k]!, hashLocations: ['status.annotations'] });
+      fleet.infos.push({
+        kind: 'crictl-inspect',
+        runtime: 'containerd',
+        containerId: id,
+        containerName: t.name,
+        podName: `node-agent-${i}`,
+        podNamespace: 'kube-system',
+        podUid: uid,
+        hash: stored[k]!,
+        hashLocations: ['status.annotations'],
+      });
       fleet.texts.push(
         JSON.stringify({
           status: {
             id,
             metadata: { attempt: 0, name: t.name },
             state: 'CONTAINER_RUNNING',
-            labels: { 'io.kubernetes.container.name': t.name, 'io.kubernetes.pod.name': `node-agent-${i}`, 'io.kubernetes.pod.namespace': 'kube-system', 'io.kubernetes.pod.uid': uid },
+            labels: {
+              'io.kubernetes.container.name': t.name,
+              'io.kubernetes.pod.name': `node-agent-${i}`,
+              'io.kubernetes.pod.namespace': 'kube-system',
+              'io.kubernetes.pod.uid': uid,
+            },
             annotations: { 'io.kubernetes.container.hash': stored[k], 'io.kubernetes.container.restartCount': '0' },
           },
           info: { sandboxID: 'f'.repeat(64), pid: 1000 + i },
@@ -66,12 +84,21 @@ export function daemonSetFleet(podCount: number): Fleet {
   return fleet;
 }
 
+/** The members of a docker inspect element this generator edits. */
+interface DockerInspectElement {
+  ID: string;
+  Config: { Labels: Record<string, string> };
+  [member: string]: unknown;
+}
+
 /**
  * `docker inspect $(docker ps -q)` of a cri-dockerd node, about `megabytes` MB: copies of the
  * fixture's application container, one per pod of {@link daemonSetFleet} (first template).
  */
 export function nodeWideDockerInspect(megabytes: number): { text: string; pods: object[] } {
-  const [app] = JSON.parse(readFileSync(new URL('../fixtures/runtime/docker-inspect.json', import.meta.url), 'utf8')) as Record<string, any>[];
+  const [app] = JSON.parse(
+    readFileSync(new URL('../fixtures/runtime/docker-inspect.json', import.meta.url), 'utf8'),
+  ) as DockerInspectElement[];
   const stored = hashContainer(TEMPLATES[0]!, { kubeletVersion: '1.29' });
   const one = JSON.stringify(app, null, 4).length;
   const count = Math.ceil((megabytes * 1e6) / one);
@@ -80,8 +107,8 @@ export function nodeWideDockerInspect(megabytes: number): { text: string; pods: 
   for (let i = 0; i < count; i++) {
     const uid = uidOf(i);
     const c = structuredClone(app!);
-    c.ID = `${i.toString(16).padStart(8, '0')}`.padEnd(64, 'b');
-    const labels = c.Config.Labels as Record<string, string>;
+    c.ID = i.toString(16).padStart(8, '0').padEnd(64, 'b');
+    const labels = c.Config.Labels;
     labels['io.kubernetes.pod.uid'] = uid;
     labels['io.kubernetes.pod.name'] = `node-agent-${i}`;
     labels['io.kubernetes.pod.namespace'] = 'kube-system';
@@ -89,7 +116,10 @@ export function nodeWideDockerInspect(megabytes: number): { text: string; pods: 
     labels['annotation.io.kubernetes.container.hash'] = stored;
     delete labels['annotation.io.kubernetes.container.hashWithoutResources'];
     parts.push(JSON.stringify(c, null, 4));
-    pods.push({ metadata: { uid, name: `node-agent-${i}`, namespace: 'kube-system' }, spec: { containers: [structuredClone(TEMPLATES[0])] } });
+    pods.push({
+      metadata: { uid, name: `node-agent-${i}`, namespace: 'kube-system' },
+      spec: { containers: [structuredClone(TEMPLATES[0])] },
+    });
   }
   return { text: `[\n${parts.join(',\n')}\n]`, pods };
 }

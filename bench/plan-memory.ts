@@ -16,5 +16,15 @@ const t0 = performance.now();
 const plan = planUpgrade({ pods, records: [text], from: '1.29', to: '1.33' });
 const ms = performance.now() - t0;
 const peakAfter = resourceUsage().maxRSS / 1024;
-if (plan.counts.rewrite !== pods.length) throw new Error(`expected ${pods.length} rewrites, got ${JSON.stringify(plan.counts)}`);
-console.log(JSON.stringify({ inputMB: text.length / 1e6, containers: pods.length, ms, rssBeforeMB: rssBefore, peakBeforeMB: peakBefore, peakAfterMB: peakAfter }));
+if (plan.counts.rewrite !== pods.length)
+  throw new Error(`expected ${pods.length} rewrites, got ${JSON.stringify(plan.counts)}`);
+console.log(
+  JSON.stringify({
+    inputMB: text.length / 1e6,
+    containers: pods.length,
+    ms,
+    rssBeforeMB: rssBefore,
+    peakBeforeMB: peakBefore,
+    peakAfterMB: peakAfter,
+  }),
+);

@@ -41,17 +41,35 @@ const texts: string[] = [];
 for (let i = 0; i < PODS; i++) {
   const uid = `6f0c${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
   // Each pod carries its own copy of the spec, as the apiserver serves them.
-  pods.push({ metadata: { uid, name: `node-agent-${i}`, namespace: 'kube-system' }, spec: { containers: TEMPLATES.map((t) => structuredClone(t)) } });
+  pods.push({
+    metadata: { uid, name: `node-agent-${i}`, namespace: 'kube-system' },
+    spec: { containers: TEMPLATES.map((t) => structuredClone(t)) },
+  });
   TEMPLATES.forEach((t, k) => {
     const id = `${i.toString(16).padStart(8, '0')}${k}`.padEnd(64, 'a');
-    infos.push({ kind: 'crictl-inspect', runtime: 'containerd', containerId: id, containerName: t.name, podName: `node-agent-${i}`, podNamespace: 'kube-system', podUid: uid, hash: stored[k]!, hashLocations: ['status.annotations'] });
+    infos.push({
+      kind: 'crictl-inspect',
+      runtime: 'containerd',
+      containerId: id,
+      containerName: t.name,
+      podName: `node-agent-${i}`,
+      podNamespace: 'kube-system',
+      podUid: uid,
+      hash: stored[k]!,
+      hashLocations: ['status.annotations'],
+    });
     texts.push(
       JSON.stringify({
         status: {
           id,
           metadata: { attempt: 0, name: t.name },
           state: 'CONTAINER_RUNNING',
-          labels: { 'io.kubernetes.container.name': t.name, 'io.kubernetes.pod.name': `node-agent-${i}`, 'io.kubernetes.pod.namespace': 'kube-system', 'io.kubernetes.pod.uid': uid },
+          labels: {
+            'io.kubernetes.container.name': t.name,
+            'io.kubernetes.pod.name': `node-agent-${i}`,
+            'io.kubernetes.pod.namespace': 'kube-system',
+            'io.kubernetes.pod.uid': uid,
+          },
           annotations: { 'io.kubernetes.container.hash': stored[k], 'io.kubernetes.container.restartCount': '0' },
         },
         info: { sandboxID: 'f'.repeat(64), pid: 1000 + i },

@@ -194,7 +194,14 @@ const plan = {
   crictlTextsMs: bestOf(quick ? 2 : 5, () => planOnce(fleet.texts)),
   // The quick run plans a 10 MB record so it stays under a minute.
   dockerInspect: JSON.parse(
-    execFileSync(process.execPath, [...process.execArgv, new URL('./plan-memory.ts', import.meta.url).pathname, quick ? '10' : '50'], { encoding: 'utf8' }).trim().split('\n').pop()!,
+    execFileSync(
+      process.execPath,
+      [...process.execArgv, new URL('./plan-memory.ts', import.meta.url).pathname, quick ? '10' : '50'],
+      { encoding: 'utf8' },
+    )
+      .trim()
+      .split('\n')
+      .pop()!,
   ) as Record<string, number>,
 };
 
@@ -212,12 +219,32 @@ const lines = [
 ];
 console.log(lines.join('\n'));
 console.log(`\nmedian oracle case: ${CONTAINERS[2]![1]}`);
-console.log(`heap after 1,000 hashes: ${f(heap.after1e3MB, 1)} MB; after 1,000,000: ${f(heap.after1e6MB, 1)} MB (growth ${f(heap.growthMB, 2)} MB)`);
-console.log(`planUpgrade, 10,000 DaemonSet containers: ${f(plan.parsedInfosMs, 1)} ms from parsed records, ${f(plan.crictlTextsMs, 1)} ms from crictl inspect texts`);
+console.log(
+  `heap after 1,000 hashes: ${f(heap.after1e3MB, 1)} MB; after 1,000,000: ${f(heap.after1e6MB, 1)} MB (growth ${f(heap.growthMB, 2)} MB)`,
+);
+console.log(
+  `planUpgrade, 10,000 DaemonSet containers: ${f(plan.parsedInfosMs, 1)} ms from parsed records, ${f(plan.crictlTextsMs, 1)} ms from crictl inspect texts`,
+);
 const d = plan.dockerInspect;
-console.log(`planUpgrade, ${f(d.inputMB!, 1)} MB node-wide docker inspect (${d.containers} containers): ${f(d.ms!)} ms, peak RSS ${f(d.peakBeforeMB!)} MB with the input built → ${f(d.peakAfterMB!)} MB after planning`);
+console.log(
+  `planUpgrade, ${f(d.inputMB!, 1)} MB node-wide docker inspect (${d.containers} containers): ${f(d.ms!)} ms, peak RSS ${f(d.peakBeforeMB!)} MB with the input built → ${f(d.peakAfterMB!)} MB after planning`,
+);
 
 writeFileSync(
   new URL('./results.json', import.meta.url),
-  JSON.stringify({ date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model, quick, rounds: ROUNDS, rows, heap, plan, sink: sink & 1 }, null, 2) + '\n',
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpu: cpus()[0]?.model,
+      quick,
+      rounds: ROUNDS,
+      rows,
+      heap,
+      plan,
+      sink: sink & 1,
+    },
+    null,
+    2,
+  ) + '\n',
 );

@@ -35,7 +35,15 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-const SHORT: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const SHORT: Record<string, string> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+};
 
 class Writer {
   out = '';
@@ -44,7 +52,7 @@ class Writer {
 
   private ws(): void {
     const n = Math.floor(this.rng() * 4);
-    for (let i = 0; i < n; i++) this.out += ' \t\n\r'[Math.floor(this.rng() * 4)];
+    for (let i = 0; i < n; i++) this.out += ' \t\n\r'.charAt(Math.floor(this.rng() * 4));
   }
 
   /** Writes one UTF-16 unit of a string literal, sometimes as a \u escape (either hex case). */
@@ -80,7 +88,13 @@ class Writer {
         return;
       case 'str': {
         const offsets = this.string(tree.value, tree.field ? 0.1 : 0.15);
-        if (tree.field) this.spans.push({ start: offsets[0] as number, end: offsets[offsets.length - 1] as number, field: tree.field, value: tree.value });
+        if (tree.field)
+          this.spans.push({
+            start: offsets[0] as number,
+            end: offsets[offsets.length - 1] as number,
+            field: tree.field,
+            value: tree.value,
+          });
         return;
       }
       case 'json-in-string': {
@@ -89,7 +103,8 @@ class Writer {
         inner.value(tree.inner);
         inner.ws();
         const offsets = this.string(inner.out, 0.05);
-        for (const s of inner.spans) this.spans.push({ ...s, start: offsets[s.start] as number, end: offsets[s.end] as number });
+        for (const s of inner.spans)
+          this.spans.push({ ...s, start: offsets[s.start] as number, end: offsets[s.end] as number });
         return;
       }
       case 'arr':
@@ -136,7 +151,25 @@ class Writer {
 
 // ---- generated records ----------------------------------------------------------------------
 
-const awkward = fc.constantFrom('"', '\\', '/', '\n', '\t', '\u0000', '\u001f', '\u2028', '<', '&', 'é', '😀', '{', '}', ':', ',', ' ');
+const awkward = fc.constantFrom(
+  '"',
+  '\\',
+  '/',
+  '\n',
+  '\t',
+  '\u0000',
+  '\u001f',
+  '\u2028',
+  '<',
+  '&',
+  'é',
+  '😀',
+  '{',
+  '}',
+  ':',
+  ',',
+  ' ',
+);
 const text = fc.string({ unit: fc.oneof(awkward, fc.string({ minLength: 1, maxLength: 1 })), maxLength: 10 });
 const labelMap = fc
   .uniqueArray(fc.tuple(text, text), { selector: ([k]) => k, maxLength: 5 })
@@ -173,7 +206,11 @@ const specArb: fc.Arbitrary<Spec> = fc.record({
 const str = (value: string, field?: Field): Tree => (field ? { t: 'str', value, field } : { t: 'str', value });
 
 /** Puts `extra` entries into `base` at positions the PRNG picks, keeping each list's own order. */
-function interleave(base: Array<[string, Tree]>, extra: Array<[string, Tree]>, rng: () => number): Array<[string, Tree]> {
+function interleave(
+  base: Array<[string, Tree]>,
+  extra: Array<[string, Tree]>,
+  rng: () => number,
+): Array<[string, Tree]> {
   const out = [...base];
   for (const e of extra) out.splice(Math.floor(rng() * (out.length + 1)), 0, e);
   return out;
@@ -192,7 +229,12 @@ function build(spec: Spec): { text: string; spans: HashSpan[] } {
     [`${prefix}io.kubernetes.container.hash`, str(spec.hash, 'hash')],
     ...(spec.hashWithoutResources === undefined
       ? []
-      : ([[`${prefix}io.kubernetes.container.hashWithoutResources`, str(spec.hashWithoutResources, 'hashWithoutResources')]] as Array<[string, Tree]>)),
+      : ([
+          [
+            `${prefix}io.kubernetes.container.hashWithoutResources`,
+            str(spec.hashWithoutResources, 'hashWithoutResources'),
+          ],
+        ] as Array<[string, Tree]>)),
   ];
   const obj = (entries: Array<[string, Tree]>): Tree => ({ t: 'obj', entries });
 
@@ -203,23 +245,39 @@ function build(spec: Spec): { text: string; spans: HashSpan[] } {
     if (spec.withConfig) info.push(['config', obj([['annotations', annotations()]])]);
     if (spec.withSpec) {
       const specAnnotations = interleave(noise(spec.annotations), hashes(''), rng);
-      if (spec.withCrioJson) specAnnotations.push(['io.kubernetes.cri-o.Annotations', { t: 'json-in-string', inner: annotations() }]);
+      if (spec.withCrioJson)
+        specAnnotations.push(['io.kubernetes.cri-o.Annotations', { t: 'json-in-string', inner: annotations() }]);
       info.push(['runtimeSpec', obj([['annotations', obj(specAnnotations)]])]);
     }
     tree = obj([
-      ['status', obj([
-        ['id', str(spec.pod.id)],
-        ['labels', obj(interleave(noise(spec.labels), identity, rng))],
-        ['annotations', annotations()],
-      ])],
+      [
+        'status',
+        obj([
+          ['id', str(spec.pod.id)],
+          ['labels', obj(interleave(noise(spec.labels), identity, rng))],
+          ['annotations', annotations()],
+        ]),
+      ],
       ['info', obj(info)],
     ]);
   } else {
     const labels = obj(interleave(noise(spec.labels), [...identity, ...hashes('annotation.')], rng));
     const container = obj([
       [spec.shape === 'docker-inspect' ? 'Id' : 'ID', str(spec.pod.id)],
-      ['State', obj([['Running', { t: 'lit', text: 'true' }], ['Pid', { t: 'lit', text: '-1e0' }]])],
-      ['Config', obj([['Env', { t: 'arr', items: spec.annotations.map(([k, v]) => str(`${k}=${v}`)) }], ['Labels', labels]])],
+      [
+        'State',
+        obj([
+          ['Running', { t: 'lit', text: 'true' }],
+          ['Pid', { t: 'lit', text: '-1e0' }],
+        ]),
+      ],
+      [
+        'Config',
+        obj([
+          ['Env', { t: 'arr', items: spec.annotations.map(([k, v]) => str(`${k}=${v}`)) }],
+          ['Labels', labels],
+        ]),
+      ],
     ]);
     tree = spec.shape === 'docker-inspect' ? { t: 'arr', items: [container] } : container;
   }
@@ -255,17 +313,21 @@ describe('rewriteRuntimeRecord over generated records', () => {
     ]);
   });
 
-  test.prop([specArb, hexHash, hexHash])('touches only the hash spans, and re-reads the new values', (spec, toHash, toWithout) => {
-    const { text, spans } = build(spec);
-    const to = spec.hashWithoutResources === undefined ? { hash: toHash } : { hash: toHash, hashWithoutResources: toWithout };
-    const from = { hash: spec.hash, hashWithoutResources: spec.hashWithoutResources };
-    const containerId = spec.shape === 'docker-inspect' ? spec.pod.id : undefined;
-    const out = rewriteRuntimeRecord(text, containerId === undefined ? { from, to } : { from, to, containerId });
-    expect(out).toBe(splice(text, spans, to));
-    const [r] = readRuntimeRecords(out);
-    expect(r?.hash).toBe(toHash);
-    if (spec.hashWithoutResources !== undefined) expect(r?.hashWithoutResources).toBe(toWithout);
-  });
+  test.prop([specArb, hexHash, hexHash])(
+    'touches only the hash spans, and re-reads the new values',
+    (spec, toHash, toWithout) => {
+      const { text, spans } = build(spec);
+      const to =
+        spec.hashWithoutResources === undefined ? { hash: toHash } : { hash: toHash, hashWithoutResources: toWithout };
+      const from = { hash: spec.hash, hashWithoutResources: spec.hashWithoutResources };
+      const containerId = spec.shape === 'docker-inspect' ? spec.pod.id : undefined;
+      const out = rewriteRuntimeRecord(text, containerId === undefined ? { from, to } : { from, to, containerId });
+      expect(out).toBe(splice(text, spans, to));
+      const [r] = readRuntimeRecords(out);
+      expect(r?.hash).toBe(toHash);
+      if (spec.hashWithoutResources !== undefined) expect(r?.hashWithoutResources).toBe(toWithout);
+    },
+  );
 
   test.prop([specArb])('is the identity when from = to', (spec) => {
     const { text } = build(spec);
@@ -276,6 +338,8 @@ describe('rewriteRuntimeRecord over generated records', () => {
   test.prop([specArb, hexHash])('refuses any from.hash the kubelet would not read there', (spec, other) => {
     fc.pre(BigInt(`0x${other}`) !== BigInt(`0x${spec.hash}`));
     const { text } = build(spec);
-    expect(() => rewriteRuntimeRecord(text, { from: { hash: other }, to: { hash: '1' }, containerId: spec.pod.id })).toThrow(/HASH_MISMATCH/);
+    expect(() =>
+      rewriteRuntimeRecord(text, { from: { hash: other }, to: { hash: '1' }, containerId: spec.pod.id }),
+    ).toThrow(/HASH_MISMATCH/);
   });
 });

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-explicit-any -- these tests parse the sample records and mutate them freely (untyped JSON on purpose) */
 /** Runtime records: reading the stored kubelet hash and rewriting it byte-exactly, over the samples in fixtures/runtime. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -21,7 +22,10 @@ const SANDBOX_ID = 'da5c13c25c79345ab5487a6f5d5760edd5dd327098e9ee7075db5c30f86b
  * over the raw text (plain `"key": "value"` and the escaped `\"key\":\"value\"` inside CRI-O's
  * JSON-in-a-string), replaced by its new text. Also returns how many values were replaced.
  */
-function expectedRewrite(text: string, to: { hash: string; hashWithoutResources?: string }): { text: string; count: number } {
+function expectedRewrite(
+  text: string,
+  to: { hash: string; hashWithoutResources?: string },
+): { text: string; count: number } {
   let count = 0;
   const pick = (field: string) => (field === 'hash' ? to.hash : to.hashWithoutResources);
   const plain = /("(?:annotation\.)?io\.kubernetes\.container\.(hash|hashWithoutResources)"\s*:\s*")([^"\\]*)(")/g;
@@ -138,7 +142,9 @@ describe('readRuntimeRecords over the samples', () => {
     const embedded = JSON.parse(crio.info.runtimeSpec.annotations['io.kubernetes.cri-o.Annotations']);
     expect(embedded['io.kubernetes.container.hash']).toBe('62b86e75');
     const inspect = JSON.parse(DOCKER_INSPECT);
-    expect(readRuntimeRecords(DOCKER_INSPECT).map((r) => r.containerId)).toEqual(inspect.map((c: { Id: string }) => c.Id));
+    expect(readRuntimeRecords(DOCKER_INSPECT).map((r) => r.containerId)).toEqual(
+      inspect.map((c: { Id: string }) => c.Id),
+    );
   });
 
   it('a crictl inspect without verbose info reads from status alone (runtime unknown)', () => {
@@ -181,10 +187,31 @@ describe('detectRecordKind', () => {
 
 describe('rewriteRuntimeRecord changes only the stored hash values', () => {
   const cases: Array<[string, string, HashChange, number]> = [
-    ['docker inspect', DOCKER_INSPECT, { from: { hash: '62b86e75' }, to: { hash: 'd01fedb2' }, containerId: APP_ID }, 1],
-    ['docker config.v2.json', DOCKER_CONFIG, { from: { hash: '62b86e75', hashWithoutResources: 'bd7cf28f' }, to: { hash: 'd01fedb2', hashWithoutResources: '1a2b3c' } }, 2],
+    [
+      'docker inspect',
+      DOCKER_INSPECT,
+      { from: { hash: '62b86e75' }, to: { hash: 'd01fedb2' }, containerId: APP_ID },
+      1,
+    ],
+    [
+      'docker config.v2.json',
+      DOCKER_CONFIG,
+      {
+        from: { hash: '62b86e75', hashWithoutResources: 'bd7cf28f' },
+        to: { hash: 'd01fedb2', hashWithoutResources: '1a2b3c' },
+      },
+      2,
+    ],
     ['containerd', CONTAINERD, { from: { hash: '9624f5a5' }, to: { hash: 'a564281e' } }, 3],
-    ['CRI-O', CRIO, { from: { hash: '62b86e75', hashWithoutResources: 'bd7cf28f' }, to: { hash: 'd01fedb2', hashWithoutResources: '7' } }, 6],
+    [
+      'CRI-O',
+      CRIO,
+      {
+        from: { hash: '62b86e75', hashWithoutResources: 'bd7cf28f' },
+        to: { hash: 'd01fedb2', hashWithoutResources: '7' },
+      },
+      6,
+    ],
   ];
 
   it.each(cases)('%s: output equals the independently computed rewrite', (_label, text, change, count) => {
@@ -203,10 +230,12 @@ describe('rewriteRuntimeRecord changes only the stored hash values', () => {
     const after = readRuntimeRecords(out);
     const i = change.containerId === undefined ? 0 : before.findIndex((r) => r.containerId === change.containerId);
     expect(after[i]?.hash).toBe(change.to.hash);
-    if (change.to.hashWithoutResources !== undefined) expect(after[i]?.hashWithoutResources).toBe(change.to.hashWithoutResources);
+    if (change.to.hashWithoutResources !== undefined)
+      expect(after[i]?.hashWithoutResources).toBe(change.to.hashWithoutResources);
     expect(after[i]?.hashLocations).toEqual(before[i]?.hashLocations);
     // Everything else JSON.parse sees is unchanged.
-    const strip = (t: string) => t.replace(/(io\.kubernetes\.container\.hash(?:WithoutResources)?\\?"\s*:\s*\\?")[0-9a-f]*/g, '$1');
+    const strip = (t: string) =>
+      t.replace(/(io\.kubernetes\.container\.hash(?:WithoutResources)?\\?"\s*:\s*\\?")[0-9a-f]*/g, '$1');
     expect(JSON.stringify(JSON.parse(strip(out)))).toBe(JSON.stringify(JSON.parse(strip(text))));
   });
 
@@ -230,14 +259,20 @@ describe('rewriteRuntimeRecord changes only the stored hash values', () => {
     twin.Id = 'bb' + APP_ID.slice(2);
     doc.push(twin);
     const text = JSON.stringify(doc, null, 2);
-    const out = rewriteRuntimeRecord(text, { from: { hash: '62b86e75' }, to: { hash: '1' }, containerId: twin.Id.slice(0, 12) });
+    const out = rewriteRuntimeRecord(text, {
+      from: { hash: '62b86e75' },
+      to: { hash: '1' },
+      containerId: twin.Id.slice(0, 12),
+    });
     expect(readRuntimeRecords(out).map((r) => r.hash)).toEqual(['62b86e75', undefined, '1']);
   });
 
   it('keeps \\u-escapes, key order and compact layout of config.v2.json', () => {
     const out = rewriteRuntimeRecord(DOCKER_CONFIG, { from: { hash: '62b86e75' }, to: { hash: 'ffffffff' } });
     expect(out).toContain('GREETING=café \\u0026 crème \\u003cok\\u003e');
-    expect(out).toContain('"annotation.io.kubernetes.container.hash":"ffffffff","annotation.io.kubernetes.container.hashWithoutResources":"bd7cf28f"');
+    expect(out).toContain(
+      '"annotation.io.kubernetes.container.hash":"ffffffff","annotation.io.kubernetes.container.hashWithoutResources":"bd7cf28f"',
+    );
     expect(out.length).toBe(DOCKER_CONFIG.length);
   });
 
@@ -262,8 +297,10 @@ describe('rewriteRuntimeRecord refuses what it cannot do safely', () => {
   });
 
   it('refuses when any one copy differs (containerd CRI config copy edited)', () => {
-    const text = CONTAINERD.replace(/("annotations": \{\s*"io\.kubernetes\.container\.hash": ")9624f5a5/g, (m, pre, offset: number) =>
-      offset > CONTAINERD.indexOf('"config"') && offset < CONTAINERD.indexOf('"runtimeSpec"') ? `${pre}9624f5a6` : m,
+    const text = CONTAINERD.replace(
+      /("annotations": \{\s*"io\.kubernetes\.container\.hash": ")9624f5a5/g,
+      (m, pre, offset: number) =>
+        offset > CONTAINERD.indexOf('"config"') && offset < CONTAINERD.indexOf('"runtimeSpec"') ? `${pre}9624f5a6` : m,
     );
     expect(text).not.toBe(CONTAINERD);
     const err = catchError(() => rewriteRuntimeRecord(text, { from: { hash: '9624f5a5' }, to: { hash: '1' } }));
@@ -271,30 +308,49 @@ describe('rewriteRuntimeRecord refuses what it cannot do safely', () => {
     expect(err.path).toEqual(['info', 'config', 'annotations', 'io.kubernetes.container.hash']);
   });
 
-  it('refuses when the copy inside CRI-O\'s JSON-encoded annotations differs', () => {
-    const text = CRIO.replace('\\"io.kubernetes.container.hash\\":\\"62b86e75\\"', '\\"io.kubernetes.container.hash\\":\\"62b86e76\\"');
+  it("refuses when the copy inside CRI-O's JSON-encoded annotations differs", () => {
+    const text = CRIO.replace(
+      '\\"io.kubernetes.container.hash\\":\\"62b86e75\\"',
+      '\\"io.kubernetes.container.hash\\":\\"62b86e76\\"',
+    );
     expect(text).not.toBe(CRIO);
     const err = catchError(() => rewriteRuntimeRecord(text, { from: { hash: '62b86e75' }, to: { hash: '1' } }));
     expect(err).toBeInstanceOf(HashMismatchError);
-    expect(err.path).toEqual(['info', 'runtimeSpec', 'annotations', 'io.kubernetes.cri-o.Annotations', 'io.kubernetes.container.hash']);
+    expect(err.path).toEqual([
+      'info',
+      'runtimeSpec',
+      'annotations',
+      'io.kubernetes.cri-o.Annotations',
+      'io.kubernetes.container.hash',
+    ]);
   });
 
   it('refuses a hashWithoutResources rewrite when from.hashWithoutResources mismatches', () => {
     const err = catchError(() =>
-      rewriteRuntimeRecord(DOCKER_CONFIG, { from: { hash: '62b86e75', hashWithoutResources: 'bd7cf28e' }, to: { hash: '1', hashWithoutResources: '2' } }),
+      rewriteRuntimeRecord(DOCKER_CONFIG, {
+        from: { hash: '62b86e75', hashWithoutResources: 'bd7cf28e' },
+        to: { hash: '1', hashWithoutResources: '2' },
+      }),
     );
     expect(err).toBeInstanceOf(HashMismatchError);
     expect(err.path).toEqual(['Config', 'Labels', 'annotation.io.kubernetes.container.hashWithoutResources']);
   });
 
   it('requires from.hashWithoutResources when to.hashWithoutResources is given', () => {
-    const err = catchError(() => rewriteRuntimeRecord(DOCKER_CONFIG, { from: { hash: '62b86e75' }, to: { hash: '1', hashWithoutResources: '2' } }));
+    const err = catchError(() =>
+      rewriteRuntimeRecord(DOCKER_CONFIG, { from: { hash: '62b86e75' }, to: { hash: '1', hashWithoutResources: '2' } }),
+    );
     expect(err).toBeInstanceOf(OptionError);
     expect(err.path).toEqual(['from', 'hashWithoutResources']);
   });
 
   it('refuses a hashWithoutResources rewrite on a record that stores none', () => {
-    const err = catchError(() => rewriteRuntimeRecord(CONTAINERD, { from: { hash: '9624f5a5', hashWithoutResources: '9624f5a5' }, to: { hash: '1', hashWithoutResources: '2' } }));
+    const err = catchError(() =>
+      rewriteRuntimeRecord(CONTAINERD, {
+        from: { hash: '9624f5a5', hashWithoutResources: '9624f5a5' },
+        to: { hash: '1', hashWithoutResources: '2' },
+      }),
+    );
     expect(err).toBeInstanceOf(HashMismatchError);
     expect(err.path).toEqual(['status', 'annotations', 'io.kubernetes.container.hashWithoutResources']);
   });
@@ -305,14 +361,22 @@ describe('rewriteRuntimeRecord refuses what it cannot do safely', () => {
     expect(readRuntimeRecords(out)[0]?.hash).toBe('9624f5a5');
 
     const junk = CONTAINERD.replaceAll('"9624f5a5"', '"not-hex"');
-    expect(catchError(() => rewriteRuntimeRecord(junk, { from: { hash: '9624f5a5' }, to: { hash: '1' } }))).toBeInstanceOf(HashMismatchError);
-    expect(readRuntimeRecords(rewriteRuntimeRecord(junk, { from: { hash: '0' }, to: { hash: '1' } }))[0]?.hash).toBe('1');
+    expect(
+      catchError(() => rewriteRuntimeRecord(junk, { from: { hash: '9624f5a5' }, to: { hash: '1' } })),
+    ).toBeInstanceOf(HashMismatchError);
+    expect(readRuntimeRecords(rewriteRuntimeRecord(junk, { from: { hash: '0' }, to: { hash: '1' } }))[0]?.hash).toBe(
+      '1',
+    );
 
     // The sandbox container stores no hash: the kubelet would read 0.
-    const sandbox = catchError(() => rewriteRuntimeRecord(DOCKER_INSPECT, { from: { hash: '62b86e75' }, to: { hash: '1' }, containerId: SANDBOX_ID }));
+    const sandbox = catchError(() =>
+      rewriteRuntimeRecord(DOCKER_INSPECT, { from: { hash: '62b86e75' }, to: { hash: '1' }, containerId: SANDBOX_ID }),
+    );
     expect(sandbox).toBeInstanceOf(HashMismatchError);
     expect(sandbox.path).toEqual([1, 'Config', 'Labels', 'annotation.io.kubernetes.container.hash']);
-    const nothing = catchError(() => rewriteRuntimeRecord(DOCKER_INSPECT, { from: { hash: '0' }, to: { hash: '1' }, containerId: SANDBOX_ID }));
+    const nothing = catchError(() =>
+      rewriteRuntimeRecord(DOCKER_INSPECT, { from: { hash: '0' }, to: { hash: '1' }, containerId: SANDBOX_ID }),
+    );
     expect(nothing).toBeInstanceOf(RecordError);
   });
 
@@ -325,28 +389,49 @@ describe('rewriteRuntimeRecord refuses what it cannot do safely', () => {
   });
 
   it('needs containerId for a docker inspect array with several containers, and a matching one', () => {
-    const noId = catchError(() => rewriteRuntimeRecord(DOCKER_INSPECT, { from: { hash: '62b86e75' }, to: { hash: '1' } }));
+    const noId = catchError(() =>
+      rewriteRuntimeRecord(DOCKER_INSPECT, { from: { hash: '62b86e75' }, to: { hash: '1' } }),
+    );
     expect(noId).toBeInstanceOf(OptionError);
     expect(noId.path).toEqual(['containerId']);
-    expect(catchError(() => rewriteRuntimeRecord(DOCKER_INSPECT, { from: { hash: '62b86e75' }, to: { hash: '1' }, containerId: 'ffff' }))).toBeInstanceOf(OptionError);
-    expect(catchError(() => rewriteRuntimeRecord(CONTAINERD, { from: { hash: '9624f5a5' }, to: { hash: '1' }, containerId: APP_ID }))).toBeInstanceOf(OptionError);
-    const byPrefix = rewriteRuntimeRecord(DOCKER_INSPECT, { from: { hash: '62b86e75' }, to: { hash: '1' }, containerId: 'af2180ce' });
+    expect(
+      catchError(() =>
+        rewriteRuntimeRecord(DOCKER_INSPECT, { from: { hash: '62b86e75' }, to: { hash: '1' }, containerId: 'ffff' }),
+      ),
+    ).toBeInstanceOf(OptionError);
+    expect(
+      catchError(() =>
+        rewriteRuntimeRecord(CONTAINERD, { from: { hash: '9624f5a5' }, to: { hash: '1' }, containerId: APP_ID }),
+      ),
+    ).toBeInstanceOf(OptionError);
+    const byPrefix = rewriteRuntimeRecord(DOCKER_INSPECT, {
+      from: { hash: '62b86e75' },
+      to: { hash: '1' },
+      containerId: 'af2180ce',
+    });
     expect(readRuntimeRecords(byPrefix)[0]?.hash).toBe('1');
   });
 
-  it.each(['0062b86e', 'ABC', '', '0x1', '10000000000000000', 'g1'])('refuses to write non-canonical hash text %j', (bad) => {
-    const err = catchError(() => rewriteRuntimeRecord(CONTAINERD, { from: { hash: '9624f5a5' }, to: { hash: bad } }));
-    expect(err).toBeInstanceOf(HashFormatError);
-    expect(err.code).toBe('INVALID_HASH');
-    expect(err.path).toEqual(['to', 'hash']);
-  });
+  it.each(['0062b86e', 'ABC', '', '0x1', '10000000000000000', 'g1'])(
+    'refuses to write non-canonical hash text %j',
+    (bad) => {
+      const err = catchError(() => rewriteRuntimeRecord(CONTAINERD, { from: { hash: '9624f5a5' }, to: { hash: bad } }));
+      expect(err).toBeInstanceOf(HashFormatError);
+      expect(err.code).toBe('INVALID_HASH');
+      expect(err.path).toEqual(['to', 'hash']);
+    },
+  );
 
   it('refuses a malformed change object with a typed error', () => {
     const bad = [null, {}, { from: { hash: 1 }, to: { hash: '1' } }, { from: { hash: '1' } }];
     for (const change of bad) {
-      expect(catchError(() => rewriteRuntimeRecord(CONTAINERD, change as unknown as HashChange))).toBeInstanceOf(OptionError);
+      expect(catchError(() => rewriteRuntimeRecord(CONTAINERD, change as unknown as HashChange))).toBeInstanceOf(
+        OptionError,
+      );
     }
-    expect(catchError(() => rewriteRuntimeRecord(CONTAINERD, { from: { hash: 'zz' }, to: { hash: '1' } })).path).toEqual(['from', 'hash']);
+    expect(
+      catchError(() => rewriteRuntimeRecord(CONTAINERD, { from: { hash: 'zz' }, to: { hash: '1' } })).path,
+    ).toEqual(['from', 'hash']);
   });
 });
 
@@ -362,21 +447,59 @@ describe('malformed records give RecordError with a JSON path', () => {
     ['an empty text', '', []],
     ['a top-level string', '"docker"', []],
     ['trailing garbage', `${CONTAINERD}x`, []],
-    ['docker label of the wrong type', mutate(DOCKER_INSPECT, (d) => (d[0].Config.Labels['io.kubernetes.pod.name'] = 5)), [0, 'Config', 'Labels', 'io.kubernetes.pod.name']],
-    ['docker hash label of the wrong type', mutate(DOCKER_INSPECT, (d) => (d[1].Config.Labels['annotation.io.kubernetes.container.hash'] = null)), [1, 'Config', 'Labels', 'annotation.io.kubernetes.container.hash']],
+    [
+      'docker label of the wrong type',
+      mutate(DOCKER_INSPECT, (d) => (d[0].Config.Labels['io.kubernetes.pod.name'] = 5)),
+      [0, 'Config', 'Labels', 'io.kubernetes.pod.name'],
+    ],
+    [
+      'docker hash label of the wrong type',
+      mutate(DOCKER_INSPECT, (d) => (d[1].Config.Labels['annotation.io.kubernetes.container.hash'] = null)),
+      [1, 'Config', 'Labels', 'annotation.io.kubernetes.container.hash'],
+    ],
     ['docker Labels null', mutate(DOCKER_CONFIG, (d) => (d.Config.Labels = null)), ['Config', 'Labels']],
     ['docker inspect element without Id', mutate(DOCKER_INSPECT, (d) => delete d[1].Id), [1, 'Id']],
-    ['crictl status missing a pod label', mutate(CONTAINERD, (d) => delete d.status.labels['io.kubernetes.pod.uid']), ['status', 'labels', 'io.kubernetes.pod.uid']],
+    [
+      'crictl status missing a pod label',
+      mutate(CONTAINERD, (d) => delete d.status.labels['io.kubernetes.pod.uid']),
+      ['status', 'labels', 'io.kubernetes.pod.uid'],
+    ],
     ['crictl status without labels', mutate(CRIO, (d) => delete d.status.labels), ['status', 'labels']],
-    ['crictl annotations as an array', mutate(CONTAINERD, (d) => (d.status.annotations = [])), ['status', 'annotations']],
+    [
+      'crictl annotations as an array',
+      mutate(CONTAINERD, (d) => (d.status.annotations = [])),
+      ['status', 'annotations'],
+    ],
     ['crictl info.config of the wrong type', mutate(CONTAINERD, (d) => (d.info.config = 'x')), ['info', 'config']],
-    ['CRI-O embedded annotations not JSON', mutate(CRIO, (d) => (d.info.runtimeSpec.annotations['io.kubernetes.cri-o.Annotations'] = '{"io.kubernetes.container.hash":')), ['info', 'runtimeSpec', 'annotations', 'io.kubernetes.cri-o.Annotations', 'io.kubernetes.container.hash']],
-    ['CRI-O embedded annotations not an object', mutate(CRIO, (d) => (d.info.runtimeSpec.annotations['io.kubernetes.cri-o.Annotations'] = 'nope')), ['info', 'runtimeSpec', 'annotations', 'io.kubernetes.cri-o.Annotations']],
-    ['CRI-O embedded hash of the wrong type', mutate(CRIO, (d) => (d.info.runtimeSpec.annotations['io.kubernetes.cri-o.Annotations'] = '{"io.kubernetes.container.hash":7}')), ['info', 'runtimeSpec', 'annotations', 'io.kubernetes.cri-o.Annotations', 'io.kubernetes.container.hash']],
+    [
+      'CRI-O embedded annotations not JSON',
+      mutate(
+        CRIO,
+        (d) => (d.info.runtimeSpec.annotations['io.kubernetes.cri-o.Annotations'] = '{"io.kubernetes.container.hash":'),
+      ),
+      ['info', 'runtimeSpec', 'annotations', 'io.kubernetes.cri-o.Annotations', 'io.kubernetes.container.hash'],
+    ],
+    [
+      'CRI-O embedded annotations not an object',
+      mutate(CRIO, (d) => (d.info.runtimeSpec.annotations['io.kubernetes.cri-o.Annotations'] = 'nope')),
+      ['info', 'runtimeSpec', 'annotations', 'io.kubernetes.cri-o.Annotations'],
+    ],
+    [
+      'CRI-O embedded hash of the wrong type',
+      mutate(
+        CRIO,
+        (d) =>
+          (d.info.runtimeSpec.annotations['io.kubernetes.cri-o.Annotations'] = '{"io.kubernetes.container.hash":7}'),
+      ),
+      ['info', 'runtimeSpec', 'annotations', 'io.kubernetes.cri-o.Annotations', 'io.kubernetes.container.hash'],
+    ],
   ];
 
   it.each(cases)('%s', (_label, text, path) => {
-    for (const call of [() => readRuntimeRecords(text), () => rewriteRuntimeRecord(text, { from: { hash: '0' }, to: { hash: '1' } })]) {
+    for (const call of [
+      () => readRuntimeRecords(text),
+      () => rewriteRuntimeRecord(text, { from: { hash: '0' }, to: { hash: '1' } }),
+    ]) {
       const err = catchError(call);
       expect(err).toBeInstanceOf(RecordError);
       expect(err.code).toBe('INVALID_RECORD');
@@ -424,7 +547,9 @@ describe('only the copy the kubelet reads back counts', () => {
   });
 
   it('refuses to rewrite such a record: the kubelet would still read 0', () => {
-    expect(() => rewriteRuntimeRecord(text, { from: { hash: '9624f5a5' }, to: { hash: 'a564281e' } })).toThrow(HashMismatchError);
+    expect(() => rewriteRuntimeRecord(text, { from: { hash: '9624f5a5' }, to: { hash: 'a564281e' } })).toThrow(
+      HashMismatchError,
+    );
     try {
       rewriteRuntimeRecord(text, { from: { hash: '0' }, to: { hash: 'a564281e' } });
       expect.fail('rewrote a record whose read-back copy is missing');
@@ -473,14 +598,20 @@ describe('docker inspect of a whole node: the kubelet’s containers among other
     expect(error(schemaFirst).path).toEqual([0, 'Config', 'Labels', 'io.kubernetes.pod.uid']);
     expect(error(' [ ] ').message).toContain('at least one container');
     // Paths and spans of later elements are those of the whole text.
-    const locations = readRuntimeRecords(`[${JSON.stringify(registry)},${JSON.stringify(tagged)},${JSON.stringify(ours[0])}]`).flatMap((r) => r.hashLocations);
+    const locations = readRuntimeRecords(
+      `[${JSON.stringify(registry)},${JSON.stringify(tagged)},${JSON.stringify(ours[0])}]`,
+    ).flatMap((r) => r.hashLocations);
     expect(locations.length).toBeGreaterThan(0);
     expect(locations.every((l) => l.startsWith('[2]'))).toBe(true);
   });
 
   it('rewrites a kubelet container in the mixed array and leaves the others byte for byte', () => {
     const target = readRuntimeRecords(text).find((r) => r.hash !== undefined)!;
-    const out = rewriteRuntimeRecord(text, { from: { hash: target.hash! }, to: { hash: 'abc123' }, containerId: target.containerId! });
+    const out = rewriteRuntimeRecord(text, {
+      from: { hash: target.hash! },
+      to: { hash: 'abc123' },
+      containerId: target.containerId!,
+    });
     expect(out.replace('"abc123"', `"${target.hash}"`)).toBe(text);
   });
 });

@@ -31,7 +31,10 @@ import type { RecordKind, RuntimeName } from './types.js';
 
 export type HashField = 'hash' | 'hashWithoutResources';
 
-const KEY_OF: Readonly<Record<HashField, string>> = { hash: HASH_KEY, hashWithoutResources: HASH_WITHOUT_RESOURCES_KEY };
+const KEY_OF: Readonly<Record<HashField, string>> = {
+  hash: HASH_KEY,
+  hashWithoutResources: HASH_WITHOUT_RESOURCES_KEY,
+};
 
 /** One stored copy of a hash. */
 export interface HashSite {
@@ -62,7 +65,9 @@ export interface LocatedContainer {
 /** The copy of `field` the kubelet reads back (at `primaryPath`), if the record stores it there. */
 export function primarySite(container: LocatedContainer, field: HashField): HashSite | undefined {
   const want = container.primaryPath[field];
-  return container.sites.find((s) => s.field === field && s.path.length === want.length && s.path.every((seg, i) => seg === want[i]));
+  return container.sites.find(
+    (s) => s.field === field && s.path.length === want.length && s.path.every((seg, i) => seg === want[i]),
+  );
 }
 
 /** Path without jq's leading dot: `status.annotations[…]`, `[0].Config.Labels[…]`. */
@@ -87,12 +92,23 @@ function textAt(plain: unknown, path: readonly JsonPathSegment[]): string {
 }
 
 /** The copy at `mapPath[key]` when it is a string value. */
-function directSite(root: JsonNode, mapPath: readonly JsonPathSegment[], key: string, field: HashField): HashSite | undefined {
+function directSite(
+  root: JsonNode,
+  mapPath: readonly JsonPathSegment[],
+  key: string,
+  field: HashField,
+): HashSite | undefined {
   const member = findMember(nodeAt(root, mapPath), key);
   if (member?.value.type !== 'string') return undefined;
   const path = [...mapPath, key];
   const node = member.value;
-  return { field, path, location: displayPath(path), text: node.value, replace: { start: node.start + 1, end: node.end - 1 } };
+  return {
+    field,
+    path,
+    location: displayPath(path),
+    text: node.value,
+    replace: { start: node.start + 1, end: node.end - 1 },
+  };
 }
 
 /** Copies inside a string that holds a JSON object of annotations (CRI-O), mapped back to source offsets. */
@@ -142,7 +158,12 @@ export function identity(plain: unknown, labelsPath: readonly JsonPathSegment[])
   };
 }
 
-function dockerContainer(root: JsonNode, plain: unknown, base: readonly JsonPathSegment[], idKey: 'Id' | 'ID'): LocatedContainer {
+function dockerContainer(
+  root: JsonNode,
+  plain: unknown,
+  base: readonly JsonPathSegment[],
+  idKey: 'Id' | 'ID',
+): LocatedContainer {
   const labels = [...base, 'Config', 'Labels'];
   return {
     containerId: textAt(plain, [...base, idKey]),
@@ -162,7 +183,11 @@ function crictlRuntime(plain: unknown): RuntimeName {
   const specAnnotations = plainAt(info, ['runtimeSpec', 'annotations']);
   const keys = specAnnotations !== null && typeof specAnnotations === 'object' ? Object.keys(specAnnotations) : [];
   if (keys.some((k) => k.startsWith('io.kubernetes.cri-o.'))) return 'cri-o';
-  if (keys.some((k) => k.startsWith('io.kubernetes.cri.')) || Object.hasOwn(info, 'snapshotter') || Object.hasOwn(info, 'runtimeType')) {
+  if (
+    keys.some((k) => k.startsWith('io.kubernetes.cri.')) ||
+    Object.hasOwn(info, 'snapshotter') ||
+    Object.hasOwn(info, 'runtimeType')
+  ) {
     return 'containerd';
   }
   return 'unknown';
@@ -192,7 +217,11 @@ function crictlContainer(text: string, root: JsonNode, plain: unknown): LocatedC
  * element's tree (spans in the whole text) and `plain` its plain value, already validated; paths
  * start with `index`, as if the whole array had been scanned.
  */
-export function locateDockerInspectElement(element: JsonNode, plain: unknown, index: number): LocatedContainer | undefined {
+export function locateDockerInspectElement(
+  element: JsonNode,
+  plain: unknown,
+  index: number,
+): LocatedContainer | undefined {
   if (!isKubeletDockerContainer(plain)) return undefined;
   // A one-element view of the array, which the lookups below index by `index`: objects keyed by
   // the index (an array with only that element set would allocate `index` holes).

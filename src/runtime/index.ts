@@ -4,7 +4,13 @@ export { detectRecordKind } from './record-kind.js';
 export { readRuntimeRecords } from './read-records.js';
 export { rewriteRuntimeRecord } from './rewrite-record.js';
 
-export { DOCKER_ANNOTATION_PREFIX, validateRecord, dockerInspectSchema, dockerConfigV2Schema, crictlInspectSchema } from './schemas.js';
+export {
+  DOCKER_ANNOTATION_PREFIX,
+  validateRecord,
+  dockerInspectSchema,
+  dockerConfigV2Schema,
+  crictlInspectSchema,
+} from './schemas.js';
 export { scanJson } from '../json/spans.js';
 export type { JsonNode, Span } from '../json/spans.js';
 

@@ -4,7 +4,13 @@ import { locateContainers, locateDockerInspectElement } from './hash-sites.js';
 import type { LocatedContainer } from './hash-sites.js';
 import { checkJson, forEachArrayElement, scanJson, toPlainValue } from '../json/spans.js';
 import { detectRecordKind } from './record-kind.js';
-import { dockerInspectContainerSchema, isKubeletDockerContainer, otherDockerContainerSchema, validateRecord, validateWith } from './schemas.js';
+import {
+  dockerInspectContainerSchema,
+  isKubeletDockerContainer,
+  otherDockerContainerSchema,
+  validateRecord,
+  validateWith,
+} from './schemas.js';
 import type { RecordKind } from './types.js';
 
 export interface ParsedRecord {
@@ -13,8 +19,15 @@ export interface ParsedRecord {
 }
 
 export function parseRecord(text: string): ParsedRecord {
-  if (typeof text !== 'string') {
-    throw new RecordError('INVALID_RECORD', [], 'the record as JSON text (a string)', `found ${text === null ? 'null' : typeof text}`);
+  // Callers from plain JavaScript can pass anything: refuse it with a typed error, not a TypeError.
+  const given: unknown = text;
+  if (typeof given !== 'string') {
+    throw new RecordError(
+      'INVALID_RECORD',
+      [],
+      'the record as JSON text (a string)',
+      `found ${given === null ? 'null' : typeof given}`,
+    );
   }
   if (startsWithArray(text)) return parseDockerInspect(text);
   const root = scanJson(text);
@@ -42,7 +55,9 @@ function parseDockerInspect(text: string): ParsedRecord {
   const containers: LocatedContainer[] = [];
   const count = forEachArrayElement(text, (element, i) => {
     const plain = toPlainValue(element);
-    validateWith(isKubeletDockerContainer(plain) ? dockerInspectContainerSchema : otherDockerContainerSchema, plain, [i]);
+    validateWith(isKubeletDockerContainer(plain) ? dockerInspectContainerSchema : otherDockerContainerSchema, plain, [
+      i,
+    ]);
     const located = locateDockerInspectElement(element, plain, i);
     if (located) containers.push(located);
   });

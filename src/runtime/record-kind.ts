@@ -33,7 +33,8 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
  */
 export function detectRecordKind(doc: unknown): RecordKind {
   if (Array.isArray(doc)) {
-    if (doc.length === 0) throw new RecordError('INVALID_RECORD', [], 'at least one container in the docker inspect array', 'found []');
+    if (doc.length === 0)
+      throw new RecordError('INVALID_RECORD', [], 'at least one container in the docker inspect array', 'found []');
     return 'docker-inspect';
   }
   if (isPlainObject(doc)) {
@@ -41,7 +42,12 @@ export function detectRecordKind(doc: unknown): RecordKind {
     // The daemon's on-disk record spells the id "ID"; the engine API (inspect) spells it "Id".
     if (Object.hasOwn(doc, 'ID') || Object.hasOwn(doc, 'StreamConfig')) return 'docker-config-v2';
     if (Object.hasOwn(doc, 'Id')) {
-      throw new RecordError('INVALID_RECORD', [], EXPECTED, 'found a single docker inspect object; docker inspect prints an array of them');
+      throw new RecordError(
+        'INVALID_RECORD',
+        [],
+        EXPECTED,
+        'found a single docker inspect object; docker inspect prints an array of them',
+      );
     }
     throw new RecordError('INVALID_RECORD', [], EXPECTED, 'found an object with none of those keys');
   }

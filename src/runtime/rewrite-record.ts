@@ -17,7 +17,11 @@ const hashPairSchema = z.object(
 );
 
 const hashChangeSchema = z.object(
-  { from: hashPairSchema, to: hashPairSchema, containerId: z.string('a container id (a string) when given').optional() },
+  {
+    from: hashPairSchema,
+    to: hashPairSchema,
+    containerId: z.string('a container id (a string) when given').optional(),
+  },
   'an object { from, to, containerId? }',
 );
 
@@ -34,10 +38,16 @@ function selectContainer(containers: readonly LocatedContainer[], containerId: s
   if (containerId === undefined) {
     const only = containers.length === 1 ? containers[0] : undefined;
     if (only) return only;
-    throw new OptionError('INVALID_OPTION', ['containerId'], `a containerId choosing one of the ${containers.length} containers`, `ids: ${ids.join(', ')}`);
+    throw new OptionError(
+      'INVALID_OPTION',
+      ['containerId'],
+      `a containerId choosing one of the ${containers.length} containers`,
+      `ids: ${ids.join(', ')}`,
+    );
   }
   const exact = containers.filter((c) => c.containerId === containerId);
-  const matches = exact.length > 0 ? exact : containers.filter((c) => containerId !== '' && c.containerId.startsWith(containerId));
+  const matches =
+    exact.length > 0 ? exact : containers.filter((c) => containerId !== '' && c.containerId.startsWith(containerId));
   const [match, ...others] = matches;
   if (match && others.length === 0) return match;
   throw new OptionError(
@@ -54,14 +64,23 @@ interface Edit {
 }
 
 /** Checks every stored copy of one hash against the expected value and plans replacing each. */
-function planField(container: LocatedContainer, field: HashField, fromText: string, toText: string, edits: Edit[]): void {
+function planField(
+  container: LocatedContainer,
+  field: HashField,
+  fromText: string,
+  toText: string,
+  edits: Edit[],
+): void {
   const expected = parseHash(fromText, ['from', field]);
   const key = field === 'hash' ? HASH_KEY : HASH_WITHOUT_RESOURCES_KEY;
   const sites = container.sites.filter((s) => s.field === field);
   if (!primarySite(container, field)) {
     // Rewriting other copies would not change what the kubelet reads (0), so refuse.
     const where = container.primaryPath[field];
-    const what = sites.length === 0 ? 'the record stores none' : `only copies the kubelet does not read (${sites.map((s) => s.location).join(', ')})`;
+    const what =
+      sites.length === 0
+        ? 'the record stores none'
+        : `only copies the kubelet does not read (${sites.map((s) => s.location).join(', ')})`;
     if (expected !== 0n) {
       throw new HashMismatchError('HASH_MISMATCH', where, `stored ${key} ${fromText}`, `${what}; the kubelet reads 0`);
     }
@@ -100,7 +119,11 @@ export function checkHashChange(change: HashChange): void {
   if (change.to.hashWithoutResources !== undefined) {
     assertCanonicalHash(change.to.hashWithoutResources, ['to', 'hashWithoutResources']);
     if (change.from.hashWithoutResources === undefined) {
-      throw new OptionError('INVALID_OPTION', ['from', 'hashWithoutResources'], 'the stored hashWithoutResources, since to.hashWithoutResources is given');
+      throw new OptionError(
+        'INVALID_OPTION',
+        ['from', 'hashWithoutResources'],
+        'the stored hashWithoutResources, since to.hashWithoutResources is given',
+      );
     }
   }
   parseHash(change.from.hash, ['from', 'hash']);
@@ -171,7 +194,13 @@ export function rewriteLocated(text: string, container: LocatedContainer, change
   const edits: Edit[] = [];
   planField(container, 'hash', from.hash, to.hash, edits);
   if (rewriteWithoutResources) {
-    planField(container, 'hashWithoutResources', from.hashWithoutResources as string, to.hashWithoutResources as string, edits);
+    planField(
+      container,
+      'hashWithoutResources',
+      from.hashWithoutResources as string,
+      to.hashWithoutResources as string,
+      edits,
+    );
   }
   return applyEdits(text, edits);
 }

@@ -80,8 +80,10 @@ export const dockerInspectSchema = z
  * lists the node's other containers, which carry none of the kubelet's labels and are skipped.
  */
 export function isKubeletDockerContainer(container: unknown): boolean {
-  const config = container !== null && typeof container === 'object' ? (container as Record<string, unknown>)['Config'] : undefined;
-  const labels = config !== null && typeof config === 'object' ? (config as Record<string, unknown>)['Labels'] : undefined;
+  const config =
+    container !== null && typeof container === 'object' ? (container as Record<string, unknown>)['Config'] : undefined;
+  const labels =
+    config !== null && typeof config === 'object' ? (config as Record<string, unknown>)['Labels'] : undefined;
   return labels !== null && typeof labels === 'object' && Object.hasOwn(labels, CONTAINER_NAME_LABEL);
 }
 
@@ -106,13 +108,19 @@ export const crictlInspectSchema = z.looseObject(
       .looseObject(
         {
           // containerd: the CRI ContainerConfig the kubelet sent, annotations included.
-          config: z.looseObject({ annotations: annotationMap.optional() }, 'an object (the CRI container config)').nullable().optional(),
+          config: z
+            .looseObject({ annotations: annotationMap.optional() }, 'an object (the CRI container config)')
+            .nullable()
+            .optional(),
           // containerd and CRI-O: the OCI runtime spec; CRI-O copies every CRI annotation into it.
           runtimeSpec: z
             .looseObject(
               {
                 annotations: z
-                  .looseObject({ ...hashAnnotations(''), [CRIO_ANNOTATIONS_KEY]: optionalText(CRIO_ANNOTATIONS_KEY) }, 'an object of annotations')
+                  .looseObject(
+                    { ...hashAnnotations(''), [CRIO_ANNOTATIONS_KEY]: optionalText(CRIO_ANNOTATIONS_KEY) },
+                    'an object of annotations',
+                  )
                   .nullable()
                   .optional(),
               },
@@ -121,7 +129,7 @@ export const crictlInspectSchema = z.looseObject(
             .nullable()
             .optional(),
         },
-        'an object (the runtime\'s verbose info)',
+        "an object (the runtime's verbose info)",
       )
       .nullable()
       .optional(),
@@ -155,7 +163,11 @@ export function validateRecord(kind: RecordKind, doc: unknown): void {
   if (kind !== 'docker-inspect') return;
   // Each element on its own: the kubelet's containers strictly, the node's others by shape only.
   (doc as unknown[]).forEach((container, i) => {
-    validateWith(isKubeletDockerContainer(container) ? dockerInspectContainerSchema : otherDockerContainerSchema, container, [i]);
+    validateWith(
+      isKubeletDockerContainer(container) ? dockerInspectContainerSchema : otherDockerContainerSchema,
+      container,
+      [i],
+    );
   });
 }
 

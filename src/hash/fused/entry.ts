@@ -5,28 +5,36 @@
 import type { JsonEscapeMode } from '../../encode/gojson-string.js';
 import type { ReleaseInfo } from '../../releases/registry.js';
 import { fusedHasherFor, NO_FUSED_HASH } from './hasher.js';
-import { scanPlainJson, type TopLevelSpans } from './text.js';
+import { scanContainerText, TEXT_DOUBT, TEXT_FAITHFUL, type TopLevelSpans } from './text.js';
 
 export { NO_FUSED_HASH };
 
 const spans: TopLevelSpans = { nameStart: -1, nameEnd: -1, imageStart: -1, imageEnd: -1 };
 
 /** `HashContainer` (or, with `withoutResources`, `HashContainerWithoutResources`) without a value tree. */
-export function fusedHash(container: unknown, info: ReleaseInfo, escapes: JsonEscapeMode | undefined, withoutResources = false): number {
+export function fusedHash(
+  container: unknown,
+  info: ReleaseInfo,
+  escapes: JsonEscapeMode | undefined,
+  withoutResources = false,
+): number {
   const hasher = fusedHasherFor(info, escapes);
   const fn = withoutResources ? hasher.withoutResources : hasher.hash;
   if (fn === null) return NO_FUSED_HASH;
   if (typeof container !== 'string') return fn(container);
   if (info.algorithm === 'name-image') {
     // 1.31+ hashes two members: scan (and so validate) the text, parse only those two values.
-    if (!scanPlainJson(container, spans)) return NO_FUSED_HASH;
-    return fn({ name: member(container, spans.nameStart, spans.nameEnd), image: member(container, spans.imageStart, spans.imageEnd) });
+    if (scanContainerText(container, spans) === TEXT_DOUBT) return NO_FUSED_HASH;
+    return fn({
+      name: member(container, spans.nameStart, spans.nameEnd),
+      image: member(container, spans.imageStart, spans.imageEnd),
+    });
   }
-  if (!scanPlainJson(container)) return NO_FUSED_HASH;
+  if (scanContainerText(container) !== TEXT_FAITHFUL) return NO_FUSED_HASH;
   return fn(JSON.parse(container));
 }
 
-/** A top-level member's value from its text span (plain JSON, so JSON.parse reads it as parseJson would). */
+/** A top-level member's value from its text span (valid JSON, so JSON.parse reads a string as parseJson would). */
 function member(text: string, start: number, end: number): unknown {
   if (start < 0) return undefined;
   if (text.charCodeAt(start) === 0x22) {

@@ -14,7 +14,7 @@ export const NO_FUSED_HASH = -1;
 
 /** `HashContainer` (and `HashContainerWithoutResources` where the release has it) of a JSON-like input. */
 export interface FusedHasher {
-  hash(container: unknown): number;
+  hash: (container: unknown) => number;
   withoutResources: ((container: unknown) => number) | null;
 }
 
@@ -38,7 +38,9 @@ function build(info: ReleaseInfo, mode: JsonEscapeMode): FusedHasher {
       const root = pipelineFor(info, mode).root;
       fns = compileFused(
         root,
-        info.algorithm === 'legacy' ? { algorithm: 'legacy' } : { algorithm: 'json', escapes: mode, withoutResources: info.hashWithoutResources },
+        info.algorithm === 'legacy'
+          ? { algorithm: 'legacy' }
+          : { algorithm: 'json', escapes: mode, withoutResources: info.hashWithoutResources },
       );
     }
   } catch (err) {

@@ -1,16 +1,29 @@
 /**
- * A strict pre-scan of container JSON text. It accepts only text that our own parser (`parseJson`)
- * accepts *and* that `JSON.parse` reads into the same values for decoding: every number a short
- * integer (its JS value prints back as its source text), string escapes only in the short forms
- * JSON.stringify also writes (so the raw spelling a Quantity sees is the one it would be given for
- * the parsed string), no raw surrogates, no repeated keys, no deep nesting. Anything else is
- * "not plain" and goes to the strict parser, which gives today's result or today's typed error.
+ * One strict, allocation-free pass over container JSON text (char codes, an explicit stack, no
+ * recursion, no exceptions). It tells three kinds of text apart:
+ *
+ * - {@link TEXT_FAITHFUL}: text our own parser (`parseJson`) accepts *and* `JSON.parse` reads into
+ *   the same values for decoding: every number a short integer (its JS value prints back as its
+ *   source text), string escapes only in the short forms JSON.stringify also writes (so the raw
+ *   spelling a Quantity sees is the one it would be given for the parsed string), no raw surrogates,
+ *   no repeated keys. Such text may be read with `JSON.parse`.
+ * - {@link TEXT_VALID}: text `parseJson` accepts with an object root, but not faithful (any number
+ *   spelling, `\/` and `\u` escapes, paired raw surrogates). Enough for 1.31+, which reads only the
+ *   top-level `name` and `image` (recorded in `spans`).
+ * - {@link TEXT_DOUBT}: anything else (invalid JSON, a non-object root, repeated or escaped keys,
+ *   deep nesting). The strict parser then gives today's result or today's typed error, so only the
+ *   success path has to be fast and error wording never comes from here.
  */
 
-const MAX_DEPTH = 500; // below parseJson's limit: deeper text is left to it
+/** See the module comment. */
+export const TEXT_DOUBT = 0;
+export const TEXT_VALID = 1;
+export const TEXT_FAITHFUL = 2;
+
+const MAX_DEPTH = 500; // below parseJson's limit (512): deeper text is left to it
 const MAX_INT_DIGITS = 15; // every integer of up to 15 digits is exact as a double
 
-/** Where the top-level `name` and `image` members are (start and end of the value's text), if present. */
+/** Where the top-level `name` and `image` members are (start and end of the value's text), -1 when absent. */
 export interface TopLevelSpans {
   nameStart: number;
   nameEnd: number;
@@ -18,192 +31,269 @@ export interface TopLevelSpans {
   imageEnd: number;
 }
 
-/**
- * Scans `text`; true when it is plain (see above) and its root is an object. With `spans`, also
- * records where the root's `name` and `image` values are (-1 when absent).
- */
-export function scanPlainJson(text: string, spans?: TopLevelSpans): boolean {
-  const s = new Scanner(text, spans);
-  try {
-    s.ws();
-    if (text.charCodeAt(s.pos) !== 0x7b) return false;
-    s.value(0);
-    s.ws();
-    return s.pos === text.length;
-  } catch (err) {
-    if (err === NOT_PLAIN) return false;
-    throw err;
-  }
-}
+// Scratch kept between calls (grown on demand): per open container whether it is an object and where
+// its keys start in the key list; per key of the open objects its start, length and a cheap hash.
+let isObject = new Uint8Array(64);
+let keyBase = new Int32Array(64);
+let keyStart = new Int32Array(256);
+let keyLen = new Int32Array(256);
+let keyHash = new Int32Array(256);
 
-const NOT_PLAIN = Symbol('not plain JSON');
+const NAME = 1;
+const IMAGE = 2;
 
-function notPlain(): never {
-  throw NOT_PLAIN;
-}
-
-class Scanner {
-  pos = 0;
-  /** Key spans of the objects being scanned, one flat list; `keyBase` marks where each object's keys start. */
-  private readonly keyStarts: number[] = [];
-  private readonly keyEnds: number[] = [];
-
-  constructor(
-    private readonly s: string,
-    private readonly spans: TopLevelSpans | undefined,
-  ) {
-    if (spans) spans.nameStart = spans.nameEnd = spans.imageStart = spans.imageEnd = -1;
-  }
-
-  ws(): void {
-    const s = this.s;
-    let i = this.pos;
-    for (;;) {
-      const c = s.charCodeAt(i);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
-      else break;
-    }
-    this.pos = i;
-  }
-
-  value(depth: number): void {
-    if (depth > MAX_DEPTH) notPlain();
-    const c = this.s.charCodeAt(this.pos);
-    if (c === 0x7b) this.object(depth);
-    else if (c === 0x5b) this.array(depth);
-    else if (c === 0x22) this.string();
-    else if (c === 0x74) this.word('true');
-    else if (c === 0x66) this.word('false');
-    else if (c === 0x6e) this.word('null');
-    else this.number();
-  }
-
-  private word(w: string): void {
-    if (!this.s.startsWith(w, this.pos)) notPlain();
-    this.pos += w.length;
-  }
-
-  /** `-?(0|[1-9][0-9]{0,14})`, not `-0`, not followed by a fraction, exponent or more digits. */
-  private number(): void {
-    const s = this.s;
-    let i = this.pos;
-    if (s.charCodeAt(i) === 0x2d) i++;
-    const first = s.charCodeAt(i);
-    if (first === 0x30) {
-      if (i > this.pos) notPlain(); // -0
-      i++;
-    } else if (first >= 0x31 && first <= 0x39) {
-      const start = i;
-      i++;
-      while (i < s.length && s.charCodeAt(i) >= 0x30 && s.charCodeAt(i) <= 0x39) i++;
-      if (i - start > MAX_INT_DIGITS) notPlain();
-    } else notPlain();
-    const next = s.charCodeAt(i);
-    if (next === 0x2e || next === 0x65 || next === 0x45 || (next >= 0x30 && next <= 0x39)) notPlain();
-    this.pos = i;
-  }
-
-  /** A string with only short escapes; returns whether it had any (keys with escapes are not plain). */
-  string(): boolean {
-    const s = this.s;
-    let i = this.pos + 1;
-    let escaped = false;
-    for (;;) {
-      const c = s.charCodeAt(i);
-      if (c === 0x22) break;
-      if (c !== c || c < 0x20 || (c >= 0xd800 && c <= 0xdfff)) notPlain(); // end of text, control, surrogate
-      if (c === 0x5c) {
-        const e = s.charCodeAt(i + 1);
-        // \" \\ \b \f \n \r \t: JSON.stringify spells them the same way; \/ and \u it does not.
-        if (e !== 0x22 && e !== 0x5c && e !== 0x62 && e !== 0x66 && e !== 0x6e && e !== 0x72 && e !== 0x74) notPlain();
-        escaped = true;
-        i += 2;
-      } else i++;
-    }
-    this.pos = i + 1;
-    return escaped;
-  }
-
-  private object(depth: number): void {
-    const s = this.s;
-    const base = this.keyStarts.length;
-    this.pos++;
-    this.ws();
-    if (s.charCodeAt(this.pos) === 0x7d) {
-      this.pos++;
-      return;
-    }
-    for (;;) {
-      if (s.charCodeAt(this.pos) !== 0x22) notPlain();
-      const keyStart = this.pos + 1;
-      if (this.string()) notPlain();
-      const keyEnd = this.pos - 1;
-      this.checkUnique(base, keyStart, keyEnd);
-      this.ws();
-      if (s.charCodeAt(this.pos) !== 0x3a) notPlain();
-      this.pos++;
-      this.ws();
-      const valueStart = this.pos;
-      this.value(depth + 1);
-      if (depth === 0 && this.spans) this.noteTopLevel(keyStart, keyEnd, valueStart);
-      this.ws();
-      const c = s.charCodeAt(this.pos++);
-      if (c === 0x7d) break;
-      if (c !== 0x2c) notPlain();
-      this.ws();
-    }
-    this.keyStarts.length = base;
-    this.keyEnds.length = base;
-  }
-
-  private checkUnique(base: number, start: number, end: number): void {
-    const s = this.s;
-    const len = end - start;
-    const starts = this.keyStarts;
-    const ends = this.keyEnds;
-    for (let k = base; k < starts.length; k++) {
-      const o = starts[k]!;
-      if (ends[k]! - o !== len) continue;
-      let same = true;
-      for (let j = 0; j < len; j++) {
-        if (s.charCodeAt(o + j) !== s.charCodeAt(start + j)) {
-          same = false;
-          break;
+/** Classifies `text` (see the module comment); with `spans`, records the root's `name` and `image` values. */
+export function scanContainerText(s: string, spans?: TopLevelSpans): number {
+  if (spans) spans.nameStart = spans.nameEnd = spans.imageStart = spans.imageEnd = -1;
+  let faithful = true;
+  let depth = 0;
+  let nKeys = 0;
+  let pending = 0; // NAME or IMAGE while that top-level member's value is being read
+  let pendingStart = 0;
+  let i = ws(s, 0);
+  if (s.charCodeAt(i) !== 0x7b) return TEXT_DOUBT;
+  for (;;) {
+    // A value starts at i (whitespace skipped).
+    const c = s.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_DEPTH) return TEXT_DOUBT;
+      if (depth >= isObject.length) grow();
+      const obj = c === 0x7b;
+      isObject[depth] = obj ? 1 : 0;
+      keyBase[depth] = nKeys;
+      i = ws(s, i + 1);
+      const close = s.charCodeAt(i);
+      if (close === (obj ? 0x7d : 0x5d)) {
+        i++;
+        depth--; // empty container: a complete value
+      } else if (obj) {
+        i = key(s, i, depth, nKeys);
+        if (i < 0) return TEXT_DOUBT;
+        if (depth === 1 && spans) {
+          pending = keyKind(s, keyStart[nKeys] ?? 0, keyLen[nKeys] ?? 0);
+          pendingStart = i;
         }
-      }
-      if (same) notPlain(); // repeated key: parseJson refuses it
+        nKeys++;
+        continue;
+      } else continue;
+    } else if (c === 0x22) {
+      const end = str(s, i + 1);
+      if (end < 0) {
+        if (end === NOT_FAITHFUL_STOP) return TEXT_DOUBT;
+        faithful = false;
+        i = ~end;
+      } else i = end;
+    } else if (c === 0x74) {
+      if (!s.startsWith('true', i)) return TEXT_DOUBT;
+      i += 4;
+    } else if (c === 0x66) {
+      if (!s.startsWith('false', i)) return TEXT_DOUBT;
+      i += 5;
+    } else if (c === 0x6e) {
+      if (!s.startsWith('null', i)) return TEXT_DOUBT;
+      i += 4;
+    } else {
+      const end = num(s, i);
+      if (end === 0) return TEXT_DOUBT;
+      if (end < 0) {
+        faithful = false;
+        i = -end;
+      } else i = end;
     }
-    starts.push(start);
-    ends.push(end);
-  }
-
-  private noteTopLevel(keyStart: number, keyEnd: number, valueStart: number): void {
-    const spans = this.spans!;
-    const len = keyEnd - keyStart;
-    if (len === 4 && this.s.startsWith('name', keyStart)) {
-      spans.nameStart = valueStart;
-      spans.nameEnd = this.pos;
-    } else if (len === 5 && this.s.startsWith('image', keyStart)) {
-      spans.imageStart = valueStart;
-      spans.imageEnd = this.pos;
-    }
-  }
-
-  private array(depth: number): void {
-    const s = this.s;
-    this.pos++;
-    this.ws();
-    if (s.charCodeAt(this.pos) === 0x5d) {
-      this.pos++;
-      return;
-    }
+    // A value ended at i: close containers, or move on to the next member or element.
     for (;;) {
-      this.value(depth + 1);
-      this.ws();
-      const c = s.charCodeAt(this.pos++);
-      if (c === 0x5d) return;
-      if (c !== 0x2c) notPlain();
-      this.ws();
+      if (pending !== 0 && depth === 1 && spans) {
+        if (pending === NAME) {
+          spans.nameStart = pendingStart;
+          spans.nameEnd = i;
+        } else {
+          spans.imageStart = pendingStart;
+          spans.imageEnd = i;
+        }
+        pending = 0;
+      }
+      i = ws(s, i);
+      if (depth === 0) return i === s.length ? (faithful ? TEXT_FAITHFUL : TEXT_VALID) : TEXT_DOUBT;
+      const d = s.charCodeAt(i);
+      if (d === 0x2c) {
+        i = ws(s, i + 1);
+        if (isObject[depth] === 1) {
+          i = key(s, i, depth, nKeys);
+          if (i < 0) return TEXT_DOUBT;
+          if (depth === 1 && spans) {
+            pending = keyKind(s, keyStart[nKeys] ?? 0, keyLen[nKeys] ?? 0);
+            pendingStart = i;
+          }
+          nKeys++;
+        }
+        break;
+      }
+      if (d !== (isObject[depth] === 1 ? 0x7d : 0x5d)) return TEXT_DOUBT;
+      nKeys = keyBase[depth] ?? 0;
+      depth--;
+      i++;
     }
   }
+}
+
+/**
+ * A key of the object open at `depth`, its colon and the whitespace after it: the position of the
+ * value, or -1 (not a key, an escaped key, a repeated key, no colon). Records the key as number `n`.
+ */
+function key(s: string, i: number, depth: number, n: number): number {
+  if (s.charCodeAt(i) !== 0x22) return -1;
+  const start = ++i;
+  let h = 0;
+  for (;;) {
+    const c = s.charCodeAt(i);
+    // Escaped keys could repeat another key in another spelling, and surrogates need pairing: the
+    // strict parser decides those (so does it for control characters and the end of the text).
+    if (PLAIN_IN_STRING[c] === 1) {
+      h = (Math.imul(h, 31) + c) | 0;
+      i++;
+    } else if (c === 0x22) break;
+    else return -1;
+  }
+  const len = i - start;
+  for (let k = keyBase[depth] ?? 0; k < n; k++) {
+    if (keyHash[k] === h && keyLen[k] === len && sameText(s, keyStart[k] ?? 0, start, len)) return -1;
+  }
+  if (n >= keyStart.length) growKeys();
+  keyStart[n] = start;
+  keyLen[n] = len;
+  keyHash[n] = h;
+  i = ws(s, i + 1);
+  if (s.charCodeAt(i) !== 0x3a) return -1;
+  return ws(s, i + 1);
+}
+
+function keyKind(s: string, start: number, len: number): number {
+  if (len === 4 && s.startsWith('name', start)) return NAME;
+  if (len === 5 && s.startsWith('image', start)) return IMAGE;
+  return 0;
+}
+
+function sameText(s: string, a: number, b: number, len: number): boolean {
+  for (let j = 0; j < len; j++) if (s.charCodeAt(a + j) !== s.charCodeAt(b + j)) return false;
+  return true;
+}
+
+function ws(s: string, i: number): number {
+  for (;;) {
+    const c = s.charCodeAt(i);
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
+    else return i;
+  }
+}
+
+/** 1 for the UTF-16 code units a string holds as they are: not `"`, `\\`, a control character or a surrogate. */
+const PLAIN_IN_STRING = new Uint8Array(0x10000).fill(1, 0x20).fill(0, 0xd800, 0xe000);
+PLAIN_IN_STRING[0x22] = PLAIN_IN_STRING[0x5c] = 0;
+
+const NOT_FAITHFUL_STOP = -0x7fffffff;
+
+/**
+ * The rest of a string from just after its opening quote: the position after the closing quote;
+ * `~end` when the string is valid but not faithful (`\/`, `\u`, a surrogate pair); or
+ * {@link NOT_FAITHFUL_STOP} when parseJson would refuse it (or might: lone surrogates, end of text).
+ */
+function str(s: string, i: number): number {
+  let faithful = true;
+  for (;;) {
+    const c = s.charCodeAt(i);
+    // The common case first: printable, no quote, no backslash, no surrogate (NaN reads undefined).
+    if (PLAIN_IN_STRING[c] === 1) {
+      i++;
+      continue;
+    }
+    if (c === 0x22) return faithful ? i + 1 : ~(i + 1);
+    if (c === 0x5c) {
+      const e = s.charCodeAt(i + 1);
+      // \" \\ \b \f \n \r \t: JSON.stringify spells them the same way; \/ and \u it does not.
+      if (e === 0x22 || e === 0x5c || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) i += 2;
+      else if (e === 0x2f) {
+        faithful = false;
+        i += 2;
+      } else if (
+        e === 0x75 &&
+        isHex(s.charCodeAt(i + 2)) &&
+        isHex(s.charCodeAt(i + 3)) &&
+        isHex(s.charCodeAt(i + 4)) &&
+        isHex(s.charCodeAt(i + 5))
+      ) {
+        faithful = false;
+        i += 6;
+      } else return NOT_FAITHFUL_STOP;
+    } else if (c >= 0xd800 && c <= 0xdbff) {
+      const lo = s.charCodeAt(i + 1);
+      if (!(lo >= 0xdc00 && lo <= 0xdfff)) return NOT_FAITHFUL_STOP; // unpaired: parseJson refuses
+      faithful = false;
+      i += 2;
+    } else return NOT_FAITHFUL_STOP; // control character, lone low surrogate, end of text
+  }
+}
+
+function isHex(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/**
+ * A number at i (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`): its end when it is a faithful
+ * short integer (up to 15 digits, not -0), minus its end when valid but not faithful, 0 when invalid.
+ */
+function num(s: string, i: number): number {
+  const start = i;
+  if (s.charCodeAt(i) === 0x2d) i++;
+  const first = s.charCodeAt(i);
+  let faithful = true;
+  if (first === 0x30) {
+    if (i > start) faithful = false; // -0
+    i++;
+  } else if (first >= 0x31 && first <= 0x39) {
+    const d = i;
+    i++;
+    while (isDigit(s.charCodeAt(i))) i++;
+    if (i - d > MAX_INT_DIGITS) faithful = false;
+  } else return 0;
+  if (s.charCodeAt(i) === 0x2e) {
+    faithful = false;
+    i++;
+    if (!isDigit(s.charCodeAt(i))) return 0;
+    while (isDigit(s.charCodeAt(i))) i++;
+  }
+  const e = s.charCodeAt(i);
+  if (e === 0x65 || e === 0x45) {
+    faithful = false;
+    i++;
+    const sign = s.charCodeAt(i);
+    if (sign === 0x2b || sign === 0x2d) i++;
+    if (!isDigit(s.charCodeAt(i))) return 0;
+    while (isDigit(s.charCodeAt(i))) i++;
+  }
+  return faithful ? i : -i;
+}
+
+function grow(): void {
+  const o = new Uint8Array(isObject.length * 2);
+  o.set(isObject);
+  isObject = o;
+  const b = new Int32Array(keyBase.length * 2);
+  b.set(keyBase);
+  keyBase = b;
+}
+
+function growKeys(): void {
+  const s = new Int32Array(keyStart.length * 2);
+  s.set(keyStart);
+  keyStart = s;
+  const l = new Int32Array(keyLen.length * 2);
+  l.set(keyLen);
+  keyLen = l;
+  const h = new Int32Array(keyHash.length * 2);
+  h.set(keyHash);
+  keyHash = h;
 }
