@@ -12,40 +12,50 @@ describe('conformance over fixtures/oracle', () => {
   });
 
   // One test per release (not one for all), so a failure names its release and stops early.
-  it.each(supportedReleases())('matches every row of %s: algorithm, hash, hashWithoutResources and pre-image', (release) => {
-    const report = runConformance(
-      oracleCases(),
-      oracleExpected().filter((row) => row.version === release),
-    );
-    if (!report.ok) expect.fail(formatReport(report, 5));
-    expect(report.skipped).toBe(0);
-    expect(report.releases.map((r) => r.release)).toEqual([release]);
-    const all = oracleCases().length;
-    const [r] = report.releases;
-    expect(r?.algorithm).toEqual({ matched: all, total: all });
-    expect(r?.hash).toEqual({ matched: all, total: all });
-    expect(r?.preimage).toEqual({ matched: all, total: all });
-    const minor = Number(release.split('.')[1]);
-    const withoutResources = minor >= 27 && minor <= 30 ? all : 0;
-    expect(r?.hashWithoutResources).toEqual({ matched: withoutResources, total: withoutResources });
-  });
+  it.each(supportedReleases())(
+    'matches every row of %s: algorithm, hash, hashWithoutResources and pre-image',
+    (release) => {
+      const report = runConformance(
+        oracleCases(),
+        oracleExpected().filter((row) => row.version === release),
+      );
+      if (!report.ok) expect.fail(formatReport(report, 5));
+      expect(report.skipped).toBe(0);
+      expect(report.releases.map((r) => r.release)).toEqual([release]);
+      const all = oracleCases().length;
+      const [r] = report.releases;
+      expect(r?.algorithm).toEqual({ matched: all, total: all });
+      expect(r?.hash).toEqual({ matched: all, total: all });
+      expect(r?.preimage).toEqual({ matched: all, total: all });
+      const minor = Number(release.split('.')[1]);
+      const withoutResources = minor >= 27 && minor <= 30 ? all : 0;
+      expect(r?.hashWithoutResources).toEqual({ matched: withoutResources, total: withoutResources });
+    },
+  );
 
   it('fails when a single expected value is changed', () => {
     const rows = oracleExpected().map((r) => ({ ...r }));
     const victim = rows.findIndex((r) => r.case === 'k8s-sampleContainer' && r.version === '1.20');
     rows[victim] = { ...rows[victim]!, hash: 'deadbeef' };
-    const hashOnly = runConformance(oracleCases(), rows.filter((r) => r.case === 'k8s-sampleContainer'));
+    const hashOnly = runConformance(
+      oracleCases(),
+      rows.filter((r) => r.case === 'k8s-sampleContainer'),
+    );
     expect(hashOnly.ok).toBe(false);
     expect(hashOnly.mismatches).toEqual([
       { case: 'k8s-sampleContainer', release: '1.20', what: 'hash', expected: 'deadbeef', actual: '311670a' },
     ]);
 
-    const pre = rows.filter((r) => r.case === 'minimal-name').map((r) => (r.version === '1.12' ? { ...r, preimage: r.preimage + ' ' } : r));
+    const pre = rows
+      .filter((r) => r.case === 'minimal-name')
+      .map((r) => (r.version === '1.12' ? { ...r, preimage: r.preimage + ' ' } : r));
     const preReport = runConformance(oracleCases(), pre);
     expect(preReport.mismatches.map((m) => [m.release, m.what])).toEqual([['1.12', 'preimage']]);
     expect(formatReport(preReport)).toContain('MISMATCH minimal-name @ 1.12 (preimage)');
 
-    const algo = rows.filter((r) => r.case === 'minimal-name').map((r) => (r.version === '1.16' ? { ...r, algorithm: 'legacy' as const } : r));
+    const algo = rows
+      .filter((r) => r.case === 'minimal-name')
+      .map((r) => (r.version === '1.16' ? { ...r, algorithm: 'legacy' as const } : r));
     expect(runConformance(oracleCases(), algo).mismatches).toEqual([
       { case: 'minimal-name', release: '1.16', what: 'algorithm', expected: 'legacy', actual: 'json' },
     ]);

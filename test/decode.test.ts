@@ -20,7 +20,7 @@ function errorOf(fn: () => unknown): KubeletHashError {
     fn();
   } catch (e) {
     if (e instanceof KubeletHashError) return e;
-    throw new Error(`expected a KubeletHashError, got ${String(e)}`);
+    throw new Error(`expected a KubeletHashError, got ${String(e)}`, { cause: e });
   }
   throw new Error('expected an error');
 }

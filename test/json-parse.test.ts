@@ -37,7 +37,8 @@ function plain(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(plain);
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: plain(x), enumerable: true, writable: true, configurable: true });
+    for (const [k, x] of Object.entries(v))
+      Object.defineProperty(out, k, { value: plain(x), enumerable: true, writable: true, configurable: true });
     return out;
   }
   return v;
@@ -61,9 +62,12 @@ describe('the oracle with JSON.parse input', () => {
 });
 
 describe('parseJson against JSON.parse', () => {
-  test.prop([fc.json({ maxDepth: 4 })], { numRuns: 300 })('accepts what JSON.parse accepts (no repeated keys) and builds the same value', (text) => {
-    expect(plain(parseJson(text))).toEqual(JSON.parse(text));
-  });
+  test.prop([fc.json({ maxDepth: 4 })], { numRuns: 300 })(
+    'accepts what JSON.parse accepts (no repeated keys) and builds the same value',
+    (text) => {
+      expect(plain(parseJson(text))).toEqual(JSON.parse(text));
+    },
+  );
 
   test.prop([fc.json({ maxDepth: 3 }), fc.nat(), fc.string({ unit: 'binary-ascii', maxLength: 3 })], { numRuns: 300 })(
     'on mangled text: refuses everything JSON.parse refuses, with a typed error; what it accepts, JSON.parse reads alike',

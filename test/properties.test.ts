@@ -31,8 +31,7 @@ describe('hash properties', () => {
   });
 
   test.prop([containerArb, releaseArb])('an absent list or map equals an empty one', (c, v) => {
-    const bare = { ...c } as Record<string, unknown>;
-    for (const k of ['command', 'args', 'ports', 'env', 'volumeMounts']) delete bare[k];
+    const { command, args, ports, env, volumeMounts, ...bare } = c;
     const empty = { ...bare, command: [], args: [], ports: [], env: [], volumeMounts: [], resources: { limits: {}, requests: {} } };
     expect(hashContainer(empty, { kubeletVersion: v })).toBe(hashContainer({ ...bare, resources: {} }, { kubeletVersion: v }));
   });

@@ -64,7 +64,9 @@ describe('one place per release', () => {
     for (const [from, to] of runs((r) => releaseInfo(r).algorithm)) expect(readme).toContain(`| ${from} – ${to} |`);
     const withoutResources = runs((r) => releaseInfo(r).hashWithoutResources).filter(([, , has]) => has);
     expect(withoutResources).toHaveLength(1);
-    expect(readme).toContain(`| ${withoutResources[0]![0]} – ${withoutResources[0]![1]} | also \`hashWithoutResources\``);
+    expect(readme).toContain(
+      `| ${withoutResources[0]![0]} – ${withoutResources[0]![1]} | also \`hashWithoutResources\``,
+    );
     const pkg = JSON.parse(text('package.json')) as { description: string };
     expect(pkg.description).toContain(`every release ${first} to ${last}`);
   });

@@ -28,7 +28,10 @@ const expectedShape = z.object({
   version: z.string().regex(/^1\.\d+$/),
   algorithm: z.enum(['legacy', 'json', 'name-image']),
   hash: z.string().regex(/^[0-9a-f]+$/),
-  hashWithoutResources: z.string().regex(/^[0-9a-f]+$/).optional(),
+  hashWithoutResources: z
+    .string()
+    .regex(/^[0-9a-f]+$/)
+    .optional(),
   preimage: z.string(),
 });
 
@@ -47,7 +50,9 @@ export class FixtureError extends Error {
     readonly path: readonly (string | number)[],
     detail: string,
   ) {
-    super(`INVALID_FIXTURE at ${formatJsonPath(path)}: expected a line in the oracle format (see fixtures/oracle/README.md) (${detail})`);
+    super(
+      `INVALID_FIXTURE at ${formatJsonPath(path)}: expected a line in the oracle format (see fixtures/oracle/README.md) (${detail})`,
+    );
     this.name = 'FixtureError';
   }
 }
@@ -75,6 +80,6 @@ export function readCases(text: string, file = 'cases'): FixtureCase[] {
 
 export function readExpected(text: string, file = 'expected'): ExpectedRow[] {
   const out: ExpectedRow[] = [];
-  for (const [n, l] of lines(text)) out.push(validate(expectedShape, JSON.parse(l), file, n) as ExpectedRow);
+  for (const [n, l] of lines(text)) out.push(validate<ExpectedRow>(expectedShape, JSON.parse(l), file, n));
   return out;
 }

@@ -49,7 +49,14 @@ export function runConformance(cases: readonly FixtureCase[], expected: readonly
   for (const row of expected) {
     let t = tallies.get(row.version);
     if (!t) {
-      t = { release: row.version, algorithm: zero(), hash: zero(), hashWithoutResources: zero(), preimage: zero(), skipped: 0 };
+      t = {
+        release: row.version,
+        algorithm: zero(),
+        hash: zero(),
+        hashWithoutResources: zero(),
+        preimage: zero(),
+        skipped: 0,
+      };
       tallies.set(row.version, t);
     }
     if (!supported.has(row.version)) {
@@ -61,7 +68,14 @@ export function runConformance(cases: readonly FixtureCase[], expected: readonly
     t.algorithm.total++;
     const algorithm = releaseInfo(row.version).algorithm;
     if (algorithm === row.algorithm) t.algorithm.matched++;
-    else mismatches.push({ case: row.case, release: row.version, what: 'algorithm', expected: row.algorithm, actual: algorithm });
+    else
+      mismatches.push({
+        case: row.case,
+        release: row.version,
+        what: 'algorithm',
+        expected: row.algorithm,
+        actual: algorithm,
+      });
     t.hash.total++;
     t.preimage.total++;
     if (row.hashWithoutResources !== undefined) t.hashWithoutResources.total++;
@@ -76,14 +90,29 @@ export function runConformance(cases: readonly FixtureCase[], expected: readonly
       if (hash === row.hash && pre.hash === row.hash) t.hash.matched++;
       else mismatches.push({ case: row.case, release: row.version, what: 'hash', expected: row.hash, actual: hash });
       if (pre.text === row.preimage) t.preimage.matched++;
-      else mismatches.push({ case: row.case, release: row.version, what: 'preimage', expected: row.preimage, actual: pre.text });
+      else
+        mismatches.push({
+          case: row.case,
+          release: row.version,
+          what: 'preimage',
+          expected: row.preimage,
+          actual: pre.text,
+        });
       if (row.hashWithoutResources !== undefined) {
         const hwr = hashContainerWithoutResources(c.container as object, opts);
         if (hwr === row.hashWithoutResources) t.hashWithoutResources.matched++;
-        else mismatches.push({ case: row.case, release: row.version, what: 'hashWithoutResources', expected: row.hashWithoutResources, actual: hwr });
+        else
+          mismatches.push({
+            case: row.case,
+            release: row.version,
+            what: 'hashWithoutResources',
+            expected: row.hashWithoutResources,
+            actual: hwr,
+          });
       }
     } catch (e) {
-      const msg = e instanceof KubeletHashError ? e.message : e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+      const msg =
+        e instanceof KubeletHashError ? e.message : e instanceof Error ? `${e.name}: ${e.message}` : String(e);
       mismatches.push({ case: row.case, release: row.version, what: 'error', expected: row.hash, actual: msg });
     }
   }

@@ -56,4 +56,3 @@ export function compareGoStrings(a: string, b: string): number {
   return a.length - b.length;
 }
 
-export type { GoType };

@@ -37,7 +37,8 @@ export interface JsonBooleanNode extends Span {
 export interface JsonNullNode extends Span {
   readonly type: 'null';
 }
-export type JsonNode = JsonObjectNode | JsonArrayNode | JsonStringNode | JsonNumberNode | JsonBooleanNode | JsonNullNode;
+export type JsonNode =
+  JsonObjectNode | JsonArrayNode | JsonStringNode | JsonNumberNode | JsonBooleanNode | JsonNullNode;
 
 export interface JsonMember {
   readonly key: string;
@@ -120,7 +121,10 @@ class Scanner {
     }
   }
 
-  private scanLiteral<T extends { type: 'boolean'; value: boolean } | { type: 'null' }>(word: string, node: T): T & Span {
+  private scanLiteral<T extends { type: 'boolean'; value: boolean } | { type: 'null' }>(
+    word: string,
+    node: T,
+  ): T & Span {
     const start = this.pos;
     if (!this.text.startsWith(word, start)) this.fail(`the literal ${word}`);
     this.pos += word.length;
@@ -249,7 +253,7 @@ export function decodeJsonString(
   let value = '';
   const sourceOffsets: number[] = [];
   for (;;) {
-    if (pos >= text.length) fail(pos, 'a closing \'"\' for the string');
+    if (pos >= text.length) fail(pos, "a closing '\"' for the string");
     const c = text.charCodeAt(pos);
     if (c === 0x22) {
       sourceOffsets.push(pos);
@@ -257,7 +261,7 @@ export function decodeJsonString(
     }
     if (c < 0x20) fail(pos, 'no raw control character inside a string (escape it)');
     if (c !== 0x5c) {
-      value += text[pos];
+      value += text.charAt(pos);
       sourceOffsets.push(pos);
       pos++;
       continue;
@@ -318,7 +322,12 @@ export function toPlainValue(node: JsonNode): unknown {
       const out: Record<string, unknown> = {};
       for (const m of node.members) {
         // defineProperty, not assignment: a "__proto__" member must stay data, not a prototype.
-        Object.defineProperty(out, m.key, { value: toPlainValue(m.value), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, m.key, {
+          value: toPlainValue(m.value),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       return out;
     }

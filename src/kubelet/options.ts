@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { OptionError, type JsonPathSegment } from '../errors.js';
+import type { GateName } from '../models/dsl.js';
 import { releaseInfo, type ReleaseInfo } from '../releases/registry.js';
 import { MAX_UINT64 } from '../go/ints.js';
 import { storedHashValue } from '../hash/format.js';
@@ -22,8 +23,8 @@ export interface FeatureGates {
   [gate: string]: boolean | undefined;
 }
 
-/** The gates whose setting changes the restart rule. */
-export type GateName = 'InPlacePodVerticalScaling' | 'SidecarContainers';
+/** The gates whose setting changes the restart rule (declared with the release facts). */
+export type { GateName };
 
 export const featureGatesSchema = z.record(z.string(), z.boolean().optional());
 

@@ -36,7 +36,7 @@ function format(st: State, type: GoType, v: GoValue): void {
     case 'int32':
     case 'int64':
     case 'uint':
-      st.out += String(v as number | bigint);
+      st.out += (v as number | bigint).toString();
       return;
     case 'slice': {
       if (v === null) {

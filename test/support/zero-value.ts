@@ -1,6 +1,6 @@
 /** Go zero values over a resolved type, for building test value trees by hand. */
 import type { GoType } from '../../src/models/gotype.js';
-import type { GoStruct, GoValue } from '../../src/go/value.js';
+import type { GoValue } from '../../src/go/value.js';
 
 export function zeroValue(type: GoType): GoValue {
   switch (type.kind) {
@@ -21,7 +21,7 @@ export function zeroValue(type: GoType): GoValue {
     case 'struct': {
       const obj: Record<string, GoValue> = {};
       for (const f of type.fields) obj[f.goName] = zeroValue(f.type);
-      return obj as GoStruct;
+      return obj;
     }
   }
 }
