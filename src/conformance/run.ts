@@ -65,17 +65,19 @@ export function runConformance(cases: readonly FixtureCase[], expected: readonly
       continue;
     }
     const c = byId.get(row.case);
+    /** Counts a match in `tally` (whose total counts every row), or records the mismatch. */
+    const compare = (
+      tally: Tally,
+      what: Mismatch['what'],
+      expected: string,
+      actual: string,
+      same = expected === actual,
+    ): void => {
+      if (same) tally.matched++;
+      else mismatches.push({ case: row.case, release: row.version, what, expected, actual });
+    };
     t.algorithm.total++;
-    const algorithm = releaseInfo(row.version).algorithm;
-    if (algorithm === row.algorithm) t.algorithm.matched++;
-    else
-      mismatches.push({
-        case: row.case,
-        release: row.version,
-        what: 'algorithm',
-        expected: row.algorithm,
-        actual: algorithm,
-      });
+    compare(t.algorithm, 'algorithm', row.algorithm, releaseInfo(row.version).algorithm);
     t.hash.total++;
     t.preimage.total++;
     if (row.hashWithoutResources !== undefined) t.hashWithoutResources.total++;
@@ -87,28 +89,15 @@ export function runConformance(cases: readonly FixtureCase[], expected: readonly
     try {
       const pre = preimage(c.container as object, opts);
       const hash = hashContainer(c.container as object, opts);
-      if (hash === row.hash && pre.hash === row.hash) t.hash.matched++;
-      else mismatches.push({ case: row.case, release: row.version, what: 'hash', expected: row.hash, actual: hash });
-      if (pre.text === row.preimage) t.preimage.matched++;
-      else
-        mismatches.push({
-          case: row.case,
-          release: row.version,
-          what: 'preimage',
-          expected: row.preimage,
-          actual: pre.text,
-        });
+      compare(t.hash, 'hash', row.hash, hash, hash === row.hash && pre.hash === row.hash);
+      compare(t.preimage, 'preimage', row.preimage, pre.text);
       if (row.hashWithoutResources !== undefined) {
-        const hwr = hashContainerWithoutResources(c.container as object, opts);
-        if (hwr === row.hashWithoutResources) t.hashWithoutResources.matched++;
-        else
-          mismatches.push({
-            case: row.case,
-            release: row.version,
-            what: 'hashWithoutResources',
-            expected: row.hashWithoutResources,
-            actual: hwr,
-          });
+        compare(
+          t.hashWithoutResources,
+          'hashWithoutResources',
+          row.hashWithoutResources,
+          hashContainerWithoutResources(c.container as object, opts),
+        );
       }
     } catch (e) {
       const msg =
