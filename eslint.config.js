@@ -9,7 +9,9 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['vitest.config.ts', 'vitest.mutation.config.ts'] },
+        projectService: {
+          allowDefaultProject: ['vitest.config.ts', 'vitest.mutation.config.ts', 'stryker.config.mjs'],
+        },
         tsconfigRootDir: import.meta.dirname,
       },
     },

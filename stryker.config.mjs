@@ -1,6 +1,8 @@
 // `npm run mutation`: Stryker over the engine stages src/quantity, src/encode and src/decode (see
 // docs/mutation.md). STRYKER_FOLDERS=quantity,decode limits a run to some of them, each with its
 // own report and incremental file, so results of a long run arrive folder by folder.
+import process from 'node:process';
+
 const folders = (process.env.STRYKER_FOLDERS ?? 'quantity,encode,decode').split(',');
 const name = folders.join('-');
 
