@@ -171,7 +171,12 @@ export class KubeletHashError extends Error {
 
   /** The same error (same class) for a document that holds the failing value under `prefix`. */
   withPathPrefix(prefix: readonly JsonPathSegment[]): this {
-    const Same = this.constructor as new (code: ErrorCode, path: readonly JsonPathSegment[], expected: string, detail?: string) => this;
+    const Same = this.constructor as new (
+      code: ErrorCode,
+      path: readonly JsonPathSegment[],
+      expected: string,
+      detail?: string,
+    ) => this;
     return new Same(this.code, [...prefix, ...this.path], this.expected, this.detail);
   }
 

@@ -39,7 +39,12 @@ describe('generators reach the whole newest model', () => {
     const missing = [...memberPaths(root)].filter((p) => !seen.has(p));
     expect(missing).toEqual([]);
     // The ones the issue names, spelled out.
-    for (const p of ['v1.Container.lifecycle', 'v1.Container.envFrom', 'v1.ResourceFieldSelector.divisor', 'v1.ProbeHandler.grpc']) {
+    for (const p of [
+      'v1.Container.lifecycle',
+      'v1.Container.envFrom',
+      'v1.ResourceFieldSelector.divisor',
+      'v1.ProbeHandler.grpc',
+    ]) {
       expect(seen).toContain(p);
     }
   });
@@ -66,7 +71,9 @@ describe('deep containers, every release', () => {
         const root = rootOf(release);
         const value = decodeContainer(c, root);
         const reference =
-          info.algorithm === 'legacy' ? spewReference(root, value) : goJsonReference(root, value, info.jsonEscapes === 'go1.22');
+          info.algorithm === 'legacy'
+            ? spewReference(root, value)
+            : goJsonReference(root, value, info.jsonEscapes === 'go1.22');
         expect(pre.text).toBe(reference);
       }
       expect(c).toEqual(before);

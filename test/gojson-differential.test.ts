@@ -2,10 +2,10 @@
 import { test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { decodeContainer } from '../src/decode/decode.js';
-import { compileGoJsonEncoder } from '../src/encode/gojson.js';
+import { compileGoJsonEncoder, type GoJsonEncoder } from '../src/encode/gojson.js';
 import { BufferSink } from '../src/encode/sink.js';
 import { releaseModel } from '../src/models/catalog.js';
-import { resolveRoot } from '../src/models/gotype.js';
+import { resolveRoot, type StructType } from '../src/models/gotype.js';
 import { releaseInfo, supportedReleases } from '../src/releases/registry.js';
 import { containerArb } from './support/arbitraries.js';
 import { goJsonReference } from './support/gojson-reference.js';
@@ -13,13 +13,21 @@ import { oracleCases } from './support/oracle.js';
 
 const JSON_ERA = supportedReleases().filter((r) => releaseInfo(r).algorithm === 'json');
 
+const compiled = new Map<string, { root: StructType; encode: GoJsonEncoder; go122: boolean }>();
+
+/** The compiled and the reference encoding of one container (encoders compiled once per release). */
 function both(release: string, container: unknown): [string, string] {
-  const root = resolveRoot(releaseModel(release));
-  const go122 = releaseInfo(release).jsonEscapes === 'go1.22';
-  const value = decodeContainer(container, root);
+  let c = compiled.get(release);
+  if (!c) {
+    const root = resolveRoot(releaseModel(release));
+    const go122 = releaseInfo(release).jsonEscapes === 'go1.22';
+    c = { root, encode: compileGoJsonEncoder(root, go122 ? 'go1.22' : 'pre-go1.22'), go122 };
+    compiled.set(release, c);
+  }
+  const value = decodeContainer(container, c.root);
   const sink = new BufferSink();
-  compileGoJsonEncoder(root, go122 ? 'go1.22' : 'pre-go1.22')(value, sink);
-  return [new TextDecoder().decode(sink.bytes()), goJsonReference(root, value, go122)];
+  c.encode(value, sink);
+  return [new TextDecoder().decode(sink.bytes()), goJsonReference(c.root, value, c.go122)];
 }
 
 describe('compiled vs reference encoding/json', () => {

@@ -39,7 +39,7 @@ function respace(text: string, ws: readonly string[]): string {
     const c = text[i] as string;
     if (inString) {
       out += c;
-      if (c === '\\') out += text[++i] ?? '';
+      if (c === '\\') out += text.charAt(++i);
       else if (c === '"') inString = false;
       continue;
     }

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MODEL_VERSIONS, releaseModel } from '../src/models/catalog.js';
-import { addField, addType, embed, field, named, removeType, renameType, struct } from '../src/models/dsl.js';
+import { addField, addType, embed, field, named, removeField, removeType, renameType, struct } from '../src/models/dsl.js';
 import type { Change, ReleaseDelta } from '../src/models/dsl.js';
 import { TypeResolver } from '../src/models/gotype.js';
 import type { ReleaseModel, TypeDecl } from '../src/models/model.js';
@@ -95,6 +95,7 @@ describe('deltas are checked against the extracted models', () => {
       [addField('v1.Protocol', field('X', 'string', 'x'), { first: true }), /v1\.Protocol is not a struct/],
       [addType(named('v1.Protocol', 'string')), /type v1\.Protocol already exists/],
       [removeType('v1.Nope'), /removeType: no type v1\.Nope/],
+      [removeField('v1.Container', 'Nope'), /removeField: v1\.Container has no field Nope/],
       [renameType('v1.Handler', 'v1.Probe'), /type v1\.Probe already exists/],
     ];
     for (const [change, message] of bad) {
@@ -109,6 +110,14 @@ describe('deltas are checked against the extracted models', () => {
     expect(() => assembleReleases(BASE_RELEASE, deltasWith('1.9', removeType('v1.Capability')))).toThrow(
       /1\.9: type v1\.Capability is referenced but not declared/,
     );
+  });
+
+  it('removes a field in place', () => {
+    const models = assembleReleases(BASE_RELEASE, deltasWith('1.9', removeField('v1.Container', 'TTY')).slice(0, 1));
+    const names = (m: ReleaseModel | undefined) => m?.types.find((t) => t.name === 'v1.Container')?.fields?.map((f) => f.goName);
+    const real = names(releaseModel('1.9'));
+    expect(real).toContain('TTY');
+    expect(names(models[1])).toEqual(real?.filter((n) => n !== 'TTY'));
   });
 
   it('renames an embedded field together with its type', () => {

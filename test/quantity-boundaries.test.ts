@@ -18,7 +18,11 @@ import { parseQuantity, quantityString, roundTripQuantity, type QuantityValue } 
 import { oracleCase, oracleRow } from './support/oracle.js';
 import { spewQuantity } from './support/spew-quantity.js';
 
-type Row = [input: string, canonical: string, kubelet: [value: bigint, scale: number, s: string, format: QuantityValue['Format']]];
+type Row = [
+  input: string,
+  canonical: string,
+  kubelet: [value: bigint, scale: number, s: string, format: QuantityValue['Format']],
+];
 
 /** input → canonical text → what the kubelet parses from that text (int64Amount, cached s, Format). */
 const ROWS: Row[] = [
@@ -67,20 +71,27 @@ describe('BinarySI/DecimalSI boundaries (apimachinery CanonicalizeBytes)', () =>
     expect(roundTripQuantity(parsed)).toEqual({ i: { value, scale }, d: { Dec: null }, s, Format });
   });
 
-  it.each(ROWS)('%s hashes like %s in every release; pre-images show the canonical text and Go layout', (input, canonical, layout) => {
-    const [value, scale, s, Format] = layout;
-    for (const release of supportedReleases()) {
-      const options = { kubeletVersion: release };
-      expect(hashContainer(withMemory(input), options), release).toBe(hashContainer(withMemory(canonical), options));
-    }
-    const goValue: QuantityValue = { i: { value, scale }, d: { Dec: null }, s, Format };
-    for (const release of LEGACY) {
-      expect(preimage(withMemory(input), { kubeletVersion: release }).text).toContain(`memory:${spewQuantity(goValue)}`);
-    }
-    for (const release of JSON_ERA) {
-      expect(preimage(withMemory(input), { kubeletVersion: release }).text).toContain(`"limits":{"memory":"${canonical}"}`);
-    }
-  });
+  it.each(ROWS)(
+    '%s hashes like %s in every release; pre-images show the canonical text and Go layout',
+    (input, canonical, layout) => {
+      const [value, scale, s, Format] = layout;
+      for (const release of supportedReleases()) {
+        const options = { kubeletVersion: release };
+        expect(hashContainer(withMemory(input), options), release).toBe(hashContainer(withMemory(canonical), options));
+      }
+      const goValue: QuantityValue = { i: { value, scale }, d: { Dec: null }, s, Format };
+      for (const release of LEGACY) {
+        expect(preimage(withMemory(input), { kubeletVersion: release }).text).toContain(
+          `memory:${spewQuantity(goValue)}`,
+        );
+      }
+      for (const release of JSON_ERA) {
+        expect(preimage(withMemory(input), { kubeletVersion: release }).text).toContain(
+          `"limits":{"memory":"${canonical}"}`,
+        );
+      }
+    },
+  );
 
   it('"1.0Ki" everywhere hashes exactly like the oracle case that spells "1Ki" (every release)', () => {
     const container = oracleCase('qty-1Ki').container as { resources: { limits: object; requests: object } };

@@ -73,7 +73,7 @@ function compile(type: GoType): DecodeFn {
         if (!Array.isArray(json)) throw typeError(path, `an array (${type.name})`, json);
         if (hasToJson(json)) throw toJsonError(path, `an array (${type.name})`);
         if (json.length === 0) return null; // []: omitted by Marshal, so nil after the round trip
-        const out: GoValue[] = new Array(json.length);
+        const out = new Array<GoValue>(json.length);
         const dec = elem();
         for (let i = 0; i < json.length; i++) {
           path.push(i);
@@ -120,7 +120,6 @@ function decodeBool(json: unknown, path: JsonPathSegment[]): boolean {
   throw typeError(path, 'a boolean', json);
 }
 
-
 function decodeInt32(json: unknown, path: JsonPathSegment[]): number {
   if (typeof json === 'number' && Number.isInteger(json) && json >= -2147483648 && json <= 2147483647) {
     return json === 0 ? 0 : json; // -0 is 0 in Go
@@ -141,7 +140,12 @@ function exactInteger(json: unknown, path: JsonPathSegment[], min: bigint, max: 
   else if (json instanceof JsonNumber) {
     if (!isJsonNumberText(json.text)) throw badNumberText(json.text, path);
     if (!/^-?\d+$/.test(json.text)) {
-      throw new DecodeError('NOT_AN_INTEGER', path, `${what} (an integer without fraction or exponent)`, `found ${json.text}`);
+      throw new DecodeError(
+        'NOT_AN_INTEGER',
+        path,
+        `${what} (an integer without fraction or exponent)`,
+        `found ${json.text}`,
+      );
     }
     value = BigInt(json.text);
   } else if (typeof json === 'number') {
@@ -228,7 +232,8 @@ function compileStruct(type: StructType): DecodeFn {
   }));
   const ownKeys = new Set(plans.filter((p) => !p.inline).map((p) => p.key));
   return (json, path) => {
-    if (json === null || json === undefined) json = EMPTY; // null leaves the zero value
+    if (json === null || json === undefined)
+      json = EMPTY; // null leaves the zero value
     else if (!isPlainObject(json)) throw typeError(path, `an object (${type.name})`, json);
     else if (hasToJson(json)) throw toJsonError(path, `an object (${type.name})`);
     const obj = json as Record<string, unknown>;
@@ -253,12 +258,12 @@ function compileStruct(type: StructType): DecodeFn {
   };
 }
 
-const EMPTY: Readonly<Record<string, unknown>> = Object.freeze(Object.create(null));
+const EMPTY = Object.freeze(Object.create(null) as Record<string, unknown>);
 
 /** The keys an embedded struct may take: all but those the outer struct claims (Go's dominance rule). */
 function promoted(obj: Record<string, unknown>, ownKeys: ReadonlySet<string | null>): Record<string, unknown> {
   if (ownKeys.size === 0) return obj;
-  const out: Record<string, unknown> = Object.create(null);
+  const out = Object.create(null) as Record<string, unknown>;
   for (const k of Object.keys(obj)) if (!ownKeys.has(k)) out[k] = obj[k];
   return out;
 }
@@ -274,12 +279,20 @@ function describe(v: unknown): string {
   if (v instanceof JsonNumber) return `found number ${v.text}`;
   if (typeof v === 'object') return describeObject(v);
   if (typeof v === 'string') return `found string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}`;
-  return `found ${typeof v} ${String(v)}`;
+  if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean')
+    return `found ${typeof v} ${v.toString()}`;
+  if (typeof v === 'function' || typeof v === 'symbol') return `found ${typeof v} ${v.toString()}`;
+  return 'found undefined undefined';
 }
 
 /** An object or array whose toJSON would make JSON.stringify send something else. */
 function toJsonError(path: JsonPathSegment[], expected: string): DecodeError {
-  return new DecodeError('INVALID_TYPE', path, `${expected} as plain data`, 'found a toJSON method: JSON.stringify would send what it returns');
+  return new DecodeError(
+    'INVALID_TYPE',
+    path,
+    `${expected} as plain data`,
+    'found a toJSON method: JSON.stringify would send what it returns',
+  );
 }
 
 /** The error for a container that is not a JSON object. */

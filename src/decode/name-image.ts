@@ -11,7 +11,12 @@ import { hasToJson, isPlainObject, memberOf } from './input.js';
 export function decodeNameImage(container: unknown): GoStruct {
   if (!isPlainObject(container)) throw notAContainer(container);
   if (hasToJson(container)) {
-    throw new DecodeError('INVALID_TYPE', [], 'a container object as plain data', 'found a toJSON method: JSON.stringify would send what it returns');
+    throw new DecodeError(
+      'INVALID_TYPE',
+      [],
+      'a container object as plain data',
+      'found a toJSON method: JSON.stringify would send what it returns',
+    );
   }
   return { Name: stringField(container, 'name'), Image: stringField(container, 'image') };
 }

@@ -61,10 +61,15 @@ function hasNonAsciiSpaceAround(s: string): boolean {
   // The trimmed text starts with a non-space, so its first occurrence is where trimming stopped.
   const lead = trimmed.length === 0 ? s.length : s.indexOf(trimmed);
   const removed = s.slice(0, lead) + s.slice(lead + trimmed.length);
-  return /[^\u0000-\u007f]/.test(removed);
+  return /[\u0080-\uffff]/.test(removed); // any non-ASCII code unit
 }
 
 /** A {@link JsonNumber} whose text Go's JSON scanner would never have accepted as a number. */
 export function badNumberText(text: string, path: readonly JsonPathSegment[]): DecodeError {
-  return new DecodeError('INVALID_JSON', path, 'a JsonNumber holding a JSON number (RFC 8259 syntax)', `found ${JSON.stringify(text)}`);
+  return new DecodeError(
+    'INVALID_JSON',
+    path,
+    'a JsonNumber holding a JSON number (RFC 8259 syntax)',
+    `found ${JSON.stringify(text)}`,
+  );
 }

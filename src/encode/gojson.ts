@@ -39,9 +39,10 @@ class Compiler {
     let fn = this.cache.get(type);
     if (!fn) {
       // Indirection first, so a recursive type graph would not loop while compiling.
-      let real: EncodeFn | undefined;
-      this.cache.set(type, (v, s) => real!(v, s));
-      real = this.build(type);
+      this.cache.set(type, (v, s) => {
+        real(v, s);
+      });
+      const real = this.build(type);
       this.cache.set(type, real);
       fn = real;
     }
@@ -59,7 +60,7 @@ class Compiler {
       case 'int':
       case 'int64':
       case 'uint':
-        return (v, s) => writeAscii(s, String(v));
+        return (v, s) => writeAscii(s, (v as number | bigint).toString());
       case 'ptr': {
         const elem = this.encoder(type.elem);
         return (v, s) => (v === null ? s.writeBytes(NULL) : elem(v, s)); // nil pointer: null
@@ -67,7 +68,10 @@ class Compiler {
       case 'slice': {
         const elem = this.encoder(type.elem);
         return (v, s) => {
-          if (v === null) return s.writeBytes(NULL); // nil slice: null
+          if (v === null) {
+            s.writeBytes(NULL); // nil slice: null
+            return;
+          }
           const arr = v as readonly GoValue[];
           s.writeByte(OPEN_BRACKET);
           for (let i = 0; i < arr.length; i++) {
@@ -80,7 +84,10 @@ class Compiler {
       case 'map': {
         const elem = this.encoder(type.elem);
         return (v, s) => {
-          if (v === null) return s.writeBytes(NULL); // nil map: null
+          if (v === null) {
+            s.writeBytes(NULL); // nil map: null
+            return;
+          }
           const entries = v as GoMap;
           s.writeByte(OPEN_BRACE);
           for (let i = 0; i < entries.length; i++) {

@@ -72,9 +72,7 @@ export class TeeSink implements ByteSink {
 }
 
 // Decimal digits of 0..255, pre-encoded: go-spew prints each element of a []uint8 in base 10.
-const DECIMAL_BYTES: readonly Uint8Array[] = Array.from({ length: 256 }, (_, n) =>
-  new TextEncoder().encode(String(n)),
-);
+const DECIMAL_BYTES: readonly Uint8Array[] = Array.from({ length: 256 }, (_, n) => new TextEncoder().encode(String(n)));
 const SPEW_BYTES_OPEN = new TextEncoder().encode('([]uint8)[');
 const SPACE = 0x20;
 const CLOSE_BRACKET = 0x5d;

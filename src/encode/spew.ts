@@ -96,9 +96,8 @@ class SpewCompiler {
     if (hit) return hit;
     if (type.kind === 'struct') {
       // A self-referential struct reaches itself while its fields compile: hand out a forwarder.
-      let impl: Body | undefined;
-      this.bodies.set(type, (v, s) => impl!(v, s));
-      impl = this.struct(type);
+      this.bodies.set(type, (v, s) => impl(v, s));
+      const impl = this.struct(type);
       this.bodies.set(type, impl);
       return impl;
     }

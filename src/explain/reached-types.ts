@@ -27,8 +27,7 @@ function walk(value: GoValue, type: GoType, path: JsonPathSegment[], out: Map<st
         });
       return;
     case 'map':
-      if (value !== null && Array.isArray(value))
-        for (const [k, v] of value as unknown as GoMap) walk(v, type.elem, [...path, k], out);
+      if (value !== null) for (const [k, v] of value as GoMap) walk(v, type.elem, [...path, k], out);
       return;
     case 'struct': {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return;

@@ -51,7 +51,13 @@ function walk(type: GoType, a: GoValue, b: GoValue, path: JsonPathSegment[], out
       const ob = b as Readonly<Record<string, GoValue>>;
       for (const f of type.fields) {
         if (!(f.goName in oa) && !(f.goName in ob)) continue; // name-image decodes only two fields
-        walk(f.type, oa[f.goName] ?? null, ob[f.goName] ?? null, f.inline ? path : [...path, f.jsonName || f.goName], out);
+        walk(
+          f.type,
+          oa[f.goName] ?? null,
+          ob[f.goName] ?? null,
+          f.inline ? path : [...path, f.jsonName || f.goName],
+          out,
+        );
       }
       return;
     }

@@ -1,6 +1,6 @@
 /**
  * The Go value tree: how a decoded `v1.Container` (and everything it reaches) is held in
- * JavaScript. Decoders build it, encoders read it; both are driven by the same {@link GoType}.
+ * JavaScript. Decoders build it, encoders read it; both are driven by the same `GoType`.
  *
  * | Go kind                | JavaScript                                                            |
  * |------------------------|-----------------------------------------------------------------------|
@@ -16,7 +16,6 @@
  * `resource.Quantity` is a struct like any other here (`i`, `d`, `s`, `Format` exactly as in Go's
  * memory), so go-spew's printer needs no special case; encoding/json special-cases it by name.
  */
-import type { GoType } from '../models/gotype.js';
 
 export type GoValue = string | boolean | number | bigint | null | readonly GoValue[] | GoMap | GoStruct;
 
@@ -55,5 +54,3 @@ export function compareGoStrings(a: string, b: string): number {
   }
   return a.length - b.length;
 }
-
-export type { GoType };

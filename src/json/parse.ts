@@ -184,7 +184,7 @@ class Parser {
   }
 
   private object(depth: number): { [key: string]: JsonValue } {
-    const out: { [key: string]: JsonValue } = Object.create(null);
+    const out = Object.create(null) as { [key: string]: JsonValue };
     this.pos++;
     this.skipWs();
     if (this.s[this.pos] === '}') {
@@ -207,7 +207,7 @@ class Parser {
       if (this.lastEscapedRaw !== null && typeof out[key] === 'string') {
         // Quantity.UnmarshalJSON parses the raw text between the quotes, escapes intact.
         let raws = escapedMembers.get(out);
-        if (!raws) escapedMembers.set(out, (raws = new Map()));
+        if (!raws) escapedMembers.set(out, (raws = new Map<string, string>()));
         raws.set(key, this.lastEscapedRaw);
       }
       this.skipWs();
@@ -281,14 +281,30 @@ class Parser {
       out += s.slice(start, i);
       const e = s[i + 1];
       switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
         case 'u': {
           const hex = s.slice(i + 2, i + 6);
           if (!/^[0-9a-fA-F]{4}$/.test(hex)) {

@@ -37,7 +37,8 @@ export interface JsonBooleanNode extends Span {
 export interface JsonNullNode extends Span {
   readonly type: 'null';
 }
-export type JsonNode = JsonObjectNode | JsonArrayNode | JsonStringNode | JsonNumberNode | JsonBooleanNode | JsonNullNode;
+export type JsonNode =
+  JsonObjectNode | JsonArrayNode | JsonStringNode | JsonNumberNode | JsonBooleanNode | JsonNullNode;
 
 export interface JsonMember {
   readonly key: string;

@@ -7,15 +7,7 @@ import type { Int64Amount, QuantityFormat, QuantityValue } from './types.js';
 import { bigIntFromValue } from './bignat.js';
 import { constructSuffix } from './suffix.js';
 import { MAX_INT64, MIN_INT64, wrapInt32 } from '../go/ints.js';
-import {
-  decCmp,
-  decRoundUp,
-  decimalDigits,
-  pow10,
-  remove1024Factors,
-  removeTensFactors,
-  type Dec,
-} from './dec.js';
+import { decCmp, decRoundUp, decimalDigits, pow10, remove1024Factors, removeTensFactors, type Dec } from './dec.js';
 
 /** The amount a quantity holds: the inf.Dec when `d.Dec` is set, else the int64Amount. */
 type Amount = { kind: 'int64'; i: Int64Amount } | { kind: 'dec'; dec: Dec };
@@ -136,4 +128,3 @@ export function canonicalString(q: QuantityValue): string {
   const { number, exponent } = amount.kind === 'dec' ? decCanonical(amount.dec) : int64Canonical(amount.i);
   return number + (constructSuffix(10, exponent, format) ?? '');
 }
-

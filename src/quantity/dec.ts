@@ -105,4 +105,3 @@ export function remove1024Factors(x: bigint): { amount: bigint; times: number } 
   const times = Math.floor(trailingZeroBits / 10);
   return { amount: x / (1n << BigInt(10 * times)), times };
 }
-

@@ -9,7 +9,7 @@ import { DecimalShiftTooLarge } from './dec.js';
 import { canonicalString } from './canonical.js';
 import { goTrimSpace } from './trim.js';
 
-export type { BigIntValue, InfDec, Int64Amount, QuantityFormat, QuantityValue } from './types.js';
+export type { BigIntValue, InfDec, QuantityFormat, QuantityValue } from './types.js';
 
 /** What a QuantityError says was expected. */
 export const QUANTITY_EXPECTED = 'a quantity like "500m" or "1Gi"';
@@ -38,7 +38,12 @@ export function parseQuantity(text: string, path: readonly JsonPathSegment[] = [
       throw new QuantityError('INVALID_QUANTITY', path, QUANTITY_EXPECTED, err.reason);
     }
     if (err instanceof DecimalShiftTooLarge) {
-      throw new QuantityError('INVALID_QUANTITY', path, QUANTITY_EXPECTED, `exponent too large to evaluate (${err.message})`);
+      throw new QuantityError(
+        'INVALID_QUANTITY',
+        path,
+        QUANTITY_EXPECTED,
+        `exponent too large to evaluate (${err.message})`,
+      );
     }
     throw err;
   }
@@ -51,7 +56,12 @@ export function quantityString(q: QuantityValue): string {
     return canonicalString(q);
   } catch (err) {
     if (err instanceof DecimalShiftTooLarge) {
-      throw new QuantityError('INVALID_QUANTITY', [], QUANTITY_EXPECTED, `exponent too large to evaluate (${err.message})`);
+      throw new QuantityError(
+        'INVALID_QUANTITY',
+        [],
+        QUANTITY_EXPECTED,
+        `exponent too large to evaluate (${err.message})`,
+      );
     }
     throw err;
   }

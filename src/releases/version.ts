@@ -16,13 +16,26 @@ export interface KubeletVersion {
 
 const VERSION_RE = /^v?1\.(0|[1-9]\d{0,3})(?:\.(0|[1-9]\d{0,5}))?(?:[-+][0-9A-Za-z.+-]*)?$/;
 
-export function parseKubeletVersion(text: unknown, path: readonly (string | number)[] = ['kubeletVersion']): KubeletVersion {
+export function parseKubeletVersion(
+  text: unknown,
+  path: readonly (string | number)[] = ['kubeletVersion'],
+): KubeletVersion {
   if (typeof text !== 'string') {
-    throw new ReleaseError('INVALID_VERSION', path, 'a kubelet version string such as "1.27", "1.27.4" or "v1.27.4"', `found ${typeof text}`);
+    throw new ReleaseError(
+      'INVALID_VERSION',
+      path,
+      'a kubelet version string such as "1.27", "1.27.4" or "v1.27.4"',
+      `found ${typeof text}`,
+    );
   }
   const m = VERSION_RE.exec(text.trim());
   if (!m) {
-    throw new ReleaseError('INVALID_VERSION', path, 'a kubelet version string such as "1.27", "1.27.4" or "v1.27.4"', `found ${JSON.stringify(text)}`);
+    throw new ReleaseError(
+      'INVALID_VERSION',
+      path,
+      'a kubelet version string such as "1.27", "1.27.4" or "v1.27.4"',
+      `found ${JSON.stringify(text)}`,
+    );
   }
   const minor = Number(m[1]);
   return { release: `1.${minor}`, minor, patch: m[2] === undefined ? null : Number(m[2]), raw: text };

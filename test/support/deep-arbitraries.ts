@@ -23,9 +23,30 @@ export const goStringArb: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc
-      .array(fc.constantFrom('<', '>', '&', '\u2028', '\u2029', '\b', '\f', '\n', '\t', '\u0000', '\u007f', '"', '\\', '\ud800', '\udfff', '😀', 'é'), {
-        maxLength: 5,
-      })
+      .array(
+        fc.constantFrom(
+          '<',
+          '>',
+          '&',
+          '\u2028',
+          '\u2029',
+          '\b',
+          '\f',
+          '\n',
+          '\t',
+          '\u0000',
+          '\u007f',
+          '"',
+          '\\',
+          '\ud800',
+          '\udfff',
+          '😀',
+          'é',
+        ),
+        {
+          maxLength: 5,
+        },
+      )
       .map((parts) => parts.join('')),
   },
 );
@@ -36,19 +57,56 @@ const int32Arb: fc.Arbitrary<number> = fc.oneof(
 );
 
 const int64Arb: fc.Arbitrary<number | bigint> = fc.oneof(
-  fc.constantFrom<number | bigint>(INT64_MIN, INT64_MAX, 0, -1, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2n ** 53n),
+  fc.constantFrom<number | bigint>(
+    INT64_MIN,
+    INT64_MAX,
+    0,
+    -1,
+    Number.MAX_SAFE_INTEGER,
+    -Number.MAX_SAFE_INTEGER,
+    2n ** 53n,
+  ),
   fc.bigInt({ min: INT64_MIN, max: INT64_MAX }),
   fc.integer(),
 );
 
-const SUFFIXES = ['', 'm', 'u', 'n', 'k', 'M', 'G', 'T', 'P', 'E', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei', 'e3', 'E3', 'e-3', 'e+2', 'e0'];
+const SUFFIXES = [
+  '',
+  'm',
+  'u',
+  'n',
+  'k',
+  'M',
+  'G',
+  'T',
+  'P',
+  'E',
+  'Ki',
+  'Mi',
+  'Gi',
+  'Ti',
+  'Pi',
+  'Ei',
+  'e3',
+  'E3',
+  'e-3',
+  'e+2',
+  'e0',
+];
 
 /** Quantity spellings ParseQuantity accepts: sign, digits, fraction, every suffix kind. */
 export const quantitySpellingArb: fc.Arbitrary<string> = fc
   .tuple(
     fc.constantFrom('', '', '', '-', '+'),
-    fc.oneof(fc.constantFrom('0', '1', '1000', '1024', '1023', '999', '9223372036854775807'), fc.bigInt({ min: 0n, max: 10n ** 22n }).map(String)),
-    fc.oneof(fc.constant(''), fc.constantFrom('.5', '.0', '.', '.001', '.9990234375'), fc.nat({ max: 999999 }).map((n) => `.${n}`)),
+    fc.oneof(
+      fc.constantFrom('0', '1', '1000', '1024', '1023', '999', '9223372036854775807'),
+      fc.bigInt({ min: 0n, max: 10n ** 22n }).map(String),
+    ),
+    fc.oneof(
+      fc.constant(''),
+      fc.constantFrom('.5', '.0', '.', '.001', '.9990234375'),
+      fc.nat({ max: 999999 }).map((n) => `.${n}`),
+    ),
     fc.constantFrom(...SUFFIXES),
   )
   .map(([sign, whole, fraction, suffix]) => `${sign}${whole}${fraction}${suffix}`);
@@ -59,7 +117,10 @@ const quantityArb: fc.Arbitrary<string | number> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(0, 1, 0.5, 1000, 1e3, 1024) },
 );
 
-const RESOURCE_NAMES = fc.oneof(fc.constantFrom('cpu', 'memory', 'ephemeral-storage', 'hugepages-2Mi', 'example.com/gpu'), goStringArb);
+const RESOURCE_NAMES = fc.oneof(
+  fc.constantFrom('cpu', 'memory', 'ephemeral-storage', 'hugepages-2Mi', 'example.com/gpu'),
+  goStringArb,
+);
 
 /** A JSON-like value for `type`, as a client would write it, or undefined for "leave it out". */
 export function valueArb(type: GoType, depth = 0): fc.Arbitrary<unknown> {
@@ -76,7 +137,10 @@ export function valueArb(type: GoType, depth = 0): fc.Arbitrary<unknown> {
     case 'uint':
       return fc.bigInt({ min: 0n, max: 2n ** 64n - 1n });
     case 'ptr':
-      return fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 4, arbitrary: valueArb(type.elem, depth) });
+      return fc.oneof(
+        { weight: 1, arbitrary: fc.constant(null) },
+        { weight: 4, arbitrary: valueArb(type.elem, depth) },
+      );
     case 'slice':
       return fc.oneof(
         { weight: 1, arbitrary: fc.constant(null) },
@@ -137,12 +201,12 @@ export function pathsIn(type: GoType, value: unknown, out = new Set<string>()): 
     return out;
   }
   if (type.kind === 'map') {
-    for (const x of Object.values(value as object)) pathsIn(type.elem, x, out);
+    for (const x of Object.values(value)) pathsIn(type.elem, x, out);
     return out;
   }
   if (type.kind !== 'struct' || type.name === QUANTITY_TYPE || type.name === INT_OR_STRING_TYPE) return out;
   const owners = memberOwners(type);
-  for (const [key, v] of Object.entries(value as object)) {
+  for (const [key, v] of Object.entries(value)) {
     const m = owners.get(key);
     if (!m) continue;
     out.add(`${m.owner.name}.${key}`);
@@ -155,8 +219,10 @@ export function pathsIn(type: GoType, value: unknown, out = new Set<string>()): 
 export function memberPaths(root: StructType): Set<string> {
   const out = new Set<string>();
   const walk = (type: GoType): void => {
-    if (type.kind === 'ptr' || type.kind === 'slice') return walk(type.elem);
-    if (type.kind === 'map') return walk(type.elem);
+    if (type.kind === 'ptr' || type.kind === 'slice' || type.kind === 'map') {
+      walk(type.elem);
+      return;
+    }
     if (type.kind !== 'struct' || type.name === QUANTITY_TYPE || type.name === INT_OR_STRING_TYPE) return;
     for (const f of type.fields) {
       if (!f.exported) continue;

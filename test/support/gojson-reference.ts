@@ -3,7 +3,7 @@
  * GoType and a value tree, building a JS string. Written independently of the compiled encoder
  * (different escaping code, no pre-encoded fragments), so the two check each other.
  */
-import type { GoMap, GoStruct, GoValue } from '../../src/go/value.js';
+import type { GoMap, GoStruct, GoValue, IntOrStringValue } from '../../src/go/value.js';
 import type { GoType, StructType } from '../../src/models/gotype.js';
 import { quantityString, type QuantityValue } from '../../src/quantity/quantity.js';
 
@@ -89,8 +89,8 @@ function encode(type: GoType, v: GoValue, go122: boolean): string {
     case 'struct': {
       if (type.name === 'resource.Quantity') return quote(quantityString(v as QuantityValue), go122);
       if (type.name === 'intstr.IntOrString') {
-        const ios = v as GoStruct;
-        return ios.Type === 1n ? quote(ios.StrVal as string, go122) : (ios.IntVal as number | bigint).toString();
+        const ios = v as IntOrStringValue;
+        return ios.Type === 1n ? quote(ios.StrVal, go122) : ios.IntVal.toString();
       }
       return `{${members(type, v as GoStruct, go122).join(',')}}`;
     }

@@ -142,7 +142,8 @@ function applyChange(types: Map<string, TypeDecl>, change: Change, version: stri
     }
     case 'addField': {
       const fields = structFields(change.type);
-      if (fields.some((f) => f.goName === change.field.goName)) fail(`${change.type} already has ${change.field.goName}`);
+      if (fields.some((f) => f.goName === change.field.goName))
+        fail(`${change.type} already has ${change.field.goName}`);
       const at = change.after === null ? 0 : indexOfField(fields, change.after, change.type) + 1;
       withFields(change.type, [...fields.slice(0, at), { ...change.field }, ...fields.slice(at)]);
       return;
@@ -150,13 +151,19 @@ function applyChange(types: Map<string, TypeDecl>, change: Change, version: stri
     case 'removeField': {
       const fields = structFields(change.type);
       const at = indexOfField(fields, change.goName, change.type);
-      withFields(change.type, fields.filter((_, i) => i !== at));
+      withFields(
+        change.type,
+        fields.filter((_, i) => i !== at),
+      );
       return;
     }
     case 'replaceField': {
       const fields = structFields(change.type);
       const at = indexOfField(fields, change.field.goName, change.type);
-      withFields(change.type, fields.map((f, i) => (i === at ? { ...change.field } : f)));
+      withFields(
+        change.type,
+        fields.map((f, i) => (i === at ? { ...change.field } : f)),
+      );
       return;
     }
   }

@@ -9,7 +9,9 @@ export const v1_12: ReleaseDelta = {
     apimachinery: { commit: '6dd46049f39503a1fc8d65de4bd566829e95faff', date: '2018-09-12' },
   },
   changes: [
-    addField('v1.SecurityContext', field('ProcMount', '*v1.ProcMountType', 'procMount,omitEmpty'), { after: 'AllowPrivilegeEscalation' }),
+    addField('v1.SecurityContext', field('ProcMount', '*v1.ProcMountType', 'procMount,omitEmpty'), {
+      after: 'AllowPrivilegeEscalation',
+    }),
     addType(named('v1.ProcMountType', 'string')),
   ],
 };

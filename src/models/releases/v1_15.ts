@@ -9,10 +9,16 @@ export const v1_15: ReleaseDelta = {
     apimachinery: { commit: '1799e75a07195de9460b8ef7300883499f12127b', date: '2019-06-12' },
   },
   changes: [
-    addField('v1.SecurityContext', field('WindowsOptions', '*v1.WindowsSecurityContextOptions', 'windowsOptions,omitempty'), { after: 'SELinuxOptions' }),
-    addType(struct('v1.WindowsSecurityContextOptions', [
-      field('GMSACredentialSpecName', '*string', 'gmsaCredentialSpecName,omitempty'),
-      field('GMSACredentialSpec', '*string', 'gmsaCredentialSpec,omitempty'),
-    ])),
+    addField(
+      'v1.SecurityContext',
+      field('WindowsOptions', '*v1.WindowsSecurityContextOptions', 'windowsOptions,omitempty'),
+      { after: 'SELinuxOptions' },
+    ),
+    addType(
+      struct('v1.WindowsSecurityContextOptions', [
+        field('GMSACredentialSpecName', '*string', 'gmsaCredentialSpecName,omitempty'),
+        field('GMSACredentialSpec', '*string', 'gmsaCredentialSpec,omitempty'),
+      ]),
+    ),
   ],
 };

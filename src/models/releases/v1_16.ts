@@ -11,6 +11,8 @@ export const v1_16: ReleaseDelta = {
   kubelet: { kubeletHashAlgorithm: 'json', jsonEscapes: 'pre-go1.22' },
   changes: [
     addField('v1.Container', field('StartupProbe', '*v1.Probe', 'startupProbe,omitempty'), { after: 'ReadinessProbe' }),
-    addField('v1.WindowsSecurityContextOptions', field('RunAsUserName', '*string', 'runAsUserName,omitempty'), { after: 'GMSACredentialSpec' }),
+    addField('v1.WindowsSecurityContextOptions', field('RunAsUserName', '*string', 'runAsUserName,omitempty'), {
+      after: 'GMSACredentialSpec',
+    }),
   ],
 };

@@ -8,7 +8,5 @@ export const v1_17: ReleaseDelta = {
     api: { commit: '4c9a86741a7ab3890dd9e0777e85d8eee48bf59c', date: '2019-12-10' },
     apimachinery: { commit: '79c2a76c473a20cdc4ce59cae4b72529b5d9d16b', date: '2019-11-21' },
   },
-  changes: [
-    replaceType(named('intstr.Type', 'int64')),
-  ],
+  changes: [replaceType(named('intstr.Type', 'int64'))],
 };

@@ -9,11 +9,15 @@ export const v1_19: ReleaseDelta = {
     apimachinery: { commit: 'b63a0c883fbfc313249150449400788e5589ef23', date: '2020-08-21' },
   },
   changes: [
-    addField('v1.SecurityContext', field('SeccompProfile', '*v1.SeccompProfile', 'seccompProfile,omitempty'), { after: 'ProcMount' }),
-    addType(struct('v1.SeccompProfile', [
-      field('Type', 'v1.SeccompProfileType', 'type'),
-      field('LocalhostProfile', '*string', 'localhostProfile,omitempty'),
-    ])),
+    addField('v1.SecurityContext', field('SeccompProfile', '*v1.SeccompProfile', 'seccompProfile,omitempty'), {
+      after: 'ProcMount',
+    }),
+    addType(
+      struct('v1.SeccompProfile', [
+        field('Type', 'v1.SeccompProfileType', 'type'),
+        field('LocalhostProfile', '*string', 'localhostProfile,omitempty'),
+      ]),
+    ),
     addType(named('v1.SeccompProfileType', 'string')),
   ],
 };

@@ -9,6 +9,8 @@ export const v1_21: ReleaseDelta = {
     apimachinery: { commit: 'e337f44144a6ffeee2758c80dea17dd53fa6cbf4', date: '2021-03-29' },
   },
   changes: [
-    addField('v1.Probe', field('TerminationGracePeriodSeconds', '*int64', 'terminationGracePeriodSeconds,omitempty'), { after: 'FailureThreshold' }),
+    addField('v1.Probe', field('TerminationGracePeriodSeconds', '*int64', 'terminationGracePeriodSeconds,omitempty'), {
+      after: 'FailureThreshold',
+    }),
   ],
 };

@@ -9,6 +9,8 @@ export const v1_22: ReleaseDelta = {
     apimachinery: { commit: 'a644435e2c133d990b624858d9c01985d7f59adf', date: '2021-07-12' },
   },
   changes: [
-    addField('v1.WindowsSecurityContextOptions', field('HostProcess', '*bool', 'hostProcess,omitempty'), { after: 'RunAsUserName' }),
+    addField('v1.WindowsSecurityContextOptions', field('HostProcess', '*bool', 'hostProcess,omitempty'), {
+      after: 'RunAsUserName',
+    }),
   ],
 };

@@ -16,9 +16,6 @@ export const v1_23: ReleaseDelta = {
     // What is left, Probe's embedded Handler, becomes ProbeHandler (the field is renamed with its type).
     renameType('v1.Handler', 'v1.ProbeHandler'),
     addField('v1.ProbeHandler', field('GRPC', '*v1.GRPCAction', 'grpc,omitempty'), { after: 'TCPSocket' }),
-    addType(struct('v1.GRPCAction', [
-      field('Port', 'int32', 'port'),
-      field('Service', '*string', 'service'),
-    ])),
+    addType(struct('v1.GRPCAction', [field('Port', 'int32', 'port'), field('Service', '*string', 'service')])),
   ],
 };

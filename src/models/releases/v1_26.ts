@@ -9,9 +9,9 @@ export const v1_26: ReleaseDelta = {
     apimachinery: { commit: '5d4cdd22b0f7c364f4113b8bb2086763cf2a131c', date: '2022-12-08' },
   },
   changes: [
-    addField('v1.ResourceRequirements', field('Claims', '[]v1.ResourceClaim', 'claims,omitempty'), { after: 'Requests' }),
-    addType(struct('v1.ResourceClaim', [
-      field('Name', 'string', 'name'),
-    ])),
+    addField('v1.ResourceRequirements', field('Claims', '[]v1.ResourceClaim', 'claims,omitempty'), {
+      after: 'Requests',
+    }),
+    addType(struct('v1.ResourceClaim', [field('Name', 'string', 'name')])),
   ],
 };

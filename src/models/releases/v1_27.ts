@@ -16,11 +16,15 @@ export const v1_27: ReleaseDelta = {
     laterPatchJsonEscapes: 'go1.22',
   },
   changes: [
-    addField('v1.Container', field('ResizePolicy', '[]v1.ContainerResizePolicy', 'resizePolicy,omitempty'), { after: 'Resources' }),
-    addType(struct('v1.ContainerResizePolicy', [
-      field('ResourceName', 'v1.ResourceName', 'resourceName'),
-      field('RestartPolicy', 'v1.ResourceResizeRestartPolicy', 'restartPolicy'),
-    ])),
+    addField('v1.Container', field('ResizePolicy', '[]v1.ContainerResizePolicy', 'resizePolicy,omitempty'), {
+      after: 'Resources',
+    }),
+    addType(
+      struct('v1.ContainerResizePolicy', [
+        field('ResourceName', 'v1.ResourceName', 'resourceName'),
+        field('RestartPolicy', 'v1.ResourceResizeRestartPolicy', 'restartPolicy'),
+      ]),
+    ),
     addType(named('v1.ResourceResizeRestartPolicy', 'string')),
   ],
 };

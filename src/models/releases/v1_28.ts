@@ -11,7 +11,9 @@ export const v1_28: ReleaseDelta = {
   },
   kubelet: { featureGates: { SidecarContainers: ALPHA_OFF }, laterPatchJsonEscapes: 'go1.22' },
   changes: [
-    addField('v1.Container', field('RestartPolicy', '*v1.ContainerRestartPolicy', 'restartPolicy,omitempty'), { after: 'ResizePolicy' }),
+    addField('v1.Container', field('RestartPolicy', '*v1.ContainerRestartPolicy', 'restartPolicy,omitempty'), {
+      after: 'ResizePolicy',
+    }),
     addType(named('v1.ContainerRestartPolicy', 'string')),
   ],
 };

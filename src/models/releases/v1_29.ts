@@ -12,8 +12,6 @@ export const v1_29: ReleaseDelta = {
   kubelet: { featureGates: { SidecarContainers: BETA_ON }, laterPatchJsonEscapes: 'go1.22' },
   changes: [
     addField('v1.LifecycleHandler', field('Sleep', '*v1.SleepAction', 'sleep,omitempty'), { after: 'TCPSocket' }),
-    addType(struct('v1.SleepAction', [
-      field('Seconds', 'int64', 'seconds'),
-    ])),
+    addType(struct('v1.SleepAction', [field('Seconds', 'int64', 'seconds')])),
   ],
 };

@@ -10,13 +10,19 @@ export const v1_30: ReleaseDelta = {
   },
   kubelet: { jsonEscapes: 'go1.22' },
   changes: [
-    addField('v1.VolumeMount', field('RecursiveReadOnly', '*v1.RecursiveReadOnlyMode', 'recursiveReadOnly,omitempty'), { after: 'ReadOnly' }),
-    addField('v1.SecurityContext', field('AppArmorProfile', '*v1.AppArmorProfile', 'appArmorProfile,omitempty'), { after: 'SeccompProfile' }),
+    addField('v1.VolumeMount', field('RecursiveReadOnly', '*v1.RecursiveReadOnlyMode', 'recursiveReadOnly,omitempty'), {
+      after: 'ReadOnly',
+    }),
+    addField('v1.SecurityContext', field('AppArmorProfile', '*v1.AppArmorProfile', 'appArmorProfile,omitempty'), {
+      after: 'SeccompProfile',
+    }),
     addType(named('v1.RecursiveReadOnlyMode', 'string')),
-    addType(struct('v1.AppArmorProfile', [
-      field('Type', 'v1.AppArmorProfileType', 'type'),
-      field('LocalhostProfile', '*string', 'localhostProfile,omitempty'),
-    ])),
+    addType(
+      struct('v1.AppArmorProfile', [
+        field('Type', 'v1.AppArmorProfileType', 'type'),
+        field('LocalhostProfile', '*string', 'localhostProfile,omitempty'),
+      ]),
+    ),
     addType(named('v1.AppArmorProfileType', 'string')),
   ],
 };

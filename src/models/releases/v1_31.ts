@@ -9,7 +9,5 @@ export const v1_31: ReleaseDelta = {
     apimachinery: { commit: 'a8f449e276fe566efddb149992049c78f0088492', date: '2024-07-19' },
   },
   kubelet: { kubeletHashAlgorithm: 'name-image', hasHashWithoutResources: false },
-  changes: [
-    addField('v1.ResourceClaim', field('Request', 'string', 'request,omitempty'), { after: 'Name' }),
-  ],
+  changes: [addField('v1.ResourceClaim', field('Request', 'string', 'request,omitempty'), { after: 'Name' })],
 };

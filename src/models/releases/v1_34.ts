@@ -9,23 +9,33 @@ export const v1_34: ReleaseDelta = {
     apimachinery: { commit: 'b72d93d174332f952a8d431419fece5e6f044bcb', date: '2025-08-16' },
   },
   changes: [
-    addField('v1.Container', field('RestartPolicyRules', '[]v1.ContainerRestartRule', 'restartPolicyRules,omitempty'), { after: 'RestartPolicy' }),
-    addField('v1.EnvVarSource', field('FileKeyRef', '*v1.FileKeySelector', 'fileKeyRef,omitempty'), { after: 'SecretKeyRef' }),
-    addType(struct('v1.ContainerRestartRule', [
-      field('Action', 'v1.ContainerRestartRuleAction', 'action,omitempty'),
-      field('ExitCodes', '*v1.ContainerRestartRuleOnExitCodes', 'exitCodes,omitempty'),
-    ])),
+    addField('v1.Container', field('RestartPolicyRules', '[]v1.ContainerRestartRule', 'restartPolicyRules,omitempty'), {
+      after: 'RestartPolicy',
+    }),
+    addField('v1.EnvVarSource', field('FileKeyRef', '*v1.FileKeySelector', 'fileKeyRef,omitempty'), {
+      after: 'SecretKeyRef',
+    }),
+    addType(
+      struct('v1.ContainerRestartRule', [
+        field('Action', 'v1.ContainerRestartRuleAction', 'action,omitempty'),
+        field('ExitCodes', '*v1.ContainerRestartRuleOnExitCodes', 'exitCodes,omitempty'),
+      ]),
+    ),
     addType(named('v1.ContainerRestartRuleAction', 'string')),
-    addType(struct('v1.ContainerRestartRuleOnExitCodes', [
-      field('Operator', 'v1.ContainerRestartRuleOnExitCodesOperator', 'operator,omitempty'),
-      field('Values', '[]int32', 'values,omitempty'),
-    ])),
-    addType(struct('v1.FileKeySelector', [
-      field('VolumeName', 'string', 'volumeName'),
-      field('Path', 'string', 'path'),
-      field('Key', 'string', 'key'),
-      field('Optional', '*bool', 'optional,omitempty'),
-    ])),
+    addType(
+      struct('v1.ContainerRestartRuleOnExitCodes', [
+        field('Operator', 'v1.ContainerRestartRuleOnExitCodesOperator', 'operator,omitempty'),
+        field('Values', '[]int32', 'values,omitempty'),
+      ]),
+    ),
+    addType(
+      struct('v1.FileKeySelector', [
+        field('VolumeName', 'string', 'volumeName'),
+        field('Path', 'string', 'path'),
+        field('Key', 'string', 'key'),
+        field('Optional', '*bool', 'optional,omitempty'),
+      ]),
+    ),
     addType(named('v1.ContainerRestartRuleOnExitCodesOperator', 'string')),
   ],
 };

@@ -122,9 +122,7 @@ export const v1_8: BaseRelease = {
       field('Type', 'string', 'type,omitempty'),
       field('Level', 'string', 'level,omitempty'),
     ]),
-    struct('v1.LocalObjectReference', [
-      field('Name', 'string', 'name,omitempty'),
-    ]),
+    struct('v1.LocalObjectReference', [field('Name', 'string', 'name,omitempty')]),
     struct('v1.ObjectFieldSelector', [
       field('APIVersion', 'string', 'apiVersion,omitempty'),
       field('FieldPath', 'string', 'fieldPath'),
@@ -145,9 +143,7 @@ export const v1_8: BaseRelease = {
       field('Optional', '*bool', 'optional,omitempty'),
     ]),
     named('v1.ResourceName', 'string'),
-    struct('v1.ExecAction', [
-      field('Command', '[]string', 'command,omitempty'),
-    ]),
+    struct('v1.ExecAction', [field('Command', '[]string', 'command,omitempty')]),
     struct('v1.HTTPGetAction', [
       field('Path', 'string', 'path,omitempty'),
       field('Port', 'intstr.IntOrString', 'port'),
@@ -161,41 +157,29 @@ export const v1_8: BaseRelease = {
     ]),
     named('v1.Capability', 'string'),
     named('v1.URIScheme', 'string'),
-    struct('v1.HTTPHeader', [
-      field('Name', 'string', 'name'),
-      field('Value', 'string', 'value'),
-    ]),
+    struct('v1.HTTPHeader', [field('Name', 'string', 'name'), field('Value', 'string', 'value')]),
 
     // k8s.io/apimachinery, and the Go internals go-spew walks into (Quantity's amounts, inf.Dec, big.Int)
-    struct('resource.Quantity', [
-      field('i', 'resource.int64Amount'),
-      field('d', 'resource.infDecAmount'),
-      field('s', 'string'),
-      embed('resource.Format'),
-    ], { jsonCustomMarshal: true }),
-    struct('resource.int64Amount', [
-      field('value', 'int64'),
-      field('scale', 'resource.Scale'),
-    ]),
-    struct('resource.infDecAmount', [
-      embed('*inf.Dec'),
-    ]),
+    struct(
+      'resource.Quantity',
+      [
+        field('i', 'resource.int64Amount'),
+        field('d', 'resource.infDecAmount'),
+        field('s', 'string'),
+        embed('resource.Format'),
+      ],
+      { jsonCustomMarshal: true },
+    ),
+    struct('resource.int64Amount', [field('value', 'int64'), field('scale', 'resource.Scale')]),
+    struct('resource.infDecAmount', [embed('*inf.Dec')]),
     named('resource.Format', 'string'),
-    struct('intstr.IntOrString', [
-      field('Type', 'intstr.Type'),
-      field('IntVal', 'int32'),
-      field('StrVal', 'string'),
-    ], { jsonCustomMarshal: true }),
+    struct('intstr.IntOrString', [field('Type', 'intstr.Type'), field('IntVal', 'int32'), field('StrVal', 'string')], {
+      jsonCustomMarshal: true,
+    }),
     named('resource.Scale', 'int32'),
-    struct('inf.Dec', [
-      field('unscaled', 'big.Int'),
-      field('scale', 'inf.Scale'),
-    ]),
+    struct('inf.Dec', [field('unscaled', 'big.Int'), field('scale', 'inf.Scale')]),
     named('intstr.Type', 'int'),
-    struct('big.Int', [
-      field('neg', 'bool'),
-      field('abs', 'big.nat'),
-    ], { jsonCustomMarshal: true }),
+    struct('big.Int', [field('neg', 'bool'), field('abs', 'big.nat')], { jsonCustomMarshal: true }),
     named('inf.Scale', 'int32'),
     named('big.nat', '[]big.Word'),
     named('big.Word', 'uint'),

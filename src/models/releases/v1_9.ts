@@ -9,10 +9,9 @@ export const v1_9: ReleaseDelta = {
     apimachinery: { commit: '180eddb345a5be3a157cea1c624700ad5bd27b8f', date: '2017-12-07' },
   },
   changes: [
-    addField('v1.Container', field('VolumeDevices', '[]v1.VolumeDevice', 'volumeDevices,omitempty'), { after: 'VolumeMounts' }),
-    addType(struct('v1.VolumeDevice', [
-      field('Name', 'string', 'name'),
-      field('DevicePath', 'string', 'devicePath'),
-    ])),
+    addField('v1.Container', field('VolumeDevices', '[]v1.VolumeDevice', 'volumeDevices,omitempty'), {
+      after: 'VolumeMounts',
+    }),
+    addType(struct('v1.VolumeDevice', [field('Name', 'string', 'name'), field('DevicePath', 'string', 'devicePath')])),
   ],
 };
