@@ -8,7 +8,8 @@ const RELEASES = supportedReleases();
 const oracle = new Map(oracleExpected().map((r) => [`${r.case}@${r.version}`, r.hash]));
 const kinds = (rs: HashChangeReason[]) => rs.map((r) => r.kind);
 type Added = HashChangeReason & { kind: 'field-added' };
-const added = (rs: HashChangeReason[]) => rs.filter((r): r is Added => r.kind === 'field-added').map((r) => `${r.type}.${r.field}`);
+const added = (rs: HashChangeReason[]) =>
+  rs.filter((r): r is Added => r.kind === 'field-added').map((r) => `${r.type}.${r.field}`);
 
 function hasItems(v: unknown): boolean {
   return Array.isArray(v) && v.length > 0;
@@ -16,10 +17,17 @@ function hasItems(v: unknown): boolean {
 
 describe('explainHashChange over the oracle (every case, consecutive releases)', () => {
   // Computed inside the first test that asks (not while collecting), so coverage is attributed to tests.
-  let explained: { c: ReturnType<typeof oracleCases>[number]; a: string; b: string; e: ReturnType<typeof explainHashChange> }[] | undefined;
+  let explained:
+    | { c: ReturnType<typeof oracleCases>[number]; a: string; b: string; e: ReturnType<typeof explainHashChange> }[]
+    | undefined;
   const all = () =>
     (explained ??= oracleCases().flatMap((c) =>
-      RELEASES.slice(0, -1).map((a, i) => ({ c, a, b: RELEASES[i + 1]!, e: explainHashChange(c.container as object, { from: a, to: RELEASES[i + 1]! }) })),
+      RELEASES.slice(0, -1).map((a, i) => ({
+        c,
+        a,
+        b: RELEASES[i + 1]!,
+        e: explainHashChange(c.container as object, { from: a, to: RELEASES[i + 1]! }),
+      })),
     ));
 
   it('reports a change exactly when the oracle hashes differ, and always finds a reason', () => {
@@ -41,7 +49,13 @@ describe('explainHashChange over the oracle (every case, consecutive releases)',
 
   it('1.15→1.16 and 1.30→1.31 are algorithm changes for every case', () => {
     for (const { a, e } of all().filter((x) => x.a === '1.15' || x.a === '1.30')) {
-      expect(e.reasons).toEqual([expect.objectContaining({ kind: 'algorithm', from: a === '1.15' ? 'legacy' : 'json', to: a === '1.15' ? 'json' : 'name-image' })]);
+      expect(e.reasons).toEqual([
+        expect.objectContaining({
+          kind: 'algorithm',
+          from: a === '1.15' ? 'legacy' : 'json',
+          to: a === '1.15' ? 'json' : 'name-image',
+        }),
+      ]);
     }
   });
 
@@ -72,7 +86,9 @@ describe('explainHashChange over the oracle (every case, consecutive releases)',
   it('json era: a field one release lacks is dropped on decode (grpc probes at 1.22→1.23)', () => {
     const e = explainHashChange(oracleCase('probe-grpc').container as object, { from: '1.22', to: '1.23' });
     expect(e.changed).toBe(true);
-    expect(e.reasons).toContainEqual(expect.objectContaining({ kind: 'field-dropped', release: '1.22', field: 'GRPC' }));
+    expect(e.reasons).toContainEqual(
+      expect.objectContaining({ kind: 'field-dropped', release: '1.22', field: 'GRPC' }),
+    );
     const back = explainHashChange(oracleCase('probe-grpc').container as object, { from: '1.23', to: '1.22' });
     expect(back.reasons.map((r) => r.kind === 'field-dropped' && r.release)).toContain('1.22');
   });
@@ -81,9 +97,28 @@ describe('explainHashChange over the oracle (every case, consecutive releases)',
 describe('explainHashChange on chosen containers', () => {
   it('the same container without volume mounts does not change at 1.13→1.14', () => {
     const base = { name: 'a', image: 'b' };
-    expect(explainHashChange(base, { from: '1.13', to: '1.14' }).reasons).toEqual([{ kind: 'no-change', detail: expect.any(String) }]);
-    const e = explainHashChange({ ...base, volumeMounts: [{ name: 'v', mountPath: '/v' }, { name: 'w', mountPath: '/w' }] }, { from: '1.13', to: '1.14' });
-    expect(e.reasons).toEqual([expect.objectContaining({ kind: 'field-added', type: 'v1.VolumeMount', field: 'SubPathExpr', goType: 'string', reachedAt: ['.volumeMounts[0]', '.volumeMounts[1]'] })]);
+    expect(explainHashChange(base, { from: '1.13', to: '1.14' }).reasons).toEqual([
+      { kind: 'no-change', detail: expect.any(String) },
+    ]);
+    const e = explainHashChange(
+      {
+        ...base,
+        volumeMounts: [
+          { name: 'v', mountPath: '/v' },
+          { name: 'w', mountPath: '/w' },
+        ],
+      },
+      { from: '1.13', to: '1.14' },
+    );
+    expect(e.reasons).toEqual([
+      expect.objectContaining({
+        kind: 'field-added',
+        type: 'v1.VolumeMount',
+        field: 'SubPathExpr',
+        goType: 'string',
+        reachedAt: ['.volumeMounts[0]', '.volumeMounts[1]'],
+      }),
+    ]);
     expect(e.summary).toMatch(/^1\.13 → 1\.14: [0-9a-f]+ → [0-9a-f]+; v1\.VolumeMount\.SubPathExpr/);
   });
 
@@ -91,7 +126,9 @@ describe('explainHashChange on chosen containers', () => {
     const c = { name: 'a', volumeMounts: [{ name: 'v', mountPath: '/v', subPathExpr: '$(POD)' }] };
     const e = explainHashChange(c, { from: '1.14', to: '1.13' });
     expect(kinds(e.reasons).sort()).toEqual(['field-dropped', 'field-removed']);
-    expect(e.reasons).toContainEqual(expect.objectContaining({ kind: 'field-dropped', release: '1.13', path: '.volumeMounts[0].subPathExpr' }));
+    expect(e.reasons).toContainEqual(
+      expect.objectContaining({ kind: 'field-dropped', release: '1.13', path: '.volumeMounts[0].subPathExpr' }),
+    );
   });
 
   it('JSON escaping changes only strings with BS/FF (Go 1.22 built 1.30)', () => {

@@ -27,9 +27,21 @@ describe('gate facts per release', () => {
 
   it('InPlacePodVerticalScaling: alpha off 1.27–1.32, beta on 1.33–1.34, GA locked from 1.35', () => {
     expect(releaseInfo('1.26').featureGates.InPlacePodVerticalScaling).toBeUndefined();
-    expect(releaseInfo('1.32').featureGates.InPlacePodVerticalScaling).toEqual({ default: false, stage: 'alpha', locked: false });
-    expect(releaseInfo('1.34').featureGates.InPlacePodVerticalScaling).toEqual({ default: true, stage: 'beta', locked: false });
-    expect(releaseInfo('1.35').featureGates.InPlacePodVerticalScaling).toEqual({ default: true, stage: 'GA', locked: true });
+    expect(releaseInfo('1.32').featureGates.InPlacePodVerticalScaling).toEqual({
+      default: false,
+      stage: 'alpha',
+      locked: false,
+    });
+    expect(releaseInfo('1.34').featureGates.InPlacePodVerticalScaling).toEqual({
+      default: true,
+      stage: 'beta',
+      locked: false,
+    });
+    expect(releaseInfo('1.35').featureGates.InPlacePodVerticalScaling).toEqual({
+      default: true,
+      stage: 'GA',
+      locked: true,
+    });
   });
 });
 
@@ -37,7 +49,11 @@ describe('SidecarContainers decides whether a restartable init container is a si
   it('1.32 with the gate on (default) restarts a changed sidecar; with it off the kubelet never compares it', () => {
     const on = containerChanged(sidecar, stale('1.32'), { kubeletVersion: '1.32', containerList: 'initContainers' });
     expect(on.changed).toBe(true);
-    const off = containerChanged(sidecar, stale('1.32'), { kubeletVersion: '1.32', containerList: 'initContainers', featureGates: { SidecarContainers: false } });
+    const off = containerChanged(sidecar, stale('1.32'), {
+      kubeletVersion: '1.32',
+      containerList: 'initContainers',
+      featureGates: { SidecarContainers: false },
+    });
     expect(off).toMatchObject({ changed: false, hashDiffers: true, rule: 'not-compared' });
     expect(off.reason).toContain('SidecarContainers is off');
   });
@@ -56,7 +72,12 @@ describe('planUpgrade treats mirror pods as static pods', () => {
   const app = { name: 'app', image: 'etcd:3', resources: { limits: { cpu: '1' } } };
   const staticUid = '9c1b7f6e5d4c3b2a19087f6e5d4c3b2a';
   const mirror = {
-    metadata: { uid: 'mirror-uid', name: 'etcd-node1', namespace: 'kube-system', annotations: { 'kubernetes.io/config.mirror': staticUid } },
+    metadata: {
+      uid: 'mirror-uid',
+      name: 'etcd-node1',
+      namespace: 'kube-system',
+      annotations: { 'kubernetes.io/config.mirror': staticUid },
+    },
     spec: { containers: [app] },
   };
   const record = (hash: string, withoutResources: string): ContainerRecordInfo => ({
@@ -73,7 +94,12 @@ describe('planUpgrade treats mirror pods as static pods', () => {
 
   it('joins the node’s containers (labelled with the static pod’s uid) to the mirror pod', () => {
     const v = { kubeletVersion: '1.29' };
-    const plan = planUpgrade({ pods: [mirror], records: [record(hashContainer(app, v), hashContainerWithoutResources(app, v))], from: '1.29', to: '1.29' });
+    const plan = planUpgrade({
+      pods: [mirror],
+      records: [record(hashContainer(app, v), hashContainerWithoutResources(app, v))],
+      from: '1.29',
+      to: '1.29',
+    });
     expect(plan.entries[0]).toMatchObject({ action: 'keep', podUid: staticUid, containerName: 'app' });
   });
 
@@ -88,13 +114,32 @@ describe('planUpgrade treats mirror pods as static pods', () => {
     const pods = (p: object) => [{ ...p, spec: { containers: [odd] } }];
     // The manifest sets metadata.uid, so the static pod keeps its UID across the minor upgrade.
     const manifests = [{ metadata: { uid: staticUid } }];
-    const asStatic = planUpgrade({ pods: pods(mirror), records: [rec], from: '1.29', to: '1.30', featureGates: gates, staticPodManifests: manifests });
+    const asStatic = planUpgrade({
+      pods: pods(mirror),
+      records: [rec],
+      from: '1.29',
+      to: '1.30',
+      featureGates: gates,
+      staticPodManifests: manifests,
+    });
     expect(asStatic.entries[0]!.action).toBe('rewrite');
     // Without it, the generated UID changes with the kubelet's internal Pod types: the pod is recreated.
-    const generated = planUpgrade({ pods: pods(mirror), records: [rec], from: '1.29', to: '1.30', featureGates: gates });
+    const generated = planUpgrade({
+      pods: pods(mirror),
+      records: [rec],
+      from: '1.29',
+      to: '1.30',
+      featureGates: gates,
+    });
     expect(generated.entries[0]).toMatchObject({ action: 'will-restart', ruleId: 'static-pod-kubelet-upgrade' });
     const regular = { metadata: { uid: staticUid, name: 'etcd', namespace: 'kube-system' } };
-    const asRegular = planUpgrade({ pods: pods(regular), records: [rec], from: '1.29', to: '1.30', featureGates: gates });
+    const asRegular = planUpgrade({
+      pods: pods(regular),
+      records: [rec],
+      from: '1.29',
+      to: '1.30',
+      featureGates: gates,
+    });
     expect(asRegular.entries[0]!.action).toBe('keep');
   });
 });

@@ -9,13 +9,14 @@ import { containerArb, releaseArb } from './support/arbitraries.js';
 import { oracleCase, oracleCases, oracleExpected } from './support/oracle.js';
 
 /** Whether an oracle case's container has a name (the public functions refuse nameless ones). */
-const named = (c: unknown): boolean => typeof (c as { name?: unknown }).name === 'string' && (c as { name: string }).name !== '';
+const named = (c: unknown): boolean =>
+  typeof (c as { name?: unknown }).name === 'string' && (c as { name: string }).name !== '';
 
 const RELEASES = supportedReleases();
 const hashes = new Map<string, Map<string, { hash: string; hashWithoutResources?: string }>>();
 for (const row of oracleExpected()) {
   let m = hashes.get(row.case);
-  if (!m) hashes.set(row.case, (m = new Map()));
+  if (!m) hashes.set(row.case, (m = new Map<string, { hash: string; hashWithoutResources?: string }>()));
   m.set(row.version, row);
 }
 const oracle = (id: string, v: string): string => hashes.get(id)!.get(v)!.hash;
@@ -26,14 +27,20 @@ describe('translateHash against the oracle', () => {
     for (const c of oracleCases()) {
       if (!named(c.container)) {
         // Nameless oracle rows (HashContainer's arithmetic) are refused: no apiserver serves such a container.
-        expect(() => translateHash(c.container as object, { from: '1.8', to: '1.9', observed: oracle(c.id, '1.8') })).toThrow(/MISSING_NAME/);
+        expect(() =>
+          translateHash(c.container as object, { from: '1.8', to: '1.9', observed: oracle(c.id, '1.8') }),
+        ).toThrow(/MISSING_NAME/);
         checked += 28 * 2;
         continue;
       }
       for (let i = 0; i + 1 < RELEASES.length; i++) {
         const [a, b] = [RELEASES[i]!, RELEASES[i + 1]!];
-        expect(translateHash(c.container as object, { from: a, to: b, observed: oracle(c.id, a) })).toBe(oracle(c.id, b));
-        expect(translateHash(c.container as object, { from: b, to: a, observed: oracle(c.id, b) })).toBe(oracle(c.id, a));
+        expect(translateHash(c.container as object, { from: a, to: b, observed: oracle(c.id, a) })).toBe(
+          oracle(c.id, b),
+        );
+        expect(translateHash(c.container as object, { from: b, to: a, observed: oracle(c.id, b) })).toBe(
+          oracle(c.id, a),
+        );
         checked += 2;
       }
     }
@@ -41,10 +48,20 @@ describe('translateHash against the oracle', () => {
   });
 
   it('every pair of releases 1.8–1.36 for a handful of cases', () => {
-    const ids = ['k8s-sampleContainer', 'full-newest', 'esc-b-f', 'vm-propagation', 'qty-1234567890123456789012', 'probe-grpc', 'sc-procMount'];
+    const ids = [
+      'k8s-sampleContainer',
+      'full-newest',
+      'esc-b-f',
+      'vm-propagation',
+      'qty-1234567890123456789012',
+      'probe-grpc',
+      'sc-procMount',
+    ];
     for (const id of ids) {
       const c = oracleCase(id).container as object;
-      for (const a of RELEASES) for (const b of RELEASES) expect(translateHash(c, { from: a, to: b, observed: oracle(id, a) }), `${id} ${a}→${b}`).toBe(oracle(id, b));
+      for (const a of RELEASES)
+        for (const b of RELEASES)
+          expect(translateHash(c, { from: a, to: b, observed: oracle(id, a) }), `${id} ${a}→${b}`).toBe(oracle(id, b));
     }
   });
 
@@ -81,7 +98,9 @@ describe('translateHash against the oracle', () => {
 
 describe('translateHash property', () => {
   test.prop([containerArb, releaseArb, releaseArb])('observed = hash_A(c) translates to hash_B(c)', (c, a, b) => {
-    expect(translateHash(c, { from: a, to: b, observed: hashContainer(c, { kubeletVersion: a }) })).toBe(hashContainer(c, { kubeletVersion: b }));
+    expect(translateHash(c, { from: a, to: b, observed: hashContainer(c, { kubeletVersion: a }) })).toBe(
+      hashContainer(c, { kubeletVersion: b }),
+    );
   });
 
   test.prop([containerArb, releaseArb, releaseArb, fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), fc.boolean()])(
@@ -114,9 +133,17 @@ describe('identifyReleases', () => {
 
   it('k8s-sampleContainer: the legacy hash f39e1ad is 1.9–1.15, the json one 1.16–1.30, the without-resources one needs the gate', () => {
     const c = oracleCase('k8s-sampleContainer').container as object;
-    expect(identifyReleases(c, 'f39e1ad')).toEqual(['1.9', '1.10', '1.11', '1.12', '1.13', '1.14', '1.15'].map((release) => ({ release, key: 'hash' })));
+    expect(identifyReleases(c, 'f39e1ad')).toEqual(
+      ['1.9', '1.10', '1.11', '1.12', '1.13', '1.14', '1.15'].map((release) => ({ release, key: 'hash' })),
+    );
     expect(identifyReleases(c, 0x311670a).map((m) => m.release)).toEqual(RELEASES.slice(8, 23));
-    expect(identifyReleases(c, 'e8022015')).toEqual(['1.27', '1.28', '1.29', '1.30'].map((release) => ({ release, key: 'hashWithoutResources', featureGates: { InPlacePodVerticalScaling: true } })));
+    expect(identifyReleases(c, 'e8022015')).toEqual(
+      ['1.27', '1.28', '1.29', '1.30'].map((release) => ({
+        release,
+        key: 'hashWithoutResources',
+        featureGates: { InPlacePodVerticalScaling: true },
+      })),
+    );
     expect(identifyReleases(c, 'deadbeef')).toEqual([]);
   });
 

@@ -43,7 +43,10 @@ function publicExpected(input: unknown, tree: Outcome): Outcome {
 
 function publicHash(input: unknown, version: string, escapes: JsonEscapeMode | undefined, wr: boolean): Outcome {
   try {
-    const hex = (wr ? hashContainerWithoutResources : hashContainer)(input as object, { kubeletVersion: version, jsonEscapes: escapes });
+    const hex = (wr ? hashContainerWithoutResources : hashContainer)(input as object, {
+      kubeletVersion: version,
+      jsonEscapes: escapes,
+    });
     return { hash: Number.parseInt(hex, 16) };
   } catch (e) {
     if (e instanceof KubeletHashError) return { code: e.code };
@@ -117,32 +120,94 @@ describe('fused hashers agree with the value tree', () => {
   );
 
   const odd = fc.oneof(
-    fc.constantFrom(undefined, null, -0, 1.5, 2 ** 53 + 2, Number.NaN, 10n, '\ud800', 'a\udc00b', '', [], {}, [[]], [{}], true, 'x'),
+    fc.constantFrom(
+      undefined,
+      null,
+      -0,
+      1.5,
+      2 ** 53 + 2,
+      Number.NaN,
+      10n,
+      '\ud800',
+      'a\udc00b',
+      '',
+      [],
+      {},
+      [[]],
+      [{}],
+      true,
+      'x',
+    ),
     fc.jsonValue({ maxDepth: 2 }),
     fc.string({ unit: 'binary', maxLength: 6 }),
   );
-  const fieldKey = fc.constantFrom('name', 'image', 'command', 'ports', 'env', 'resources', 'workingDir', 'stdin', 'livenessProbe', 'securityContext', 'lifecycle', 'volumeMounts', 'envFrom');
-  const nestedKey = fc.constantFrom('containerPort', 'limits', 'requests', 'cpu', 'value', 'periodSeconds', 'tcpSocket', 'port', 'runAsUser', 'privileged', 'name');
+  const fieldKey = fc.constantFrom(
+    'name',
+    'image',
+    'command',
+    'ports',
+    'env',
+    'resources',
+    'workingDir',
+    'stdin',
+    'livenessProbe',
+    'securityContext',
+    'lifecycle',
+    'volumeMounts',
+    'envFrom',
+  );
+  const nestedKey = fc.constantFrom(
+    'containerPort',
+    'limits',
+    'requests',
+    'cpu',
+    'value',
+    'periodSeconds',
+    'tcpSocket',
+    'port',
+    'runAsUser',
+    'privileged',
+    'name',
+  );
 
   test.prop([containerArb, releaseArb, fieldKey, nestedKey, odd, fc.boolean()], { numRuns: 300 })(
     'on containers with unusual values: same hash, or a hand-over and the same error',
     (c, version, key, inner, value, nest) => {
       const input: Record<string, unknown> = { ...c };
-      if (nest && input[key] !== null && typeof input[key] === 'object' && !Array.isArray(input[key])) input[key] = { ...(input[key] as object), [inner]: value };
-      else if (nest && Array.isArray(input[key]) && (input[key] as unknown[]).length > 0) input[key] = [{ ...((input[key] as object[])[0] as object), [inner]: value }];
+      if (nest && input[key] !== null && typeof input[key] === 'object' && !Array.isArray(input[key]))
+        input[key] = { ...input[key], [inner]: value };
+      else if (nest && Array.isArray(input[key]) && (input[key] as unknown[]).length > 0)
+        input[key] = [{ ...((input[key] as object[])[0] as object), [inner]: value }];
       else input[key] = value;
       agree(input, version);
       if (releaseInfo(version).hashWithoutResources) agree(input, version, undefined, true);
     },
   );
 
-  const spelling = fc.constantFrom('1.0', '1e3', '1E3', '-0', '0.5', '12345678901234567890', '007', '1.', '"\\u0030"', '"\\/"', '"1\\u0030"', '"\\ud800"', '"a\\tb"', 'NaN');
+  const spelling = fc.constantFrom(
+    '1.0',
+    '1e3',
+    '1E3',
+    '-0',
+    '0.5',
+    '12345678901234567890',
+    '007',
+    '1.',
+    '"\\u0030"',
+    '"\\/"',
+    '"1\\u0030"',
+    '"\\ud800"',
+    '"a\\tb"',
+    'NaN',
+  );
   test.prop([containerArb, releaseArb, fieldKey, nestedKey, spelling, fc.boolean()])(
     'on JSON text with number spellings, escapes and repeated keys the pre-scan must send to the strict parser',
     (c, version, key, inner, raw, repeat) => {
       const base = toText(c);
       const inside = `{"${inner}":${raw}}`;
-      const text = repeat ? `${base.slice(0, -1)},"${key}":${inside},"${key}":1}` : `${base.slice(0, -1)},"${key}":${inside}}`;
+      const text = repeat
+        ? `${base.slice(0, -1)},"${key}":${inside},"${key}":1}`
+        : `${base.slice(0, -1)},"${key}":${inside}}`;
       agree(text, version);
       agree(`${base.slice(0, -1)},"resources":{"limits":{"cpu":${raw}}}}`.replace(/^\{/, '{"zz":0,'), version);
     },
@@ -174,7 +239,9 @@ describe('fused hashers agree with the value tree', () => {
     for (const version of ['1.8', '1.29', '1.36']) {
       for (const input of [inherited, hidden, withToJson, { name: 'a', ports }]) agree(input, version);
       // A hidden member is left out exactly as JSON.stringify leaves it out.
-      expect(hashContainer(hidden, { kubeletVersion: version })).toBe(hashContainer({ name: 'a' }, { kubeletVersion: version }));
+      expect(hashContainer(hidden, { kubeletVersion: version })).toBe(
+        hashContainer({ name: 'a' }, { kubeletVersion: version }),
+      );
     }
   });
 });

@@ -1,7 +1,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MODEL_VERSIONS, releaseModel } from '../src/models/catalog.js';
-import { addField, addType, embed, field, named, removeField, removeType, renameType, struct } from '../src/models/dsl.js';
+import {
+  addField,
+  addType,
+  embed,
+  field,
+  named,
+  removeField,
+  removeType,
+  renameType,
+  struct,
+} from '../src/models/dsl.js';
 import type { Change, ReleaseDelta } from '../src/models/dsl.js';
 import { TypeResolver } from '../src/models/gotype.js';
 import type { ReleaseModel, TypeDecl } from '../src/models/model.js';
@@ -114,7 +124,8 @@ describe('deltas are checked against the extracted models', () => {
 
   it('removes a field in place', () => {
     const models = assembleReleases(BASE_RELEASE, deltasWith('1.9', removeField('v1.Container', 'TTY')).slice(0, 1));
-    const names = (m: ReleaseModel | undefined) => m?.types.find((t) => t.name === 'v1.Container')?.fields?.map((f) => f.goName);
+    const names = (m: ReleaseModel | undefined) =>
+      m?.types.find((t) => t.name === 'v1.Container')?.fields?.map((f) => f.goName);
     const real = names(releaseModel('1.9'));
     expect(real).toContain('TTY');
     expect(names(models[1])).toEqual(real?.filter((n) => n !== 'TTY'));

@@ -144,13 +144,15 @@ describe('quantities in the oracle', () => {
         for (const [key, q] of qs.lists[name] ?? []) {
           checked++;
           const got = json.resources?.[name]?.[key];
-          if (got !== quantityString(q)) mismatches.push(`${row.case}@${row.version} ${name}[${key}]: ${got} ≠ ${quantityString(q)}`);
+          if (got !== quantityString(q))
+            mismatches.push(`${row.case}@${row.version} ${name}[${key}]: ${got} ≠ ${quantityString(q)}`);
         }
       }
       for (const { env, q } of qs.divisors) {
         checked++;
         const got = json.env?.[env]?.valueFrom?.resourceFieldRef?.divisor;
-        if (got !== quantityString(q)) mismatches.push(`${row.case}@${row.version} env[${env}] divisor: ${got} ≠ ${quantityString(q)}`);
+        if (got !== quantityString(q))
+          mismatches.push(`${row.case}@${row.version} env[${env}] divisor: ${got} ≠ ${quantityString(q)}`);
       }
     }
     expect(mismatches).toEqual([]);

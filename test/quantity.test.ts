@@ -123,7 +123,9 @@ describe('parseQuantity + roundTripQuantity: what the kubelet holds', () => {
 
 describe('unmarshalQuantity', () => {
   it('trims like strings.TrimSpace and parses', () => {
-    expect(roundTripQuantity(unmarshalQuantity({ kind: 'string', text: ' 1 ' }))).toEqual(int64q(1n, 0, '1', 'DecimalSI'));
+    expect(roundTripQuantity(unmarshalQuantity({ kind: 'string', text: ' 1 ' }))).toEqual(
+      int64q(1n, 0, '1', 'DecimalSI'),
+    );
     expect(unmarshalQuantity({ kind: 'string', text: '\u00a01\u0085' })).toEqual(int64q(1n, 0, '1', 'DecimalSI'));
     // U+FEFF is not white space to Go (JavaScript's trim would strip it).
     expect(() => unmarshalQuantity({ kind: 'string', text: '\ufeff1' })).toThrow(QuantityError);

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-explicit-any -- these tests parse the sample records and mutate them freely (untyped JSON on purpose) */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-explicit-any -- these tests parse the sample records and mutate them freely (untyped JSON on purpose) */
 /** Runtime records: reading the stored kubelet hash and rewriting it byte-exactly, over the samples in fixtures/runtime. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

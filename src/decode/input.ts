@@ -48,7 +48,11 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   // built-ins report their own tag; class instances and plain objects report Object.
   if (Object.prototype.toString.call(v) !== '[object Object]') return false;
   const known = exotic();
-  for (let proto = Object.getPrototypeOf(v) as object | null; proto !== null; proto = Object.getPrototypeOf(proto) as object | null) {
+  for (
+    let proto = Object.getPrototypeOf(v) as object | null;
+    proto !== null;
+    proto = Object.getPrototypeOf(proto) as object | null
+  ) {
     if (known.has(proto)) return false;
   }
   return true;
@@ -71,6 +75,7 @@ export function hasToJson(v: object): boolean {
   return typeof (v as { toJSON?: unknown }).toJSON === 'function';
 }
 
+// eslint-disable-next-line @typescript-eslint/unbound-method -- always invoked with .call(obj, key); captured once for the hot path
 const hasEnumerable = Object.prototype.propertyIsEnumerable;
 
 /**

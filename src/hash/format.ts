@@ -26,7 +26,11 @@ const PARSE_UINT_HEX = /^[0-9a-fA-F]+$/;
  */
 export function formatHash(value: number | bigint): string {
   // Every hash a kubelet writes fits 32 bits: format those by table (a node-wide plan formats thousands).
-  if (typeof value === 'bigint' ? value >= 0n && value <= 0xffffffffn : value >= 0 && value <= 0xffffffff && Number.isInteger(value)) {
+  if (
+    typeof value === 'bigint'
+      ? value >= 0n && value <= 0xffffffffn
+      : value >= 0 && value <= 0xffffffff && Number.isInteger(value)
+  ) {
     return hex32(Number(value));
   }
   const v = typeof value === 'bigint' ? value : Number.isSafeInteger(value) ? BigInt(value) : null;

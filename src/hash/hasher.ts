@@ -51,7 +51,7 @@ export function decodeFor(json: unknown, info: ReleaseInfo, escapes?: JsonEscape
 export interface ReleaseHashes extends DecodedContainer {
   hash: bigint;
   /** HashContainerWithoutResources; computed on first call. */
-  withoutResources(): bigint;
+  withoutResources: () => bigint;
 }
 
 /**
@@ -60,7 +60,12 @@ export interface ReleaseHashes extends DecodedContainer {
  * does, restart verdicts do not). Fused success implies the decode succeeds, so no error moves.
  * `knownFused` is `fusedHash(json, info, escapes)` when the caller has already computed it.
  */
-export function hashesFor(json: unknown, info: ReleaseInfo, escapes?: JsonEscapeMode, knownFused?: number): ReleaseHashes {
+export function hashesFor(
+  json: unknown,
+  info: ReleaseInfo,
+  escapes?: JsonEscapeMode,
+  knownFused?: number,
+): ReleaseHashes {
   // A JS string here is a JSON string value (not a container), which only the decoder reports.
   const fused = knownFused ?? (typeof json === 'string' ? NO_FUSED_HASH : fusedHash(json, info, escapes));
   if (fused === NO_FUSED_HASH) {

@@ -126,7 +126,10 @@ class Scanner {
     }
   }
 
-  private scanLiteral(word: string, node: (start: number, end: number) => JsonBooleanNode | JsonNullNode): JsonBooleanNode | JsonNullNode {
+  private scanLiteral(
+    word: string,
+    node: (start: number, end: number) => JsonBooleanNode | JsonNullNode,
+  ): JsonBooleanNode | JsonNullNode {
     const start = this.pos;
     if (!this.text.startsWith(word, start)) this.fail(`the literal ${word}`);
     this.pos += word.length;
@@ -283,7 +286,7 @@ function decodeString(
       value += text.slice(run, pos);
       if (offsets) for (let i = run; i < pos; i++) offsets.push(i);
     }
-    if (pos >= text.length) fail(pos, 'a closing \'"\' for the string');
+    if (pos >= text.length) fail(pos, "a closing '\"' for the string");
     if (c === 0x22) {
       offsets?.push(pos);
       return { value, end: pos + 1 };

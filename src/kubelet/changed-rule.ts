@@ -70,25 +70,64 @@ export function applyChangedRule(r: RuleInput): RuleOutcome {
   const hashes = `stored ${storedText}, computed ${formatHash(r.expected)}`;
 
   if (r.role === 'ephemeral') {
-    return { changed: false, hashDiffers, rule: 'not-compared', ruleId: 'ephemeral-never-restarted', reason: 'ephemeral containers are never restarted for a definition change' };
+    return {
+      changed: false,
+      hashDiffers,
+      rule: 'not-compared',
+      ruleId: 'ephemeral-never-restarted',
+      reason: 'ephemeral containers are never restarted for a definition change',
+    };
   }
   if (r.role === 'init' || (r.role === 'sidecar' && r.info.minor < 28)) {
-    const why = r.role === 'init' ? '' : ` (kubelet ${r.info.release} has no sidecars: restartPolicy on init containers arrived in 1.28)`;
-    return { changed: false, hashDiffers, rule: 'not-compared', ruleId: 'init-not-compared', reason: `init containers run to completion; the kubelet does not compare their hash${why}` };
+    const why =
+      r.role === 'init'
+        ? ''
+        : ` (kubelet ${r.info.release} has no sidecars: restartPolicy on init containers arrived in 1.28)`;
+    return {
+      changed: false,
+      hashDiffers,
+      rule: 'not-compared',
+      ruleId: 'init-not-compared',
+      reason: `init containers run to completion; the kubelet does not compare their hash${why}`,
+    };
   }
   if (r.role === 'sidecar' && !r.gates.sidecars) {
-    return { changed: false, hashDiffers, rule: 'not-compared', ruleId: 'sidecar-as-init', reason: `SidecarContainers is off in this kubelet ${r.info.release}: a restartable init container runs as a plain init container, whose hash is never compared` };
+    return {
+      changed: false,
+      hashDiffers,
+      rule: 'not-compared',
+      ruleId: 'sidecar-as-init',
+      reason: `SidecarContainers is off in this kubelet ${r.info.release}: a restartable init container runs as a plain init container, whose hash is never compared`,
+    };
   }
   if (r.role === 'sidecar' && !r.info.restartsSidecarsOnHashChange) {
-    return { changed: false, hashDiffers, rule: 'not-compared', ruleId: 'sidecar-not-compared', reason: `kubelet ${r.info.release} does not restart sidecars (restartable init containers) when their definition changes; 1.32+ does` };
+    return {
+      changed: false,
+      hashDiffers,
+      rule: 'not-compared',
+      ruleId: 'sidecar-not-compared',
+      reason: `kubelet ${r.info.release} does not restart sidecars (restartable init containers) when their definition changes; 1.32+ does`,
+    };
   }
   const what = r.role === 'sidecar' ? 'sidecar' : 'container';
   if (!hashDiffers) {
-    return { changed: false, hashDiffers, rule: 'hash', ruleId: 'hash', reason: `hash unchanged (${formatHash(r.expected)})` };
+    return {
+      changed: false,
+      hashDiffers,
+      rule: 'hash',
+      ruleId: 'hash',
+      reason: `hash unchanged (${formatHash(r.expected)})`,
+    };
   }
   const resizeRule = r.role === 'container' && r.info.hashWithoutResources && r.gates.inPlaceResize && !r.staticPod;
   if (!resizeRule) {
-    return { changed: true, hashDiffers, rule: 'hash', ruleId: 'hash', reason: `${what} definition changed (${hashes}): restarted whatever the restartPolicy` };
+    return {
+      changed: true,
+      hashDiffers,
+      rule: 'hash',
+      ruleId: 'hash',
+      reason: `${what} definition changed (${hashes}): restarted whatever the restartPolicy`,
+    };
   }
   const expectedWr = r.expectedWithoutResources();
   const withoutResources = { expected: expectedWr, stored: r.storedWithoutResources };

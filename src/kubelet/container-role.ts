@@ -24,10 +24,18 @@ export type ContainerRole = 'container' | 'sidecar' | 'init' | 'ephemeral';
 export function containerRole(list: unknown, container: unknown): ContainerRole {
   const l = list ?? 'containers';
   if (!CONTAINER_LISTS.includes(l as ContainerList)) {
-    throw new OptionError('INVALID_OPTION', ['options', 'containerList'], '"containers", "initContainers" or "ephemeralContainers"', `found ${JSON.stringify(list)}`);
+    throw new OptionError(
+      'INVALID_OPTION',
+      ['options', 'containerList'],
+      '"containers", "initContainers" or "ephemeralContainers"',
+      `found ${JSON.stringify(list)}`,
+    );
   }
   if (l === 'ephemeralContainers') return 'ephemeral';
   if (l === 'containers') return 'container';
-  const policy = typeof container === 'object' && container !== null ? (container as Record<string, unknown>)['restartPolicy'] : undefined;
+  const policy =
+    typeof container === 'object' && container !== null
+      ? (container as Record<string, unknown>)['restartPolicy']
+      : undefined;
   return policy === 'Always' ? 'sidecar' : 'init';
 }

@@ -38,7 +38,6 @@ export interface ReleaseMatch {
   };
 }
 
-
 /**
  * Every release whose kubelet would have written `observedHash` (hex as stored, number or bigint)
  * for `container`, oldest first; within a release, `hash` before `hashWithoutResources`. Use it
@@ -60,7 +59,10 @@ export interface ReleaseMatch {
  */
 export function identifyReleases(container: ContainerInput, observedHash: HashValueInput): ReleaseMatch[] {
   // Text here is the caller's query, not a stored label: refuse malformed text instead of reading 0.
-  const target = typeof observedHash === 'string' ? parseHash(observedHash, ['observedHash']) : readHashValue(observedHash, ['observedHash']);
+  const target =
+    typeof observedHash === 'string'
+      ? parseHash(observedHash, ['observedHash'])
+      : readHashValue(observedHash, ['observedHash']);
   const json = containerJson(container);
   checkContainerShape(json);
   checkContainerName(json);
@@ -86,13 +88,19 @@ export function identifyReleases(container: ContainerInput, observedHash: HashVa
     }
   }
   // Keep `hash` before `hashWithoutResources` within a release (the alternate toolchain may find a hash late).
-  return out.sort((a, b) => releaseInfo(a.release).minor - releaseInfo(b.release).minor || (a.key === b.key ? 0 : a.key === 'hash' ? -1 : 1));
+  return out.sort(
+    (a, b) =>
+      releaseInfo(a.release).minor - releaseInfo(b.release).minor || (a.key === b.key ? 0 : a.key === 'hash' ? -1 : 1),
+  );
 }
 
 /** Short text form: `1.9–1.15, 1.27 (hashWithoutResources)`. */
 export function describeMatches(matches: readonly ReleaseMatch[]): string {
   if (matches.length === 0) return 'no supported release';
   return matches
-    .map((m) => `${m.release}${m.key === 'hashWithoutResources' ? ' (hashWithoutResources, InPlacePodVerticalScaling on)' : ''}${m.jsonEscapes ? ` (built with ${m.jsonEscapes} encoding/json)` : ''}`)
+    .map(
+      (m) =>
+        `${m.release}${m.key === 'hashWithoutResources' ? ' (hashWithoutResources, InPlacePodVerticalScaling on)' : ''}${m.jsonEscapes ? ` (built with ${m.jsonEscapes} encoding/json)` : ''}`,
+    )
     .join(', ');
 }

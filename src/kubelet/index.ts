@@ -4,10 +4,22 @@ export type { ChangedRule } from './changed-rule.js';
 export type { ContainerRole } from './container-role.js';
 export type { ContainerStatusInput } from './stored-status.js';
 export type { FeatureGates, HashValueInput } from './options.js';
-export { predictRestarts, type PredictRestartsOptions, type PredictedAction, type PredictedContainer, type RestartPrediction } from './predict-restarts.js';
+export {
+  predictRestarts,
+  type PredictRestartsOptions,
+  type PredictedAction,
+  type PredictedContainer,
+  type RestartPrediction,
+} from './predict-restarts.js';
 export { translateHash, type TranslateOptions } from './translate.js';
 export { identifyReleases, type ReleaseMatch } from './identify.js';
-export { planUpgrade, type PlanUpgradeInput, type PlanEntry, type PlanAction, type UpgradePlan } from './plan-upgrade.js';
+export {
+  planUpgrade,
+  type PlanUpgradeInput,
+  type PlanEntry,
+  type PlanAction,
+  type UpgradePlan,
+} from './plan-upgrade.js';
 export { RESTART_RULES, type RestartRule, type RestartRuleId } from './restart-rules.js';
 export type { ContainerAction, PodRestartPolicy } from './decide.js';
 export type { ContainerStateInput, RuntimeStateName } from './runtime-state.js';

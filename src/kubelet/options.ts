@@ -77,7 +77,12 @@ export const ruleOptionsSchema = z.object({
 
 /** `number 1.5`, `object`: what a refused value was, without printing objects. */
 function describeValue(value: unknown): string {
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') {
+  if (
+    typeof value === 'string' ||
+    typeof value === 'number' ||
+    typeof value === 'bigint' ||
+    typeof value === 'boolean'
+  ) {
     return `${typeof value} ${String(value)}`;
   }
   return value === null ? 'null' : typeof value;
@@ -141,7 +146,12 @@ function gateEnabled(info: ReleaseInfo, set: boolean | undefined, name: GateName
   const gate = info.featureGates[name];
   if (!gate) return false;
   if (set !== undefined && gate.locked && set !== gate.default) {
-    throw new OptionError('INVALID_OPTION', [...path, name], `${name}=${gate.default}: the gate is GA and locked in kubelet ${info.release}`, `found ${set}`);
+    throw new OptionError(
+      'INVALID_OPTION',
+      [...path, name],
+      `${name}=${gate.default}: the gate is GA and locked in kubelet ${info.release}`,
+      `found ${set}`,
+    );
   }
   return set ?? gate.default;
 }
@@ -161,7 +171,6 @@ export function resolveGates(info: ReleaseInfo, gates: unknown, path: JsonPathSe
     sidecars: gateEnabled(info, set.SidecarContainers, 'SidecarContainers', path),
   };
 }
-
 
 /**
  * An observed/stored hash given by a caller: hex text as stored (of either case, as
@@ -209,7 +218,12 @@ export function readHashValue(value: unknown, path: JsonPathSegment[], reading: 
   if (typeof value === 'string') return reading === 'kubelet' ? storedHashValue(value) : parseHash(value, path);
   if (typeof value === 'bigint' && value >= 0n && value <= MAX_UINT64) return value;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
-  throw new OptionError('INVALID_OPTION', path, 'a hash as stored (hex text), or an unsigned integer (number up to 2^53, or bigint)', `found ${describeValue(value)}`);
+  throw new OptionError(
+    'INVALID_OPTION',
+    path,
+    'a hash as stored (hex text), or an unsigned integer (number up to 2^53, or bigint)',
+    `found ${describeValue(value)}`,
+  );
 }
 
 export const hashValueSchema = z.union([z.string(), z.number(), z.bigint()]);

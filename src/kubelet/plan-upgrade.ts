@@ -227,8 +227,6 @@ interface ApiPod {
   containers: Map<string, LocatedContainer>;
 }
 
-
-
 /**
  * What to do with every container on a node before its kubelet moves from `input.from` to
  * `input.to`. A rewrite is proposed only where the stored hash is what `from` computes for the API spec.
@@ -259,9 +257,14 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
   const toInfo = releaseInfo(opts.to, ['input', 'to']);
   const toGates = resolveGates(toInfo, opts.featureGates, ['input', 'featureGates']);
   const pods = readPods(Array.isArray(opts.pods) ? opts.pods : (opts.pods as { items: unknown[] }).items);
-  const fixedStaticUids = new Set((opts.staticPodManifests ?? []).map(manifestUid).filter((u): u is string => u !== undefined));
+  const fixedStaticUids = new Set(
+    (opts.staticPodManifests ?? []).map(manifestUid).filter((u): u is string => u !== undefined),
+  );
   const minorUpgrade = fromInfo.minor !== toInfo.minor;
-  const ruled = (id: RestartRuleId): Pick<PlanEntry, 'ruleId' | 'ruleSource'> => ({ ruleId: id, ruleSource: restartRule(id).source });
+  const ruled = (id: RestartRuleId): Pick<PlanEntry, 'ruleId' | 'ruleSource'> => ({
+    ruleId: id,
+    ruleSource: restartRule(id).source,
+  });
 
   const specs = specCache(fromInfo, toInfo, opts.fromJsonEscapes, opts.toJsonEscapes);
   const hashesOf = (c: LocatedContainer): CachedSpec => specs.get(c.container);
@@ -284,7 +287,13 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
       infos = typeof raw === 'string' ? readRuntimeRecords(raw) : [raw as unknown as ContainerRecordInfo];
     } catch (e) {
       if (!(e instanceof KubeletHashError)) throw e;
-      entries.push({ action: 'unknown', reason: `cannot read the record: ${e.message}`, record: index, podUid: '', containerName: '' });
+      entries.push({
+        action: 'unknown',
+        reason: `cannot read the record: ${e.message}`,
+        record: index,
+        podUid: '',
+        containerName: '',
+      });
       return;
     }
     for (const rec of infos) {
@@ -294,14 +303,29 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
   });
 
   function planRecord(rec: ContainerRecordInfo, index: number): PlanEntry {
-    const base: PlanEntry = { action: 'unknown', reason: '', record: index, podUid: rec.podUid, containerName: rec.containerName };
+    const base: PlanEntry = {
+      action: 'unknown',
+      reason: '',
+      record: index,
+      podUid: rec.podUid,
+      containerName: rec.containerName,
+    };
     if (rec.containerId !== undefined) base.containerId = rec.containerId;
     if (rec.hash !== undefined) base.storedHash = rec.hash;
     // dockershim/cri-dockerd name the sandbox (pause) container "POD", which no API container can be
     // called (names are lowercase DNS labels); the kubelet never hashes it.
-    if (rec.containerName === 'POD' && rec.hash === undefined) return { ...base, action: 'keep', reason: 'pod sandbox (pause container): the kubelet stores and compares no hash for it' };
+    if (rec.containerName === 'POD' && rec.hash === undefined)
+      return {
+        ...base,
+        action: 'keep',
+        reason: 'pod sandbox (pause container): the kubelet stores and compares no hash for it',
+      };
     const pod = pods.get(rec.podUid);
-    if (!pod) return { ...base, reason: `no API pod has uid ${JSON.stringify(rec.podUid)}${rec.podName ? ` (record of ${rec.podNamespace ?? ''}/${rec.podName})` : ''}` };
+    if (!pod)
+      return {
+        ...base,
+        reason: `no API pod has uid ${JSON.stringify(rec.podUid)}${rec.podName ? ` (record of ${rec.podNamespace}/${rec.podName})` : ''}`,
+      };
     if (pod.name !== undefined) base.podName = pod.name;
     if (pod.namespace !== undefined) base.podNamespace = pod.namespace;
     const c = pod.containers.get(rec.containerName);
@@ -350,9 +374,20 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
       };
     }
     if (rec.hash === undefined) {
-      return { ...base, action: 'will-restart', reason: 'the record stores no hash: the kubelet reads 0 and restarts the container (nothing to rewrite)', ...ruled('hash') };
+      return {
+        ...base,
+        action: 'will-restart',
+        reason: 'the record stores no hash: the kubelet reads 0 and restarts the container (nothing to rewrite)',
+        ...ruled('hash'),
+      };
     }
-    if (stored === to.hash) return { ...base, action: 'keep', reason: `the stored hash already equals the ${toInfo.release} hash`, ...ruled('hash') };
+    if (stored === to.hash)
+      return {
+        ...base,
+        action: 'keep',
+        reason: `the stored hash already equals the ${toInfo.release} hash`,
+        ...ruled('hash'),
+      };
     if (stored !== from.hash) {
       const candidates = candidatesFor(c, stored);
       return {
@@ -362,9 +397,20 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
       };
     }
     if (!asIs.changed) {
-      return { ...base, action: 'keep', reason: `verified against ${fromInfo.release}; ${asIs.reason}`, ...ruled(asIs.ruleId) };
+      return {
+        ...base,
+        action: 'keep',
+        reason: `verified against ${fromInfo.release}; ${asIs.reason}`,
+        ...ruled(asIs.ruleId),
+      };
     }
-    return { ...base, action: 'rewrite', reason: `verified against ${fromInfo.release} (${base.fromHash}); ${toInfo.release} computes ${base.toHash}`, change: changeFor(rec, from, to, fromInfo, toInfo, toGates.inPlaceResize), ...ruled(asIs.ruleId) };
+    return {
+      ...base,
+      action: 'rewrite',
+      reason: `verified against ${fromInfo.release} (${base.fromHash}); ${toInfo.release} computes ${base.toHash}`,
+      change: changeFor(rec, from, to, fromInfo, toInfo, toGates.inPlaceResize),
+      ...ruled(asIs.ruleId),
+    };
   }
 
   // Containers of the node's pods that have no record at all.
@@ -374,7 +420,14 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
     for (const c of pod.containers.values()) {
       const role = containerRole(c.list, c.container);
       if ((role !== 'container' && role !== 'sidecar') || seen.has(`${uid}/${c.name}`)) continue;
-      const e: PlanEntry = { action: 'unknown', reason: 'no runtime record for this container on the node (not started yet, or removed)', podUid: uid, containerName: c.name, list: c.list, role };
+      const e: PlanEntry = {
+        action: 'unknown',
+        reason: 'no runtime record for this container on the node (not started yet, or removed)',
+        podUid: uid,
+        containerName: c.name,
+        list: c.list,
+        role,
+      };
       if (pod.name !== undefined) e.podName = pod.name;
       if (pod.namespace !== undefined) e.podNamespace = pod.namespace;
       entries.push(e);
@@ -390,7 +443,14 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
  * The rewrite: always the hash; the hash without resources too when the `to` kubelet reads it
  * (1.27–1.30 with the gate on), the record stores one and `from` reproduces it.
  */
-function changeFor(rec: ContainerRecordInfo, from: ReleaseHashes, to: ReleaseHashes, fromInfo: ReleaseInfo, toInfo: ReleaseInfo, toResize: boolean): HashChange {
+function changeFor(
+  rec: ContainerRecordInfo,
+  from: ReleaseHashes,
+  to: ReleaseHashes,
+  fromInfo: ReleaseInfo,
+  toInfo: ReleaseInfo,
+  toResize: boolean,
+): HashChange {
   const change: HashChange = { from: { hash: formatHash(from.hash) }, to: { hash: formatHash(to.hash) } };
   if (
     toInfo.hashWithoutResources &&
@@ -412,7 +472,12 @@ function readPods(items: readonly unknown[]): Map<string, ApiPod> {
     const parsed = podSchema.safeParse(item);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new OptionError('INVALID_OPTION', ['input', 'pods', i, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))], 'a Pod as the apiserver serves it (metadata.uid, spec.containers)', issue.message);
+      throw new OptionError(
+        'INVALID_OPTION',
+        ['input', 'pods', i, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))],
+        'a Pod as the apiserver serves it (metadata.uid, spec.containers)',
+        issue.message,
+      );
     }
     const { metadata } = parsed.data;
     const containers = new Map(locateContainers(item).map((c) => [c.name, c]));

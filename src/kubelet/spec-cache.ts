@@ -32,7 +32,12 @@ export interface SpecCache {
   readonly distinct: number;
 }
 
-export function specCache(from: ReleaseInfo, to: ReleaseInfo, fromEscapes?: JsonEscapeMode, toEscapes?: JsonEscapeMode): SpecCache {
+export function specCache(
+  from: ReleaseInfo,
+  to: ReleaseInfo,
+  fromEscapes?: JsonEscapeMode,
+  toEscapes?: JsonEscapeMode,
+): SpecCache {
   const byObject = new Map<unknown, CachedSpec>();
   const byHashes = new Map<number, { spec: unknown; cached: CachedSpec }[]>();
   const byKey = new Map<string, CachedSpec>();

@@ -10,7 +10,6 @@ import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../releases/registry.js';
 import { DOCKER_ANNOTATION_PREFIX } from '../runtime/index.js';
 import { hashValueSchema, readHashValue, type HashValueInput, type StoredHashReading } from './options.js';
 
-
 /**
  * The stored hashes of a running container: its annotation map (CRI `status.annotations`, or
  * docker labels with the `annotation.` prefix) or `{ hash, hashWithoutResources }`.
@@ -58,18 +57,34 @@ const statusSchema = z.record(z.string(), z.unknown());
  * `strict` reading a status without the hash is refused (`MISSING_HASH`) and non-hex text too
  * (`INVALID_HASH`); with `kubelet` both read as 0, as the kubelet reads its own labels.
  */
-export function readStoredHashes(status: unknown, path: JsonPathSegment[] = ['status'], reading: StoredHashReading = 'strict'): StoredHashes {
+export function readStoredHashes(
+  status: unknown,
+  path: JsonPathSegment[] = ['status'],
+  reading: StoredHashReading = 'strict',
+): StoredHashes {
   const parsed = statusSchema.safeParse(status);
   if (!parsed.success || Array.isArray(status)) {
-    throw new OptionError('INVALID_OPTION', path, `the stored annotations ({ "${HASH_KEY}": "…" }) or { hash, hashWithoutResources }`);
+    throw new OptionError(
+      'INVALID_OPTION',
+      path,
+      `the stored annotations ({ "${HASH_KEY}": "…" }) or { hash, hashWithoutResources }`,
+    );
   }
   const map = status as Record<string, unknown>;
   const [hashKey, wrKey] = annotationKeys(map) ?? ['hash', 'hashWithoutResources'];
   const rawHash = map[hashKey];
   const rawWr = map[wrKey];
-  for (const [key, v] of [[hashKey, rawHash], [wrKey, rawWr]] as const) {
+  for (const [key, v] of [
+    [hashKey, rawHash],
+    [wrKey, rawWr],
+  ] as const) {
     if (v !== undefined && v !== null && !hashValueSchema.safeParse(v).success) {
-      throw new OptionError('INVALID_OPTION', [...path, key], 'a hash as stored (hex text), a number or a bigint', `found ${typeof v}`);
+      throw new OptionError(
+        'INVALID_OPTION',
+        [...path, key],
+        'a hash as stored (hex text), a number or a bigint',
+        `found ${typeof v}`,
+      );
     }
   }
   if (reading === 'strict' && (rawHash === undefined || rawHash === null)) {

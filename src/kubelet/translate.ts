@@ -80,7 +80,12 @@ const optionsSchema = z.object({
  * @group Upgrades and runtime stores
  */
 export function translateHash(container: ContainerInput, options: TranslateOptions): string {
-  const opts = checkOptions(optionsSchema, options, 'options', 'an options object such as { from: "1.30", to: "1.31" }');
+  const opts = checkOptions(
+    optionsSchema,
+    options,
+    'options',
+    'an options object such as { from: "1.30", to: "1.31" }',
+  );
   const fromInfo = releaseInfo(opts.from, ['options', 'from']);
   const toInfo = releaseInfo(opts.to, ['options', 'to']);
   const json = containerJson(container);

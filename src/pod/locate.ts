@@ -125,7 +125,9 @@ export function locateContainers(doc: unknown): LocatedContainer[] {
 }
 
 /** The pod spec inside a Pod, pod spec, workload or CronJob, with its path; null when there is none. */
-export function findPodSpec(doc: Record<string, unknown>): { spec: Record<string, unknown>; path: JsonPathSegment[] } | null {
+export function findPodSpec(
+  doc: Record<string, unknown>,
+): { spec: Record<string, unknown>; path: JsonPathSegment[] } | null {
   const candidates: JsonPathSegment[][] = [
     [],
     ['spec'],

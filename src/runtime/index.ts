@@ -4,23 +4,13 @@ export { detectRecordKind } from './record-kind.js';
 export { readRuntimeRecords } from './read-records.js';
 export { rewriteRuntimeRecord } from './rewrite-record.js';
 
-export {
-  DOCKER_ANNOTATION_PREFIX,
-  validateRecord,
-  dockerInspectSchema,
-  dockerConfigV2Schema,
-  crictlInspectSchema,
-} from './schemas.js';
-export { scanJson } from '../json/spans.js';
-export type { JsonNode, Span } from '../json/spans.js';
+export { DOCKER_ANNOTATION_PREFIX } from './schemas.js';
 
 export {
   ContainerdStore,
   CrioStore,
   DockerStore,
-  containerdMetaDbPath,
   DEFAULT_CRI_NAMESPACE,
-  fingerprintFile,
   type ContainerdStoreOptions,
   type CrioStoreOptions,
   type DockerStoreOptions,
@@ -33,4 +23,4 @@ export {
   type RecordStore,
 } from './stores/index.js';
 export { fingerprinter } from './stores/fingerprint.js';
-export { checkBoltFile, type BoltCheckReport, type CommitHooks } from './bbolt/index.js';
+export { checkBoltFile, type BoltCheckReport } from './bbolt/index.js';

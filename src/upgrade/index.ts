@@ -4,7 +4,6 @@ export {
   applyNodePlan,
   rollbackNodePlan,
   verifyNode,
-  MANIFEST_NAME,
   type ApplyNodePlanOptions,
   type ApplyNodePlanReport,
   type VerifyNodeInput,
@@ -12,8 +11,6 @@ export {
 export {
   parseNodePlan,
   formatNodePlan,
-  PLAN_KIND,
-  PLAN_VERSION,
   type NodeUpgradePlan,
   type NodePlanEntry,
   type StoreSpec,

@@ -17,13 +17,15 @@ import { jsonFeeder, spewFeeder, zeroValueJson, type FragmentFeeder } from './sp
 /** Hashes one container input; throws {@link fnv.FALLBACK} when the tree path must decide. */
 export type FusedFn = (container: unknown) => number;
 
-export type FusedEra = { algorithm: 'legacy' } | { algorithm: 'json'; escapes: JsonEscapeMode; withoutResources: boolean };
+export type FusedEra =
+  { algorithm: 'legacy' } | { algorithm: 'json'; escapes: JsonEscapeMode; withoutResources: boolean };
 
 /** Thrown at compile time for a type graph this compiler does not cover: the release keeps the tree path. */
 export class NotFusable extends Error {}
 
-const EMPTY: Readonly<Record<string, unknown>> = Object.freeze(Object.create(null));
+const EMPTY: Readonly<Record<string, unknown>> = Object.freeze(Object.create(null) as Record<string, unknown>);
 const getProto = Object.getPrototypeOf;
+// eslint-disable-next-line @typescript-eslint/unbound-method -- always invoked with .call(value); captured once for the hot path
 const objectToString = Object.prototype.toString;
 
 /**
@@ -34,7 +36,12 @@ const objectToString = Object.prototype.toString;
 function isJsonObject(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null) return false;
   const p: unknown = getProto(v);
-  if (p === Object.prototype || p === null ? Array.isArray(v) || objectToString.call(v) !== '[object Object]' : !isPlainObject(v)) return false;
+  if (
+    p === Object.prototype || p === null
+      ? Array.isArray(v) || objectToString.call(v) !== '[object Object]'
+      : !isPlainObject(v)
+  )
+    return false;
   return typeof (v as { toJSON?: unknown }).toJSON !== 'function';
 }
 /** A struct function's first statement: its object (EMPTY stands for null or absent) must be a JSON object. */
@@ -74,6 +81,7 @@ function hasRaws(o: object): boolean {
 
 const RUNTIME = {
   ...fnv,
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- always invoked with .call(obj, key); captured once for the hot path
   pe: Object.prototype.propertyIsEnumerable,
   isPlainObject,
   hasToJson,
@@ -129,7 +137,12 @@ class Generator {
       ...this.fns,
       `return { hash: ${main}, withoutResources: ${wr ?? 'null'} };`,
     ].join('\n');
-    const made = new Function('rt', 'K', source) as (rt: unknown, k: unknown[]) => { hash: FusedFn; withoutResources: FusedFn | null };
+    // Code generation is the point of this module; where an environment refuses it, the release keeps the tree path.
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval
+    const made = new Function('rt', 'K', source) as (
+      rt: unknown,
+      k: unknown[],
+    ) => { hash: FusedFn; withoutResources: FusedFn | null };
     const foldTables = new Int32Array(this.foldBytes.length * 256);
     this.foldBytes.forEach((bytes, i) => fnv.writeFoldTable(bytes, foldTables, i * 256));
     return made({ ...RUNTIME, foldTables }, this.consts);
@@ -154,7 +167,8 @@ class Generator {
   /** One statement feeding constant bytes: a step per byte when short, else one folded step. */
   private constBytes(bytes: Uint8Array): string {
     if (bytes.length === 0) return ';';
-    if (bytes.length <= INLINE_BYTES) return `{ ${Array.from(bytes, (b) => `h = Math.imul(h ^ ${b}, ${fnv.FNV_PRIME});`).join(' ')} }`;
+    if (bytes.length <= INLINE_BYTES)
+      return `{ ${Array.from(bytes, (b) => `h = Math.imul(h ^ ${b}, ${fnv.FNV_PRIME});`).join(' ')} }`;
     const key = bytes.join(',');
     let i = this.folds.get(key);
     if (i === undefined) {
@@ -179,7 +193,9 @@ class Generator {
     return this.fn(`root/${withoutResources}`, (name) => {
       // The state after the constant head is known: start from it.
       const start = fnv.feed(fnv.FNV_OFFSET, utf8(this.json ? '([]uint8)[123' : `(${this.root.name})`));
-      const body = this.json ? this.jsonMembers(this.root, new Set(), withoutResources) : this.spewStruct(this.root, new Set());
+      const body = this.json
+        ? this.jsonMembers(this.root, new Set(), withoutResources)
+        : this.spewStruct(this.root, new Set());
       const tail = this.json ? this.constBytes(utf8(' 125]')) : '';
       return `function ${name}(o) {
   let h = ${start};
@@ -196,8 +212,14 @@ class Generator {
       const inline = f.embedded && f.jsonName === '' && f.type.kind === 'struct';
       const key = f.jsonName || f.goName;
       return {
-        slot: { goName: f.goName, key: inline || excluded.has(key) ? undefined : key, type: f.type, omitempty: f.omitempty, exported: f.exported },
-        embedded: inline ? (f.type as StructType) : null,
+        slot: {
+          goName: f.goName,
+          key: inline || excluded.has(key) ? undefined : key,
+          type: f.type,
+          omitempty: f.omitempty,
+          exported: f.exported,
+        },
+        embedded: inline ? f.type : null,
       };
     });
   }
@@ -205,7 +227,8 @@ class Generator {
   /** Keys an embedded struct of `type` may not take: the outer struct's own, plus what was already excluded. */
   private innerExcluded(type: StructType, excluded: ReadonlySet<string>): Set<string> {
     const out = new Set(excluded);
-    for (const f of type.fields) if (!(f.embedded && f.jsonName === '' && f.type.kind === 'struct')) out.add(f.jsonName || f.goName);
+    for (const f of type.fields)
+      if (!(f.embedded && f.jsonName === '' && f.type.kind === 'struct')) out.add(f.jsonName || f.goName);
     return out;
   }
 
@@ -254,7 +277,9 @@ class Generator {
       case 'ptr':
         return `if (v == null) ${nil} else { ${this.spewValue(target(type))} }`;
       case 'slice': {
-        const fn = this.fn(`spew/${type.name}`, (name) => `function ${name}(a, h) {
+        const fn = this.fn(
+          `spew/${type.name}`,
+          (name) => `function ${name}(a, h) {
   h = Math.imul(h ^ 91, 16777619);
   for (let i = 0; i < a.length; i++) {
     if (i > 0) h = Math.imul(h ^ 32, 16777619);
@@ -262,12 +287,15 @@ class Generator {
     ${this.spewValue(type.elem)}
   }
   return Math.imul(h ^ 93, 16777619);
-}`);
+}`,
+        );
         return `if (v == null) ${nil} else if (!Array.isArray(v) || hasToJson(v)) fallback(); else if (v.length === 0) ${nil} else h = ${fn}(v, h);`;
       }
       case 'map': {
         if (type.key.kind !== 'string') return 'fallback();';
-        const fn = this.fn(`spew/${type.name}`, (name) => `function ${name}(o, ks, h) {
+        const fn = this.fn(
+          `spew/${type.name}`,
+          (name) => `function ${name}(o, ks, h) {
   ${this.rawsGuard([type.elem])}
   ${this.text('map[')}
   for (let i = 0; i < ks.length; i++) {
@@ -279,7 +307,8 @@ class Generator {
     ${this.spewValue(type.elem)}
   }
   return Math.imul(h ^ 93, 16777619);
-}`);
+}`,
+        );
         return `if (v == null) ${nil} else { const ks = mapKeys(v); if (ks === null) ${nil} else h = ${fn}(v, ks, h); }`;
       }
       case 'struct': {
@@ -315,7 +344,10 @@ class Generator {
         const key = JSON.stringify(slot.key ?? slot.goName);
         const prefix = (comma: boolean): string => this.text(`${comma ? ',' : ''}${key}:`);
         // Whether a member was already written (the comma) is known at compile time until the first omitempty field.
-        const pre = wrote === 'runtime' ? `if (w) ${prefix(true)} else ${prefix(false)} w = true;` : prefix(wrote) + (wrote ? '' : ' w = true;');
+        const pre =
+          wrote === 'runtime'
+            ? `if (w) ${prefix(true)} else ${prefix(false)} w = true;`
+            : prefix(wrote) + (wrote ? '' : ' w = true;');
         const zeroed = wr && type === this.root && slot.goName === 'Resources';
         if (zeroed && slot.type.kind !== 'struct') throw new NotFusable('Resources is not a struct');
         const value = zeroed
@@ -325,7 +357,9 @@ class Generator {
         lines.push(slot.read);
         if (slot.omitempty && slot.type.kind === 'map' && slot.type.key.kind === 'string' && !zeroed) {
           // The member's keys decide both omitempty (none defined) and the order they are written in.
-          lines.push(`{ const ks = v == null ? null : mapKeys(v); if (ks !== null) { ${pre} h = ${this.jsonMap(slot.type)}(v, ks, h); } }`);
+          lines.push(
+            `{ const ks = v == null ? null : mapKeys(v); if (ks !== null) { ${pre} h = ${this.jsonMap(slot.type)}(v, ks, h); } }`,
+          );
           wrote = wrote === true ? true : 'runtime';
         } else if (empty) {
           lines.push(`if (!(${empty})) { ${pre} ${value} }`);
@@ -351,7 +385,9 @@ class Generator {
 
   /** `{"k":v,…}` of a map whose sorted, defined keys are known. */
   private jsonMap(type: Extract<GoType, { kind: 'map' }>): string {
-    return this.fn(`json/${type.name}`, (name) => `function ${name}(o, ks, h) {
+    return this.fn(
+      `json/${type.name}`,
+      (name) => `function ${name}(o, ks, h) {
   ${this.rawsGuard([type.elem])}
   h = jsonByte(h, 123);
   for (let i = 0; i < ks.length; i++) {
@@ -363,7 +399,8 @@ class Generator {
     ${this.jsonValue(type.elem)}
   }
   return jsonByte(h, 125);
-}`);
+}`,
+    );
   }
 
   private jsonValue(type: GoType): string {
@@ -383,7 +420,9 @@ class Generator {
       case 'ptr':
         return `if (v == null) ${nul} else { ${this.jsonValue(target(type))} }`;
       case 'slice': {
-        const fn = this.fn(`json/${type.name}`, (name) => `function ${name}(a, h) {
+        const fn = this.fn(
+          `json/${type.name}`,
+          (name) => `function ${name}(a, h) {
   h = jsonByte(h, 91);
   for (let i = 0; i < a.length; i++) {
     if (i > 0) h = jsonByte(h, 44);
@@ -391,7 +430,8 @@ class Generator {
     ${this.jsonValue(type.elem)}
   }
   return jsonByte(h, 93);
-}`);
+}`,
+        );
         return `if (v == null) ${nul} else if (!Array.isArray(v) || hasToJson(v)) fallback(); else if (v.length === 0) ${nul} else h = ${fn}(v, h);`;
       }
       case 'map': {
@@ -415,7 +455,8 @@ class Generator {
 /** Constant fragments up to this length are fed a step per byte (immediates, no table load). */
 const INLINE_BYTES = 2;
 
-const INT32 = (v: string): string => `typeof ${v} === "number" && Number.isInteger(${v}) && ${v} >= -2147483648 && ${v} <= 2147483647`;
+const INT32 = (v: string): string =>
+  `typeof ${v} === "number" && Number.isInteger(${v}) && ${v} >= -2147483648 && ${v} <= 2147483647`;
 
 /** encoding/json's isEmptyValue on the decoded value, as a test on the input (null when never empty). */
 function emptyTest(type: GoType): string | null {

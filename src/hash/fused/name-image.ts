@@ -9,6 +9,7 @@ import { BufferSink } from '../../encode/sink.js';
 import type { FusedFn } from './compile.js';
 import { FNV_OFFSET, JSON_STRING, expandJsonBytes, fallback, feed, feedFolded, fold } from './fnv.js';
 
+// eslint-disable-next-line @typescript-eslint/unbound-method -- always invoked with .call(obj, key); captured once for the hot path
 const pe = Object.prototype.propertyIsEnumerable;
 
 export function compileNameImage(mode: JsonEscapeMode): FusedFn {
@@ -19,9 +20,12 @@ export function compileNameImage(mode: JsonEscapeMode): FusedFn {
   const [head, middle, tail] = text.split('""') as [string, string, string];
   const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
   // The state after the constant head is known; the other constant runs are folded (see fnv.ts).
-  const start = feed(FNV_OFFSET, enc(`([]uint8)[${head.charCodeAt(0)}${Array.from(enc(head.slice(1)), (b) => ' ' + b).join('')}`));
+  const start = feed(
+    FNV_OFFSET,
+    enc(`([]uint8)[${head.charCodeAt(0)}${Array.from(enc(head.slice(1)), (b) => ` ${b}`).join('')}`),
+  );
   const between = fold(expandJsonBytes(enc(middle)));
-  const close = fold(enc(`${Array.from(enc(tail), (b) => ' ' + b).join('')}]`));
+  const close = fold(enc(`${Array.from(enc(tail), (b) => ` ${b}`).join('')}]`));
   const empty = fold(expandJsonBytes(enc('""')));
   const jstr = JSON_STRING[mode];
   return (c) => {

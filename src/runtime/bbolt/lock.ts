@@ -71,13 +71,3 @@ export function lockFile(path: string): Promise<FileLock> {
     });
   });
 }
-
-/** Runs `fn` while holding the exclusive lock on `path` (see {@link lockFile}). */
-export async function withFileLock<T>(path: string, fn: () => T | Promise<T>): Promise<T> {
-  const lock = await lockFile(path);
-  try {
-    return await fn();
-  } finally {
-    await lock.release();
-  }
-}
