@@ -51,6 +51,11 @@ const ROWS: Row[] = [
   // Zero in any format prints "0", which ParseQuantity special-cases as DecimalSI with s "0".
   ['0Ki', '0', [0n, 0, '0', 'DecimalSI']],
   ['0m', '0', [0n, 0, '0', 'DecimalSI']],
+  // 1000 as BinarySI (a fraction of Ki): inside the interval, so DecimalSI, which writes k.
+  ['0.9765625Ki', '1k', [1n, 3, '1k', 'DecimalSI']],
+  // ParseQuantity's int64 fast path at its precision limit (precision == 0): 18 digits, or 11 digits of Ki.
+  ['123456789012345678', '123456789012345678', [123456789012345678n, 0, '123456789012345678', 'DecimalSI']],
+  ['12345678901Ki', '12345678901Ki', [12641975194624n, 0, '12345678901Ki', 'BinarySI']],
 ];
 
 const LEGACY = supportedReleases().filter((r) => releaseInfo(r).algorithm === 'legacy');

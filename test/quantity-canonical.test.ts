@@ -34,6 +34,11 @@ describe('CanonicalizeBytes beyond ParseQuantity', () => {
     [int64(1500n, -3, 'BinarySI'), '1500m'], // 1.5: inside (-1024, 1024)
     [int64(1024000n, -3, 'BinarySI'), '1Ki'],
     [int64(1023999n, -3, 'BinarySI'), '1023999m'],
+    // NewQuantity(v, BinarySI) inside (-1024, 1024) prints as DecimalSI, with its k suffix.
+    [int64(1000n, 0, 'BinarySI'), '1k'],
+    [int64(-1000n, 0, 'BinarySI'), '-1k'],
+    [int64(100n, 1, 'BinarySI'), '1k'],
+    [int64(1023n, 0, 'BinarySI'), '1023'],
   ])('%# → %s', (q, expected) => {
     expect(canonicalString(q)).toBe(expected);
   });
