@@ -27,6 +27,11 @@ export type JsonEscapeMode = 'go1.22' | 'pre-go1.22';
 
 type EscapeTable = readonly (Uint8Array | null)[];
 
+/** Go encoding/json's escape of each ASCII character in `mode` (UTF-8 bytes), or null where it is written as itself. */
+export function jsonEscapeTable(mode: JsonEscapeMode): EscapeTable {
+  return TABLES[mode];
+}
+
 function buildTable(mode: JsonEscapeMode): EscapeTable {
   const table: (Uint8Array | null)[] = [];
   for (let c = 0; c < 0x80; c++) {

@@ -251,7 +251,8 @@ class SpewCompiler {
   }
 }
 
-function reachesPointerElements(type: GoType, seen: Set<GoType>): boolean {
+/** Whether a value of `type` can reach a pointer held as a slice or map element (where go-spew's skip-type flag leaks). */
+export function reachesPointerElements(type: GoType, seen: Set<GoType>): boolean {
   if (seen.has(type)) return false;
   seen.add(type);
   switch (type.kind) {

@@ -9,6 +9,7 @@
  */
 import { hasToJson, isPlainObject } from '../../decode/input.js';
 import type { JsonEscapeMode } from '../../encode/gojson-string.js';
+import { reachesPointerElements } from '../../encode/spew.js';
 import { escapedStringMembers } from '../../json/parse.js';
 import { INT_OR_STRING_TYPE, QUANTITY_TYPE, type GoType, type StructType } from '../../models/gotype.js';
 import * as fnv from './fnv.js';
@@ -491,20 +492,4 @@ function spewHead(type: GoType): string {
 function target(type: GoType): GoType {
   while (type.kind === 'ptr') type = type.elem;
   return type;
-}
-
-function reachesPointerElements(type: GoType, seen: Set<GoType>): boolean {
-  if (seen.has(type)) return false;
-  seen.add(type);
-  switch (type.kind) {
-    case 'ptr':
-      return reachesPointerElements(type.elem, seen);
-    case 'slice':
-    case 'map':
-      return type.elem.kind === 'ptr' || reachesPointerElements(type.elem, seen);
-    case 'struct':
-      return type.fields.some((f) => reachesPointerElements(f.type, seen));
-    default:
-      return false;
-  }
 }

@@ -4,7 +4,7 @@
  * kubelets hash go-spew's `([]uint8)[…]` text: each JSON byte after the first costs a space and its
  * decimal digits, looked up in 256-entry tables instead of formatted.
  */
-import type { JsonEscapeMode } from '../../encode/gojson-string.js';
+import { jsonEscapeTable, type JsonEscapeMode } from '../../encode/gojson-string.js';
 
 export const FNV_OFFSET = 0x811c9dc5 | 0;
 export const FNV_PRIME = 0x01000193;
@@ -134,31 +134,10 @@ export function jsonDecimal(h: number, v: number): number {
   return h;
 }
 
-/**
- * Per Go toolchain: for each ASCII character, its encoding/json escape already in spew `[]uint8`
- * form, or null when the character is written as itself. Mirrors `gojson-string.ts`, which the
- * differential test holds this to.
- */
-function escapeTable(mode: JsonEscapeMode): readonly (Uint8Array | null)[] {
-  const out: (Uint8Array | null)[] = [];
-  for (let c = 0; c < 0x80; c++) {
-    let esc: string | null = null;
-    if (c === 0x22) esc = '\\"';
-    else if (c === 0x5c) esc = '\\\\';
-    else if (c === 0x0a) esc = '\\n';
-    else if (c === 0x0d) esc = '\\r';
-    else if (c === 0x09) esc = '\\t';
-    else if (mode === 'go1.22' && c === 0x08) esc = '\\b';
-    else if (mode === 'go1.22' && c === 0x0c) esc = '\\f';
-    else if (c < 0x20 || c === 0x3c || c === 0x3e || c === 0x26) esc = '\\u00' + c.toString(16).padStart(2, '0');
-    out.push(esc === null ? null : expandJsonBytes(utf8(esc)));
-  }
-  return out;
-}
-
+/** Per Go toolchain: encoding/json's escape of each ASCII character, already in spew `[]uint8` form. */
 const ESCAPES: Record<JsonEscapeMode, readonly (Uint8Array | null)[]> = {
-  'go1.22': escapeTable('go1.22'),
-  'pre-go1.22': escapeTable('pre-go1.22'),
+  'go1.22': jsonEscapeTable('go1.22').map((esc) => esc && expandJsonBytes(esc)),
+  'pre-go1.22': jsonEscapeTable('pre-go1.22').map((esc) => esc && expandJsonBytes(esc)),
 };
 const LINE_SEPARATOR = expandJsonBytes(utf8('\\u2028'));
 const PARAGRAPH_SEPARATOR = expandJsonBytes(utf8('\\u2029'));
