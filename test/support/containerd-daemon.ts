@@ -4,6 +4,7 @@
  * containerd's containers service and the CRI RuntimeService (subset protos in ./protos).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { terminateChild } from './child-process.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -139,19 +140,7 @@ export class ContainerdDaemon {
   /** Stops the containerd we started (SIGTERM to its PID; SIGKILL after the timeout). */
   async stop(timeoutMs = 20_000): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null) {
-      this.child = undefined;
-      return;
-    }
-    const done = new Promise<void>((r) =>
-      child.once('exit', () => {
-        r();
-      }),
-    );
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    await done;
-    clearTimeout(timer);
+    if (child) await terminateChild(child, timeoutMs);
     this.child = undefined;
   }
 

@@ -6,6 +6,7 @@
  * containerd it supervises if that outlives it), never by name.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { terminateChild } from './child-process.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -79,17 +80,7 @@ export class DockerDaemon {
   async stop(timeoutMs = 30_000): Promise<void> {
     const child = this.child;
     this.child = undefined;
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const done = new Promise<void>((r) =>
-        child.once('exit', () => {
-          r();
-        }),
-      );
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-      await done;
-      clearTimeout(timer);
-    }
+    if (child) await terminateChild(child, timeoutMs);
     const pidfile = join(this.execRoot, 'containerd', 'containerd.pid');
     if (existsSync(pidfile)) {
       const pid = Number(readFileSync(pidfile, 'utf8').trim());
