@@ -32,12 +32,18 @@ function checkInput(json: unknown, requireName: boolean): void {
 }
 
 /**
- * The same checks after the fused path hashed `container` (it builds no JSON tree): text is parsed
- * here for them, objects are read directly.
+ * The same checks after the fused path hashed `container` (it builds no value tree): objects are read
+ * directly, text through the JSON value the fused path parsed, or parsed here where it read only
+ * name and image (1.31+).
  */
-function checkFused(container: ContainerInput, requireName: boolean): void {
-  checkInput(typeof container === 'string' ? parseJson(container) : container, requireName);
+function checkFused(container: ContainerInput, parsed: { value: unknown } | undefined, requireName: boolean): void {
+  const json = typeof container !== 'string' ? container : (parsed?.value ?? parseJson(container));
+  checkInput(json, requireName);
 }
+
+/** A slot for the JSON value the fused path parses from text input, so the checks do not parse it again. */
+const parsedSlot = (container: ContainerInput): { value: unknown } | undefined =>
+  typeof container === 'string' ? { value: undefined } : undefined;
 
 /**
  * The hash a kubelet of `options.kubeletVersion` computes for `container` (`HashContainer`), as it
@@ -71,9 +77,10 @@ export function hashContainer(container: ContainerInput, options: HashOptions): 
 
 function hashOf(container: ContainerInput, options: HashOptions, requireName: boolean): string {
   const { info, jsonEscapes } = resolveHashOptions(options);
-  const fused = fusedHash(container, info, jsonEscapes);
+  const parsed = parsedSlot(container);
+  const fused = fusedHash(container, info, jsonEscapes, false, parsed);
   if (fused !== NO_FUSED_HASH) {
-    checkFused(container, requireName);
+    checkFused(container, parsed, requireName);
     return hex32(fused);
   }
   const { pipeline: p, value } = prepare(container, options, false, requireName);
@@ -117,9 +124,10 @@ function hashWithoutResourcesOf(container: ContainerInput, options: HashOptions,
       `release ${info.release}`,
     );
   }
-  const fused = fusedHash(container, info, jsonEscapes, true);
+  const parsed = parsedSlot(container);
+  const fused = fusedHash(container, info, jsonEscapes, true, parsed);
   if (fused !== NO_FUSED_HASH) {
-    checkFused(container, requireName);
+    checkFused(container, parsed, requireName);
     return hex32(fused);
   }
   const { pipeline: p, value } = prepare(container, options, false, requireName);

@@ -11,12 +11,16 @@ export { NO_FUSED_HASH };
 
 const spans: TopLevelSpans = { nameStart: -1, nameEnd: -1, imageStart: -1, imageEnd: -1 };
 
-/** `HashContainer` (or, with `withoutResources`, `HashContainerWithoutResources`) without a value tree. */
+/**
+ * `HashContainer` (or, with `withoutResources`, `HashContainerWithoutResources`) without a value tree.
+ * When `parsed` is given and the whole text was parsed (releases before 1.31), it receives that JSON value.
+ */
 export function fusedHash(
   container: unknown,
   info: ReleaseInfo,
   escapes: JsonEscapeMode | undefined,
   withoutResources = false,
+  parsed?: { value: unknown },
 ): number {
   const hasher = fusedHasherFor(info, escapes);
   const fn = withoutResources ? hasher.withoutResources : hasher.hash;
@@ -31,7 +35,9 @@ export function fusedHash(
     });
   }
   if (scanContainerText(container) !== TEXT_FAITHFUL) return NO_FUSED_HASH;
-  return fn(JSON.parse(container));
+  const value: unknown = JSON.parse(container);
+  if (parsed) parsed.value = value; // the caller's checks read this tree instead of parsing the text again
+  return fn(value);
 }
 
 /** A top-level member's value from its text span (valid JSON, so JSON.parse reads a string as parseJson would). */
