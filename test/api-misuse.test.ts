@@ -16,6 +16,7 @@ import {
   RecordError,
   type ContainerRecordInfo,
 } from '../src/index.js';
+import { NOT_CONTAINER_KEYS } from '../src/pod/container-shape.js';
 
 const app = { name: 'app', image: 'nginx:1.27' };
 const v = { kubeletVersion: '1.29' };
@@ -56,6 +57,20 @@ describe('a Pod, List or workload where a container is expected', () => {
   });
 });
 
+describe('the Pod/workload member probe', () => {
+  it('flags each listed member with a value, and nothing JSON.stringify would not send', () => {
+    for (const key of NOT_CONTAINER_KEYS) {
+      for (const input of [{ ...app, [key]: 'x' }, JSON.stringify({ ...app, [key]: null })]) {
+        expect(errorOf(() => hashContainer(input, v)).code).toBe('NOT_A_CONTAINER');
+      }
+      const inherited = Object.assign(Object.create({ [key]: 'x' }) as object, app);
+      const hidden = Object.defineProperty({ ...app }, key, { value: 'x', enumerable: false });
+      for (const quiet of [{ ...app, [key]: undefined }, inherited, hidden])
+        expect(hashContainer(quiet, v)).toBe(stored);
+    }
+  });
+});
+
 describe('a container without a name', () => {
   it('is refused (the apiserver requires one): MISSING_NAME at .name', () => {
     for (const c of [{ image: 'busybox' }, { name: '', image: 'busybox' }, {}]) {
@@ -73,6 +88,51 @@ describe('a container without a name', () => {
 
   it('a malformed field is still reported first', () => {
     expect(errorOf(() => hashContainer({ ports: [{ containerPort: '80' }] }, v)).code).toBe('INVALID_TYPE');
+  });
+});
+
+describe('text input', () => {
+  // The fused text path checks the root from its scan (no tree); it must refuse exactly what the
+  // object path refuses, with the same code, path and detail, and hash exactly what it hashes.
+  const pod = { apiVersion: 'v1', kind: 'Pod', spec: { containers: [app] } };
+  const inputs: unknown[] = [
+    app,
+    pod,
+    { kind: 'Deployment' },
+    { containers: [app] },
+    { name: 'a', image: 'b', status: null },
+    { image: 'busybox' },
+    { name: '', image: 'busybox' },
+    { name: null, image: 'busybox' },
+    { name: 7, image: 'busybox' },
+    { name: 'a', metadata: {} },
+    { name: 'a', nested: { kind: 'Pod', name: '' } },
+  ];
+  const outcome = (f: () => string): string => {
+    try {
+      return f();
+    } catch (e) {
+      if (!(e instanceof KubeletHashError)) throw e;
+      return `${e.code} ${JSON.stringify(e.path)} ${e.detail}`;
+    }
+  };
+
+  it('gets the verdict of the same object in every era, also with escapes and whitespace in the text', () => {
+    for (const input of inputs) {
+      const texts = [
+        JSON.stringify(input),
+        JSON.stringify(input, null, 2),
+        JSON.stringify(input).replace(/"name"/, '"\\u006eame"'),
+      ];
+      for (const release of ['1.12', '1.29', '1.33']) {
+        const expected = outcome(() => hashContainer(input as object, { kubeletVersion: release }));
+        for (const text of texts)
+          expect(outcome(() => hashContainer(text, { kubeletVersion: release }))).toBe(expected);
+      }
+    }
+    expect(outcome(() => hashContainer('{"name":"\\u0061","image":"b"}', v))).toBe(
+      hashContainer({ name: 'a', image: 'b' }, v),
+    );
   });
 });
 

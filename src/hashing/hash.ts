@@ -3,12 +3,12 @@ import { ReleaseError } from '../errors.js';
 import { hashValue, hashedBytes, preimageAndHash } from '../hash/compute.js';
 import { formatHash } from '../hash/format.js';
 import type { HashAlgorithmName } from '../models/model.js';
-import { fusedHash, NO_FUSED_HASH } from '../hash/fused/entry.js';
+import { fusedHash, NO_FUSED_HASH, type TextShape } from '../hash/fused/entry.js';
 import { hex32 } from '../hash/fused/fnv.js';
 import { containerJson, decodeFor, type ContainerInput, type DecodedContainer } from '../hash/hasher.js';
 import { resolveHashOptions, type HashOptions } from '../hash/options.js';
 import { parseJson } from '../json/parse.js';
-import { checkContainerName, checkContainerShape } from '../pod/container-shape.js';
+import { checkContainer, checkContainerMembers } from '../pod/container-shape.js';
 
 export type { ContainerInput } from '../hash/hasher.js';
 
@@ -27,23 +27,22 @@ function prepare(container: ContainerInput, options: HashOptions, full = false, 
 
 /** The front end's checks on a container that decoded: one container, with a name. */
 function checkInput(json: unknown, requireName: boolean): void {
-  checkContainerShape(json);
-  if (requireName) checkContainerName(json);
+  checkContainer(json, requireName);
 }
 
 /**
  * The same checks after the fused path hashed `container` (it builds no value tree): objects are read
- * directly, text through the JSON value the fused path parsed, or parsed here where it read only
- * name and image (1.31+).
+ * directly; for text the scan's {@link TextShape} decides, and only text that fails a check is parsed
+ * here, to raise the same error with the same wording.
  */
-function checkFused(container: ContainerInput, parsed: { value: unknown } | undefined, requireName: boolean): void {
-  const json = typeof container !== 'string' ? container : (parsed?.value ?? parseJson(container));
-  checkInput(json, requireName);
-}
+/** Filled by each fused text hash and read right after it (hashing is synchronous). */
+const textShape: TextShape = { notContainerKey: false, hasName: false };
 
-/** A slot for the JSON value the fused path parses from text input, so the checks do not parse it again. */
-const parsedSlot = (container: ContainerInput): { value: unknown } | undefined =>
-  typeof container === 'string' ? { value: undefined } : undefined;
+function checkFused(container: ContainerInput, shape: TextShape, requireName: boolean): void {
+  if (typeof container !== 'string')
+    checkContainerMembers(container, requireName); // the fused hasher saw a JSON object
+  else if (shape.notContainerKey || (requireName && !shape.hasName)) checkInput(parseJson(container), requireName);
+}
 
 /**
  * The hash a kubelet of `options.kubeletVersion` computes for `container` (`HashContainer`), as it
@@ -77,10 +76,9 @@ export function hashContainer(container: ContainerInput, options: HashOptions): 
 
 function hashOf(container: ContainerInput, options: HashOptions, requireName: boolean): string {
   const { info, jsonEscapes } = resolveHashOptions(options);
-  const parsed = parsedSlot(container);
-  const fused = fusedHash(container, info, jsonEscapes, false, parsed);
+  const fused = fusedHash(container, info, jsonEscapes, false, textShape);
   if (fused !== NO_FUSED_HASH) {
-    checkFused(container, parsed, requireName);
+    checkFused(container, textShape, requireName);
     return hex32(fused);
   }
   const { pipeline: p, value } = prepare(container, options, false, requireName);
@@ -124,10 +122,9 @@ function hashWithoutResourcesOf(container: ContainerInput, options: HashOptions,
       `release ${info.release}`,
     );
   }
-  const parsed = parsedSlot(container);
-  const fused = fusedHash(container, info, jsonEscapes, true, parsed);
+  const fused = fusedHash(container, info, jsonEscapes, true, textShape);
   if (fused !== NO_FUSED_HASH) {
-    checkFused(container, parsed, requireName);
+    checkFused(container, textShape, requireName);
     return hex32(fused);
   }
   const { pipeline: p, value } = prepare(container, options, false, requireName);

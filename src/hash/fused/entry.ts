@@ -9,35 +9,47 @@ import { scanContainerText, TEXT_DOUBT, TEXT_FAITHFUL, type TopLevelSpans } from
 
 export { NO_FUSED_HASH };
 
-const spans: TopLevelSpans = { nameStart: -1, nameEnd: -1, imageStart: -1, imageEnd: -1 };
+const spans: TopLevelSpans = { nameStart: -1, nameEnd: -1, imageStart: -1, imageEnd: -1, notContainerKey: false };
+
+/**
+ * What the scan of a text input tells the front end's container checks, so they need no tree: a
+ * member no container has (a Pod's `kind`, a pod spec's `containers`…) and a non-empty string `name`.
+ */
+export interface TextShape {
+  notContainerKey: boolean;
+  hasName: boolean;
+}
 
 /**
  * `HashContainer` (or, with `withoutResources`, `HashContainerWithoutResources`) without a value tree.
- * When `parsed` is given and the whole text was parsed (releases before 1.31), it receives that JSON value.
+ * For text input, `shape` (when given) receives what the scan saw of the root object.
  */
 export function fusedHash(
   container: unknown,
   info: ReleaseInfo,
   escapes: JsonEscapeMode | undefined,
   withoutResources = false,
-  parsed?: { value: unknown },
+  shape?: TextShape,
 ): number {
   const hasher = fusedHasherFor(info, escapes);
   const fn = withoutResources ? hasher.withoutResources : hasher.hash;
   if (fn === null) return NO_FUSED_HASH;
   if (typeof container !== 'string') return fn(container);
+  const kind = scanContainerText(container, spans);
+  if (kind === TEXT_DOUBT) return NO_FUSED_HASH;
+  if (shape) {
+    shape.notContainerKey = spans.notContainerKey;
+    // A string value with anything between its quotes decodes to a non-empty string.
+    shape.hasName = spans.nameEnd - spans.nameStart > 2 && container.charCodeAt(spans.nameStart) === 0x22;
+  }
   if (info.algorithm === 'name-image') {
-    // 1.31+ hashes two members: scan (and so validate) the text, parse only those two values.
-    if (scanContainerText(container, spans) === TEXT_DOUBT) return NO_FUSED_HASH;
+    // 1.31+ hashes two members: the scan validated the text, parse only those two values.
     return fn({
       name: member(container, spans.nameStart, spans.nameEnd),
       image: member(container, spans.imageStart, spans.imageEnd),
     });
   }
-  if (scanContainerText(container) !== TEXT_FAITHFUL) return NO_FUSED_HASH;
-  const value: unknown = JSON.parse(container);
-  if (parsed) parsed.value = value; // the caller's checks read this tree instead of parsing the text again
-  return fn(value);
+  return kind === TEXT_FAITHFUL ? fn(JSON.parse(container)) : NO_FUSED_HASH;
 }
 
 /** A top-level member's value from its text span (valid JSON, so JSON.parse reads a string as parseJson would). */

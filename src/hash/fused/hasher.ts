@@ -23,11 +23,21 @@ const NONE: FusedHasher = { hash: () => NO_FUSED_HASH, withoutResources: null };
 /** Per release (the registry's info objects are shared), one hasher per escape mode. */
 const cache = new Map<ReleaseInfo, Partial<Record<JsonEscapeMode, FusedHasher>>>();
 
+// The last one asked for: callers hash many containers for one release in a row, and this skips the map.
+let lastInfo: ReleaseInfo | undefined;
+let lastEscapes: JsonEscapeMode | undefined;
+let lastHasher: FusedHasher = NONE;
+
 export function fusedHasherFor(info: ReleaseInfo, escapes?: JsonEscapeMode): FusedHasher {
+  if (info === lastInfo && escapes === lastEscapes) return lastHasher;
   const mode = escapes ?? info.jsonEscapes ?? 'pre-go1.22';
   let byMode = cache.get(info);
   if (!byMode) cache.set(info, (byMode = {}));
-  return (byMode[mode] ??= build(info, mode));
+  const hasher = (byMode[mode] ??= build(info, mode));
+  lastInfo = info;
+  lastEscapes = escapes;
+  lastHasher = hasher;
+  return hasher;
 }
 
 function build(info: ReleaseInfo, mode: JsonEscapeMode): FusedHasher {

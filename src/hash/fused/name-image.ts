@@ -2,11 +2,10 @@
  * The fused hasher of 1.31+ (`{"image":…,"name":…}` as go-spew `[]uint8` text): two member reads,
  * the constant text around them taken from the name-image encoder itself.
  */
-import { hasToJson, isPlainObject } from '../../decode/input.js';
 import type { JsonEscapeMode } from '../../encode/gojson-string.js';
 import { writeNameImageJson } from '../../encode/name-image.js';
 import { BufferSink } from '../../encode/sink.js';
-import type { FusedFn } from './compile.js';
+import { isJsonObject, type FusedFn } from './compile.js';
 import { FNV_OFFSET, JSON_STRING, expandJsonBytes, fallback, feed, feedFolded, fold } from './fnv.js';
 
 // eslint-disable-next-line @typescript-eslint/unbound-method -- always invoked with .call(obj, key); captured once for the hot path
@@ -29,7 +28,7 @@ export function compileNameImage(mode: JsonEscapeMode): FusedFn {
   const empty = fold(expandJsonBytes(enc('""')));
   const jstr = JSON_STRING[mode];
   return (c) => {
-    if (!isPlainObject(c) || hasToJson(c)) fallback();
+    if (!isJsonObject(c)) fallback();
     let image = c.image;
     if (image !== undefined && !pe.call(c, 'image')) image = undefined;
     let name = c.name;
