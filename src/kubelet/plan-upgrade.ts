@@ -261,10 +261,19 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
     (opts.staticPodManifests ?? []).map(manifestUid).filter((u): u is string => u !== undefined),
   );
   const minorUpgrade = fromInfo.minor !== toInfo.minor;
-  const ruled = (id: RestartRuleId): Pick<PlanEntry, 'ruleId' | 'ruleSource'> => ({
-    ruleId: id,
-    ruleSource: restartRule(id).source,
-  });
+  /**
+   * Completes an entry in place (10,000 records make 10,000 entries: no copies). The fields keep the
+   * order they always had: what `base` holds, then `change`/`candidates`, then the rule.
+   */
+  const settle = (entry: PlanEntry, action: PlanAction, reason: string, ruleId?: RestartRuleId): PlanEntry => {
+    entry.action = action;
+    entry.reason = reason;
+    if (ruleId !== undefined) {
+      entry.ruleId = ruleId;
+      entry.ruleSource = restartRule(ruleId).source;
+    }
+    return entry;
+  };
 
   const specs = specCache(fromInfo, toInfo, opts.fromJsonEscapes, opts.toJsonEscapes);
   const hashesOf = (c: LocatedContainer): CachedSpec => specs.get(c.container);
@@ -280,7 +289,8 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
   };
 
   const entries: PlanEntry[] = [];
-  const seen = new Set<string>(); // pod uid / container name pairs that have a record
+  const withRecord = new Set<LocatedContainer>(); // API containers a record was joined with
+  const podsOnNode = new Set<string>(); // uids of the pods those belong to, in entry order
   opts.records.forEach((raw, index) => {
     let infos: ContainerRecordInfo[];
     try {
@@ -315,35 +325,31 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
     // dockershim/cri-dockerd name the sandbox (pause) container "POD", which no API container can be
     // called (names are lowercase DNS labels); the kubelet never hashes it.
     if (rec.containerName === 'POD' && rec.hash === undefined)
-      return {
-        ...base,
-        action: 'keep',
-        reason: 'pod sandbox (pause container): the kubelet stores and compares no hash for it',
-      };
+      return settle(base, 'keep', 'pod sandbox (pause container): the kubelet stores and compares no hash for it');
     const pod = pods.get(rec.podUid);
-    if (!pod)
-      return {
-        ...base,
-        reason: `no API pod has uid ${JSON.stringify(rec.podUid)}${rec.podName ? ` (record of ${rec.podNamespace}/${rec.podName})` : ''}`,
-      };
+    if (!pod) {
+      const of = rec.podName ? ` (record of ${rec.podNamespace}/${rec.podName})` : '';
+      return settle(base, 'unknown', `no API pod has uid ${JSON.stringify(rec.podUid)}${of}`);
+    }
     if (pod.name !== undefined) base.podName = pod.name;
     if (pod.namespace !== undefined) base.podNamespace = pod.namespace;
     const c = pod.containers.get(rec.containerName);
-    if (!c) return { ...base, reason: `the API pod has no container named ${JSON.stringify(rec.containerName)}` };
-    seen.add(`${rec.podUid}/${rec.containerName}`);
+    if (!c) return settle(base, 'unknown', `the API pod has no container named ${JSON.stringify(rec.containerName)}`);
+    withRecord.add(c);
+    podsOnNode.add(rec.podUid);
     base.list = c.list;
     const role = containerRole(c.list, c.container);
     base.role = role;
     if (pod.staticPod && minorUpgrade && maybeGeneratedStaticUid(pod.uid) && !fixedStaticUids.has(pod.uid)) {
-      return {
-        ...base,
-        action: 'will-restart',
-        reason: `static pod ${pod.namespace ?? ''}/${pod.name ?? pod.uid}: its UID is generated from the manifest and the kubelet's internal Pod types, which change between ${fromInfo.release} and ${toInfo.release}; the ${toInfo.release} kubelet recreates the whole pod (set metadata.uid in the manifest, or pass the manifest in staticPodManifests, to keep it)`,
-        ...ruled('static-pod-kubelet-upgrade'),
-      };
+      return settle(
+        base,
+        'will-restart',
+        `static pod ${pod.namespace ?? ''}/${pod.name ?? pod.uid}: its UID is generated from the manifest and the kubelet's internal Pod types, which change between ${fromInfo.release} and ${toInfo.release}; the ${toInfo.release} kubelet recreates the whole pod (set metadata.uid in the manifest, or pass the manifest in staticPodManifests, to keep it)`,
+        'static-pod-kubelet-upgrade',
+      );
     }
     const cached = hashesOf(c);
-    if ('error' in cached) return { ...base, reason: `cannot hash the API spec: ${cached.error}` };
+    if ('error' in cached) return settle(base, 'unknown', `cannot hash the API spec: ${cached.error}`);
     const { from, to } = cached.ok;
     base.fromHash = formatHash(from.hash);
     base.toHash = formatHash(to.hash);
@@ -364,62 +370,52 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
       // A sidecar the `to` kubelet does not compare is compared by 1.32+: rewrite it now, so the
       // next upgrade does not restart it (only when its stored hash is verified against `from`).
       const later = role === 'sidecar' && rec.hash !== undefined && stored === from.hash && stored !== to.hash;
-      if (!later) return { ...base, action: 'keep', reason: asIs.reason, ...ruled(asIs.ruleId) };
-      return {
-        ...base,
-        action: 'rewrite',
-        reason: `${asIs.reason}; verified against ${fromInfo.release} (${base.fromHash}) and rewritten to the ${toInfo.release} hash ${base.toHash}, so a later kubelet that compares sidecars (1.32+) does not restart it`,
-        change: changeFor(rec, from, to, fromInfo, toInfo, toGates.inPlaceResize),
-        ...ruled(asIs.ruleId),
-      };
+      if (!later) return settle(base, 'keep', asIs.reason, asIs.ruleId);
+      base.change = changeFor(rec, from, to, fromInfo, toInfo, toGates.inPlaceResize);
+      return settle(
+        base,
+        'rewrite',
+        `${asIs.reason}; verified against ${fromInfo.release} (${base.fromHash}) and rewritten to the ${toInfo.release} hash ${base.toHash}, so a later kubelet that compares sidecars (1.32+) does not restart it`,
+        asIs.ruleId,
+      );
     }
     if (rec.hash === undefined) {
-      return {
-        ...base,
-        action: 'will-restart',
-        reason: 'the record stores no hash: the kubelet reads 0 and restarts the container (nothing to rewrite)',
-        ...ruled('hash'),
-      };
+      return settle(
+        base,
+        'will-restart',
+        'the record stores no hash: the kubelet reads 0 and restarts the container (nothing to rewrite)',
+        'hash',
+      );
     }
     if (stored === to.hash)
-      return {
-        ...base,
-        action: 'keep',
-        reason: `the stored hash already equals the ${toInfo.release} hash`,
-        ...ruled('hash'),
-      };
+      return settle(base, 'keep', `the stored hash already equals the ${toInfo.release} hash`, 'hash');
     if (stored !== from.hash) {
-      const candidates = candidatesFor(c, stored);
-      return {
-        ...base,
-        reason: `stored hash ${rec.hash} is not what a ${fromInfo.release} kubelet computes for the API spec (${base.fromHash}): the container may run another spec, or was created by another release; not rewriting`,
-        candidates,
-      };
+      settle(
+        base,
+        'unknown',
+        `stored hash ${rec.hash} is not what a ${fromInfo.release} kubelet computes for the API spec (${base.fromHash}): the container may run another spec, or was created by another release; not rewriting`,
+      );
+      base.candidates = candidatesFor(c, stored);
+      return base;
     }
     if (!asIs.changed) {
-      return {
-        ...base,
-        action: 'keep',
-        reason: `verified against ${fromInfo.release}; ${asIs.reason}`,
-        ...ruled(asIs.ruleId),
-      };
+      return settle(base, 'keep', `verified against ${fromInfo.release}; ${asIs.reason}`, asIs.ruleId);
     }
-    return {
-      ...base,
-      action: 'rewrite',
-      reason: `verified against ${fromInfo.release} (${base.fromHash}); ${toInfo.release} computes ${base.toHash}`,
-      change: changeFor(rec, from, to, fromInfo, toInfo, toGates.inPlaceResize),
-      ...ruled(asIs.ruleId),
-    };
+    base.change = changeFor(rec, from, to, fromInfo, toInfo, toGates.inPlaceResize);
+    return settle(
+      base,
+      'rewrite',
+      `verified against ${fromInfo.release} (${base.fromHash}); ${toInfo.release} computes ${base.toHash}`,
+      asIs.ruleId,
+    );
   }
 
   // Containers of the node's pods that have no record at all.
-  const podsOnNode = new Set(entries.filter((e) => e.list !== undefined).map((e) => e.podUid));
   for (const uid of podsOnNode) {
     const pod = pods.get(uid)!;
     for (const c of pod.containers.values()) {
       const role = containerRole(c.list, c.container);
-      if ((role !== 'container' && role !== 'sidecar') || seen.has(`${uid}/${c.name}`)) continue;
+      if ((role !== 'container' && role !== 'sidecar') || withRecord.has(c)) continue;
       const e: PlanEntry = {
         action: 'unknown',
         reason: 'no runtime record for this container on the node (not started yet, or removed)',
