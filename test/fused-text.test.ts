@@ -85,6 +85,11 @@ const keyText = fc.oneof(
     'env',
     'value',
     'tty',
+    // Members of Pods, workloads and pod specs: the scan reports them for the NOT_A_CONTAINER check.
+    'kind',
+    'spec',
+    'containers',
+    'ephemeralContainers',
   ),
   fc.constantFrom('na\\u006de', 'im\\/age', '\\"', 'n\\tame', '\ud83d\ude00', '\ud800', 'a\\ud800'),
   fc.string({ maxLength: 4 }),
