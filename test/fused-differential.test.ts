@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { KubeletHashError } from '../src/errors.js';
 import { hashValue } from '../src/hash/compute.js';
 import { fusedHash, NO_FUSED_HASH } from '../src/hash/fused/entry.js';
+import { scanContainerText, TEXT_FAITHFUL } from '../src/hash/fused/text.js';
 import { containerJson, decodeFor } from '../src/hash/hasher.js';
 import { checkContainerName, checkContainerShape } from '../src/pod/container-shape.js';
 import { hashContainer, hashContainerWithoutResources, JsonNumber, type JsonEscapeMode } from '../src/index.js';
@@ -87,6 +88,7 @@ describe('fused hashers agree with the value tree', () => {
     const objects = new Map([...texts].map(([id, t]) => [id, JSON.parse(t) as unknown]));
     const handedOver = new Set<string>();
     let fusedRows = 0;
+    let textRows = 0;
     for (const row of oracleExpected()) {
       const text = texts.get(row.case)!;
       const object = objects.get(row.case)!;
@@ -96,6 +98,14 @@ describe('fused hashers agree with the value tree', () => {
         expect(direct.toString(16), `${row.case}@${row.version}`).toBe(row.hash);
         fusedRows++;
       } else handedOver.add(row.case);
+      // So does the text path on the tape, for every text the scan finds faithful (it must not hand those over).
+      if (scanContainerText(text) === TEXT_FAITHFUL && direct !== NO_FUSED_HASH) {
+        expect(
+          fusedHash(text, releaseInfo(row.version), undefined).toString(16),
+          `text ${row.case}@${row.version}`,
+        ).toBe(row.hash);
+        textRows++;
+      }
       for (const escapes of escapeModes(row.version)) {
         agree(object, row.version, escapes);
         agree(text, row.version, escapes);
@@ -108,6 +118,7 @@ describe('fused hashers agree with the value tree', () => {
     // Only values a JS number cannot hold exactly or map keys needing Go's U+FFFD repair hand over.
     expect([...handedOver].sort()).toEqual(['esc-in-map-keys', 'esc-sorting', 'ptr-int64-extremes']);
     expect(fusedRows).toBeGreaterThan(4500);
+    expect(textRows).toBeGreaterThan(4000);
   });
 
   test.prop([containerArb, releaseArb, fc.constantFrom<JsonEscapeMode | undefined>(undefined, 'go1.22', 'pre-go1.22')])(

@@ -14,9 +14,24 @@ import { escapedStringMembers } from '../../json/parse.js';
 import { INT_OR_STRING_TYPE, QUANTITY_TYPE, type GoType, type StructType } from '../../models/gotype.js';
 import * as fnv from './fnv.js';
 import { jsonFeeder, spewFeeder, zeroValueJson, type FragmentFeeder } from './special.js';
+import { keyHash, tape } from './tape.js';
 
 /** Hashes one container input; throws {@link fnv.FALLBACK} when the tree path must decide. */
 export type FusedFn = (container: unknown) => number;
+
+/**
+ * Hashes container JSON text from the {@link tape} its scan just filled (the scan must have found
+ * it TEXT_FAITHFUL); throws {@link fnv.FALLBACK} like {@link FusedFn}.
+ */
+export type FusedTextFn = (text: string) => number;
+
+/** The hashers of one release and escape mode: object input, and text input through the tape. */
+export interface CompiledFused {
+  hash: FusedFn;
+  withoutResources: FusedFn | null;
+  text: FusedTextFn;
+  textWithoutResources: FusedTextFn | null;
+}
 
 export type FusedEra =
   { algorithm: 'legacy' } | { algorithm: 'json'; escapes: JsonEscapeMode; withoutResources: boolean };
@@ -91,6 +106,7 @@ const RUNTIME = {
   EMPTY,
   getProto,
   objectToString,
+  tape,
 };
 
 /** One field as read from its JSON object: `key` undefined when an embedding struct claims it. */
@@ -102,7 +118,7 @@ interface FieldSlot {
   exported: boolean;
 }
 
-export function compileFused(root: StructType, era: FusedEra): { hash: FusedFn; withoutResources: FusedFn | null } {
+export function compileFused(root: StructType, era: FusedEra): CompiledFused {
   return new Generator(root, era).build();
 }
 
@@ -127,23 +143,25 @@ class Generator {
     if (!this.json && reachesPointerElements(root, new Set())) throw new NotFusable('spew skip-type flag can leak');
   }
 
-  build(): { hash: FusedFn; withoutResources: FusedFn | null } {
+  build(): CompiledFused {
+    const withoutResources = this.era.algorithm === 'json' && this.era.withoutResources;
     const main = this.rootFn(false);
-    const wr = this.era.algorithm === 'json' && this.era.withoutResources ? this.rootFn(true) : null;
+    const wr = withoutResources ? this.rootFn(true) : null;
+    const text = this.tapeRootFn(false);
+    const textWr = withoutResources ? this.tapeRootFn(true) : null;
     const source = [
-      'const {feed, fallback, jsonByte, spewString, spewDecimal, jsonDecimal, pe, isPlainObject, hasToJson, hasRaws, mapKeys, EMPTY, getProto} = rt;',
+      'const {feed, fallback, jsonByte, spewString, spewStringRange, spewDecimal, jsonDecimal, pe, isPlainObject, hasToJson, hasRaws, mapKeys, EMPTY, getProto} = rt;',
       'const OP = Object.prototype, ots = rt.objectToString, isArray = Array.isArray;',
       `const jstr = rt.JSON_STRING[${JSON.stringify(this.escapes)}];`,
+      `const jstrRange = rt.JSON_STRING_RANGE[${JSON.stringify(this.escapes)}];`,
       'const T = rt.foldTables;',
+      TAPE_PRELUDE,
       ...this.fns,
-      `return { hash: ${main}, withoutResources: ${wr ?? 'null'} };`,
+      `return { hash: ${main}, withoutResources: ${wr ?? 'null'}, text: ${text}, textWithoutResources: ${textWr ?? 'null'} };`,
     ].join('\n');
     // Code generation is the point of this module; where an environment refuses it, the release keeps the tree path.
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    const made = new Function('rt', 'K', source) as (
-      rt: unknown,
-      k: unknown[],
-    ) => { hash: FusedFn; withoutResources: FusedFn | null };
+    const made = new Function('rt', 'K', source) as (rt: unknown, k: unknown[]) => CompiledFused;
     const foldTables = new Int32Array(this.foldBytes.length * 256);
     this.foldBytes.forEach((bytes, i) => fnv.writeFoldTable(bytes, foldTables, i * 256));
     return made({ ...RUNTIME, foldTables }, this.consts);
@@ -191,20 +209,28 @@ class Generator {
   }
 
   private rootFn(withoutResources: boolean): string {
-    return this.fn(`root/${withoutResources}`, (name) => {
-      // The state after the constant head is known: start from it.
-      const start = fnv.feed(fnv.FNV_OFFSET, utf8(this.json ? '([]uint8)[123' : `(${this.root.name})`));
-      const body = this.json
-        ? this.jsonMembers(this.root, new Set(), withoutResources)
-        : this.spewStruct(this.root, new Set());
-      const tail = this.json ? this.constBytes(utf8(' 125]')) : '';
-      return `function ${name}(o) {
+    return this.fn(`root/${withoutResources}`, (name) => this.rootSource(name, OBJECTS, withoutResources, 'o'));
+  }
+
+  /** The root of text input: it binds the text and the tape's arrays, then walks from the root node 0. */
+  private tapeRootFn(withoutResources: boolean): string {
+    return this.fn(`tape-root/${withoutResources}`, (name) => this.rootSource(name, TAPE, withoutResources, '0'));
+  }
+
+  private rootSource(name: string, input: InputForm, withoutResources: boolean, root: string): string {
+    // The state after the constant head is known: start from it.
+    const start = fnv.feed(fnv.FNV_OFFSET, utf8(this.json ? '([]uint8)[123' : `(${this.root.name})`));
+    const body = this.json
+      ? this.jsonMembers(this.root, new Set(), withoutResources, input)
+      : this.spewStruct(this.root, new Set(), input);
+    const tail = this.json ? this.constBytes(utf8(' 125]')) : '';
+    return `function ${name}(${input === TAPE ? 's' : 'o'}) {
+  ${input === TAPE ? TAPE_BIND : ''}
   let h = ${start};
-  h = ${body}(o, h);
+  h = ${body}(${root}, h);
   ${tail}
   return h >>> 0;
 }`;
-    });
   }
 
   /** The fields of `type` with the key each is read from; embedded structs stay one slot each. */
@@ -246,17 +272,22 @@ class Generator {
 
   // --- go-spew (legacy) -------------------------------------------------------------------------
 
-  private spewStruct(type: StructType, excluded: ReadonlySet<string>): string {
-    return this.fn(`spew/${type.name}/${[...excluded].join(',')}`, (name) => {
-      const lines: string[] = [this.rawsGuard(type.fields.map((f) => f.type))];
+  private spewStruct(type: StructType, excluded: ReadonlySet<string>, input: InputForm = OBJECTS): string {
+    return this.fn(`${input}spew/${type.name}/${[...excluded].join(',')}`, (name) => {
+      const slots = this.slots(type, excluded);
+      const lines: string[] =
+        input === TAPE
+          ? [TAPE_OBJECT_CHECK, tapeLookup(slots.map(({ slot, embedded }) => (embedded ? undefined : slot.key)))]
+          : [OBJECT_CHECK, this.rawsGuard(type.fields.map((f) => f.type))];
       if (type.fields.length === 0) lines.push(this.text('{}'));
-      this.slots(type, excluded).forEach(({ slot, embedded }, i) => {
+      slots.forEach(({ slot, embedded }, i) => {
         lines.push(this.text(`${i === 0 ? '{' : ' '}${slot.goName}:${spewHead(slot.type)}`));
-        if (embedded) lines.push(`h = ${this.spewStruct(embedded, this.innerExcluded(type, excluded))}(o, h);`);
+        if (embedded) lines.push(`h = ${this.spewStruct(embedded, this.innerExcluded(type, excluded), input)}(o, h);`);
+        else if (input === TAPE) lines.push(`v = s${i};`, this.tapeSpewValue(slot.type));
         else lines.push(this.read(slot), this.spewValue(slot.type));
       });
       if (type.fields.length > 0) lines.push('h = Math.imul(h ^ 125, 16777619);');
-      return `function ${name}(o, h) {\n  let v, p;\n  ${OBJECT_CHECK}\n  ${lines.filter(Boolean).join('\n  ')}\n  return h;\n}`;
+      return `function ${name}(o, h) {\n  let v, p;\n  ${lines.filter(Boolean).join('\n  ')}\n  return h;\n}`;
     });
   }
 
@@ -334,13 +365,21 @@ class Generator {
   // --- encoding/json (JSON eras), bytes in go-spew's []uint8 form -------------------------------
 
   /** The members of a struct (no braces), embedded structs inlined; `wr` zeroes the root's Resources. */
-  private jsonMembers(type: StructType, excluded: ReadonlySet<string>, wr: boolean): string {
-    return this.fn(`json/${type.name}/${[...excluded].join(',')}/${wr}`, (name) => {
-      const lines: string[] = [];
+  private jsonMembers(
+    type: StructType,
+    excluded: ReadonlySet<string>,
+    wr: boolean,
+    input: InputForm = OBJECTS,
+  ): string {
+    return this.fn(`${input}json/${type.name}/${[...excluded].join(',')}/${wr}`, (name) => {
       const flat = this.flatSlots(type, excluded);
-      lines.push(this.rawsGuard(flat.map((s) => s.type)));
+      const tapeInput = input === TAPE;
+      const lines: string[] = tapeInput
+        ? [TAPE_OBJECT_CHECK, tapeLookup(flat.map((slot) => slot.key))]
+        : [OBJECT_CHECK, this.rawsGuard(flat.map((s) => s.type))];
+      const valueOf = (t: GoType): string => (tapeInput ? this.tapeJsonValue(t) : this.jsonValue(t));
       let wrote: boolean | 'runtime' = false;
-      for (const slot of flat) {
+      for (const [i, slot] of flat.entries()) {
         if (!slot.exported) throw new NotFusable(`unexported field ${type.name}.${slot.goName}`);
         const key = JSON.stringify(slot.key ?? slot.goName);
         const prefix = (comma: boolean): string => this.text(`${comma ? ',' : ''}${key}:`);
@@ -352,14 +391,15 @@ class Generator {
         const zeroed = wr && type === this.root && slot.goName === 'Resources';
         if (zeroed && slot.type.kind !== 'struct') throw new NotFusable('Resources is not a struct');
         const value = zeroed
-          ? `{ const h0 = h; ${this.jsonValue(slot.type)} h = h0; ${this.constBytes(zeroValueJson(slot.type as StructType, this.escapes))} }`
-          : this.jsonValue(slot.type);
-        const empty = slot.omitempty ? emptyTest(slot.type) : null;
-        lines.push(slot.read);
+          ? `{ const h0 = h; ${valueOf(slot.type)} h = h0; ${this.constBytes(zeroValueJson(slot.type as StructType, this.escapes))} }`
+          : valueOf(slot.type);
+        const empty = slot.omitempty ? (tapeInput ? tapeEmptyTest(slot.type) : emptyTest(slot.type)) : null;
+        lines.push(tapeInput ? `v = s${i};` : slot.read);
         if (slot.omitempty && slot.type.kind === 'map' && slot.type.key.kind === 'string' && !zeroed) {
           // The member's keys decide both omitempty (none defined) and the order they are written in.
+          const map = tapeInput ? 'MAT(v)' : 'v'; // a map from text is materialised: few and small
           lines.push(
-            `{ const ks = v == null ? null : mapKeys(v); if (ks !== null) { ${pre} h = ${this.jsonMap(slot.type)}(v, ks, h); } }`,
+            `{ const m = ${map}; const ks = m == null ? null : mapKeys(m); if (ks !== null) { ${pre} h = ${this.jsonMap(slot.type)}(m, ks, h); } }`,
           );
           wrote = wrote === true ? true : 'runtime';
         } else if (empty) {
@@ -370,7 +410,7 @@ class Generator {
           wrote = true;
         }
       }
-      return `function ${name}(o, h) {\n  let v, p, w = false;\n  ${OBJECT_CHECK}\n  ${lines.filter(Boolean).join('\n  ')}\n  return h;\n}`;
+      return `function ${name}(o, h) {\n  let v, p, w = false;\n  ${lines.filter(Boolean).join('\n  ')}\n  return h;\n}`;
     });
   }
 
@@ -450,6 +490,190 @@ class Generator {
         return `h = jsonByte(h, 123); h = ${fn}(v == null ? EMPTY : v, h); h = jsonByte(h, 125);`;
       }
     }
+  }
+
+  // --- the same two walks over a text scan's tape (node `v`, -1 when absent) ------------------
+
+  /** The object walk's statements for the value `MAT(v)`: for maps, Quantity and IntOrString. */
+  private materialised(objectStatements: string): string {
+    return `{ const m = MAT(v); { const v = m; ${objectStatements} } }`;
+  }
+
+  /** A slice's elements, each as node `v`, between `open` and `close` and separated by `sep` (statements). */
+  private tapeSlice(key: string, elem: string, open: string, sep: string, close: string): string {
+    return this.fn(
+      key,
+      (name) => `function ${name}(a, h) {
+  ${open}
+  for (let e = FI[a]; e >= 0; e = NX[e]) {
+    if (e !== FI[a]) ${sep}
+    const v = e;
+    ${elem}
+  }
+  ${close}
+  return h;
+}`,
+    );
+  }
+
+  private tapeSpewValue(type: GoType): string {
+    const nil = this.text('<nil>');
+    const absent = 'v < 0 || KD[v] === 0';
+    switch (type.kind) {
+      case 'string':
+        return `if (${absent}) {} else if (KD[v] === 4) h = spewStringRange(h, S, ST[v] + 1, EN[v] - 1); else if (KD[v] === 5) h = spewString(h, JSON.parse(S.slice(ST[v], EN[v]))); else fallback();`;
+      case 'bool':
+        return `if (v >= 0 && KD[v] === 2) ${this.text('true')} else if (v < 0 || KD[v] <= 1) ${this.text('false')} else fallback();`;
+      case 'int32':
+        return `if (${absent}) h = Math.imul(h ^ 48, 16777619); else if (KD[v] === 3 && ${INT32('NM[v]')}) h = spewDecimal(h, NM[v]); else fallback();`;
+      case 'int':
+      case 'int64':
+        return `if (${absent}) h = Math.imul(h ^ 48, 16777619); else if (KD[v] === 3 && Number.isSafeInteger(NM[v])) h = spewDecimal(h, NM[v]); else fallback();`;
+      case 'uint':
+        return 'fallback();';
+      case 'ptr':
+        return `if (${absent}) ${nil} else { ${this.tapeSpewValue(target(type))} }`;
+      case 'slice': {
+        const fn = this.tapeSlice(
+          `tape-spew/${type.name}`,
+          this.tapeSpewValue(type.elem),
+          'h = Math.imul(h ^ 91, 16777619);',
+          'h = Math.imul(h ^ 32, 16777619);',
+          'h = Math.imul(h ^ 93, 16777619);',
+        );
+        return `if (${absent}) ${nil} else if (KD[v] !== 6) fallback(); else if (FI[v] < 0) ${nil} else h = ${fn}(v, h);`;
+      }
+      case 'map':
+        return this.materialised(this.spewValue(type));
+      case 'struct': {
+        if (type.name === QUANTITY_TYPE || type.name === INT_OR_STRING_TYPE) return `h = ${this.feeder(type)}(h, MAT(v));`;
+        if (type.jsonCustomMarshal) return 'fallback();';
+        return `h = ${this.spewStruct(type, new Set(), TAPE)}(v, h);`;
+      }
+    }
+  }
+
+  private tapeJsonValue(type: GoType): string {
+    const nul = this.text('null');
+    const absent = 'v < 0 || KD[v] === 0';
+    switch (type.kind) {
+      case 'string':
+        return `if (${absent}) ${this.text('""')} else if (KD[v] === 4) h = jstrRange(h, S, ST[v] + 1, EN[v] - 1); else if (KD[v] === 5) h = jstr(h, JSON.parse(S.slice(ST[v], EN[v]))); else fallback();`;
+      case 'bool':
+        return `if (v >= 0 && KD[v] === 2) ${this.text('true')} else if (v < 0 || KD[v] <= 1) ${this.text('false')} else fallback();`;
+      case 'int32':
+        return `if (${absent}) ${this.text('0')} else if (KD[v] === 3 && ${INT32('NM[v]')}) h = jsonDecimal(h, NM[v]); else fallback();`;
+      case 'int':
+      case 'int64':
+        return `if (${absent}) ${this.text('0')} else if (KD[v] === 3 && Number.isSafeInteger(NM[v])) h = jsonDecimal(h, NM[v]); else fallback();`;
+      case 'uint':
+        return 'fallback();';
+      case 'ptr':
+        return `if (${absent}) ${nul} else { ${this.tapeJsonValue(target(type))} }`;
+      case 'slice': {
+        const fn = this.tapeSlice(
+          `tape-json/${type.name}`,
+          this.tapeJsonValue(type.elem),
+          'h = jsonByte(h, 91);',
+          'h = jsonByte(h, 44);',
+          'h = jsonByte(h, 93);',
+        );
+        return `if (${absent}) ${nul} else if (KD[v] !== 6) fallback(); else if (FI[v] < 0) ${nul} else h = ${fn}(v, h);`;
+      }
+      case 'map':
+        return this.materialised(this.jsonValue(type));
+      case 'struct': {
+        if (type.name === QUANTITY_TYPE || type.name === INT_OR_STRING_TYPE || type.jsonCustomMarshal)
+          return this.materialised(this.jsonValue(type));
+        const fn = this.jsonMembers(type, new Set(), false, TAPE);
+        return `h = jsonByte(h, 123); h = ${fn}(v, h); h = jsonByte(h, 125);`;
+      }
+    }
+  }
+}
+
+// --- text input ------------------------------------------------------------------------------
+
+/**
+ * What the generated walk reads: JS objects (the caller's, or `JSON.parse`d), or the tape of a text
+ * scan, where a value is a node number (-1 for an absent member) and its kind, span, number value
+ * and children are read from the tape's arrays (see tape.ts). Also the prefix of generated names.
+ */
+type InputForm = '' | 'tape-';
+const OBJECTS: InputForm = '';
+const TAPE: InputForm = 'tape-';
+
+/**
+ * Shared by the generated functions of text input: the text and the tape's arrays of the current
+ * call (bound by the root, since a longer text grows the arrays), and `MAT`, a node as the JS value
+ * `JSON.parse` gives for its text: what the object walk reads for maps, Quantity and IntOrString
+ * (few, small values; the text is faithful, so the parse of a span equals that part of a whole parse).
+ */
+const TAPE_PRELUDE = `let S = '', KD, ST, EN, NM, FI, NX, KS, KL, KH;
+const TP = rt.tape;
+function MAT(n) {
+  if (n < 0) return undefined;
+  switch (KD[n]) {
+    case 0: return null;
+    case 1: return false;
+    case 2: return true;
+    case 3: return NM[n];
+    case 4: return S.slice(ST[n] + 1, EN[n] - 1);
+    default: return JSON.parse(S.slice(ST[n], EN[n]));
+  }
+}`;
+const TAPE_BIND =
+  'S = s; KD = TP.kind; ST = TP.start; EN = TP.end; NM = TP.num; FI = TP.first; NX = TP.next; KS = TP.keyStart; KL = TP.keyLen; KH = TP.keyHash;';
+
+/** A struct function's first statement on the tape: an object node, or null/absent (-1), else the tree decides. */
+const TAPE_OBJECT_CHECK = 'if (o >= 0 && KD[o] !== 7) { if (KD[o] === 0) o = -1; else fallback(); }';
+
+/**
+ * Declares `s0…` (-1) and sets each to the member of object node `o` with that slot's key, found by
+ * the key's hash, then its length and text: one pass over the members, however many fields the
+ * struct has. Members no slot names are skipped, as the object walk never reads them.
+ */
+function tapeLookup(keys: readonly (string | undefined)[]): string {
+  if (keys.length === 0) return '';
+  const byHash = new Map<number, string[]>();
+  keys.forEach((key, i) => {
+    if (key === undefined) return;
+    const test = `if (KL[c] === ${key.length} && S.startsWith(${JSON.stringify(key)}, KS[c])) s${i} = c;`;
+    const h = keyHash(key);
+    byHash.set(h, [...(byHash.get(h) ?? []), test]);
+  });
+  const declare = `let ${keys.map((_, i) => `s${i} = -1`).join(', ')};`;
+  if (byHash.size === 0) return declare;
+  const cases = [...byHash].map(([h, tests]) => `case ${h}: ${tests.join(' ')} break;`);
+  return `${declare}
+  if (o >= 0) for (let c = FI[o]; c >= 0; c = NX[c]) {
+    switch (KH[c]) {
+      ${cases.join('\n      ')}
+    }
+  }`;
+}
+
+/** {@link emptyTest} on a tape node. */
+function tapeEmptyTest(type: GoType): string | null {
+  switch (type.kind) {
+    case 'string':
+      return 'v < 0 || KD[v] === 0 || (KD[v] === 4 && EN[v] - ST[v] === 2)';
+    case 'bool':
+      return 'v < 0 || KD[v] <= 1';
+    case 'int32':
+    case 'int':
+    case 'int64':
+      return 'v < 0 || KD[v] === 0 || (KD[v] === 3 && NM[v] === 0)';
+    case 'uint':
+      return null;
+    case 'ptr':
+      return 'v < 0 || KD[v] === 0';
+    case 'slice':
+      return 'v < 0 || KD[v] === 0 || (KD[v] === 6 && FI[v] < 0)';
+    case 'map':
+      return null;
+    case 'struct':
+      return null;
   }
 }
 

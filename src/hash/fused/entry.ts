@@ -35,7 +35,9 @@ export function fusedHash(
   const fn = withoutResources ? hasher.withoutResources : hasher.hash;
   if (fn === null) return NO_FUSED_HASH;
   if (typeof container !== 'string') return fn(container);
-  const kind = scanContainerText(container, spans);
+  const textFn = withoutResources ? hasher.textWithoutResources : hasher.text;
+  // The tape is recorded for the hashers that read it: not for 1.31+, which reads two members.
+  const kind = scanContainerText(container, spans, textFn !== null);
   if (kind === TEXT_DOUBT) return NO_FUSED_HASH;
   if (shape) {
     shape.notContainerKey = spans.notContainerKey;
@@ -49,7 +51,8 @@ export function fusedHash(
       image: member(container, spans.imageStart, spans.imageEnd),
     });
   }
-  return kind === TEXT_FAITHFUL ? fn(JSON.parse(container)) : NO_FUSED_HASH;
+  if (kind !== TEXT_FAITHFUL) return NO_FUSED_HASH;
+  return textFn ? textFn(container) : fn(JSON.parse(container));
 }
 
 /** A top-level member's value from its text span (valid JSON, so JSON.parse reads a string as parseJson would). */

@@ -96,7 +96,12 @@ const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 
 /** A Go string as go-spew writes it: raw UTF-8. A lone surrogate (U+FFFD in Go) falls back. */
 export function spewString(h: number, s: string): number {
-  for (let i = 0; i < s.length; i++) {
+  return spewStringRange(h, s, 0, s.length);
+}
+
+/** {@link spewString} of `s.slice(from, to)`, without the slice (text input hashes its spans in place). */
+export function spewStringRange(h: number, s: string, from: number, to: number): number {
+  for (let i = from; i < to; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x80) h = Math.imul(h ^ c, FNV_PRIME);
     else if (c < 0x800) {
@@ -145,11 +150,14 @@ const PARAGRAPH_SEPARATOR = expandJsonBytes(utf8('\\u2029'));
 /** A JSON string writer for one toolchain: quotes, escapes and UTF-8, straight into FNV in spew form. */
 export type JsonStringWriter = (h: number, s: string) => number;
 
-function makeJsonString(mode: JsonEscapeMode): JsonStringWriter {
+/** The same of `s.slice(from, to)`, without the slice (text input hashes its spans in place). */
+export type JsonStringRangeWriter = (h: number, s: string, from: number, to: number) => number;
+
+function makeJsonStringRange(mode: JsonEscapeMode): JsonStringRangeWriter {
   const table = ESCAPES[mode];
-  return (h, s) => {
+  return (h, s, from, to) => {
     h = jsonByte(h, 0x22);
-    for (let i = 0; i < s.length; i++) {
+    for (let i = from; i < to; i++) {
       const c = s.charCodeAt(i);
       if (c < 0x80) {
         const esc = table[c];
@@ -179,9 +187,19 @@ function makeJsonString(mode: JsonEscapeMode): JsonStringWriter {
   };
 }
 
+export const JSON_STRING_RANGE: Record<JsonEscapeMode, JsonStringRangeWriter> = {
+  'go1.22': makeJsonStringRange('go1.22'),
+  'pre-go1.22': makeJsonStringRange('pre-go1.22'),
+};
+
+const wholeString =
+  (range: JsonStringRangeWriter): JsonStringWriter =>
+  (h, s) =>
+    range(h, s, 0, s.length);
+
 export const JSON_STRING: Record<JsonEscapeMode, JsonStringWriter> = {
-  'go1.22': makeJsonString('go1.22'),
-  'pre-go1.22': makeJsonString('pre-go1.22'),
+  'go1.22': wholeString(JSON_STRING_RANGE['go1.22']),
+  'pre-go1.22': wholeString(JSON_STRING_RANGE['pre-go1.22']),
 };
 
 const HEX2 = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));

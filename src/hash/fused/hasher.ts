@@ -6,7 +6,7 @@
 import type { JsonEscapeMode } from '../../encode/gojson-string.js';
 import type { ReleaseInfo } from '../../releases/registry.js';
 import { pipelineFor } from '../pipeline.js';
-import { compileFused, NotFusable, type FusedFn } from './compile.js';
+import { compileFused, NotFusable, type FusedFn, type FusedTextFn } from './compile.js';
 import { compileNameImage } from './name-image.js';
 
 /** What a fused hasher returns when the tree path must decide (hashes are unsigned 32-bit). */
@@ -16,9 +16,12 @@ export const NO_FUSED_HASH = -1;
 export interface FusedHasher {
   hash: (container: unknown) => number;
   withoutResources: ((container: unknown) => number) | null;
+  /** The same of container JSON text its scan found faithful, read from the tape (null: parse it, then `hash`). */
+  text: ((text: string) => number) | null;
+  textWithoutResources: ((text: string) => number) | null;
 }
 
-const NONE: FusedHasher = { hash: () => NO_FUSED_HASH, withoutResources: null };
+const NONE: FusedHasher = { hash: () => NO_FUSED_HASH, withoutResources: null, text: null, textWithoutResources: null };
 
 /** Per release (the registry's info objects are shared), one hasher per escape mode. */
 const cache = new Map<ReleaseInfo, Partial<Record<JsonEscapeMode, FusedHasher>>>();
@@ -41,9 +44,15 @@ export function fusedHasherFor(info: ReleaseInfo, escapes?: JsonEscapeMode): Fus
 }
 
 function build(info: ReleaseInfo, mode: JsonEscapeMode): FusedHasher {
-  let fns: { hash: FusedFn; withoutResources: FusedFn | null };
+  let fns: {
+    hash: FusedFn;
+    withoutResources: FusedFn | null;
+    text: FusedTextFn | null;
+    textWithoutResources: FusedTextFn | null;
+  };
   try {
-    if (info.algorithm === 'name-image') fns = { hash: compileNameImage(mode), withoutResources: null };
+    if (info.algorithm === 'name-image')
+      fns = { hash: compileNameImage(mode), withoutResources: null, text: null, textWithoutResources: null };
     else {
       const root = pipelineFor(info, mode).root;
       fns = compileFused(
@@ -58,11 +67,16 @@ function build(info: ReleaseInfo, mode: JsonEscapeMode): FusedHasher {
     if (err instanceof NotFusable || err instanceof EvalError) return NONE;
     throw err;
   }
-  return { hash: guarded(fns.hash), withoutResources: fns.withoutResources ? guarded(fns.withoutResources) : null };
+  return {
+    hash: guarded(fns.hash),
+    withoutResources: fns.withoutResources ? guarded(fns.withoutResources) : null,
+    text: fns.text ? guarded(fns.text) : null,
+    textWithoutResources: fns.textWithoutResources ? guarded(fns.textWithoutResources) : null,
+  };
 }
 
 /** Any throw (the fallback signal, or a caller's getter) hands the input to the tree path. */
-function guarded(fn: FusedFn): (container: unknown) => number {
+function guarded<T>(fn: (input: T) => number): (input: T) => number {
   return (container) => {
     try {
       return fn(container);

@@ -16,6 +16,21 @@
  */
 
 import { NOT_CONTAINER_KEYS } from '../../pod/container-shape.js';
+import {
+  addNode,
+  openContainer,
+  openContainerNode,
+  resetTape,
+  tape,
+  T_ARRAY,
+  T_ESCAPED_STRING,
+  T_FALSE,
+  T_NULL,
+  T_NUMBER,
+  T_OBJECT,
+  T_STRING,
+  T_TRUE,
+} from './tape.js';
 
 /** See the module comment. */
 export const TEXT_DOUBT = 0;
@@ -54,8 +69,12 @@ const NOT_CONTAINER = 3;
 const notContainerByLength: string[][] = [];
 for (const k of NOT_CONTAINER_KEYS) (notContainerByLength[k.length] ??= []).push(k);
 
-/** Classifies `text` (see the module comment); with `spans`, records the root's `name` and `image` values. */
-export function scanContainerText(s: string, spans?: TopLevelSpans): number {
+/**
+ * Classifies `text` (see the module comment); with `spans`, records the root's `name` and `image`
+ * values; with `record`, fills the {@link tape} (meaningful only when the result is TEXT_FAITHFUL).
+ */
+export function scanContainerText(s: string, spans?: TopLevelSpans, record = false): number {
+  if (record) resetTape();
   if (spans) {
     spans.nameStart = spans.nameEnd = spans.imageStart = spans.imageEnd = -1;
     spans.notContainerKey = false;
@@ -68,19 +87,29 @@ export function scanContainerText(s: string, spans?: TopLevelSpans): number {
   let i = ws(s, 0);
   if (s.charCodeAt(i) !== 0x7b) return TEXT_DOUBT;
   for (;;) {
-    // A value starts at i (whitespace skipped).
+    // A value starts at i (whitespace skipped); as an object member, its key is the last one read.
     const c = s.charCodeAt(i);
+    let node = -1;
+    if (record) {
+      const k = depth > 0 && isObject[depth] === 1 ? nKeys - 1 : -1;
+      node = k < 0 ? addNode(i, depth, -1, 0, 0) : addNode(i, depth, keyStart[k]!, keyLen[k]!, keyHash[k]!);
+    }
     if (c === 0x7b || c === 0x5b) {
       if (++depth > MAX_DEPTH) return TEXT_DOUBT;
       if (depth >= isObject.length) grow();
       const obj = c === 0x7b;
       isObject[depth] = obj ? 1 : 0;
       keyBase[depth] = nKeys;
+      if (record) {
+        tape.kind[node] = obj ? T_OBJECT : T_ARRAY;
+        openContainer(node, depth);
+      }
       i = ws(s, i + 1);
       const close = s.charCodeAt(i);
       if (close === (obj ? 0x7d : 0x5d)) {
         i++;
         depth--; // empty container: a complete value
+        if (record) tape.end[node] = i;
       } else if (obj) {
         i = key(s, i, depth, nKeys);
         if (i < 0) return TEXT_DOUBT;
@@ -98,22 +127,31 @@ export function scanContainerText(s: string, spans?: TopLevelSpans): number {
         faithful = false;
         i = ~end;
       } else i = end;
+      if (record) record1(node, stringEscaped ? T_ESCAPED_STRING : T_STRING, i);
     } else if (c === 0x74) {
       if (!s.startsWith('true', i)) return TEXT_DOUBT;
       i += 4;
+      if (record) record1(node, T_TRUE, i);
     } else if (c === 0x66) {
       if (!s.startsWith('false', i)) return TEXT_DOUBT;
       i += 5;
+      if (record) record1(node, T_FALSE, i);
     } else if (c === 0x6e) {
       if (!s.startsWith('null', i)) return TEXT_DOUBT;
       i += 4;
+      if (record) record1(node, T_NULL, i);
     } else {
+      const start = i;
       const end = num(s, i);
       if (end === 0) return TEXT_DOUBT;
       if (end < 0) {
         faithful = false;
         i = -end;
       } else i = end;
+      if (record) {
+        record1(node, T_NUMBER, i);
+        tape.num[node] = end > 0 ? shortInteger(s, start, i) : NaN;
+      }
     }
     // A value ended at i: close containers, or move on to the next member or element.
     for (;;) {
@@ -145,6 +183,7 @@ export function scanContainerText(s: string, spans?: TopLevelSpans): number {
         break;
       }
       if (d !== (isObject[depth] === 1 ? 0x7d : 0x5d)) return TEXT_DOUBT;
+      if (record) tape.end[openContainerNode(depth)] = i + 1;
       nKeys = keyBase[depth] ?? 0;
       depth--;
       i++;
@@ -216,6 +255,23 @@ PLAIN_IN_STRING[0x22] = PLAIN_IN_STRING[0x5c] = 0;
 
 const NOT_FAITHFUL_STOP = -0x7fffffff;
 
+/** Whether the string {@link str} last read had an escape (its value is then not its text). */
+let stringEscaped = false;
+
+/** A scalar node's kind and end. */
+function record1(node: number, kind: number, end: number): void {
+  tape.kind[node] = kind;
+  tape.end[node] = end;
+}
+
+/** The value of a faithful integer's text (`-?digits`, at most 15 digits: exact as a double). */
+function shortInteger(s: string, start: number, end: number): number {
+  const negative = s.charCodeAt(start) === 0x2d;
+  let v = 0;
+  for (let i = negative ? start + 1 : start; i < end; i++) v = v * 10 + (s.charCodeAt(i) - 0x30);
+  return negative ? -v : v;
+}
+
 /**
  * The rest of a string from just after its opening quote: the position after the closing quote;
  * `~end` when the string is valid but not faithful (`\/`, `\u`, a surrogate pair); or
@@ -223,6 +279,7 @@ const NOT_FAITHFUL_STOP = -0x7fffffff;
  */
 function str(s: string, i: number): number {
   let faithful = true;
+  stringEscaped = false;
   const end = s.length;
   while (i < end) {
     const c = s.charCodeAt(i);
@@ -233,6 +290,7 @@ function str(s: string, i: number): number {
     }
     if (c === 0x22) return faithful ? i + 1 : ~(i + 1);
     if (c === 0x5c) {
+      stringEscaped = true;
       const e = s.charCodeAt(i + 1);
       // \" \\ \b \f \n \r \t: JSON.stringify spells them the same way; \/ and \u it does not.
       if (e === 0x22 || e === 0x5c || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) i += 2;

@@ -1,0 +1,105 @@
+/**
+ * The tape: what the text scanner records of container JSON text so the fused text hashers can
+ * hash it without a value tree. One node per JSON value, in document order, each with its kind,
+ * its span in the text, its number value, its first child and next sibling, and (as an object
+ * member) its key's span and hash. Arrays are module scratch, grown on demand and overwritten by the
+ * next scan: a hasher reads them right after the scan that filled them (hashing is synchronous).
+ */
+
+/** Node kinds. A string with a backslash is told apart: only its decoded value may be hashed. */
+export const T_NULL = 0;
+export const T_FALSE = 1;
+export const T_TRUE = 2;
+export const T_NUMBER = 3;
+export const T_STRING = 4;
+export const T_ESCAPED_STRING = 5;
+export const T_ARRAY = 6;
+export const T_OBJECT = 7;
+
+/** The arrays the scanner fills; read through this object, since growing replaces them. */
+export const tape = {
+  count: 0,
+  kind: new Uint8Array(256),
+  /** The value's text: `start` at its first character, `end` after its last (strings with quotes). */
+  start: new Int32Array(256),
+  end: new Int32Array(256),
+  /** The value of a number node (the scanner records only integers exact as doubles). */
+  num: new Float64Array(256),
+  /** First child of an array or object, next sibling of any node: -1 for none. */
+  first: new Int32Array(256),
+  next: new Int32Array(256),
+  /** For object members: where the key's characters start, how many, and their hash (see {@link keyHash}). */
+  keyStart: new Int32Array(256),
+  keyLen: new Int32Array(256),
+  keyHash: new Int32Array(256),
+};
+
+// Per open container (by depth): its node and its last child so far.
+let openNode = new Int32Array(64);
+let lastChild = new Int32Array(64);
+
+/** The hash the scanner computes of a key's characters; the hashers compare it with their field names'. */
+export function keyHash(key: string): number {
+  let h = 0;
+  for (let i = 0; i < key.length; i++) h = (Math.imul(h, 31) + key.charCodeAt(i)) | 0;
+  return h;
+}
+
+export function resetTape(): void {
+  tape.count = 0;
+}
+
+/**
+ * A new node for the value starting at `start`, the child of the container open at `depth` (none
+ * for the root, depth 0); `key` is the member's key when that container is an object.
+ */
+export function addNode(start: number, depth: number, keyAt: number, keyLength: number, hash: number): number {
+  const n = tape.count++;
+  if (n >= tape.kind.length) growTape();
+  tape.start[n] = start;
+  tape.first[n] = -1;
+  tape.next[n] = -1;
+  tape.keyStart[n] = keyAt;
+  tape.keyLen[n] = keyLength;
+  tape.keyHash[n] = hash;
+  if (depth > 0) {
+    const prev = lastChild[depth]!;
+    if (prev < 0) tape.first[openNode[depth]!] = n;
+    else tape.next[prev] = n;
+    lastChild[depth] = n;
+  }
+  return n;
+}
+
+/** Marks `node` as the container now open at `depth`. */
+export function openContainer(node: number, depth: number): void {
+  if (depth >= openNode.length) {
+    openNode = grown(openNode);
+    lastChild = grown(lastChild);
+  }
+  openNode[depth] = node;
+  lastChild[depth] = -1;
+}
+
+/** The node of the container open at `depth`. */
+export function openContainerNode(depth: number): number {
+  return openNode[depth]!;
+}
+
+function grown<T extends Int32Array | Uint8Array | Float64Array>(a: T): T {
+  const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+function growTape(): void {
+  tape.kind = grown(tape.kind);
+  tape.start = grown(tape.start);
+  tape.end = grown(tape.end);
+  tape.num = grown(tape.num);
+  tape.first = grown(tape.first);
+  tape.next = grown(tape.next);
+  tape.keyStart = grown(tape.keyStart);
+  tape.keyLen = grown(tape.keyLen);
+  tape.keyHash = grown(tape.keyHash);
+}
