@@ -282,7 +282,7 @@ function describe(v: unknown): string {
   if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean')
     return `found ${typeof v} ${v.toString()}`;
   if (typeof v === 'function' || typeof v === 'symbol') return `found ${typeof v} ${v.toString()}`;
-  return 'found undefined undefined';
+  return 'found undefined';
 }
 
 /** An object or array whose toJSON would make JSON.stringify send something else. */
