@@ -546,7 +546,8 @@ class Generator {
       case 'map':
         return this.materialised(this.spewValue(type));
       case 'struct': {
-        if (type.name === QUANTITY_TYPE || type.name === INT_OR_STRING_TYPE) return `h = ${this.feeder(type)}(h, MAT(v));`;
+        if (type.name === QUANTITY_TYPE || type.name === INT_OR_STRING_TYPE)
+          return `h = ${this.feeder(type)}(h, MAT(v));`;
         if (type.jsonCustomMarshal) return 'fallback();';
         return `h = ${this.spewStruct(type, new Set(), TAPE)}(v, h);`;
       }
