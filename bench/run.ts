@@ -5,7 +5,9 @@
  * node-sized fleet and on a 50 MB node-wide `docker inspect`. Prints a table and writes
  * `bench/results.json`.
  *
- * Run: `npm run bench` (about 3 minutes) or `npm run bench -- --quick` (under a minute).
+ * Run: `npm run bench` (about 3 minutes) or `npm run bench -- --quick` (under a minute). That runs the
+ * tsc-compiled copy in `.bench-build/` with plain node: tsx's loader hooks slow the measured code
+ * down by 10–25% (its module bindings), which is not what users of the package run.
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -17,8 +19,12 @@ import { oracleCases } from '../test/support/oracle.js';
 import { daemonSetFleet } from './fleet.js';
 
 const quick = process.argv.includes('--quick');
+const compiled = import.meta.url.includes('/.bench-build/');
+/** This source folder, also from the compiled copy (results are written next to the sources). */
+const BENCH_DIR = new URL(compiled ? '../../bench/' : './', import.meta.url);
 const ROUNDS = quick ? 7 : 21;
 const BATCH_NS = quick ? 1e6 : 3e6; // each timed batch runs about this long
+const WARMUP_NS = quick ? 2e7 : 5e7;
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc (npm run bench does)');
 
@@ -80,26 +86,49 @@ function bareFnv(bytes: Uint8Array): number {
 let sink = 0; // keeps results alive so nothing is optimised away
 
 /**
+ * A timing loop of its own for one function: every measured function gets fresh bytecode, so its
+ * call site sees only that function (a loop shared by all of them goes megamorphic and can deoptimise
+ * whatever it inlined). Returns wall-clock ns per call (process CPU time ticks too coarsely for
+ * millisecond batches).
+ */
+function timingLoop(f: () => unknown): (n: number) => number {
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- a fresh loop per function is the point
+  const loop = new Function(
+    'f',
+    'now',
+    'n',
+    'let x = 0; const t = now(); for (let i = 0; i < n; i++) x ^= String(f()).length; return [Number(now() - t) / n, x];',
+  ) as (f: () => unknown, now: () => bigint, n: number) => [number, number];
+  return (n) => {
+    const [ns, x] = loop(f, process.hrtime.bigint, n);
+    sink ^= x;
+    return ns;
+  };
+}
+
+/**
  * Interleaved batches, round after round: per function its best ns/op, and per function the median
  * over rounds of its time ÷ the first function's time in the same round (the ratio is what other
  * load on the machine disturbs least).
  */
 function measure(fns: (() => unknown)[]): { ns: number[]; ratio: number[] } {
-  const sizes = fns.map((f) => {
-    for (let i = 0; i < 200; i++) f(); // warm up
-    const t = process.hrtime.bigint();
-    for (let i = 0; i < 200; i++) f();
-    const per = Number(process.hrtime.bigint() - t) / 200;
+  const loops = fns.map(timingLoop);
+  const sizes = loops.map((loop) => {
+    // Warm up for WARMUP_NS of CPU: the generated hashers reach optimised code only after some
+    // tens of milliseconds (a 200-call warm-up measured the first rounds up to 2× slow).
+    let per = loop(200);
+    for (let spent = 0; spent < WARMUP_NS;) {
+      const n = Math.max(20, Math.ceil(BATCH_NS / Math.max(per, 1)));
+      per = loop(n);
+      spent += per * n;
+    }
     return Math.max(20, Math.ceil(BATCH_NS / Math.max(per, 1)));
   });
   const best = fns.map(() => Infinity);
   const ratios: number[][] = fns.map(() => []);
   for (let r = 0; r < ROUNDS; r++) {
-    const times = fns.map((f, k) => {
-      const n = sizes[k]!;
-      const t = process.hrtime.bigint();
-      for (let i = 0; i < n; i++) sink ^= (f() as number | string).toString().length;
-      const per = Number(process.hrtime.bigint() - t) / n;
+    const times = loops.map((loop, k) => {
+      const per = loop(sizes[k]!);
       best[k] = Math.min(best[k]!, per);
       return per;
     });
@@ -196,7 +225,11 @@ const plan = {
   dockerInspect: JSON.parse(
     execFileSync(
       process.execPath,
-      [...process.execArgv, new URL('./plan-memory.ts', import.meta.url).pathname, quick ? '10' : '50'],
+      [
+        ...process.execArgv,
+        new URL(compiled ? './plan-memory.js' : './plan-memory.ts', import.meta.url).pathname,
+        quick ? '10' : '50',
+      ],
       { encoding: 'utf8' },
     )
       .trim()
@@ -231,7 +264,7 @@ console.log(
 );
 
 writeFileSync(
-  new URL('./results.json', import.meta.url),
+  new URL('results.json', BENCH_DIR),
   JSON.stringify(
     {
       date: new Date().toISOString(),

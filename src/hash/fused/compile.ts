@@ -14,16 +14,18 @@ import { escapedStringMembers } from '../../json/parse.js';
 import { INT_OR_STRING_TYPE, QUANTITY_TYPE, type GoType, type StructType } from '../../models/gotype.js';
 import * as fnv from './fnv.js';
 import { jsonFeeder, spewFeeder, zeroValueJson, type FragmentFeeder } from './special.js';
-import { keyHash, tape } from './tape.js';
+import { keyHash, sortedMembers, tape } from './tape.js';
+import type { TopLevelSpans } from './text.js';
 
 /** Hashes one container input; throws {@link fnv.FALLBACK} when the tree path must decide. */
 export type FusedFn = (container: unknown) => number;
 
 /**
- * Hashes container JSON text from the {@link tape} its scan just filled (the scan must have found
- * it TEXT_FAITHFUL); throws {@link fnv.FALLBACK} like {@link FusedFn}.
+ * Hashes container JSON text its scan just read: from the {@link tape} it filled (the scan must have
+ * found the text TEXT_FAITHFUL), or (1.31+) from the root members it found; throws
+ * {@link fnv.FALLBACK} like {@link FusedFn}.
  */
-export type FusedTextFn = (text: string) => number;
+export type FusedTextFn = (text: string, spans: TopLevelSpans) => number;
 
 /** The hashers of one release and escape mode: object input, and text input through the tape. */
 export interface CompiledFused {
@@ -107,6 +109,7 @@ const RUNTIME = {
   getProto,
   objectToString,
   tape,
+  sortedMembers,
 };
 
 /** One field as read from its JSON object: `key` undefined when an embedding struct claims it. */
@@ -397,9 +400,10 @@ class Generator {
         lines.push(tapeInput ? `v = s${i};` : slot.read);
         if (slot.omitempty && slot.type.kind === 'map' && slot.type.key.kind === 'string' && !zeroed) {
           // The member's keys decide both omitempty (none defined) and the order they are written in.
-          const map = tapeInput ? 'MAT(v)' : 'v'; // a map from text is materialised: few and small
           lines.push(
-            `{ const m = ${map}; const ks = m == null ? null : mapKeys(m); if (ks !== null) { ${pre} h = ${this.jsonMap(slot.type)}(m, ks, h); } }`,
+            tapeInput
+              ? `if (v >= 0 && KD[v] === 7) { if (FI[v] >= 0) { ${pre} h = ${this.tapeJsonMap(slot.type)}(v, h); } } else if (!(${TAPE_ABSENT})) fallback();`
+              : `{ const ks = v == null ? null : mapKeys(v); if (ks !== null) { ${pre} h = ${this.jsonMap(slot.type)}(v, ks, h); } }`,
           );
           wrote = wrote === true ? true : 'runtime';
         } else if (empty) {
@@ -543,8 +547,25 @@ class Generator {
         );
         return `if (${absent}) ${nil} else if (KD[v] !== 6) fallback(); else if (FI[v] < 0) ${nil} else h = ${fn}(v, h);`;
       }
-      case 'map':
-        return this.materialised(this.spewValue(type));
+      case 'map': {
+        if (type.key.kind !== 'string') return 'fallback();';
+        const fn = this.fn(
+          `tape-spew/${type.name}`,
+          (name) => `function ${name}(o, h) {
+  ${this.text('map[')}
+  const ks = sortedMembers(S, o);
+  for (let i = 0; i < ks.length; i++) {
+    if (i > 0) h = Math.imul(h ^ 32, 16777619);
+    const v = ks[i];
+    h = spewStringRange(h, S, KS[v], KS[v] + KL[v]);
+    h = Math.imul(h ^ 58, 16777619);
+    ${this.tapeSpewValue(type.elem)}
+  }
+  return Math.imul(h ^ 93, 16777619);
+}`,
+        );
+        return `if (${TAPE_ABSENT}) ${nil} else if (KD[v] !== 7) fallback(); else if (FI[v] < 0) ${nil} else h = ${fn}(v, h);`;
+      }
       case 'struct': {
         if (type.name === QUANTITY_TYPE || type.name === INT_OR_STRING_TYPE)
           return `h = ${this.feeder(type)}(h, MAT(v));`;
@@ -552,6 +573,25 @@ class Generator {
         return `h = ${this.spewStruct(type, new Set(), TAPE)}(v, h);`;
       }
     }
+  }
+
+  /** {@link jsonMap} of an object node with at least one member. */
+  private tapeJsonMap(type: Extract<GoType, { kind: 'map' }>): string {
+    return this.fn(
+      `tape-json/${type.name}`,
+      (name) => `function ${name}(o, h) {
+  h = jsonByte(h, 123);
+  const ks = sortedMembers(S, o);
+  for (let i = 0; i < ks.length; i++) {
+    if (i > 0) h = jsonByte(h, 44);
+    const v = ks[i];
+    h = jstrRange(h, S, KS[v], KS[v] + KL[v]);
+    h = jsonByte(h, 58);
+    ${this.tapeJsonValue(type.elem)}
+  }
+  return jsonByte(h, 125);
+}`,
+    );
   }
 
   private tapeJsonValue(type: GoType): string {
@@ -581,8 +621,10 @@ class Generator {
         );
         return `if (${absent}) ${nul} else if (KD[v] !== 6) fallback(); else if (FI[v] < 0) ${nul} else h = ${fn}(v, h);`;
       }
-      case 'map':
-        return this.materialised(this.jsonValue(type));
+      case 'map': {
+        if (type.key.kind !== 'string') return 'fallback();';
+        return `if (${TAPE_ABSENT}) ${nul} else if (KD[v] !== 7) fallback(); else if (FI[v] < 0) ${nul} else h = ${this.tapeJsonMap(type)}(v, h);`;
+      }
       case 'struct': {
         if (type.name === QUANTITY_TYPE || type.name === INT_OR_STRING_TYPE || type.jsonCustomMarshal)
           return this.materialised(this.jsonValue(type));
@@ -611,7 +653,7 @@ const TAPE: InputForm = 'tape-';
  * (few, small values; the text is faithful, so the parse of a span equals that part of a whole parse).
  */
 const TAPE_PRELUDE = `let S = '', KD, ST, EN, NM, FI, NX, KS, KL, KH;
-const TP = rt.tape;
+const TP = rt.tape, sortedMembers = rt.sortedMembers;
 function MAT(n) {
   if (n < 0) return undefined;
   switch (KD[n]) {
@@ -625,6 +667,9 @@ function MAT(n) {
 }`;
 const TAPE_BIND =
   'S = s; KD = TP.kind; ST = TP.start; EN = TP.end; NM = TP.num; FI = TP.first; NX = TP.next; KS = TP.keyStart; KL = TP.keyLen; KH = TP.keyHash;';
+
+/** A tape node that is absent (-1) or null: what the object walk reads as `v == null`. */
+const TAPE_ABSENT = 'v < 0 || KD[v] === 0';
 
 /** A struct function's first statement on the tape: an object node, or null/absent (-1), else the tree decides. */
 const TAPE_OBJECT_CHECK = 'if (o >= 0 && KD[o] !== 7) { if (KD[o] === 0) o = -1; else fallback(); }';

@@ -9,7 +9,15 @@ import { scanContainerText, TEXT_DOUBT, TEXT_FAITHFUL, type TopLevelSpans } from
 
 export { NO_FUSED_HASH };
 
-const spans: TopLevelSpans = { nameStart: -1, nameEnd: -1, imageStart: -1, imageEnd: -1, notContainerKey: false };
+const spans: TopLevelSpans = {
+  nameStart: -1,
+  nameEnd: -1,
+  imageStart: -1,
+  imageEnd: -1,
+  nameEscaped: false,
+  imageEscaped: false,
+  notContainerKey: false,
+};
 
 /**
  * What the scan of a text input tells the front end's container checks, so they need no tree: a
@@ -37,30 +45,15 @@ export function fusedHash(
   if (typeof container !== 'string') return fn(container);
   const textFn = withoutResources ? hasher.textWithoutResources : hasher.text;
   // The tape is recorded for the hashers that read it: not for 1.31+, which reads two members.
-  const kind = scanContainerText(container, spans, textFn !== null);
+  const kind = scanContainerText(container, spans, info.algorithm !== 'name-image');
   if (kind === TEXT_DOUBT) return NO_FUSED_HASH;
   if (shape) {
     shape.notContainerKey = spans.notContainerKey;
     // A string value with anything between its quotes decodes to a non-empty string.
     shape.hasName = spans.nameEnd - spans.nameStart > 2 && container.charCodeAt(spans.nameStart) === 0x22;
   }
-  if (info.algorithm === 'name-image') {
-    // 1.31+ hashes two members: the scan validated the text, parse only those two values.
-    return fn({
-      name: member(container, spans.nameStart, spans.nameEnd),
-      image: member(container, spans.imageStart, spans.imageEnd),
-    });
-  }
+  // 1.31+ hashes two members: the scan validated the text and found them.
+  if (info.algorithm === 'name-image') return textFn ? textFn(container, spans) : NO_FUSED_HASH;
   if (kind !== TEXT_FAITHFUL) return NO_FUSED_HASH;
-  return textFn ? textFn(container) : fn(JSON.parse(container));
-}
-
-/** A top-level member's value from its text span (valid JSON, so JSON.parse reads a string as parseJson would). */
-function member(text: string, start: number, end: number): unknown {
-  if (start < 0) return undefined;
-  if (text.charCodeAt(start) === 0x22) {
-    const inner = text.slice(start + 1, end - 1);
-    return inner.includes('\\') ? JSON.parse(text.slice(start, end)) : inner;
-  }
-  return JSON.parse(text.slice(start, end));
+  return textFn ? textFn(container, spans) : fn(JSON.parse(container));
 }

@@ -16,9 +16,9 @@ export const NO_FUSED_HASH = -1;
 export interface FusedHasher {
   hash: (container: unknown) => number;
   withoutResources: ((container: unknown) => number) | null;
-  /** The same of container JSON text its scan found faithful, read from the tape (null: parse it, then `hash`). */
-  text: ((text: string) => number) | null;
-  textWithoutResources: ((text: string) => number) | null;
+  /** The same of container JSON text, right after its scan (see {@link FusedTextFn}; null: parse it, then `hash`). */
+  text: FusedTextFn | null;
+  textWithoutResources: FusedTextFn | null;
 }
 
 const NONE: FusedHasher = { hash: () => NO_FUSED_HASH, withoutResources: null, text: null, textWithoutResources: null };
@@ -52,7 +52,7 @@ function build(info: ReleaseInfo, mode: JsonEscapeMode): FusedHasher {
   };
   try {
     if (info.algorithm === 'name-image')
-      fns = { hash: compileNameImage(mode), withoutResources: null, text: null, textWithoutResources: null };
+      fns = { ...compileNameImage(mode), withoutResources: null, textWithoutResources: null };
     else {
       const root = pipelineFor(info, mode).root;
       fns = compileFused(
@@ -76,10 +76,12 @@ function build(info: ReleaseInfo, mode: JsonEscapeMode): FusedHasher {
 }
 
 /** Any throw (the fallback signal, or a caller's getter) hands the input to the tree path. */
-function guarded<T>(fn: (input: T) => number): (input: T) => number {
-  return (container) => {
+function guarded(fn: FusedFn): FusedFn;
+function guarded(fn: FusedTextFn): FusedTextFn;
+function guarded(fn: (input: never, spans: never) => number): (input: never, spans: never) => number {
+  return (input, spans) => {
     try {
-      return fn(container);
+      return fn(input, spans);
     } catch {
       return NO_FUSED_HASH;
     }

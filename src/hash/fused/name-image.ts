@@ -5,13 +5,22 @@
 import type { JsonEscapeMode } from '../../encode/gojson-string.js';
 import { writeNameImageJson } from '../../encode/name-image.js';
 import { BufferSink } from '../../encode/sink.js';
-import { isJsonObject, type FusedFn } from './compile.js';
-import { FNV_OFFSET, JSON_STRING, expandJsonBytes, fallback, feed, feedFolded, fold } from './fnv.js';
+import { isJsonObject, type FusedFn, type FusedTextFn } from './compile.js';
+import {
+  FNV_OFFSET,
+  JSON_STRING,
+  JSON_STRING_RANGE,
+  expandJsonBytes,
+  fallback,
+  feed,
+  feedFolded,
+  fold,
+} from './fnv.js';
 
 // eslint-disable-next-line @typescript-eslint/unbound-method -- always invoked with .call(obj, key); captured once for the hot path
 const pe = Object.prototype.propertyIsEnumerable;
 
-export function compileNameImage(mode: JsonEscapeMode): FusedFn {
+export function compileNameImage(mode: JsonEscapeMode): { hash: FusedFn; text: FusedTextFn } {
   // The encoder's output for empty strings is `{"image":"","name":""}`: split around the two `""`.
   const buf = new BufferSink();
   writeNameImageJson(buf, '', '', mode);
@@ -27,20 +36,35 @@ export function compileNameImage(mode: JsonEscapeMode): FusedFn {
   const close = fold(enc(`${Array.from(enc(tail), (b) => ` ${b}`).join('')}]`));
   const empty = fold(expandJsonBytes(enc('""')));
   const jstr = JSON_STRING[mode];
-  return (c) => {
-    if (!isJsonObject(c)) fallback();
-    let image = c.image;
-    if (image !== undefined && !pe.call(c, 'image')) image = undefined;
-    let name = c.name;
-    if (name !== undefined && !pe.call(c, 'name')) name = undefined;
-    let h = start;
-    if (typeof image === 'string') h = jstr(h, image);
-    else if (image == null) h = feedFolded(h, empty);
-    else fallback();
-    h = feedFolded(h, between);
-    if (typeof name === 'string') h = jstr(h, name);
-    else if (name == null) h = feedFolded(h, empty);
-    else fallback();
-    return feedFolded(h, close) >>> 0;
+  const jstrRange = JSON_STRING_RANGE[mode];
+
+  /** A member read from an object: a string, or null/absent for "" (Go's zero string). */
+  const fromValue = (h: number, v: unknown): number => {
+    if (typeof v === 'string') return jstr(h, v);
+    if (v == null) return feedFolded(h, empty);
+    return fallback();
+  };
+  /** The same from the member's text span (valid JSON: the scan validated the whole text). */
+  const fromSpan = (h: number, s: string, start: number, end: number, escaped: boolean): number => {
+    if (start < 0) return feedFolded(h, empty);
+    const c = s.charCodeAt(start);
+    if (c !== 0x22) return c === 0x6e ? feedFolded(h, empty) : fallback(); // null, or not a string
+    return escaped ? jstr(h, JSON.parse(s.slice(start, end)) as string) : jstrRange(h, s, start + 1, end - 1);
+  };
+
+  return {
+    hash: (c) => {
+      if (!isJsonObject(c)) fallback();
+      let image = c.image;
+      if (image !== undefined && !pe.call(c, 'image')) image = undefined;
+      let name = c.name;
+      if (name !== undefined && !pe.call(c, 'name')) name = undefined;
+      const h = feedFolded(fromValue(start, image), between);
+      return feedFolded(fromValue(h, name), close) >>> 0;
+    },
+    text: (s, sp) => {
+      const h = feedFolded(fromSpan(start, s, sp.imageStart, sp.imageEnd, sp.imageEscaped), between);
+      return feedFolded(fromSpan(h, s, sp.nameStart, sp.nameEnd, sp.nameEscaped), close) >>> 0;
+    },
   };
 }

@@ -103,3 +103,33 @@ function growTape(): void {
   tape.keyLen = grown(tape.keyLen);
   tape.keyHash = grown(tape.keyHash);
 }
+
+/**
+ * The members of object node `o` in Go's map order: by key, UTF-16 order being UTF-8 byte order
+ * for keys without surrogates (the scanner refuses those). Insertion sort: these maps are small.
+ */
+export function sortedMembers(s: string, o: number): number[] {
+  const out: number[] = [];
+  for (let c = tape.first[o]!; c >= 0; c = tape.next[c]!) {
+    let i = out.length;
+    out.push(c);
+    while (i > 0 && compareKeys(s, out[i - 1]!, c) > 0) {
+      out[i] = out[i - 1]!;
+      i--;
+    }
+    out[i] = c;
+  }
+  return out;
+}
+
+function compareKeys(s: string, a: number, b: number): number {
+  const la = tape.keyLen[a]!;
+  const lb = tape.keyLen[b]!;
+  const sa = tape.keyStart[a]!;
+  const sb = tape.keyStart[b]!;
+  for (let i = 0; i < la && i < lb; i++) {
+    const d = s.charCodeAt(sa + i) - s.charCodeAt(sb + i);
+    if (d !== 0) return d;
+  }
+  return la - lb;
+}

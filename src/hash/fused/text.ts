@@ -50,6 +50,9 @@ export interface TopLevelSpans {
   nameEnd: number;
   imageStart: number;
   imageEnd: number;
+  /** Whether the `name` (`image`) value, when a string, has an escape: then only its decoded value may be hashed. */
+  nameEscaped: boolean;
+  imageEscaped: boolean;
   notContainerKey: boolean;
 }
 
@@ -160,9 +163,11 @@ export function scanContainerText(s: string, spans?: TopLevelSpans, record = fal
         else if (pending === NAME) {
           spans.nameStart = pendingStart;
           spans.nameEnd = i;
+          spans.nameEscaped = stringEscaped; // a string value was the last str() read
         } else {
           spans.imageStart = pendingStart;
           spans.imageEnd = i;
+          spans.imageEscaped = stringEscaped;
         }
         pending = 0;
       }
