@@ -100,7 +100,7 @@ function timingLoop(f: () => unknown): (n: number) => number {
     'let x = 0; const t = now(); for (let i = 0; i < n; i++) x ^= String(f()).length; return [Number(now() - t) / n, x];',
   ) as (f: () => unknown, now: () => bigint, n: number) => [number, number];
   return (n) => {
-    const [ns, x] = loop(f, process.hrtime.bigint, n);
+    const [ns, x] = loop(f, () => process.hrtime.bigint(), n);
     sink ^= x;
     return ns;
   };
