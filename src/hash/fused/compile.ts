@@ -286,7 +286,7 @@ class Generator {
       slots.forEach(({ slot, embedded }, i) => {
         lines.push(this.text(`${i === 0 ? '{' : ' '}${slot.goName}:${spewHead(slot.type)}`));
         if (embedded) lines.push(`h = ${this.spewStruct(embedded, this.innerExcluded(type, excluded), input)}(o, h);`);
-        else if (input === TAPE) lines.push(`v = s${i};`, this.tapeSpewValue(slot.type));
+        else if (input === TAPE) lines.push(`v = s${i};`, this.tapeValue(slot.type));
         else lines.push(this.read(slot), this.spewValue(slot.type));
       });
       if (type.fields.length > 0) lines.push('h = Math.imul(h ^ 125, 16777619);');
@@ -380,7 +380,7 @@ class Generator {
       const lines: string[] = tapeInput
         ? [TAPE_OBJECT_CHECK, tapeLookup(flat.map((slot) => slot.key))]
         : [OBJECT_CHECK, this.rawsGuard(flat.map((s) => s.type))];
-      const valueOf = (t: GoType): string => (tapeInput ? this.tapeJsonValue(t) : this.jsonValue(t));
+      const valueOf = (t: GoType): string => (tapeInput ? this.tapeValue(t) : this.jsonValue(t));
       let wrote: boolean | 'runtime' = false;
       for (const [i, slot] of flat.entries()) {
         if (!slot.exported) throw new NotFusable(`unexported field ${type.name}.${slot.goName}`);
@@ -402,7 +402,7 @@ class Generator {
           // The member's keys decide both omitempty (none defined) and the order they are written in.
           lines.push(
             tapeInput
-              ? `if (v >= 0 && KD[v] === 7) { if (FI[v] >= 0) { ${pre} h = ${this.tapeJsonMap(slot.type)}(v, h); } } else if (!(${TAPE_ABSENT})) fallback();`
+              ? `if (v >= 0 && KD[v] === 7) { if (FI[v] >= 0) { ${pre} h = ${this.tapeMap(slot.type)}(v, h); } } else if (!(${TAPE_ABSENT})) fallback();`
               : `{ const ks = v == null ? null : mapKeys(v); if (ks !== null) { ${pre} h = ${this.jsonMap(slot.type)}(v, ks, h); } }`,
           );
           wrote = wrote === true ? true : 'runtime';
@@ -498,140 +498,81 @@ class Generator {
 
   // --- the same two walks over a text scan's tape (node `v`, -1 when absent) ------------------
 
-  /** The object walk's statements for the value `MAT(v)`: for maps, Quantity and IntOrString. */
-  private materialised(objectStatements: string): string {
-    return `{ const m = MAT(v); { const v = m; ${objectStatements} } }`;
-  }
-
-  /** A slice's elements, each as node `v`, between `open` and `close` and separated by `sep` (statements). */
-  private tapeSlice(key: string, elem: string, open: string, sep: string, close: string): string {
-    return this.fn(
-      key,
-      (name) => `function ${name}(a, h) {
-  ${open}
-  for (let e = FI[a]; e >= 0; e = NX[e]) {
-    if (e !== FI[a]) ${sep}
-    const v = e;
-    ${elem}
-  }
-  ${close}
-  return h;
-}`,
-    );
-  }
-
-  private tapeSpewValue(type: GoType): string {
-    const nil = this.text('<nil>');
-    const absent = 'v < 0 || KD[v] === 0';
+  /**
+   * The statements hashing node `v` of `type`: the object walk's rules (spewValue / jsonValue) read
+   * from the tape. The two encodings differ only in the bytes around values, chosen here by era.
+   */
+  private tapeValue(type: GoType): string {
+    const json = this.json;
+    const nil = this.text(json ? 'null' : '<nil>');
+    const absent = TAPE_ABSENT;
+    const byte = (b: number): string => (json ? `h = jsonByte(h, ${b});` : `h = Math.imul(h ^ ${b}, 16777619);`);
+    const [plain, whole, decimal] = json
+      ? ['jstrRange', 'jstr', 'jsonDecimal']
+      : ['spewStringRange', 'spewString', 'spewDecimal'];
     switch (type.kind) {
       case 'string':
-        return `if (${absent}) {} else if (KD[v] === 4) h = spewStringRange(h, S, ST[v] + 1, EN[v] - 1); else if (KD[v] === 5) h = spewString(h, JSON.parse(S.slice(ST[v], EN[v]))); else fallback();`;
+        // go-spew writes nothing for "", encoding/json writes its quotes.
+        return `if (${absent}) ${json ? this.text('""') : '{}'} else if (KD[v] === 4) h = ${plain}(h, S, ST[v] + 1, EN[v] - 1); else if (KD[v] === 5) h = ${whole}(h, JSON.parse(S.slice(ST[v], EN[v]))); else fallback();`;
       case 'bool':
         return `if (v >= 0 && KD[v] === 2) ${this.text('true')} else if (v < 0 || KD[v] <= 1) ${this.text('false')} else fallback();`;
       case 'int32':
-        return `if (${absent}) h = Math.imul(h ^ 48, 16777619); else if (KD[v] === 3 && ${INT32('NM[v]')}) h = spewDecimal(h, NM[v]); else fallback();`;
       case 'int':
-      case 'int64':
-        return `if (${absent}) h = Math.imul(h ^ 48, 16777619); else if (KD[v] === 3 && Number.isSafeInteger(NM[v])) h = spewDecimal(h, NM[v]); else fallback();`;
+      case 'int64': {
+        const fits = type.kind === 'int32' ? INT32('NM[v]') : 'Number.isSafeInteger(NM[v])';
+        return `if (${absent}) ${this.text('0')} else if (KD[v] === 3 && ${fits}) h = ${decimal}(h, NM[v]); else fallback();`;
+      }
       case 'uint':
         return 'fallback();';
       case 'ptr':
-        return `if (${absent}) ${nil} else { ${this.tapeSpewValue(target(type))} }`;
+        return `if (${absent}) ${nil} else { ${this.tapeValue(target(type))} }`;
       case 'slice': {
-        const fn = this.tapeSlice(
-          `tape-spew/${type.name}`,
-          this.tapeSpewValue(type.elem),
-          'h = Math.imul(h ^ 91, 16777619);',
-          'h = Math.imul(h ^ 32, 16777619);',
-          'h = Math.imul(h ^ 93, 16777619);',
+        const fn = this.fn(
+          `tape/${type.name}`,
+          (name) => `function ${name}(a, h) {
+  ${byte(91)}
+  for (let e = FI[a]; e >= 0; e = NX[e]) {
+    if (e !== FI[a]) ${byte(json ? 44 : 32)}
+    const v = e;
+    ${this.tapeValue(type.elem)}
+  }
+  ${byte(93)}
+  return h;
+}`,
         );
         return `if (${absent}) ${nil} else if (KD[v] !== 6) fallback(); else if (FI[v] < 0) ${nil} else h = ${fn}(v, h);`;
       }
-      case 'map': {
+      case 'map':
         if (type.key.kind !== 'string') return 'fallback();';
-        const fn = this.fn(
-          `tape-spew/${type.name}`,
-          (name) => `function ${name}(o, h) {
-  ${this.text('map[')}
-  const ks = sortedMembers(S, o);
-  for (let i = 0; i < ks.length; i++) {
-    if (i > 0) h = Math.imul(h ^ 32, 16777619);
-    const v = ks[i];
-    h = spewStringRange(h, S, KS[v], KS[v] + KL[v]);
-    h = Math.imul(h ^ 58, 16777619);
-    ${this.tapeSpewValue(type.elem)}
-  }
-  return Math.imul(h ^ 93, 16777619);
-}`,
-        );
-        return `if (${TAPE_ABSENT}) ${nil} else if (KD[v] !== 7) fallback(); else if (FI[v] < 0) ${nil} else h = ${fn}(v, h);`;
-      }
+        return `if (${absent}) ${nil} else if (KD[v] !== 7) fallback(); else if (FI[v] < 0) ${nil} else h = ${this.tapeMap(type)}(v, h);`;
       case 'struct': {
-        if (type.name === QUANTITY_TYPE || type.name === INT_OR_STRING_TYPE)
-          return `h = ${this.feeder(type)}(h, MAT(v));`;
-        if (type.jsonCustomMarshal) return 'fallback();';
+        if (type.name === QUANTITY_TYPE || type.name === INT_OR_STRING_TYPE || type.jsonCustomMarshal)
+          return `{ const m = MAT(v); { const v = m; ${json ? this.jsonValue(type) : this.spewValue(type)} } }`;
+        if (json)
+          return `h = jsonByte(h, 123); h = ${this.jsonMembers(type, new Set(), false, TAPE)}(v, h); h = jsonByte(h, 125);`;
         return `h = ${this.spewStruct(type, new Set(), TAPE)}(v, h);`;
       }
     }
   }
 
-  /** {@link jsonMap} of an object node with at least one member. */
-  private tapeJsonMap(type: Extract<GoType, { kind: 'map' }>): string {
+  /** A map of an object node with at least one member: `{"k":v,…}` or go-spew's `map[k:v …]`, keys in Go order. */
+  private tapeMap(type: Extract<GoType, { kind: 'map' }>): string {
+    const json = this.json;
     return this.fn(
-      `tape-json/${type.name}`,
+      `tape/${type.name}`,
       (name) => `function ${name}(o, h) {
-  h = jsonByte(h, 123);
+  ${json ? 'h = jsonByte(h, 123);' : this.text('map[')}
   const ks = sortedMembers(S, o);
   for (let i = 0; i < ks.length; i++) {
-    if (i > 0) h = jsonByte(h, 44);
+    if (i > 0) h = ${json ? 'jsonByte(h, 44)' : 'Math.imul(h ^ 32, 16777619)'};
     const v = ks[i];
-    h = jstrRange(h, S, KS[v], KS[v] + KL[v]);
-    h = jsonByte(h, 58);
-    ${this.tapeJsonValue(type.elem)}
+    h = ${json ? 'jstrRange' : 'spewStringRange'}(h, S, KS[v], KS[v] + KL[v]);
+    h = ${json ? 'jsonByte(h, 58)' : 'Math.imul(h ^ 58, 16777619)'};
+    ${this.tapeValue(type.elem)}
   }
-  return jsonByte(h, 125);
+  return ${json ? 'jsonByte(h, 125)' : 'Math.imul(h ^ 93, 16777619)'};
 }`,
     );
-  }
-
-  private tapeJsonValue(type: GoType): string {
-    const nul = this.text('null');
-    const absent = 'v < 0 || KD[v] === 0';
-    switch (type.kind) {
-      case 'string':
-        return `if (${absent}) ${this.text('""')} else if (KD[v] === 4) h = jstrRange(h, S, ST[v] + 1, EN[v] - 1); else if (KD[v] === 5) h = jstr(h, JSON.parse(S.slice(ST[v], EN[v]))); else fallback();`;
-      case 'bool':
-        return `if (v >= 0 && KD[v] === 2) ${this.text('true')} else if (v < 0 || KD[v] <= 1) ${this.text('false')} else fallback();`;
-      case 'int32':
-        return `if (${absent}) ${this.text('0')} else if (KD[v] === 3 && ${INT32('NM[v]')}) h = jsonDecimal(h, NM[v]); else fallback();`;
-      case 'int':
-      case 'int64':
-        return `if (${absent}) ${this.text('0')} else if (KD[v] === 3 && Number.isSafeInteger(NM[v])) h = jsonDecimal(h, NM[v]); else fallback();`;
-      case 'uint':
-        return 'fallback();';
-      case 'ptr':
-        return `if (${absent}) ${nul} else { ${this.tapeJsonValue(target(type))} }`;
-      case 'slice': {
-        const fn = this.tapeSlice(
-          `tape-json/${type.name}`,
-          this.tapeJsonValue(type.elem),
-          'h = jsonByte(h, 91);',
-          'h = jsonByte(h, 44);',
-          'h = jsonByte(h, 93);',
-        );
-        return `if (${absent}) ${nul} else if (KD[v] !== 6) fallback(); else if (FI[v] < 0) ${nul} else h = ${fn}(v, h);`;
-      }
-      case 'map': {
-        if (type.key.kind !== 'string') return 'fallback();';
-        return `if (${TAPE_ABSENT}) ${nul} else if (KD[v] !== 7) fallback(); else if (FI[v] < 0) ${nul} else h = ${this.tapeJsonMap(type)}(v, h);`;
-      }
-      case 'struct': {
-        if (type.name === QUANTITY_TYPE || type.name === INT_OR_STRING_TYPE || type.jsonCustomMarshal)
-          return this.materialised(this.jsonValue(type));
-        const fn = this.jsonMembers(type, new Set(), false, TAPE);
-        return `h = jsonByte(h, 123); h = ${fn}(v, h); h = jsonByte(h, 125);`;
-      }
-    }
   }
 }
 
