@@ -3,7 +3,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', '.bench-build/', 'site/', 'reports/', '.stryker-tmp/', 'fixtures/', 'node_modules/', 'eslint.config.js'] },
+  {
+    ignores: [
+      'dist/',
+      '.bench-build/',
+      'site/',
+      'reports/',
+      '.stryker-tmp/',
+      'fixtures/',
+      'node_modules/',
+      'eslint.config.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
