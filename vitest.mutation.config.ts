@@ -12,6 +12,7 @@ export default defineConfig({
       'test/quantity*.test.ts',
       'test/gojson*.test.ts',
       'test/spew*.test.ts',
+      'test/encode*.test.ts',
       'test/decode*.test.ts',
       'test/go-semantics.test.ts',
       'test/conformance.test.ts',
