@@ -230,10 +230,13 @@ function key(s: string, i: number, depth: number, n: number): number {
 }
 
 function keyKind(s: string, start: number, len: number): number {
-  if (len === 4 && s.startsWith('name', start)) return NAME;
-  if (len === 5 && s.startsWith('image', start)) return IMAGE;
+  // Every root key comes here: compare the first character before calling startsWith.
+  const first = s.charCodeAt(start);
+  if (len === 4 && first === 0x6e && s.startsWith('name', start)) return NAME;
+  if (len === 5 && first === 0x69 && s.startsWith('image', start)) return IMAGE;
   const candidates = notContainerByLength[len];
-  if (candidates) for (const k of candidates) if (s.startsWith(k, start)) return NOT_CONTAINER;
+  if (candidates)
+    for (const k of candidates) if (k.charCodeAt(0) === first && s.startsWith(k, start)) return NOT_CONTAINER;
   return 0;
 }
 
