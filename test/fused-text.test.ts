@@ -222,4 +222,28 @@ describe('container text: scanner, strict parser and value tree agree', () => {
     expect(scanContainerText('{"name":"a"')).toBe(TEXT_DOUBT);
     expect(scanContainerText('[]')).toBe(TEXT_DOUBT);
   });
+
+  it('hashes valid text from the tape, and leaves escaped quantities and other number spellings to the tree', () => {
+    // As Go's json.Marshal (and so kubectl -o json) writes `&&`, `<` and `>`: \u escapes, text that is valid, not faithful.
+    const container = {
+      name: 'web',
+      image: 'nginx',
+      command: ['sh', '-c', 'test -f /a && echo <ok> \ud83d\ude00'],
+      resources: { limits: { cpu: '500m' } },
+    };
+    const goText = JSON.stringify(container).replace(/&/g, '\\u0026').replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
+    expect(scanContainerText(goText)).toBe(TEXT_VALID);
+    for (const version of ['1.8', '1.16', '1.29']) {
+      const fused = fusedHash(goText, releaseInfo(version), undefined);
+      expect(fused, version).not.toBe(NO_FUSED_HASH);
+      expect(fused.toString(16)).toBe(hashContainer(container, { kubeletVersion: version }));
+    }
+    // An escaped quantity is parsed from its raw text by Go (and refused here): the tree path decides.
+    const escapedQuantity = '{"name":"a","resources":{"limits":{"cpu":"5\\u0030m"}}}';
+    const cpuAsExponent = '{"name":"a","resources":{"limits":{"cpu":1e3}}}';
+    for (const text of [escapedQuantity, cpuAsExponent]) {
+      expect(fusedHash(text, releaseInfo('1.29'), undefined)).toBe(NO_FUSED_HASH);
+      agree(text);
+    }
+  });
 });

@@ -546,8 +546,12 @@ class Generator {
         if (type.key.kind !== 'string') return 'fallback();';
         return `if (${absent}) ${nil} else if (KD[v] !== 7) fallback(); else if (FI[v] < 0) ${nil} else h = ${this.tapeMap(type)}(v, h);`;
       case 'struct': {
-        if (type.name === QUANTITY_TYPE || type.name === INT_OR_STRING_TYPE || type.jsonCustomMarshal)
-          return `{ const m = MAT(v); { const v = m; ${json ? this.jsonValue(type) : this.spewValue(type)} } }`;
+        if (type.name === QUANTITY_TYPE || type.name === INT_OR_STRING_TYPE || type.jsonCustomMarshal) {
+          // Quantity.UnmarshalJSON parses the raw text between the quotes, escapes and all: an escaped
+          // quantity string is the tree path's (it keeps the raw spelling), not JSON.parse's value.
+          const raw = type.name === QUANTITY_TYPE ? 'if (v >= 0 && KD[v] === 5) fallback(); ' : '';
+          return `${raw}{ const m = MAT(v); { const v = m; ${json ? this.jsonValue(type) : this.spewValue(type)} } }`;
+        }
         if (json)
           return `h = jsonByte(h, 123); h = ${this.jsonMembers(type, new Set(), false, TAPE)}(v, h); h = jsonByte(h, 125);`;
         return `h = ${this.spewStruct(type, new Set(), TAPE)}(v, h);`;

@@ -54,6 +54,8 @@ export function fusedHash(
   }
   // 1.31+ hashes two members: the scan validated the text and found them.
   if (info.algorithm === 'name-image') return textFn ? textFn(container, spans) : NO_FUSED_HASH;
-  if (kind !== TEXT_FAITHFUL) return NO_FUSED_HASH;
-  return textFn ? textFn(container, spans) : fn(JSON.parse(container));
+  // The tape walk also reads valid text that is not faithful: it hashes escaped strings by their
+  // decoded value, leaves escaped quantities and numbers that are not short integers to the tree path.
+  if (textFn) return textFn(container, spans);
+  return kind === TEXT_FAITHFUL ? fn(JSON.parse(container)) : NO_FUSED_HASH;
 }

@@ -1,6 +1,6 @@
 /**
- * One strict, allocation-free pass over container JSON text (char codes, an explicit stack, no
- * recursion, no exceptions). It tells three kinds of text apart:
+ * One strict pass over container JSON text (char codes, an explicit stack, no recursion, no
+ * exceptions; it allocates only when its scratch or the tape grows). It tells three kinds of text apart:
  *
  * - {@link TEXT_FAITHFUL}: text our own parser (`parseJson`) accepts *and* `JSON.parse` reads into
  *   the same values for decoding: every number a short integer (its JS value prints back as its
@@ -9,7 +9,8 @@
  *   no repeated keys. Such text may be read with `JSON.parse`.
  * - {@link TEXT_VALID}: text `parseJson` accepts with an object root, but not faithful (any number
  *   spelling, `\/` and `\u` escapes, paired raw surrogates). Enough for 1.31+, which reads only the
- *   top-level `name` and `image` (recorded in `spans`).
+ *   top-level `name` and `image` (recorded in `spans`), and for the tape walks, which hash an escaped
+ *   string by its decoded value and leave escaped quantities and other number spellings to the tree.
  * - {@link TEXT_DOUBT}: anything else (invalid JSON, a non-object root, repeated or escaped keys,
  *   deep nesting). The strict parser then gives today's result or today's typed error, so only the
  *   success path has to be fast and error wording never comes from here.
