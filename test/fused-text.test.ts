@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { KubeletHashError } from '../src/errors.js';
 import { hashValue } from '../src/hash/compute.js';
 import { fusedHash, NO_FUSED_HASH } from '../src/hash/fused/entry.js';
+import { tape } from '../src/hash/fused/tape.js';
 import { scanContainerText, TEXT_DOUBT, TEXT_FAITHFUL, TEXT_VALID } from '../src/hash/fused/text.js';
 import { containerJson, decodeFor } from '../src/hash/hasher.js';
 import { hashContainer, parseJson } from '../src/index.js';
@@ -221,6 +222,17 @@ describe('container text: scanner, strict parser and value tree agree', () => {
     expect(scanContainerText('{"name":"a","name":"b"}')).toBe(TEXT_DOUBT);
     expect(scanContainerText('{"name":"a"')).toBe(TEXT_DOUBT);
     expect(scanContainerText('[]')).toBe(TEXT_DOUBT);
+  });
+
+  it('does not hold on to the tape a very large text grew', () => {
+    const env = Array.from({ length: 70_000 }, (_, i) => ({ name: `V${i}`, value: 'x' }));
+    const text = JSON.stringify({ name: 'a', image: 'b', env });
+    for (const version of ['1.8', '1.29']) {
+      expect(hashContainer(text, { kubeletVersion: version })).toBe(
+        hashContainer(JSON.parse(text) as object, { kubeletVersion: version }),
+      );
+      expect(tape.kind.length).toBeLessThanOrEqual(256);
+    }
   });
 
   it('hashes valid text from the tape, and leaves escaped quantities and other number spellings to the tree', () => {

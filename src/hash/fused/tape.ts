@@ -49,6 +49,18 @@ export function resetTape(): void {
   tape.count = 0;
 }
 
+/** Nodes kept between scans: a container has a few hundred; a huge text's tape is not held on to. */
+const KEEP_NODES = 1 << 16;
+
+/** Drops the arrays a very large text grew (about 41 bytes a node), so they do not stay allocated. */
+export function shrinkTape(): void {
+  if (tape.kind.length <= KEEP_NODES) return;
+  tape.kind = new Uint8Array(256);
+  for (const k of ['start', 'end', 'first', 'next', 'keyStart', 'keyLen', 'keyHash'] as const)
+    tape[k] = new Int32Array(256);
+  tape.num = new Float64Array(256);
+}
+
 /**
  * A new node for the value starting at `start`, the child of the container open at `depth` (none
  * for the root, depth 0); `key` is the member's key when that container is an object.

@@ -22,6 +22,7 @@ import {
   openContainer,
   openContainerNode,
   resetTape,
+  shrinkTape,
   tape,
   T_ARRAY,
   T_ESCAPED_STRING,
@@ -369,6 +370,18 @@ function num(s: string, i: number): number {
   }
   return faithful ? i : -i;
 }
+
+/** After a text with a very large object: drop the key scratch it grew (and the tape's), see {@link shrinkTape}. */
+export function releaseScanScratch(): void {
+  if (keyStart.length > KEEP_KEYS) {
+    keyStart = new Int32Array(256);
+    keyLen = new Int32Array(256);
+    keyHash = new Int32Array(256);
+  }
+  shrinkTape();
+}
+
+const KEEP_KEYS = 1 << 14;
 
 function grow(): void {
   const o = new Uint8Array(isObject.length * 2);
