@@ -5,9 +5,10 @@
  * node-sized fleet and on a 50 MB node-wide `docker inspect`. Prints a table and writes
  * `bench/results.json`.
  *
- * Run: `npm run bench` (under a minute on a quiet machine, minutes on a busy one) or `npm run bench -- --quick`. That runs the
- * tsc-compiled copy in `.bench-build/` with plain node: tsx's loader hooks slow the measured code
- * down by 10–25% (its module bindings), which is not what users of the package run.
+ * Run: `npm run bench` (under a minute on a quiet machine, minutes on a busy one) or
+ * `npm run bench -- --quick`. That runs the tsc-compiled copy in `.bench-build/` with plain node:
+ * tsx's loader hooks slow the measured code down by 10–25% (its module bindings), which is not what
+ * users of the package run.
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
