@@ -87,12 +87,12 @@ function int64Canonical(i: Int64Amount): { number: string; exponent: number } {
   return { number: amount.toString(), exponent };
 }
 
-/** `AsCanonicalBase1024Bytes` of an amount already at a scale ≥ 0. */
+/**
+ * `AsCanonicalBase1024Bytes` of an amount `asScaleZero` returned: an int64Amount there is always at
+ * a scale ≥ 0 (it was one already, or was rounded to 0), so only the inf.Dec needs rounding.
+ */
 function base1024Canonical(a: Amount): { number: string; exponent: number } {
-  let whole: bigint;
-  if (a.kind === 'dec') whole = decRoundUp(a.dec, 0).unscaled;
-  else if (a.i.scale >= 0) whole = a.i.value * pow10(a.i.scale);
-  else whole = negativeScaleInt64(a.i.value, wrapInt32(0 - a.i.scale)).result;
+  const whole = a.kind === 'dec' ? decRoundUp(a.dec, 0).unscaled : a.i.value * pow10(a.i.scale);
   const { amount, times } = remove1024Factors(whole);
   return { number: amount.toString(), exponent: times };
 }
