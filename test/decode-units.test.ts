@@ -9,11 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { decoderFor } from '../src/decode/decode.js';
 import { describeObject, hasToJson, isJsonNumberText, isPlainObject, memberOf } from '../src/decode/input.js';
 import { quantityTokenOf } from '../src/decode/quantity-token.js';
-import { DecodeError, KubeletHashError } from '../src/errors.js';
+import { DecodeError } from '../src/errors.js';
 import type { GoValue } from '../src/go/value.js';
 import { JsonNumber } from '../src/json/number.js';
 import { releaseModel } from '../src/models/catalog.js';
 import { TypeResolver, type GoField, type GoType, type StructType } from '../src/models/gotype.js';
+import { errorOf } from './support/error-of.js';
 
 const resolver = (release: string) => new TypeResolver(releaseModel(release));
 const STRING: GoType = { kind: 'string', name: 'string' };
@@ -30,16 +31,6 @@ function struct(name: string, fields: GoField[]): StructType {
 }
 
 const decode = (type: GoType, json: unknown): GoValue => decoderFor(type)(json, []);
-
-function errorOf(fn: () => unknown): KubeletHashError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof KubeletHashError) return e;
-    throw new Error(`expected a KubeletHashError, got ${String(e)}`, { cause: e });
-  }
-  throw new Error('expected an error');
-}
 
 describe('decoderFor', () => {
   it('compiles one decoder per Go type', () => {

@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   DecodeError,
-  KubeletHashError,
   QuantityError,
   ReleaseError,
   hashContainer,
@@ -12,18 +11,9 @@ import {
   supportedReleases,
   validateContainer,
 } from '../src/index.js';
+import { errorOf } from './support/error-of.js';
 
 const v = { kubeletVersion: '1.29' };
-
-function errorOf(fn: () => unknown): KubeletHashError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof KubeletHashError) return e;
-    throw new Error(`expected a KubeletHashError, got ${String(e)}`, { cause: e });
-  }
-  throw new Error('expected an error');
-}
 
 describe('decode', () => {
   it('names the JSON path and what was expected for wrong types', () => {

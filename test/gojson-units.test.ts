@@ -13,6 +13,7 @@ import { BufferSink } from '../src/encode/sink.js';
 import { makeGoMap, type GoStruct } from '../src/go/value.js';
 import { TypeResolver, type StructType } from '../src/models/gotype.js';
 import type { DeclKind, FieldDecl, ReleaseModel, TypeDecl } from '../src/models/model.js';
+import { UTF8_BOUNDARY_BYTES, UTF8_BOUNDARY_TEXT } from './support/utf8-boundaries.js';
 
 function field(goName: string, goType: string, jsonName = '', omitempty = false): FieldDecl {
   return { goName, goType, jsonName, omitempty, exported: /^[A-Z]/.test(goName), jsonTag: '' };
@@ -145,30 +146,12 @@ describe('encoding/json on hand-built types', () => {
   });
 
   it('writes characters beyond ASCII as their UTF-8 bytes (2-, 3- and 4-byte boundaries)', () => {
-    const s = '\u007f\u0080\u07ff\u0800\uffff\u{10000}\u{10ffff}';
+    const s = UTF8_BOUNDARY_TEXT;
     const sink = new BufferSink();
     compileGoJsonEncoder(structType('t.Inner'), 'go1.22')({ A: s }, sink);
     expect([...sink.bytes()]).toEqual([
       ...new TextEncoder().encode('{"a":"'),
-      0x7f,
-      0xc2,
-      0x80,
-      0xdf,
-      0xbf,
-      0xe0,
-      0xa0,
-      0x80,
-      0xef,
-      0xbf,
-      0xbf,
-      0xf0,
-      0x90,
-      0x80,
-      0x80,
-      0xf4,
-      0x8f,
-      0xbf,
-      0xbf,
+      ...UTF8_BOUNDARY_BYTES,
       ...new TextEncoder().encode('"}'),
     ]);
   });

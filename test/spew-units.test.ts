@@ -13,6 +13,7 @@ import { makeGoMap, type GoStruct } from '../src/go/value.js';
 import { TypeResolver, type StructType } from '../src/models/gotype.js';
 import type { DeclKind, FieldDecl, ReleaseModel, TypeDecl } from '../src/models/model.js';
 import { spewReference } from './support/spew-reference.js';
+import { UTF8_BOUNDARY_BYTES, UTF8_BOUNDARY_TEXT } from './support/utf8-boundaries.js';
 
 function field(goName: string, goType: string): FieldDecl {
   return { goName, goType, jsonName: '', omitempty: false, exported: /^[A-Z]/.test(goName), jsonTag: '' };
@@ -161,31 +162,9 @@ describe('spew scalars', () => {
   });
 
   it('writes strings as raw UTF-8 across the 1-, 2-, 3- and 4-byte boundaries', () => {
-    const s = '\u007f\u0080\u07ff\u0800\uffff\u{10000}\u{10ffff}';
+    const s = UTF8_BOUNDARY_TEXT;
     const bytes = spewBytes('t.Ints', { I64: 0n, U: 0n, S: s });
     const head = new TextEncoder().encode('(t.Ints){I64:(int64)0 U:(uint)0 S:(string)');
-    expect([...bytes]).toEqual([
-      ...head,
-      0x7f,
-      0xc2,
-      0x80,
-      0xdf,
-      0xbf,
-      0xe0,
-      0xa0,
-      0x80,
-      0xef,
-      0xbf,
-      0xbf,
-      0xf0,
-      0x90,
-      0x80,
-      0x80,
-      0xf4,
-      0x8f,
-      0xbf,
-      0xbf,
-      0x7d,
-    ]);
+    expect([...bytes]).toEqual([...head, ...UTF8_BOUNDARY_BYTES, 0x7d]);
   });
 });
