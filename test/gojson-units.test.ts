@@ -11,9 +11,9 @@ import { jsonEscapeTable } from '../src/encode/gojson-string.js';
 import { compileGoJsonEncoder } from '../src/encode/gojson.js';
 import { BufferSink } from '../src/encode/sink.js';
 import { makeGoMap, type GoStruct } from '../src/go/value.js';
-import { TypeResolver, type StructType } from '../src/models/gotype.js';
 import type { DeclKind, FieldDecl, ReleaseModel, TypeDecl } from '../src/models/model.js';
 import { UTF8_BOUNDARY_BYTES, UTF8_BOUNDARY_TEXT } from './support/utf8-boundaries.js';
+import { structTypesOf } from './support/struct-types.js';
 
 function field(goName: string, goType: string, jsonName = '', omitempty = false): FieldDecl {
   return { goName, goType, jsonName, omitempty, exported: /^[A-Z]/.test(goName), jsonTag: '' };
@@ -55,12 +55,7 @@ const model = {
   ],
 } satisfies Pick<ReleaseModel, 'types'>;
 
-const resolver = new TypeResolver(model);
-function structType(name: string): StructType {
-  const t = resolver.resolve(name);
-  if (t.kind !== 'struct') throw new Error(name);
-  return t;
-}
+const structType = structTypesOf(model);
 
 function marshal(typeName: string, value: GoStruct, mode: 'go1.22' | 'pre-go1.22' = 'go1.22'): string {
   const sink = new BufferSink();

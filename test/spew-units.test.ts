@@ -10,10 +10,11 @@ import { describe, expect, it } from 'vitest';
 import { compileSpewEncoder, reachesPointerElements } from '../src/encode/spew.js';
 import { BufferSink } from '../src/encode/sink.js';
 import { makeGoMap, type GoStruct } from '../src/go/value.js';
-import { TypeResolver, type StructType } from '../src/models/gotype.js';
+import { TypeResolver } from '../src/models/gotype.js';
 import type { DeclKind, FieldDecl, ReleaseModel, TypeDecl } from '../src/models/model.js';
 import { spewReference } from './support/spew-reference.js';
 import { UTF8_BOUNDARY_BYTES, UTF8_BOUNDARY_TEXT } from './support/utf8-boundaries.js';
+import { structTypesOf } from './support/struct-types.js';
 
 function field(goName: string, goType: string): FieldDecl {
   return { goName, goType, jsonName: '', omitempty: false, exported: /^[A-Z]/.test(goName), jsonTag: '' };
@@ -51,12 +52,8 @@ const model = {
   ],
 } satisfies Pick<ReleaseModel, 'types'>;
 
-const resolver = new TypeResolver(model);
-function structType(name: string): StructType {
-  const t = resolver.resolve(name);
-  if (t.kind !== 'struct') throw new Error(name);
-  return t;
-}
+const structType = structTypesOf(model);
+const resolver = new TypeResolver(model); // for the non-struct types reachesPointerElements is asked about
 
 /** The compiled printer's bytes, checked against the reference printer too. */
 function spewBytes(typeName: string, value: GoStruct): Uint8Array {

@@ -4,10 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { compileSpewEncoder } from '../src/encode/spew.js';
 import { BufferSink, Fnv32aSink } from '../src/encode/sink.js';
 import { compareGoStrings, makeGoMap, type GoStruct, type GoValue } from '../src/go/value.js';
-import { resolveRoot, TypeResolver, type GoType, type StructType } from '../src/models/gotype.js';
+import { resolveRoot, type GoType, type StructType } from '../src/models/gotype.js';
 import type { DeclKind, FieldDecl, ReleaseModel, TypeDecl } from '../src/models/model.js';
 import { spewReference } from './support/spew-reference.js';
 import { zeroValue } from './support/zero-value.js';
+import { structTypesOf } from './support/struct-types.js';
 
 function field(goName: string, goType: string, opts: { embedded?: boolean } = {}): FieldDecl {
   return {
@@ -67,12 +68,7 @@ const tinyModel = {
   ],
 } satisfies Pick<ReleaseModel, 'types'>;
 
-const resolver = new TypeResolver(tinyModel);
-function structType(name: string): StructType {
-  const t = resolver.resolve(name);
-  if (t.kind !== 'struct') throw new Error(name);
-  return t;
-}
+const structType = structTypesOf(tinyModel);
 
 /** Prints with the compiled encoder, checks the reference printer agrees, returns the text. */
 function spew(typeName: string, value: GoStruct): string {
