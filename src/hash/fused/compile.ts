@@ -629,7 +629,7 @@ function tapeLookup(keys: readonly (string | undefined)[]): string {
   const byHash = new Map<number, string[]>();
   keys.forEach((key, i) => {
     if (key === undefined) return;
-    const test = `if (KL[c] === ${key.length} && S.startsWith(${JSON.stringify(key)}, KS[c])) s${i} = c;`;
+    const test = `if (KL[c] === ${key.length} && ${sameKey(key)}) s${i} = c;`;
     const h = keyHash(key);
     byHash.set(h, [...(byHash.get(h) ?? []), test]);
   });
@@ -637,11 +637,18 @@ function tapeLookup(keys: readonly (string | undefined)[]): string {
   if (byHash.size === 0) return declare;
   const cases = [...byHash].map(([h, tests]) => `case ${h}: ${tests.join(' ')} break;`);
   return `${declare}
+  let k;
   if (o >= 0) for (let c = FI[o]; c >= 0; c = NX[c]) {
     switch (KH[c]) {
       ${cases.join('\n      ')}
     }
   }`;
+}
+
+/** Whether member `c`'s key text is `key` (its length already checked): char by char when short, else startsWith. */
+function sameKey(key: string): string {
+  if (key.length > 12) return `S.startsWith(${JSON.stringify(key)}, KS[c])`;
+  return `(k = KS[c], ${Array.from(key, (ch, j) => `S.charCodeAt(k${j ? ` + ${j}` : ''}) === ${ch.charCodeAt(0)}`).join(' && ')})`;
 }
 
 /** {@link emptyTest} on a tape node. */
