@@ -1,5 +1,5 @@
 /** Stopping a daemon a test started itself: only that process, by its PID. */
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 
 /** SIGTERM to `child`, SIGKILL after `timeoutMs`; resolves once it has exited (at once if it already has). */
 export async function terminateChild(child: ChildProcess, timeoutMs: number): Promise<void> {
@@ -13,4 +13,39 @@ export async function terminateChild(child: ChildProcess, timeoutMs: number): Pr
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   await exited;
   clearTimeout(timer);
+}
+
+/** A daemon process a test spawned: the tail of its stderr, and why it exited if it has. */
+export class SpawnedDaemon {
+  readonly child: ChildProcess;
+  log = '';
+  exited: string | undefined;
+
+  constructor(
+    readonly name: string,
+    args: readonly string[],
+    logLimit = 1_000_000,
+  ) {
+    this.child = spawn(name, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    this.child.once('exit', (code, signal) => (this.exited = `exited with ${code ?? signal}`));
+    this.child.stderr?.on('data', (d: Buffer) => (this.log = (this.log + d.toString()).slice(-logLimit)));
+  }
+
+  /**
+   * Polls `ready` (a throw counts as not ready) until it holds; throws with the end of the log when the
+   * daemon exits first or `deadline` (a Date.now() value) passes.
+   */
+  async waitFor(what: string, ready: () => boolean | Promise<boolean>, deadline: number, everyMs = 100): Promise<void> {
+    for (;;) {
+      let why = '';
+      try {
+        if (await ready()) return;
+      } catch (e) {
+        why = ` (${String(e)})`;
+      }
+      if (this.exited) throw new Error(`${this.name} ${this.exited} before ${what}:\n${this.log.slice(-3000)}`);
+      if (Date.now() > deadline) throw new Error(`${this.name}: no ${what} in time${why}:\n${this.log.slice(-3000)}`);
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+  }
 }

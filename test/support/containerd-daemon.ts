@@ -3,8 +3,8 @@
  * in a temporary directory, stopped by the PID we started (never by name), and gRPC clients for
  * containerd's containers service and the CRI RuntimeService (subset protos in ./protos).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { terminateChild } from './child-process.js';
+import { spawnSync } from 'node:child_process';
+import { SpawnedDaemon, terminateChild } from './child-process.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,8 +66,7 @@ export class ContainerdDaemon {
   readonly state: string;
   readonly socket: string;
   readonly config: string;
-  private child: ChildProcess | undefined;
-  log = '';
+  private daemon: SpawnedDaemon | undefined;
 
   constructor(readonly dir: string) {
     this.root = join(dir, 'root');
@@ -100,48 +99,24 @@ export class ContainerdDaemon {
   }
 
   get pid(): number | undefined {
-    return this.child?.pid;
+    return this.daemon?.exited ? undefined : this.daemon?.child.pid;
   }
 
   /** Starts containerd and waits until it has booted (and the CRI service answers). */
   async start(timeoutMs = 30_000): Promise<void> {
-    if (this.child) throw new Error('containerd already started');
-    const child = spawn('containerd', ['--config', this.config], { stdio: ['ignore', 'ignore', 'pipe'] });
-    this.child = child;
-    let exited: string | undefined;
-    child.once('exit', (code, signal) => {
-      exited = `exited with ${code ?? signal}`;
-      if (this.child === child) this.child = undefined;
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      this.log += d.toString();
-      if (this.log.length > 2_000_000) this.log = this.log.slice(-1_000_000);
-    });
+    if (this.daemon && !this.daemon.exited) throw new Error('containerd already started');
+    const daemon = (this.daemon = new SpawnedDaemon('containerd', ['--config', this.config]));
     const deadline = Date.now() + timeoutMs;
-    while (!this.log.includes('containerd successfully booted')) {
-      if (exited) throw new Error(`containerd ${exited} before booting:\n${this.log.slice(-3000)}`);
-      if (Date.now() > deadline)
-        throw new Error(`containerd did not boot within ${timeoutMs} ms:\n${this.log.slice(-3000)}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await daemon.waitFor('booting', () => daemon.log.includes('containerd successfully booted'), deadline, 50);
     // The CRI plugin recovers containers before it serves; wait until it answers.
-    for (;;) {
-      try {
-        await this.criVersion();
-        return;
-      } catch (e) {
-        if (Date.now() > deadline)
-          throw new Error(`CRI did not answer: ${String(e)}\n${this.log.slice(-3000)}`, { cause: e });
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    await daemon.waitFor('CRI answer', async () => Boolean(await this.criVersion()), deadline);
   }
 
   /** Stops the containerd we started (SIGTERM to its PID; SIGKILL after the timeout). */
   async stop(timeoutMs = 20_000): Promise<void> {
-    const child = this.child;
-    if (child) await terminateChild(child, timeoutMs);
-    this.child = undefined;
+    const daemon = this.daemon;
+    this.daemon = undefined;
+    if (daemon) await terminateChild(daemon.child, timeoutMs);
   }
 
   private containersClient(): Record<string, Unary> & grpc.Client {

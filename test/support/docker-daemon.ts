@@ -5,8 +5,8 @@
  * unix socket (no docker client needed). Stopped by the PIDs we started (dockerd, and the
  * containerd it supervises if that outlives it), never by name.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { terminateChild } from './child-process.js';
+import { spawnSync } from 'node:child_process';
+import { SpawnedDaemon, terminateChild } from './child-process.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -29,8 +29,7 @@ export class DockerDaemon {
   readonly execRoot: string;
   readonly socket: string;
   readonly config: string;
-  private child: ChildProcess | undefined;
-  log = '';
+  private daemon: SpawnedDaemon | undefined;
 
   constructor(readonly dir: string) {
     this.root = join(dir, 'root');
@@ -57,30 +56,16 @@ export class DockerDaemon {
       '--ip6tables=false',
       '--bridge=none',
     ];
-    const child = spawn('dockerd', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    this.child = child;
-    let exited: string | undefined;
-    child.once('exit', (code, signal) => (exited = `exited with ${code ?? signal}`));
-    child.stderr.on('data', (d: Buffer) => (this.log = (this.log + d.toString()).slice(-200_000)));
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      if (exited) throw new Error(`dockerd ${exited}:\n${this.log.slice(-3000)}`);
-      if (Date.now() > deadline)
-        throw new Error(`dockerd did not answer within ${timeoutMs} ms:\n${this.log.slice(-3000)}`);
-      try {
-        if ((await this.api('GET', '/_ping')).status === 200) return;
-      } catch {
-        // not listening yet
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const daemon = (this.daemon = new SpawnedDaemon('dockerd', args, 200_000));
+    const ping = async (): Promise<boolean> => (await this.api('GET', '/_ping')).status === 200;
+    await daemon.waitFor('API answer', ping, Date.now() + timeoutMs);
   }
 
   /** Stops our dockerd (SIGTERM to its PID), then the containerd it started, if that is still alive. */
   async stop(timeoutMs = 30_000): Promise<void> {
-    const child = this.child;
-    this.child = undefined;
-    if (child) await terminateChild(child, timeoutMs);
+    const daemon = this.daemon;
+    this.daemon = undefined;
+    if (daemon) await terminateChild(daemon.child, timeoutMs);
     const pidfile = join(this.execRoot, 'containerd', 'containerd.pid');
     if (existsSync(pidfile)) {
       const pid = Number(readFileSync(pidfile, 'utf8').trim());
