@@ -5,63 +5,21 @@
  */
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { KubeletHashError } from '../src/errors.js';
-import { hashValue } from '../src/hash/compute.js';
 import { fusedHash, NO_FUSED_HASH } from '../src/hash/fused/entry.js';
 import { scanContainerText, TEXT_FAITHFUL } from '../src/hash/fused/text.js';
-import { containerJson, decodeFor } from '../src/hash/hasher.js';
-import { checkContainerName, checkContainerShape } from '../src/pod/container-shape.js';
-import { hashContainer, hashContainerWithoutResources, JsonNumber, type JsonEscapeMode } from '../src/index.js';
+import { hashContainer, JsonNumber, type JsonEscapeMode } from '../src/index.js';
 import { releaseInfo } from '../src/releases/registry.js';
 import { containerArb, releaseArb } from './support/arbitraries.js';
 import { oracleCases, oracleExpected } from './support/oracle.js';
-
-type Outcome = { hash: number } | { code: string };
-
-function treeHash(input: unknown, version: string, escapes: JsonEscapeMode | undefined, wr: boolean): Outcome {
-  try {
-    const { pipeline, value } = decodeFor(containerJson(input as object), releaseInfo(version), escapes);
-    return { hash: hashValue(pipeline, wr ? pipeline.withoutResources(value) : value) };
-  } catch (e) {
-    if (e instanceof KubeletHashError) return { code: e.code };
-    throw e;
-  }
-}
-
-/** What the public functions give: the tree outcome, then their refusals of non-containers and nameless containers. */
-function publicExpected(input: unknown, tree: Outcome): Outcome {
-  if ('code' in tree) return tree;
-  try {
-    const json = containerJson(input as object);
-    checkContainerShape(json);
-    checkContainerName(json);
-    return tree;
-  } catch (e) {
-    if (e instanceof KubeletHashError) return { code: e.code };
-    throw e;
-  }
-}
-
-function publicHash(input: unknown, version: string, escapes: JsonEscapeMode | undefined, wr: boolean): Outcome {
-  try {
-    const hex = (wr ? hashContainerWithoutResources : hashContainer)(input as object, {
-      kubeletVersion: version,
-      jsonEscapes: escapes,
-    });
-    return { hash: Number.parseInt(hex, 16) };
-  } catch (e) {
-    if (e instanceof KubeletHashError) return { code: e.code };
-    throw e;
-  }
-}
+import { publicExpected, publicOutcome, treeOutcome } from './support/outcomes.js';
 
 /** Compares fused, tree and public outcomes; returns whether the fused path handed over. */
 function agree(input: unknown, version: string, escapes?: JsonEscapeMode, wr = false): boolean {
-  const tree = treeHash(input, version, escapes, wr);
+  const tree = treeOutcome(input, version, escapes, wr);
   const fused = fusedHash(input, releaseInfo(version), escapes, wr);
   if ('code' in tree) expect(fused, `tree throws ${tree.code}, fused must hand over`).toBe(NO_FUSED_HASH);
   else if (fused !== NO_FUSED_HASH) expect(fused).toBe(tree.hash);
-  expect(publicHash(input, version, escapes, wr)).toEqual(publicExpected(input, tree));
+  expect(publicOutcome(input, version, escapes, wr)).toEqual(publicExpected(input, tree));
   return fused === NO_FUSED_HASH;
 }
 

@@ -6,50 +6,12 @@
  */
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { KubeletHashError } from '../src/errors.js';
-import { hashValue } from '../src/hash/compute.js';
 import { fusedHash, NO_FUSED_HASH } from '../src/hash/fused/entry.js';
 import { tape } from '../src/hash/fused/tape.js';
 import { scanContainerText, TEXT_DOUBT, TEXT_FAITHFUL, TEXT_VALID } from '../src/hash/fused/text.js';
-import { containerJson, decodeFor } from '../src/hash/hasher.js';
 import { hashContainer, parseJson } from '../src/index.js';
 import { releaseInfo } from '../src/releases/registry.js';
-import { checkContainerName, checkContainerShape } from '../src/pod/container-shape.js';
-
-type Outcome = { hash: number } | { code: string };
-
-function treeOutcome(text: string, version: string): Outcome {
-  try {
-    const { pipeline, value } = decodeFor(containerJson(text), releaseInfo(version));
-    return { hash: hashValue(pipeline, value) };
-  } catch (e) {
-    if (e instanceof KubeletHashError) return { code: e.code };
-    throw e;
-  }
-}
-
-function publicOutcome(text: string, version: string): Outcome {
-  try {
-    return { hash: Number.parseInt(hashContainer(text, { kubeletVersion: version }), 16) };
-  } catch (e) {
-    if (e instanceof KubeletHashError) return { code: e.code };
-    throw e;
-  }
-}
-
-/** What the public functions give: the tree outcome, then their refusals of non-containers and nameless containers. */
-function publicExpected(text: string, tree: Outcome): Outcome {
-  if ('code' in tree) return tree;
-  try {
-    const json = containerJson(text);
-    checkContainerShape(json);
-    checkContainerName(json);
-    return tree;
-  } catch (e) {
-    if (e instanceof KubeletHashError) return { code: e.code };
-    throw e;
-  }
-}
+import { publicExpected, publicOutcome, treeOutcome } from './support/outcomes.js';
 
 const VERSIONS = ['1.8', '1.16', '1.29', '1.36'];
 
