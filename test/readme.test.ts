@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, markdownBlocks, runExample, typeErrors, writeExamples } from './support/code-examples.js';
+import { ROOT, itRunsAsWritten, markdownBlocks, writeExamples } from './support/code-examples.js';
 import { cli } from './support/cli.js';
 
 const DOCS = [
@@ -36,19 +36,7 @@ describe('code blocks of README.md and docs/', () => {
     }
   });
 
-  it('type-check against the source entry', () => {
-    expect(typeErrors(written)).toEqual([]);
-  });
-
-  it.each(written.map((w) => [`${w.example.file}:${w.example.line}`, w] as const))(
-    '%s runs and shows its results',
-    async (_, w) => {
-      const missed = await runExample(w, (actual, expected, where) => {
-        expect(actual, where).toEqual(expected);
-      });
-      expect(missed).toEqual([]);
-    },
-  );
+  itRunsAsWritten(written);
 });
 
 /** Commands and their usage lines, from the CLI's own `COMMAND --help`. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, runExample, sourceFiles, tsdocExamples, typeErrors, writeExamples } from './support/code-examples.js';
+import { ROOT, itRunsAsWritten, sourceFiles, tsdocExamples, writeExamples } from './support/code-examples.js';
 
 const examples = sourceFiles('src').flatMap(tsdocExamples);
 const { dir, files: written } = writeExamples('tsdoc', examples);
@@ -20,19 +20,7 @@ describe('TSDoc @example blocks', () => {
     expect(examples.length).toBeGreaterThan(50);
   });
 
-  it('type-check against the source entry', () => {
-    expect(typeErrors(written)).toEqual([]);
-  });
-
-  it.each(written.map((w) => [`${w.example.file}:${w.example.line}`, w] as const))(
-    '%s runs and shows its results',
-    async (_, w) => {
-      const missed = await runExample(w, (actual, expected, where) => {
-        expect(actual, where).toEqual(expected);
-      });
-      expect(missed, 'result comments on lines that never ran').toEqual([]);
-    },
-  );
+  itRunsAsWritten(written);
 });
 
 describe('the public API', () => {

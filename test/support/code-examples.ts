@@ -14,6 +14,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
+import { expect, it } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 /** What `from 'kubelet-hash'` means inside the repository: the source entry. */
@@ -191,4 +192,24 @@ export function sourceFiles(dir: string): string[] {
     .readDirectory(join(ROOT, dir), ['.ts'])
     .map((f) => relative(ROOT, f))
     .sort();
+}
+
+/**
+ * The tests every set of written examples gets, inside the caller's `describe`: together they
+ * type-check against the source entry, and each runs and shows its `// →` results.
+ */
+export function itRunsAsWritten(written: WrittenExample[]): void {
+  it('type-check against the source entry', () => {
+    expect(typeErrors(written)).toEqual([]);
+  });
+
+  it.each(written.map((w) => [`${w.example.file}:${w.example.line}`, w] as const))(
+    '%s runs and shows its results',
+    async (_, w) => {
+      const missed = await runExample(w, (actual, expected, where) => {
+        expect(actual, where).toEqual(expected);
+      });
+      expect(missed, 'result comments on lines that never ran').toEqual([]);
+    },
+  );
 }
