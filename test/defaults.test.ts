@@ -17,16 +17,10 @@ import {
 import { fieldAt } from '../src/defaults/model-paths.js';
 import { imageTag } from '../src/defaults/image-reference.js';
 import { oracleCase, oracleRow } from './support/oracle.js';
+import { errorOf } from './support/error-of.js';
 
 const minorOf = (release: string): number => Number(release.split('.')[1]);
-const codeOf = (fn: () => unknown): string => {
-  try {
-    fn();
-  } catch (e) {
-    return (e as { code: string }).code;
-  }
-  return 'no error';
-};
+const codeOf = (fn: () => unknown): string => errorOf(fn).code;
 
 /** Manifests as their users wrote them, before any apiserver saw them. */
 const REAL = [

@@ -7,8 +7,9 @@
  * json.Marshal writes for the decoded container) and, where Go types matter, the 1.15 spew text.
  */
 import { describe, expect, it } from 'vitest';
-import { JsonNumber, KubeletHashError, type ErrorCode } from '../src/index.js';
+import { JsonNumber, type ErrorCode } from '../src/index.js';
 import { hashingWithoutNameCheck } from '../src/hashing/hash.js';
+import { errorOf } from './support/error-of.js';
 
 // Go semantics of decoding, checked on container fragments: the public functions' name check
 // (tested in api-misuse.test.ts) is not what these tests are about.
@@ -26,15 +27,7 @@ function spew(c: string | object): string {
   return preimage(c, LEGACY).text;
 }
 
-function codeOf(fn: () => unknown): ErrorCode {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof KubeletHashError) return e.code;
-    throw e;
-  }
-  throw new Error('expected a KubeletHashError');
-}
+const codeOf = (fn: () => unknown): ErrorCode => errorOf(fn).code;
 
 /** `{"name":"a", <member>}` as JSON text. */
 const withMember = (member: string): string => `{"name":"a",${member}}`;
@@ -406,14 +399,6 @@ describe('JS objects stand for the JSON text JSON.stringify would send', () => {
 
 describe('JSON text details Go sees that a JS value cannot show (our parser keeps them)', () => {
   const v = { kubeletVersion: '1.29' };
-  const codeOf = (fn: () => unknown): string => {
-    try {
-      fn();
-    } catch (e) {
-      return (e as { code: string }).code;
-    }
-    return 'no error';
-  };
 
   it('Quantity.UnmarshalJSON parses the raw bytes between the quotes: escaped digits are no quantity', () => {
     expect(codeOf(() => hashContainer('{"resources":{"limits":{"cpu":"1\\u0030"}}}', v))).toBe('INVALID_QUANTITY');
