@@ -287,72 +287,11 @@ class Generator {
         lines.push(this.text(`${i === 0 ? '{' : ' '}${slot.goName}:${spewHead(slot.type)}`));
         if (embedded) lines.push(`h = ${this.spewStruct(embedded, this.innerExcluded(type, excluded), input)}(o, h);`);
         else if (input === TAPE) lines.push(`v = s${i};`, this.tapeValue(slot.type));
-        else lines.push(this.read(slot), this.spewValue(slot.type));
+        else lines.push(this.read(slot), this.value(slot.type));
       });
       if (type.fields.length > 0) lines.push('h = Math.imul(h ^ 125, 16777619);');
       return `function ${name}(o, h) {\n  let v, p;\n  ${lines.filter(Boolean).join('\n  ')}\n  return h;\n}`;
     });
-  }
-
-  /** Statements writing the value `v` of `type` (after its annotation). */
-  private spewValue(type: GoType): string {
-    const nil = this.text('<nil>');
-    switch (type.kind) {
-      case 'string':
-        return 'if (typeof v === "string") h = spewString(h, v); else if (v != null) fallback();';
-      case 'bool':
-        return `if (v === true) ${this.text('true')} else if (v === false || v == null) ${this.text('false')} else fallback();`;
-      case 'int32':
-        return `if (v == null) h = Math.imul(h ^ 48, 16777619); else if (${INT32('v')}) h = spewDecimal(h, v); else fallback();`;
-      case 'int':
-      case 'int64':
-        return `if (v == null) h = Math.imul(h ^ 48, 16777619); else if (Number.isSafeInteger(v)) h = spewDecimal(h, v); else fallback();`;
-      case 'uint':
-        return 'fallback();';
-      case 'ptr':
-        return `if (v == null) ${nil} else { ${this.spewValue(target(type))} }`;
-      case 'slice': {
-        const fn = this.fn(
-          `spew/${type.name}`,
-          (name) => `function ${name}(a, h) {
-  h = Math.imul(h ^ 91, 16777619);
-  for (let i = 0; i < a.length; i++) {
-    if (i > 0) h = Math.imul(h ^ 32, 16777619);
-    const v = a[i];
-    ${this.spewValue(type.elem)}
-  }
-  return Math.imul(h ^ 93, 16777619);
-}`,
-        );
-        return `if (v == null) ${nil} else if (!Array.isArray(v) || hasToJson(v)) fallback(); else if (v.length === 0) ${nil} else h = ${fn}(v, h);`;
-      }
-      case 'map': {
-        if (type.key.kind !== 'string') return 'fallback();';
-        const fn = this.fn(
-          `spew/${type.name}`,
-          (name) => `function ${name}(o, ks, h) {
-  ${this.rawsGuard([type.elem])}
-  ${this.text('map[')}
-  for (let i = 0; i < ks.length; i++) {
-    if (i > 0) h = Math.imul(h ^ 32, 16777619);
-    const k = ks[i];
-    h = spewString(h, k);
-    h = Math.imul(h ^ 58, 16777619);
-    const v = o[k];
-    ${this.spewValue(type.elem)}
-  }
-  return Math.imul(h ^ 93, 16777619);
-}`,
-        );
-        return `if (v == null) ${nil} else { const ks = mapKeys(v); if (ks === null) ${nil} else h = ${fn}(v, ks, h); }`;
-      }
-      case 'struct': {
-        if (type.name === QUANTITY_TYPE || type.name === INT_OR_STRING_TYPE) return `h = ${this.feeder(type)}(h, v);`;
-        if (type.jsonCustomMarshal) return 'fallback();';
-        const fn = this.spewStruct(type, new Set());
-        return `h = ${fn}(v == null ? EMPTY : v, h);`;
-      }
-    }
   }
 
   private feeder(type: GoType): string {
@@ -380,7 +319,7 @@ class Generator {
       const lines: string[] = tapeInput
         ? [TAPE_OBJECT_CHECK, tapeLookup(flat.map((slot) => slot.key))]
         : [OBJECT_CHECK, this.rawsGuard(flat.map((s) => s.type))];
-      const valueOf = (t: GoType): string => (tapeInput ? this.tapeValue(t) : this.jsonValue(t));
+      const valueOf = (t: GoType): string => (tapeInput ? this.tapeValue(t) : this.value(t));
       let wrote: boolean | 'runtime' = false;
       for (const [i, slot] of flat.entries()) {
         if (!slot.exported) throw new NotFusable(`unexported field ${type.name}.${slot.goName}`);
@@ -403,7 +342,7 @@ class Generator {
           lines.push(
             tapeInput
               ? `if (v >= 0 && KD[v] === 7) { if (FI[v] >= 0) { ${pre} h = ${this.tapeMap(slot.type)}(v, h); } } else if (!(${TAPE_ABSENT})) fallback();`
-              : `{ const ks = v == null ? null : mapKeys(v); if (ks !== null) { ${pre} h = ${this.jsonMap(slot.type)}(v, ks, h); } }`,
+              : `{ const ks = v == null ? null : mapKeys(v); if (ks !== null) { ${pre} h = ${this.objectMap(slot.type)}(v, ks, h); } }`,
           );
           wrote = wrote === true ? true : 'runtime';
         } else if (empty) {
@@ -428,85 +367,102 @@ class Generator {
     return out;
   }
 
-  /** `{"k":v,…}` of a map whose sorted, defined keys are known. */
-  private jsonMap(type: Extract<GoType, { kind: 'map' }>): string {
-    return this.fn(
-      `json/${type.name}`,
-      (name) => `function ${name}(o, ks, h) {
-  ${this.rawsGuard([type.elem])}
-  h = jsonByte(h, 123);
-  for (let i = 0; i < ks.length; i++) {
-    if (i > 0) h = jsonByte(h, 44);
-    const k = ks[i];
-    h = jstr(h, k);
-    h = jsonByte(h, 58);
-    const v = o[k];
-    ${this.jsonValue(type.elem)}
-  }
-  return jsonByte(h, 125);
-}`,
-    );
-  }
-
-  private jsonValue(type: GoType): string {
-    const nul = this.text('null');
+  /**
+   * Statements writing the value `v` of `type`: go-spew's text (after its annotation) for legacy
+   * releases, encoding/json's bytes in `[]uint8` form for the JSON eras.
+   */
+  private value(type: GoType): string {
+    const json = this.json;
+    const nil = this.text(json ? 'null' : '<nil>');
+    const zero = (): string => (json ? this.text('0') : 'h = Math.imul(h ^ 48, 16777619);');
+    const decimal = json ? 'jsonDecimal' : 'spewDecimal';
     switch (type.kind) {
       case 'string':
-        return `if (typeof v === "string") h = jstr(h, v); else if (v == null) ${this.text('""')} else fallback();`;
+        // go-spew writes nothing for "", encoding/json writes its quotes.
+        return json
+          ? `if (typeof v === "string") h = jstr(h, v); else if (v == null) ${this.text('""')} else fallback();`
+          : 'if (typeof v === "string") h = spewString(h, v); else if (v != null) fallback();';
       case 'bool':
         return `if (v === true) ${this.text('true')} else if (v === false || v == null) ${this.text('false')} else fallback();`;
       case 'int32':
-        return `if (v == null) ${this.text('0')} else if (${INT32('v')}) h = jsonDecimal(h, v); else fallback();`;
+        return `if (v == null) ${zero()} else if (${INT32('v')}) h = ${decimal}(h, v); else fallback();`;
       case 'int':
       case 'int64':
-        return `if (v == null) ${this.text('0')} else if (Number.isSafeInteger(v)) h = jsonDecimal(h, v); else fallback();`;
+        return `if (v == null) ${zero()} else if (Number.isSafeInteger(v)) h = ${decimal}(h, v); else fallback();`;
       case 'uint':
         return 'fallback();';
       case 'ptr':
-        return `if (v == null) ${nul} else { ${this.jsonValue(target(type))} }`;
+        return `if (v == null) ${nil} else { ${this.value(target(type))} }`;
       case 'slice': {
         const fn = this.fn(
-          `json/${type.name}`,
+          `${json ? 'json' : 'spew'}/${type.name}`,
           (name) => `function ${name}(a, h) {
-  h = jsonByte(h, 91);
+  h = ${this.byte(91)};
   for (let i = 0; i < a.length; i++) {
-    if (i > 0) h = jsonByte(h, 44);
+    if (i > 0) h = ${this.byte(json ? 44 : 32)};
     const v = a[i];
-    ${this.jsonValue(type.elem)}
+    ${this.value(type.elem)}
   }
-  return jsonByte(h, 93);
+  return ${this.byte(93)};
 }`,
         );
-        return `if (v == null) ${nul} else if (!Array.isArray(v) || hasToJson(v)) fallback(); else if (v.length === 0) ${nul} else h = ${fn}(v, h);`;
+        return `if (v == null) ${nil} else if (!Array.isArray(v) || hasToJson(v)) fallback(); else if (v.length === 0) ${nil} else h = ${fn}(v, h);`;
       }
       case 'map': {
         if (type.key.kind !== 'string') return 'fallback();';
-        return `if (v == null) ${nul} else { const ks = mapKeys(v); if (ks === null) ${nul} else h = ${this.jsonMap(type)}(v, ks, h); }`;
+        return `if (v == null) ${nil} else { const ks = mapKeys(v); if (ks === null) ${nil} else h = ${this.objectMap(type)}(v, ks, h); }`;
       }
       case 'struct': {
-        if (type.name === QUANTITY_TYPE) return `h = ${this.feeder(type)}(h, v);`;
+        if (type.name === QUANTITY_TYPE || (type.name === INT_OR_STRING_TYPE && !json))
+          return `h = ${this.feeder(type)}(h, v);`;
         if (type.name === INT_OR_STRING_TYPE) {
           // IntOrString.MarshalJSON: a string as a string, anything else decoded as an int32.
           return `if (typeof v === "string") h = jstr(h, v); else if (v == null) ${this.text('0')} else if (${INT32('v')}) h = jsonDecimal(h, v); else fallback();`;
         }
         if (type.jsonCustomMarshal) return 'fallback();';
+        if (!json) return `h = ${this.spewStruct(type, new Set())}(v == null ? EMPTY : v, h);`;
         const fn = this.jsonMembers(type, new Set(), false);
         return `h = jsonByte(h, 123); h = ${fn}(v == null ? EMPTY : v, h); h = jsonByte(h, 125);`;
       }
     }
   }
 
+  /** One byte of the era's output form as an expression of `h`: a JSON byte in `[]uint8` form, or raw go-spew text. */
+  private byte(b: number): string {
+    return this.json ? `jsonByte(h, ${b})` : `Math.imul(h ^ ${b}, 16777619)`;
+  }
+
+  /** A map whose sorted, defined keys are known: `{"k":v,…}`, or go-spew's `map[k:v …]`. */
+  private objectMap(type: Extract<GoType, { kind: 'map' }>): string {
+    const json = this.json;
+    return this.fn(
+      `${json ? 'json' : 'spew'}/${type.name}`,
+      (name) => `function ${name}(o, ks, h) {
+  ${this.rawsGuard([type.elem])}
+  ${json ? 'h = jsonByte(h, 123);' : this.text('map[')}
+  for (let i = 0; i < ks.length; i++) {
+    if (i > 0) h = ${this.byte(json ? 44 : 32)};
+    const k = ks[i];
+    h = ${json ? 'jstr' : 'spewString'}(h, k);
+    h = ${this.byte(58)};
+    const v = o[k];
+    ${this.value(type.elem)}
+  }
+  return ${this.byte(json ? 125 : 93)};
+}`,
+    );
+  }
+
   // --- the same two walks over a text scan's tape (node `v`, -1 when absent) ------------------
 
   /**
-   * The statements hashing node `v` of `type`: the object walk's rules (spewValue / jsonValue) read
+   * The statements hashing node `v` of `type`: the object walk's rules (`value`) read
    * from the tape. The two encodings differ only in the bytes around values, chosen here by era.
    */
   private tapeValue(type: GoType): string {
     const json = this.json;
     const nil = this.text(json ? 'null' : '<nil>');
     const absent = TAPE_ABSENT;
-    const byte = (b: number): string => (json ? `h = jsonByte(h, ${b});` : `h = Math.imul(h ^ ${b}, 16777619);`);
     const [plain, whole, decimal] = json
       ? ['jstrRange', 'jstr', 'jsonDecimal']
       : ['spewStringRange', 'spewString', 'spewDecimal'];
@@ -530,13 +486,13 @@ class Generator {
         const fn = this.fn(
           `tape/${type.name}`,
           (name) => `function ${name}(a, h) {
-  ${byte(91)}
+  h = ${this.byte(91)};
   for (let e = FI[a]; e >= 0; e = NX[e]) {
-    if (e !== FI[a]) ${byte(json ? 44 : 32)}
+    if (e !== FI[a]) h = ${this.byte(json ? 44 : 32)};
     const v = e;
     ${this.tapeValue(type.elem)}
   }
-  ${byte(93)}
+  h = ${this.byte(93)};
   return h;
 }`,
         );
@@ -550,7 +506,7 @@ class Generator {
           // Quantity.UnmarshalJSON parses the raw text between the quotes, escapes and all: an escaped
           // quantity string is the tree path's (it keeps the raw spelling), not JSON.parse's value.
           const raw = type.name === QUANTITY_TYPE ? 'if (v >= 0 && KD[v] === 5) fallback(); ' : '';
-          return `${raw}{ const m = MAT(v); { const v = m; ${json ? this.jsonValue(type) : this.spewValue(type)} } }`;
+          return `${raw}{ const m = MAT(v); { const v = m; ${this.value(type)} } }`;
         }
         if (json)
           return `h = jsonByte(h, 123); h = ${this.jsonMembers(type, new Set(), false, TAPE)}(v, h); h = jsonByte(h, 125);`;
@@ -568,13 +524,13 @@ class Generator {
   ${json ? 'h = jsonByte(h, 123);' : this.text('map[')}
   const ks = sortedMembers(S, o);
   for (let i = 0; i < ks.length; i++) {
-    if (i > 0) h = ${json ? 'jsonByte(h, 44)' : 'Math.imul(h ^ 32, 16777619)'};
+    if (i > 0) h = ${this.byte(json ? 44 : 32)};
     const v = ks[i];
     h = ${json ? 'jstrRange' : 'spewStringRange'}(h, S, KS[v], KS[v] + KL[v]);
-    h = ${json ? 'jsonByte(h, 58)' : 'Math.imul(h ^ 58, 16777619)'};
+    h = ${this.byte(58)};
     ${this.tapeValue(type.elem)}
   }
-  return ${json ? 'jsonByte(h, 125)' : 'Math.imul(h ^ 93, 16777619)'};
+  return ${this.byte(json ? 125 : 93)};
 }`,
     );
   }
