@@ -8,7 +8,8 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { fusedHash, NO_FUSED_HASH } from '../src/hash/fused/entry.js';
 import { tape } from '../src/hash/fused/tape.js';
-import { scanContainerText, TEXT_DOUBT, TEXT_FAITHFUL, TEXT_VALID } from '../src/hash/fused/text.js';
+import { scanContainerText, TEXT_DOUBT, TEXT_VALID } from '../src/hash/fused/text.js';
+import { utf8Text } from '../src/hash/fused/utf8-text.js';
 import { hashContainer, parseJson } from '../src/index.js';
 import { releaseInfo } from '../src/releases/registry.js';
 import { publicExpected, publicOutcome, treeOutcome } from './support/outcomes.js';
@@ -177,8 +178,8 @@ describe('container text: scanner, strict parser and value tree agree', () => {
     for (const text of texts) agree(text);
   });
 
-  it('classifies plain, valid-only and doubtful text', () => {
-    expect(scanContainerText('{"name":"a","ports":[{"containerPort":80}]}')).toBe(TEXT_FAITHFUL);
+  it('classifies valid and doubtful text', () => {
+    expect(scanContainerText('{"name":"a","ports":[{"containerPort":80}]}')).toBe(TEXT_VALID);
     expect(scanContainerText('{"name":"a","cpu":1e3}')).toBe(TEXT_VALID);
     expect(scanContainerText('{"name":"\\u0061"}')).toBe(TEXT_VALID);
     expect(scanContainerText('{"name":"a","name":"b"}')).toBe(TEXT_DOUBT);
@@ -186,7 +187,29 @@ describe('container text: scanner, strict parser and value tree agree', () => {
     expect(scanContainerText('[]')).toBe(TEXT_DOUBT);
   });
 
-  it('does not hold on to the tape a very large text grew', () => {
+  it('reads the text as UTF-8 bytes: characters beyond the BMP pass, lone surrogates and cut text do not', () => {
+    expect(scanContainerText('{"name":"\ud83d\ude00","\u00e9t\u00e9":1}')).toBe(TEXT_VALID);
+    expect(scanContainerText('{"name":"a\ud800"}')).toBe(TEXT_DOUBT);
+    expect(scanContainerText('{"name":"a\udc00b"}')).toBe(TEXT_DOUBT);
+    expect(scanContainerText('{"name":"a\u0000"}')).toBe(TEXT_DOUBT); // a raw NUL, like the one after the text
+    expect(scanContainerText('{"name":"a\nb"}')).toBe(TEXT_DOUBT);
+    // Cut inside a string, an escape, a literal, a number: the scan stops at the end, whatever the scratch held before.
+    scanContainerText(`{"name":"${'x'.repeat(200)}","tty":true,"a":12345}`);
+    for (const cut of ['{"name":"ab', '{"name":"a\\', '{"name":"a\\u00', '{"tty":tru', '{"a":-', '{"a":1.', '{"a":1e'])
+      expect(scanContainerText(cut), cut).toBe(TEXT_DOUBT);
+  });
+
+  it('finds a repeated key among many, and tells apart keys that share a filter bit', () => {
+    const keys = Array.from({ length: 200 }, (_, i) => `k${i}`);
+    const object = (ks: string[]): string => `{${ks.map((k, i) => `"${k}":${i}`).join(',')}}`;
+    expect(scanContainerText(object(keys))).toBe(TEXT_VALID);
+    expect(scanContainerText(object([...keys, 'k117']))).toBe(TEXT_DOUBT);
+    // The same key in sibling and nested objects is no repeat; in the outer object after a nested one it is.
+    expect(scanContainerText('{"a":{"a":1},"b":[{"a":1},{"a":2}]}')).toBe(TEXT_VALID);
+    expect(scanContainerText('{"a":{"b":1},"b":2,"a":3}')).toBe(TEXT_DOUBT);
+  });
+
+  it('does not hold on to the tape, bytes and text of a very large text', () => {
     const env = Array.from({ length: 70_000 }, (_, i) => ({ name: `V${i}`, value: 'x' }));
     const text = JSON.stringify({ name: 'a', image: 'b', env });
     for (const version of ['1.8', '1.29']) {
@@ -194,11 +217,13 @@ describe('container text: scanner, strict parser and value tree agree', () => {
         hashContainer(JSON.parse(text) as object, { kubeletVersion: version }),
       );
       expect(tape.kind.length).toBeLessThanOrEqual(256);
+      expect(utf8Text.bytes.length).toBeLessThanOrEqual(1024);
+      expect(utf8Text.text).toBe('');
     }
   });
 
   it('hashes valid text from the tape, and leaves escaped quantities and other number spellings to the tree', () => {
-    // As Go's json.Marshal (and so kubectl -o json) writes `&&`, `<` and `>`: \u escapes, text that is valid, not faithful.
+    // As Go's json.Marshal (and so kubectl -o json) writes `&&`, `<` and `>`: \u escapes.
     const container = {
       name: 'web',
       image: 'nginx',

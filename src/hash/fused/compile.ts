@@ -16,16 +16,17 @@ import * as fnv from './fnv.js';
 import { jsonFeeder, spewFeeder, zeroValueJson, type FragmentFeeder } from './special.js';
 import { keyHash, sortedMembers, tape } from './tape.js';
 import type { TopLevelSpans } from './text.js';
+import { utf8Slice, utf8Text } from './utf8-text.js';
 
 /** Hashes one container input; throws {@link fnv.FALLBACK} when the tree path must decide. */
 export type FusedFn = (container: unknown) => number;
 
 /**
- * Hashes container JSON text its scan just read: from the {@link tape} it filled (the scan must have
- * found the text TEXT_FAITHFUL), or (1.31+) from the root members it found; throws
+ * Hashes the container JSON text its scan just read (valid text, as UTF-8 in {@link utf8Text}): from
+ * the {@link tape} the scan filled, or (1.31+) from the root members it found; throws
  * {@link fnv.FALLBACK} like {@link FusedFn}.
  */
-export type FusedTextFn = (text: string, spans: TopLevelSpans) => number;
+export type FusedTextFn = (spans: TopLevelSpans) => number;
 
 /** The hashers of one release and escape mode: object input, and text input through the tape. */
 export interface CompiledFused {
@@ -110,6 +111,8 @@ const RUNTIME = {
   objectToString,
   tape,
   sortedMembers,
+  utf8Text,
+  utf8Slice,
 };
 
 /** One field as read from its JSON object: `key` undefined when an embedding struct claims it. */
@@ -153,10 +156,10 @@ class Generator {
     const text = this.tapeRootFn(false);
     const textWr = withoutResources ? this.tapeRootFn(true) : null;
     const source = [
-      'const {feed, fallback, jsonByte, spewString, spewStringRange, spewDecimal, jsonDecimal, pe, isPlainObject, hasToJson, hasRaws, mapKeys, EMPTY, getProto} = rt;',
+      'const {feed, fallback, jsonByte, spewString, spewBytes, spewDecimal, jsonDecimal, pe, isPlainObject, hasToJson, hasRaws, mapKeys, EMPTY, getProto} = rt;',
       'const OP = Object.prototype, ots = rt.objectToString, isArray = Array.isArray;',
       `const jstr = rt.JSON_STRING[${JSON.stringify(this.escapes)}];`,
-      `const jstrRange = rt.JSON_STRING_RANGE[${JSON.stringify(this.escapes)}];`,
+      `const jbytes = rt.JSON_BYTES[${JSON.stringify(this.escapes)}];`,
       'const T = rt.foldTables;',
       TAPE_PRELUDE,
       ...this.fns,
@@ -227,7 +230,7 @@ class Generator {
       ? this.jsonMembers(this.root, new Set(), withoutResources, input)
       : this.spewStruct(this.root, new Set(), input);
     const tail = this.json ? this.constBytes(utf8(' 125]')) : '';
-    return `function ${name}(${input === TAPE ? 's' : 'o'}) {
+    return `function ${name}(${input === TAPE ? '' : 'o'}) {
   ${input === TAPE ? TAPE_BIND : ''}
   let h = ${start};
   h = ${body}(${root}, h);
@@ -464,12 +467,12 @@ class Generator {
     const nil = this.text(json ? 'null' : '<nil>');
     const absent = TAPE_ABSENT;
     const [plain, whole, decimal] = json
-      ? ['jstrRange', 'jstr', 'jsonDecimal']
-      : ['spewStringRange', 'spewString', 'spewDecimal'];
+      ? ['jbytes', 'jstr', 'jsonDecimal']
+      : ['spewBytes', 'spewString', 'spewDecimal'];
     switch (type.kind) {
       case 'string':
         // go-spew writes nothing for "", encoding/json writes its quotes.
-        return `if (${absent}) ${json ? this.text('""') : '{}'} else if (KD[v] === 4) h = ${plain}(h, S, ST[v] + 1, EN[v] - 1); else if (KD[v] === 5) h = ${whole}(h, JSON.parse(S.slice(ST[v], EN[v]))); else fallback();`;
+        return `if (${absent}) ${json ? this.text('""') : '{}'} else if (KD[v] === 4) h = ${plain}(h, B, ST[v] + 1, EN[v] - 1); else if (KD[v] === 5) h = ${whole}(h, JSON.parse(utf8Slice(ST[v], EN[v]))); else fallback();`;
       case 'bool':
         return `if (v >= 0 && KD[v] === 2) ${this.text('true')} else if (v < 0 || KD[v] <= 1) ${this.text('false')} else fallback();`;
       case 'int32':
@@ -522,11 +525,11 @@ class Generator {
       `tape/${type.name}`,
       (name) => `function ${name}(o, h) {
   ${json ? 'h = jsonByte(h, 123);' : this.text('map[')}
-  const ks = sortedMembers(S, o);
+  const ks = sortedMembers(B, o);
   for (let i = 0; i < ks.length; i++) {
     if (i > 0) h = ${this.byte(json ? 44 : 32)};
     const v = ks[i];
-    h = ${json ? 'jstrRange' : 'spewStringRange'}(h, S, KS[v], KS[v] + KL[v]);
+    h = ${json ? 'jbytes' : 'spewBytes'}(h, B, KS[v], KS[v] + KL[v]);
     h = ${this.byte(58)};
     ${this.tapeValue(type.elem)}
   }
@@ -548,13 +551,14 @@ const OBJECTS: InputForm = '';
 const TAPE: InputForm = 'tape-';
 
 /**
- * Shared by the generated functions of text input: the text and the tape's arrays of the current
+ * Shared by the generated functions of text input: the text's bytes and the tape's arrays of the current
  * call (bound by the root, since a longer text grows the arrays), and `MAT`, a node as the JS value
- * `JSON.parse` gives for its text: what the object walk reads for maps, Quantity and IntOrString
- * (few, small values; the text is faithful, so the parse of a span equals that part of a whole parse).
+ * `JSON.parse` gives for its text: what the object walk reads for Quantity and IntOrString (few,
+ * small values; a valid text's span is valid JSON on its own). A number that is not a short integer
+ * reads as NaN, which no decoder accepts: the tree path, which keeps its text, decides it.
  */
-const TAPE_PRELUDE = `let S = '', KD, ST, EN, NM, FI, NX, KS, KL, KH;
-const TP = rt.tape, sortedMembers = rt.sortedMembers;
+const TAPE_PRELUDE = `let B, KD, ST, EN, NM, FI, NX, KS, KL, KH;
+const TP = rt.tape, sortedMembers = rt.sortedMembers, U8 = rt.utf8Text, utf8Slice = rt.utf8Slice;
 function MAT(n) {
   if (n < 0) return undefined;
   switch (KD[n]) {
@@ -562,12 +566,12 @@ function MAT(n) {
     case 1: return false;
     case 2: return true;
     case 3: return NM[n];
-    case 4: return S.slice(ST[n] + 1, EN[n] - 1);
-    default: return JSON.parse(S.slice(ST[n], EN[n]));
+    case 4: return utf8Slice(ST[n] + 1, EN[n] - 1);
+    default: return JSON.parse(utf8Slice(ST[n], EN[n]));
   }
 }`;
 const TAPE_BIND =
-  'S = s; KD = TP.kind; ST = TP.start; EN = TP.end; NM = TP.num; FI = TP.first; NX = TP.next; KS = TP.keyStart; KL = TP.keyLen; KH = TP.keyHash;';
+  'B = U8.bytes; KD = TP.kind; ST = TP.start; EN = TP.end; NM = TP.num; FI = TP.first; NX = TP.next; KS = TP.keyStart; KL = TP.keyLen; KH = TP.keyHash;';
 
 /** A tape node that is absent (-1) or null: what the object walk reads as `v == null`. */
 const TAPE_ABSENT = 'v < 0 || KD[v] === 0';
@@ -601,10 +605,11 @@ function tapeLookup(keys: readonly (string | undefined)[]): string {
   }`;
 }
 
-/** Whether member `c`'s key text is `key` (its length already checked): char by char when short, else startsWith. */
+/** Whether member `c`'s key bytes spell `key` (an ASCII field name; the length already checked), byte by byte. */
 function sameKey(key: string): string {
-  if (key.length > 12) return `S.startsWith(${JSON.stringify(key)}, KS[c])`;
-  return `(k = KS[c], ${Array.from(key, (ch, j) => `S.charCodeAt(k${j ? ` + ${j}` : ''}) === ${ch.charCodeAt(0)}`).join(' && ')})`;
+  // The scanner hashes and compares UTF-8 bytes: equal to the name's char codes only when ASCII.
+  if (!/^[\x20-\x7e]*$/.test(key)) throw new NotFusable(`field name ${key} is not ASCII`);
+  return `(k = KS[c], ${Array.from(key, (ch, j) => `B[k${j ? ` + ${j}` : ''}] === ${ch.charCodeAt(0)}`).join(' && ')})`;
 }
 
 /** {@link emptyTest} on a tape node. */

@@ -4,9 +4,10 @@
  */
 import type { JsonEscapeMode } from '../../encode/gojson-string.js';
 import type { ReleaseInfo } from '../../releases/registry.js';
-import type { FusedFn, FusedTextFn } from './compile.js';
+import type { FusedTextFn } from './compile.js';
 import { fusedHasherFor, NO_FUSED_HASH } from './hasher.js';
-import { releaseScanScratch, scanContainerText, TEXT_DOUBT, TEXT_FAITHFUL, type TopLevelSpans } from './text.js';
+import { releaseScanScratch, scanContainerText, TEXT_DOUBT, type TopLevelSpans } from './text.js';
+import { utf8Text } from './utf8-text.js';
 
 /** Text this long may have grown the scan's scratch and tape beyond what is kept between calls. */
 const LARGE_TEXT = 1 << 18;
@@ -44,33 +45,26 @@ export function fusedHash(
   shape?: TextShape,
 ): number {
   const hasher = fusedHasherFor(info, escapes);
-  const fn = withoutResources ? hasher.withoutResources : hasher.hash;
-  if (fn === null) return NO_FUSED_HASH;
-  if (typeof container !== 'string') return fn(container);
-  const h = fusedTextHash(container, info, fn, withoutResources ? hasher.textWithoutResources : hasher.text, shape);
+  if (typeof container !== 'string') {
+    const fn = withoutResources ? hasher.withoutResources : hasher.hash;
+    return fn === null ? NO_FUSED_HASH : fn(container);
+  }
+  const textFn = withoutResources ? hasher.textWithoutResources : hasher.text;
+  if (textFn === null) return NO_FUSED_HASH;
+  const h = fusedTextHash(container, info, textFn, shape);
   if (container.length > LARGE_TEXT) releaseScanScratch();
   return h;
 }
 
-function fusedTextHash(
-  text: string,
-  info: ReleaseInfo,
-  fn: FusedFn,
-  textFn: FusedTextFn | null,
-  shape: TextShape | undefined,
-): number {
+function fusedTextHash(text: string, info: ReleaseInfo, textFn: FusedTextFn, shape: TextShape | undefined): number {
   // The tape is recorded for the hashers that read it: not for 1.31+, which reads two members.
-  const kind = scanContainerText(text, spans, info.algorithm !== 'name-image');
-  if (kind === TEXT_DOUBT) return NO_FUSED_HASH;
+  if (scanContainerText(text, spans, info.algorithm !== 'name-image') === TEXT_DOUBT) return NO_FUSED_HASH;
   if (shape) {
     shape.notContainerKey = spans.notContainerKey;
     // A string value with anything between its quotes decodes to a non-empty string.
-    shape.hasName = spans.nameEnd - spans.nameStart > 2 && text.charCodeAt(spans.nameStart) === 0x22;
+    shape.hasName = spans.nameEnd - spans.nameStart > 2 && utf8Text.bytes[spans.nameStart] === 0x22;
   }
-  // 1.31+ hashes two members: the scan validated the text and found them.
-  if (info.algorithm === 'name-image') return textFn ? textFn(text, spans) : NO_FUSED_HASH;
-  // The tape walk also reads valid text that is not faithful: it hashes escaped strings by their
-  // decoded value, leaves escaped quantities and numbers that are not short integers to the tree path.
-  if (textFn) return textFn(text, spans);
-  return kind === TEXT_FAITHFUL ? fn(JSON.parse(text)) : NO_FUSED_HASH;
+  // 1.31+ hashes the two members the scan found; the tape walks hash escaped strings by their decoded
+  // value and leave escaped quantities and numbers that are not short integers to the tree path.
+  return textFn(spans);
 }

@@ -96,12 +96,7 @@ const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 
 /** A Go string as go-spew writes it: raw UTF-8. A lone surrogate (U+FFFD in Go) falls back. */
 export function spewString(h: number, s: string): number {
-  return spewStringRange(h, s, 0, s.length);
-}
-
-/** {@link spewString} of `s.slice(from, to)`, without the slice (text input hashes its spans in place). */
-export function spewStringRange(h: number, s: string, from: number, to: number): number {
-  for (let i = from; i < to; i++) {
+  for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x80) h = Math.imul(h ^ c, FNV_PRIME);
     else if (c < 0x800) {
@@ -122,6 +117,12 @@ export function spewStringRange(h: number, s: string, from: number, to: number):
       h = Math.imul(h ^ (0x80 | (cp & 0x3f)), FNV_PRIME);
     }
   }
+  return h;
+}
+
+/** go-spew's raw string of UTF-8 bytes `from` to `to` of `b` (text input hashes its spans in place). */
+export function spewBytes(h: number, b: Uint8Array, from: number, to: number): number {
+  for (let i = from; i < to; i++) h = Math.imul(h ^ b[i]!, FNV_PRIME);
   return h;
 }
 
@@ -150,14 +151,11 @@ const PARAGRAPH_SEPARATOR = expandJsonBytes(utf8('\\u2029'));
 /** A JSON string writer for one toolchain: quotes, escapes and UTF-8, straight into FNV in spew form. */
 export type JsonStringWriter = (h: number, s: string) => number;
 
-/** The same of `s.slice(from, to)`, without the slice (text input hashes its spans in place). */
-export type JsonStringRangeWriter = (h: number, s: string, from: number, to: number) => number;
-
-function makeJsonStringRange(mode: JsonEscapeMode): JsonStringRangeWriter {
+function makeJsonString(mode: JsonEscapeMode): JsonStringWriter {
   const table = ESCAPES[mode];
-  return (h, s, from, to) => {
+  return (h, s) => {
     h = jsonByte(h, 0x22);
-    for (let i = from; i < to; i++) {
+    for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
       if (c < 0x80) {
         const esc = table[c];
@@ -187,19 +185,37 @@ function makeJsonStringRange(mode: JsonEscapeMode): JsonStringRangeWriter {
   };
 }
 
-export const JSON_STRING_RANGE: Record<JsonEscapeMode, JsonStringRangeWriter> = {
-  'go1.22': makeJsonStringRange('go1.22'),
-  'pre-go1.22': makeJsonStringRange('pre-go1.22'),
+/** A JSON string writer over valid UTF-8 bytes `from` to `to` of `b` (text input hashes its spans in place). */
+export type JsonBytesWriter = (h: number, b: Uint8Array, from: number, to: number) => number;
+
+function makeJsonBytes(mode: JsonEscapeMode): JsonBytesWriter {
+  const table = ESCAPES[mode];
+  return (h, b, from, to) => {
+    h = jsonByte(h, 0x22);
+    for (let i = from; i < to; i++) {
+      const c = b[i]!;
+      if (c < 0x80) {
+        const esc = table[c];
+        if (esc === null) h = jsonByte(h, c);
+        else h = feed(h, esc!);
+      } else if (c === 0xe2 && b[i + 1] === 0x80 && (b[i + 2] === 0xa8 || b[i + 2] === 0xa9)) {
+        // U+2028 and U+2029, which encoding/json escapes; every other byte of valid UTF-8 goes as it is.
+        h = feed(h, b[i + 2] === 0xa8 ? LINE_SEPARATOR : PARAGRAPH_SEPARATOR);
+        i += 2;
+      } else h = jsonByte(h, c);
+    }
+    return jsonByte(h, 0x22);
+  };
+}
+
+export const JSON_BYTES: Record<JsonEscapeMode, JsonBytesWriter> = {
+  'go1.22': makeJsonBytes('go1.22'),
+  'pre-go1.22': makeJsonBytes('pre-go1.22'),
 };
 
-const wholeString =
-  (range: JsonStringRangeWriter): JsonStringWriter =>
-  (h, s) =>
-    range(h, s, 0, s.length);
-
 export const JSON_STRING: Record<JsonEscapeMode, JsonStringWriter> = {
-  'go1.22': wholeString(JSON_STRING_RANGE['go1.22']),
-  'pre-go1.22': wholeString(JSON_STRING_RANGE['pre-go1.22']),
+  'go1.22': makeJsonString('go1.22'),
+  'pre-go1.22': makeJsonString('pre-go1.22'),
 };
 
 const HEX2 = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));

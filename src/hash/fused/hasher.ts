@@ -76,12 +76,10 @@ function build(info: ReleaseInfo, mode: JsonEscapeMode): FusedHasher {
 }
 
 /** Any throw (the fallback signal, or a caller's getter) hands the input to the tree path. */
-function guarded(fn: FusedFn): FusedFn;
-function guarded(fn: FusedTextFn): FusedTextFn;
-function guarded(fn: (input: never, spans: never) => number): (input: never, spans: never) => number {
-  return (input, spans) => {
+function guarded<T>(fn: (input: T) => number): (input: T) => number {
+  return (input) => {
     try {
-      return fn(input, spans);
+      return fn(input);
     } catch {
       return NO_FUSED_HASH;
     }

@@ -6,16 +6,8 @@ import type { JsonEscapeMode } from '../../encode/gojson-string.js';
 import { writeNameImageJson } from '../../encode/name-image.js';
 import { BufferSink } from '../../encode/sink.js';
 import { isJsonObject, type FusedFn, type FusedTextFn } from './compile.js';
-import {
-  FNV_OFFSET,
-  JSON_STRING,
-  JSON_STRING_RANGE,
-  expandJsonBytes,
-  fallback,
-  feed,
-  feedFolded,
-  fold,
-} from './fnv.js';
+import { FNV_OFFSET, JSON_BYTES, JSON_STRING, expandJsonBytes, fallback, feed, feedFolded, fold } from './fnv.js';
+import { utf8Slice, utf8Text } from './utf8-text.js';
 
 // eslint-disable-next-line @typescript-eslint/unbound-method -- always invoked with .call(obj, key); captured once for the hot path
 const pe = Object.prototype.propertyIsEnumerable;
@@ -36,7 +28,7 @@ export function compileNameImage(mode: JsonEscapeMode): { hash: FusedFn; text: F
   const close = fold(enc(`${Array.from(enc(tail), (b) => ` ${b}`).join('')}]`));
   const empty = fold(expandJsonBytes(enc('""')));
   const jstr = JSON_STRING[mode];
-  const jstrRange = JSON_STRING_RANGE[mode];
+  const jbytes = JSON_BYTES[mode];
 
   /** A member read from an object: a string, or null/absent for "" (Go's zero string). */
   const fromValue = (h: number, v: unknown): number => {
@@ -44,12 +36,13 @@ export function compileNameImage(mode: JsonEscapeMode): { hash: FusedFn; text: F
     if (v == null) return feedFolded(h, empty);
     return fallback();
   };
-  /** The same from the member's text span (valid JSON: the scan validated the whole text). */
-  const fromSpan = (h: number, s: string, start: number, end: number, escaped: boolean): number => {
+  /** The same from the member's span in the scanned text's bytes (valid JSON: the scan validated all of it). */
+  const fromSpan = (h: number, start: number, end: number, escaped: boolean): number => {
     if (start < 0) return feedFolded(h, empty);
-    const c = s.charCodeAt(start);
+    const c = utf8Text.bytes[start];
     if (c !== 0x22) return c === 0x6e ? feedFolded(h, empty) : fallback(); // null, or not a string
-    return escaped ? jstr(h, JSON.parse(s.slice(start, end)) as string) : jstrRange(h, s, start + 1, end - 1);
+    if (escaped) return jstr(h, JSON.parse(utf8Slice(start, end)) as string);
+    return jbytes(h, utf8Text.bytes, start + 1, end - 1);
   };
 
   return {
@@ -62,9 +55,9 @@ export function compileNameImage(mode: JsonEscapeMode): { hash: FusedFn; text: F
       const h = feedFolded(fromValue(start, image), between);
       return feedFolded(fromValue(h, name), close) >>> 0;
     },
-    text: (s, sp) => {
-      const h = feedFolded(fromSpan(start, s, sp.imageStart, sp.imageEnd, sp.imageEscaped), between);
-      return feedFolded(fromSpan(h, s, sp.nameStart, sp.nameEnd, sp.nameEscaped), close) >>> 0;
+    text: (sp) => {
+      const h = feedFolded(fromSpan(start, sp.imageStart, sp.imageEnd, sp.imageEscaped), between);
+      return feedFolded(fromSpan(h, sp.nameStart, sp.nameEnd, sp.nameEscaped), close) >>> 0;
     },
   };
 }

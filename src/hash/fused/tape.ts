@@ -20,7 +20,7 @@ export const T_OBJECT = 7;
 export const tape = {
   count: 0,
   kind: new Uint8Array(256),
-  /** The value's text: `start` at its first character, `end` after its last (strings with quotes). */
+  /** The value's text, as byte offsets in the scanned UTF-8: `start` at its first byte, `end` after its last (strings with quotes). */
   start: new Int32Array(256),
   end: new Int32Array(256),
   /** The value of a number node (the scanner records only integers exact as doubles). */
@@ -28,7 +28,7 @@ export const tape = {
   /** First child of an array or object, next sibling of any node: -1 for none. */
   first: new Int32Array(256),
   next: new Int32Array(256),
-  /** For object members: where the key's characters start, how many, and their hash (see {@link keyHash}). */
+  /** For object members: where the key's bytes start, how many, and their hash (see {@link keyHash}). */
   keyStart: new Int32Array(256),
   keyLen: new Int32Array(256),
   keyHash: new Int32Array(256),
@@ -38,7 +38,7 @@ export const tape = {
 let openNode = new Int32Array(64);
 let lastChild = new Int32Array(64);
 
-/** The hash the scanner computes of a key's characters; the hashers compare it with their field names'. */
+/** The hash the scanner computes of a key's bytes; the hashers compare it with their (ASCII) field names'. */
 export function keyHash(key: string): number {
   let h = 0;
   for (let i = 0; i < key.length; i++) h = (Math.imul(h, 31) + key.charCodeAt(i)) | 0;
@@ -117,15 +117,15 @@ function growTape(): void {
 }
 
 /**
- * The members of object node `o` in Go's map order: by key, UTF-16 order being UTF-8 byte order
- * for keys without surrogates (the scanner refuses those). Insertion sort: these maps are small.
+ * The members of object node `o` in Go's map order: by the UTF-8 bytes of their keys (`b`, the
+ * scanned text). Insertion sort: these maps are small.
  */
-export function sortedMembers(s: string, o: number): number[] {
+export function sortedMembers(b: Uint8Array, o: number): number[] {
   const out: number[] = [];
   for (let c = tape.first[o]!; c >= 0; c = tape.next[c]!) {
     let i = out.length;
     out.push(c);
-    while (i > 0 && compareKeys(s, out[i - 1]!, c) > 0) {
+    while (i > 0 && compareKeys(b, out[i - 1]!, c) > 0) {
       out[i] = out[i - 1]!;
       i--;
     }
@@ -134,13 +134,13 @@ export function sortedMembers(s: string, o: number): number[] {
   return out;
 }
 
-function compareKeys(s: string, a: number, b: number): number {
+function compareKeys(bytes: Uint8Array, a: number, b: number): number {
   const la = tape.keyLen[a]!;
   const lb = tape.keyLen[b]!;
   const sa = tape.keyStart[a]!;
   const sb = tape.keyStart[b]!;
   for (let i = 0; i < la && i < lb; i++) {
-    const d = s.charCodeAt(sa + i) - s.charCodeAt(sb + i);
+    const d = bytes[sa + i]! - bytes[sb + i]!;
     if (d !== 0) return d;
   }
   return la - lb;
