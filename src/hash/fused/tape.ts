@@ -98,7 +98,8 @@ export function openContainerNode(depth: number): number {
   return openNode[depth]!;
 }
 
-function grown<T extends Int32Array | Uint8Array | Float64Array>(a: T): T {
+/** A copy of `a` twice as long (the scratch arrays grow by doubling). */
+export function grown<T extends Int32Array | Uint8Array | Float64Array>(a: T): T {
   const b = new (a.constructor as new (n: number) => T)(a.length * 2);
   b.set(a);
   return b;

@@ -15,6 +15,7 @@
 import { NOT_CONTAINER_KEYS } from '../../pod/container-shape.js';
 import {
   addNode,
+  grown,
   openContainer,
   openContainerNode,
   resetTape,
@@ -365,25 +366,13 @@ export function releaseScanScratch(): void {
 const KEEP_KEYS = 1 << 14;
 
 function grow(): void {
-  const o = new Uint8Array(isObject.length * 2);
-  o.set(isObject);
-  isObject = o;
-  const b = new Int32Array(keyBase.length * 2);
-  b.set(keyBase);
-  keyBase = b;
-  const f = new Int32Array(keyFilter.length * 2);
-  f.set(keyFilter);
-  keyFilter = f;
+  isObject = grown(isObject);
+  keyBase = grown(keyBase);
+  keyFilter = grown(keyFilter);
 }
 
 function growKeys(): void {
-  const s = new Int32Array(keyStart.length * 2);
-  s.set(keyStart);
-  keyStart = s;
-  const l = new Int32Array(keyLen.length * 2);
-  l.set(keyLen);
-  keyLen = l;
-  const h = new Int32Array(keyHash.length * 2);
-  h.set(keyHash);
-  keyHash = h;
+  keyStart = grown(keyStart);
+  keyLen = grown(keyLen);
+  keyHash = grown(keyHash);
 }
