@@ -156,7 +156,7 @@ class Generator {
     const text = this.tapeRootFn(false);
     const textWr = withoutResources ? this.tapeRootFn(true) : null;
     const source = [
-      'const {feed, fallback, jsonByte, spewString, spewBytes, spewDecimal, jsonDecimal, pe, isPlainObject, hasToJson, hasRaws, mapKeys, EMPTY, getProto} = rt;',
+      'const {feed, fallback, jsonByte, spewString, spewDecimal, jsonDecimal, pe, isPlainObject, hasToJson, hasRaws, mapKeys, EMPTY, getProto} = rt;',
       'const OP = Object.prototype, ots = rt.objectToString, isArray = Array.isArray;',
       `const jstr = rt.JSON_STRING[${JSON.stringify(this.escapes)}];`,
       `const jbytes = rt.JSON_BYTES[${JSON.stringify(this.escapes)}];`,
@@ -466,9 +466,7 @@ class Generator {
     const json = this.json;
     const nil = this.text(json ? 'null' : '<nil>');
     const absent = TAPE_ABSENT;
-    const [plain, whole, decimal] = json
-      ? ['jbytes', 'jstr', 'jsonDecimal']
-      : ['spewBytes', 'spewString', 'spewDecimal'];
+    const [plain, whole, decimal] = json ? ['jbytes', 'jstr', 'jsonDecimal'] : ['feed', 'spewString', 'spewDecimal'];
     switch (type.kind) {
       case 'string':
         // go-spew writes nothing for "", encoding/json writes its quotes.
@@ -529,7 +527,7 @@ class Generator {
   for (let i = 0; i < ks.length; i++) {
     if (i > 0) h = ${this.byte(json ? 44 : 32)};
     const v = ks[i];
-    h = ${json ? 'jbytes' : 'spewBytes'}(h, B, KS[v], KS[v] + KL[v]);
+    h = ${json ? 'jbytes' : 'feed'}(h, B, KS[v], KS[v] + KL[v]);
     h = ${this.byte(58)};
     ${this.tapeValue(type.elem)}
   }

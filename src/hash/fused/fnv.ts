@@ -21,9 +21,12 @@ export function fallback(): never {
   throw FALLBACK;
 }
 
-/** Feeds constant bytes. */
-export function feed(h: number, bytes: Uint8Array): number {
-  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, FNV_PRIME);
+/**
+ * Feeds bytes `from` to `to` (all by default): constant fragments, and go-spew's raw strings straight
+ * from the scanned text's UTF-8 bytes.
+ */
+export function feed(h: number, bytes: Uint8Array, from = 0, to = bytes.length): number {
+  for (let i = from; i < to; i++) h = Math.imul(h ^ bytes[i]!, FNV_PRIME);
   return h;
 }
 
@@ -117,12 +120,6 @@ export function spewString(h: number, s: string): number {
       h = Math.imul(h ^ (0x80 | (cp & 0x3f)), FNV_PRIME);
     }
   }
-  return h;
-}
-
-/** go-spew's raw string of UTF-8 bytes `from` to `to` of `b` (text input hashes its spans in place). */
-export function spewBytes(h: number, b: Uint8Array, from: number, to: number): number {
-  for (let i = from; i < to; i++) h = Math.imul(h ^ b[i]!, FNV_PRIME);
   return h;
 }
 
