@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Shared helpers for provisioning the real systems the tests run against (sourced, not run).
+# Everything comes from Debian's archive through apt's own clients; builds and downloads are cached
+# outside the clone, under $KUBELET_HASH_CACHE, keyed by package version so a second run reuses them.
+set -euo pipefail
+
+: "${KUBELET_HASH_CACHE:=/var/cache/kubelet-hash}"
+export KUBELET_HASH_CACHE
+mkdir -p "$KUBELET_HASH_CACHE"
+
+log() { printf 'provision: %s\n' "$*" >&2; }
+
+# The mirror URI the machine's own apt configuration names (never a hard-coded host).
+debian_mirror() {
+  local uri
+  uri=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+  if [ -z "$uri" ] && [ -f /etc/apt/sources.list ]; then
+    uri=$(awk '$1 == "deb" { print $2; exit }' /etc/apt/sources.list)
+  fi
+  [ -n "$uri" ] || { log "no Debian mirror found in the apt configuration"; return 1; }
+  printf '%s\n' "$uri"
+}
+
+# A private apt configuration that knows bookworm's sources plus trixie and sid binaries, kept apart
+# from the system's so that nothing from a newer suite is ever installed (that would upgrade libc).
+PRIVATE_APT="$KUBELET_HASH_CACHE/apt"
+private_apt_opts() {
+  printf '%s\n' \
+    -o "Dir::Etc::SourceList=$PRIVATE_APT/sources.list" \
+    -o "Dir::Etc::SourceParts=/dev/null" \
+    -o "Dir::State::Lists=$PRIVATE_APT/lists" \
+    -o "Dir::Cache=$PRIVATE_APT/cache" \
+    -o "Dir::State::status=$PRIVATE_APT/status" \
+    -o "APT::Architecture=$(dpkg --print-architecture)" \
+    -o "Acquire::Languages=none" \
+    -o "APT::Sandbox::User=root"
+}
+private_apt_update() {
+  local mirror stamp
+  mirror=$(debian_mirror)
+  mkdir -p "$PRIVATE_APT/lists/partial" "$PRIVATE_APT/cache/archives/partial"
+  touch "$PRIVATE_APT/status"
+  cat >"$PRIVATE_APT/sources.list.new" <<LIST
+deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror bookworm main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror sid main
+LIST
+  mv "$PRIVATE_APT/sources.list.new" "$PRIVATE_APT/sources.list"
+  stamp="$PRIVATE_APT/updated"
+  # Lists are refreshed at most once a day: a warm CI run needs no network at all.
+  if [ -f "$stamp" ] && [ -n "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then return 0; fi
+  # shellcheck disable=SC2046
+  apt-get $(private_apt_opts) update -qq >&2
+  touch "$stamp"
+}
+
+# Download one exact binary package version from the private configuration and unpack it (never
+# install it) into $KUBELET_HASH_CACHE/pkg/NAME_VERSION; prints that directory.
+unpack_package() {
+  local name=$1 version=$2 dir deb
+  dir="$KUBELET_HASH_CACHE/pkg/${name}_${version}"
+  if [ -f "$dir/.unpacked" ]; then printf '%s\n' "$dir"; return 0; fi
+  private_apt_update
+  mkdir -p "$KUBELET_HASH_CACHE/debs"
+  (cd "$KUBELET_HASH_CACHE/debs" && apt-get $(private_apt_opts) download -qq "$name=$version" >&2)
+  deb=$(ls "$KUBELET_HASH_CACHE/debs/${name}_"*.deb | grep -F "_$(printf '%s' "$version" | sed 's/^[0-9]*://')_" | head -n 1)
+  rm -rf "$dir" && mkdir -p "$dir"
+  dpkg-deb -x "$deb" "$dir"
+  touch "$dir/.unpacked"
+  printf '%s\n' "$dir"
+}
+
+# Download a source package (bookworm deb-src) into $KUBELET_HASH_CACHE/src/NAME_VERSION; prints it.
+download_source() {
+  local name=$1 version=$2 dir
+  dir="$KUBELET_HASH_CACHE/src/${name}_${version}"
+  if [ -f "$dir/.downloaded" ]; then printf '%s\n' "$dir"; return 0; fi
+  private_apt_update
+  rm -rf "$dir" && mkdir -p "$dir"
+  (cd "$dir" && apt-get $(private_apt_opts) source --download-only -qq "$name=$version" >&2)
+  touch "$dir/.downloaded"
+  printf '%s\n' "$dir"
+}
+
+# Install bookworm packages with the system's apt (the machine's own suite only).
+apt_install() {
+  local missing=() p
+  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  [ "${#missing[@]}" -eq 0 ] && return 0
+  if [ "$(id -u)" != 0 ]; then log "cannot install ${missing[*]}: not root"; return 1; fi
+  if [ ! -f /var/lib/apt/periodic/kubelet-hash-updated ] || [ -n "$(find /var/lib/apt/periodic/kubelet-hash-updated -mmin +1440)" ]; then
+    apt-get update -qq >&2
+    mkdir -p /var/lib/apt/periodic && touch /var/lib/apt/periodic/kubelet-hash-updated
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}
