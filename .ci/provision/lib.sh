@@ -94,3 +94,20 @@ apt_install() {
   fi
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
+
+# Kubernetes 1.20.2's whole tree (with vendor/) from bookworm's `kubernetes` source package, unpacked
+# once into a GOPATH layout ($GOPATH/src/k8s.io/kubernetes): GOPATH mode is what builds it offline
+# (module mode with -mod=vendor asks for go.mod updates). Prints the GOPATH.
+KUBERNETES_SOURCE_VERSION=1.20.5+really1.20.2-1.1+deb12u1
+kubernetes_tree() {
+  local src gopath tree tarball
+  gopath="$KUBELET_HASH_CACHE/gopath-kubernetes-1.20.2"
+  tree="$gopath/src/k8s.io/kubernetes"
+  if [ -f "$gopath/.unpacked" ]; then printf '%s\n' "$gopath"; return 0; fi
+  src=$(download_source kubernetes "$KUBERNETES_SOURCE_VERSION")
+  tarball=$(ls "$src"/kubernetes_*.orig.tar.gz | head -n 1)
+  rm -rf "$gopath" && mkdir -p "$tree"
+  tar -xzf "$tarball" -C "$tree" --strip-components=1
+  touch "$gopath/.unpacked"
+  printf '%s\n' "$gopath"
+}
