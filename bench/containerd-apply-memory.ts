@@ -9,12 +9,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hashContainer } from '../src/hashing/hash.js';
-import { ContainerdStore, containerdMetaDbPath } from '../src/runtime/containerd/store.js';
+import { hashContainer } from '../src/hash-api/hash.js';
+import { ContainerdStore, containerdMetaDbPath } from '../src/stores/containerd/store.js';
 import { buildNode } from './support/containerd-node.js';
 
 const COUNT = 10_000;
-const DIST_STORE = new URL('../dist/runtime/containerd/store.js', import.meta.url).href;
+const DIST_STORE = new URL('../dist/stores/containerd/store.js', import.meta.url).href;
 
 function peakRssMb(): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));

@@ -10,8 +10,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bench, describe } from 'vitest';
-import { hashContainer } from '../src/hashing/hash.js';
-import { ContainerdStore } from '../src/runtime/containerd/store.js';
+import { hashContainer } from '../src/hash-api/hash.js';
+import { ContainerdStore } from '../src/stores/containerd/store.js';
 import { buildNode } from './support/containerd-node.js';
 
 const COUNT = 10_000;

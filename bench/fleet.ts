@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { hashContainer } from '../src/index.js';
-import type { ContainerRecordInfo } from '../src/runtime/index.js';
+import type { ContainerRecordInfo } from '../src/runtime-records/index.js';
 
 export const TEMPLATES = [
   {

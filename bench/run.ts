@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { hashedBytes } from '../src/hash/compute.js';
-import { containerJson, decodeFor } from '../src/hash/hasher.js';
+import { containerJson, decodeFor } from '../src/hash/hashes-for.js';
 import { hashContainer, hashContainerWithoutResources, planUpgrade, releaseInfo } from '../src/index.js';
 import { oracleCases } from '../test/support/oracle.js';
 import { daemonSetFleet } from './fleet.js';

@@ -11,8 +11,36 @@
  *
  * @packageDocumentation
  */
-export * from './hashing/index.js';
-export * from './kubelet/index.js';
+export * from './hash-api/index.js';
+export {
+  containerChanged,
+  type ContainerChangedOptions,
+  type ContainerChangedResult,
+  type ChangedRule,
+  type ContainerRole,
+  type ContainerStatusInput,
+  type FeatureGates,
+  type HashValueInput,
+  predictRestarts,
+  type PredictRestartsOptions,
+  type PredictedAction,
+  type PredictedContainer,
+  type RestartPrediction,
+  translateHash,
+  type TranslateOptions,
+  identifyReleases,
+  type ReleaseMatch,
+  RESTART_RULES,
+  type RestartRule,
+  type RestartRuleId,
+  type ContainerAction,
+  type PodRestartPolicy,
+  type ContainerStateInput,
+  type RuntimeStateName,
+  type GateName,
+  type GateValue,
+  type StoredHashReading,
+} from './kubelet/index.js';
 export * from './explain/index.js';
 export {
   applyApiserverDefaults,
@@ -47,7 +75,7 @@ export {
   type ContainerRecordInfo,
   type HashPair,
   type HashChange,
-} from './runtime/index.js';
+} from './runtime-records/index.js';
 export { formatHash, parseHash } from './hash/format.js';
 export {
   supportedReleases,
@@ -56,8 +84,8 @@ export {
   HASH_WITHOUT_RESOURCES_KEY,
   type ReleaseInfo,
   type FeatureGateInfo,
-} from './releases/registry.js';
-export type { JsonEscapeMode } from './encode/gojson-string.js';
+} from './registry/registry.js';
+export type { JsonEscapeMode } from './models/json-escapes.js';
 export type { HashAlgorithmName } from './models/model.js';
 export { parseJson, parseJsonStream, type JsonValue, type JsonStreamValue } from './json/parse.js';
 export { JsonNumber } from './json/number.js';
@@ -79,8 +107,6 @@ export {
   ContainerdStore,
   CrioStore,
   DockerStore,
-  checkBoltFile,
-  type BoltCheckReport,
   type ContainerdStoreOptions,
   type CrioStoreOptions,
   type DockerStoreOptions,
@@ -91,8 +117,14 @@ export {
   type ApplyOptions,
   type ApplyReport,
   type BackupEntry,
-} from './runtime/index.js';
+} from './stores/index.js';
+export { checkBoltFile, type BoltCheckReport } from './bbolt/index.js';
 export {
+  planUpgrade,
+  type PlanUpgradeInput,
+  type PlanEntry,
+  type PlanAction,
+  type UpgradePlan,
   planNodeUpgrade,
   applyNodePlan,
   verifyNode,

@@ -1,9 +1,9 @@
 /** containerChanged (the kubelet's per-release restart rule) and predictRestarts. */
 import { describe, expect, it } from 'vitest';
 import { containerChanged, predictRestarts } from '../src/kubelet/index.js';
-import { hashContainer, hashContainerWithoutResources } from '../src/hashing/hash.js';
+import { hashContainer, hashContainerWithoutResources } from '../src/hash-api/hash.js';
 import { OptionError, ReleaseError } from '../src/errors.js';
-import { supportedReleases } from '../src/releases/registry.js';
+import { supportedReleases } from '../src/registry/registry.js';
 import { oracleCase, oracleCases, oracleExpected } from './support/oracle.js';
 
 const RELEASES = supportedReleases();

@@ -4,11 +4,12 @@
  * and static pods seen through their mirror pods.
  */
 import { describe, expect, it } from 'vitest';
-import { containerChanged, planUpgrade } from '../src/kubelet/index.js';
-import { hashContainer, hashContainerWithoutResources } from '../src/hashing/hash.js';
+import { containerChanged } from '../src/kubelet/index.js';
+import { planUpgrade } from '../src/upgrade/index.js';
+import { hashContainer, hashContainerWithoutResources } from '../src/hash-api/hash.js';
 import { OptionError } from '../src/errors.js';
-import { releaseInfo, supportedReleases } from '../src/releases/registry.js';
-import type { ContainerRecordInfo } from '../src/runtime/index.js';
+import { releaseInfo, supportedReleases } from '../src/registry/registry.js';
+import type { ContainerRecordInfo } from '../src/runtime-records/index.js';
 
 const sidecar = { name: 'proxy', image: 'envoy:1', restartPolicy: 'Always' };
 const stale = (v: string) => ({ hash: hashContainer({ ...sidecar, image: 'envoy:0' }, { kubeletVersion: v }) });

@@ -1,10 +1,11 @@
 /** planUpgrade: API pods joined with real-format runtime records, verified and translated. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { containerChanged, planUpgrade, type PlanEntry } from '../src/kubelet/index.js';
-import { hashContainer, hashContainerWithoutResources } from '../src/hashing/hash.js';
+import { containerChanged } from '../src/kubelet/index.js';
+import { planUpgrade, type PlanEntry } from '../src/upgrade/index.js';
+import { hashContainer, hashContainerWithoutResources } from '../src/hash-api/hash.js';
 import { OptionError } from '../src/errors.js';
-import { readRuntimeRecords, rewriteRuntimeRecord, type ContainerRecordInfo } from '../src/runtime/index.js';
+import { readRuntimeRecords, rewriteRuntimeRecord, type ContainerRecordInfo } from '../src/runtime-records/index.js';
 import { oracleCase, oracleRow } from './support/oracle.js';
 
 const fixture = (f: string) => readFileSync(new URL(`../fixtures/runtime/${f}`, import.meta.url), 'utf8');

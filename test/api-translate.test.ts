@@ -2,9 +2,9 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { identifyReleases, translateHash } from '../src/kubelet/index.js';
-import { hashContainer, hashContainerWithoutResources } from '../src/hashing/hash.js';
+import { hashContainer, hashContainerWithoutResources } from '../src/hash-api/hash.js';
 import { HashMismatchError, KubeletHashError, OptionError } from '../src/errors.js';
-import { supportedReleases } from '../src/releases/registry.js';
+import { supportedReleases } from '../src/registry/registry.js';
 import { containerArb, releaseArb } from './support/arbitraries.js';
 import { oracleCase, oracleCases, oracleExpected } from './support/oracle.js';
 

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BoltFile, checkBoltFile, commitUpdates, lockFile, type BoltUpdate } from '../src/runtime/bbolt/index.js';
-import { encodeMetaPage, readMeta } from '../src/runtime/bbolt/format.js';
+import { BoltFile, checkBoltFile, commitUpdates, lockFile, type BoltUpdate } from '../src/bbolt/index.js';
+import { encodeMetaPage, readMeta } from '../src/bbolt/format.js';
 import { StoreError } from '../src/errors.js';
 import { buildBoltFile, type BoltTree } from './support/bolt-builder.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runConformance } from '../src/conformance/run.js';
 import { formatReport } from '../src/conformance/report.js';
-import { supportedReleases } from '../src/releases/registry.js';
+import { supportedReleases } from '../src/registry/registry.js';
 import { oracleCases, oracleExpected } from './support/oracle.js';
 
 describe('conformance over fixtures/oracle', () => {

@@ -10,12 +10,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashContainer } from '../src/hashing/index.js';
-import { planUpgrade } from '../src/kubelet/index.js';
-import { checkBoltFile } from '../src/runtime/bbolt/index.js';
-import { ContainerdStore, containerdMetaDbPath } from '../src/runtime/containerd/store.js';
-import { fingerprintFile } from '../src/runtime/stores/fingerprint.js';
-import type { BackupEntry, StoreRewrite, StoredContainer } from '../src/runtime/stores/types.js';
+import { hashContainer } from '../src/hash-api/index.js';
+import { planUpgrade } from '../src/upgrade/index.js';
+import { checkBoltFile } from '../src/bbolt/index.js';
+import { ContainerdStore, containerdMetaDbPath } from '../src/stores/containerd/store.js';
+import { fingerprintFile } from '../src/stores/fingerprint.js';
+import type { BackupEntry, StoreRewrite, StoredContainer } from '../src/stores/types.js';
 import { cli } from './support/cli.js';
 import { ContainerdDaemon, containerdUnavailable, containerdVersion } from './support/containerd-daemon.js';
 import { fixtureContainers, fixturePod, fixtureSpec, type FixtureContainer } from './support/cri-fixtures.js';

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashContainer } from '../src/hashing/index.js';
+import { hashContainer } from '../src/hash-api/index.js';
 import { cli } from './support/cli.js';
 import { fixtureContainers, fixturePod } from './support/cri-fixtures.js';
 import { DockerDaemon, dockerdUnavailable } from './support/docker-daemon.js';

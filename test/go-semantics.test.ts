@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { JsonNumber, type ErrorCode } from '../src/index.js';
-import { hashingWithoutNameCheck } from '../src/hashing/hash.js';
+import { hashingWithoutNameCheck } from '../src/hash-api/hash.js';
 import { errorOf } from './support/error-of.js';
 
 // Go semantics of decoding, checked on container fragments: the public functions' name check

@@ -6,7 +6,7 @@ import { compileGoJsonEncoder, type GoJsonEncoder } from '../src/encode/gojson.j
 import { BufferSink } from '../src/encode/sink.js';
 import { releaseModel } from '../src/models/catalog.js';
 import { resolveRoot, type StructType } from '../src/models/gotype.js';
-import { releaseInfo, supportedReleases } from '../src/releases/registry.js';
+import { releaseInfo, supportedReleases } from '../src/registry/registry.js';
 import { containerArb } from './support/arbitraries.js';
 import { goJsonReference } from './support/gojson-reference.js';
 import { oracleCases } from './support/oracle.js';

@@ -1,6 +1,6 @@
 /** encoding/json behaviours the JSON-era hash depends on, checked through preimage(). */
 import { describe, expect, it } from 'vitest';
-import { hashingWithoutNameCheck } from '../src/hashing/hash.js';
+import { hashingWithoutNameCheck } from '../src/hash-api/hash.js';
 
 // encoding/json behaviours on container fragments; the name check is tested in api-misuse.test.ts.
 const { preimage } = hashingWithoutNameCheck;

@@ -8,7 +8,7 @@ import { fc, test } from '@fast-check/vitest';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DecodeError, JsonNumber, parseJson, supportedReleases } from '../src/index.js';
-import { hashingWithoutNameCheck } from '../src/hashing/hash.js';
+import { hashingWithoutNameCheck } from '../src/hash-api/hash.js';
 import { parseWithSource, type SourceNode } from './support/json-source.js';
 import { oracleRow } from './support/oracle.js';
 

@@ -6,7 +6,7 @@
  */
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { readRuntimeRecords, rewriteRuntimeRecord } from '../src/runtime/index.js';
+import { readRuntimeRecords, rewriteRuntimeRecord } from '../src/runtime-records/index.js';
 
 type Field = 'hash' | 'hashWithoutResources';
 type Tree =

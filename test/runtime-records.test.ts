@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HashFormatError, HashMismatchError, KubeletHashError, OptionError, RecordError } from '../src/errors.js';
-import { detectRecordKind, readRuntimeRecords, rewriteRuntimeRecord } from '../src/runtime/index.js';
+import { detectRecordKind, readRuntimeRecords, rewriteRuntimeRecord } from '../src/runtime-records/index.js';
 import { storedHashValue as parseStoredHash } from '../src/hash/format.js';
-import type { ContainerRecordInfo, HashChange } from '../src/runtime/index.js';
+import type { ContainerRecordInfo, HashChange } from '../src/runtime-records/index.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/runtime/${name}`, import.meta.url), 'utf8');
 

@@ -15,13 +15,13 @@ import {
   DockerStore,
   containerdMetaDbPath,
   fingerprintFile,
-} from '../src/runtime/stores/index.js';
-import { restoreBackups } from '../src/runtime/stores/files.js';
-import { checkBoltFile } from '../src/runtime/bbolt/index.js';
+} from '../src/stores/index.js';
+import { restoreBackups } from '../src/stores/files.js';
+import { checkBoltFile } from '../src/bbolt/index.js';
 import { writeBoltFile, type BoltTree } from './support/bolt-builder.js';
 import { fixtureContainers, fixturePod, fixtureSpec } from './support/cri-fixtures.js';
 import { crioSpec } from './support/crio-fixtures.js';
-import { hashContainer } from '../src/hashing/index.js';
+import { hashContainer } from '../src/hash-api/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kh-stores-'));
 afterAll(() => {

@@ -7,9 +7,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hashContainer } from '../src/hashing/index.js';
+import { hashContainer } from '../src/hash-api/index.js';
 import type { NodeUpgradePlan } from '../src/upgrade/index.js';
-import { fingerprintFile } from '../src/runtime/stores/fingerprint.js';
+import { fingerprintFile } from '../src/stores/fingerprint.js';
 import { cli } from './support/cli.js';
 import { fixtureContainers, fixturePod } from './support/cri-fixtures.js';
 import { crioSpec, writeCrioNode } from './support/crio-fixtures.js';

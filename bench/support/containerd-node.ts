@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeBoltFile, type BoltTree } from '../../test/support/bolt-builder.js';
 import { fixtureContainers, fixturePod, fixtureSpec, type FixtureContainer } from '../../test/support/cri-fixtures.js';
-import { containerdMetaDbPath } from '../../src/runtime/containerd/store.js';
+import { containerdMetaDbPath } from '../../src/stores/containerd/store.js';
 
 export function buildNode(root: string, count: number, freelist: 'synced' | 'none' = 'synced'): FixtureContainer[] {
   const pods = Array.from({ length: Math.ceil(count * 0.8) }, (_, i) => fixturePod(i));

@@ -7,9 +7,10 @@
 import { explainHashChange } from '../explain/index.js';
 import { HashFormatError } from '../errors.js';
 import { parseHash } from '../hash/format.js';
-import { containerChanged, identifyReleases, planUpgrade, translateHash, type FeatureGates } from '../kubelet/index.js';
-import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY, releaseInfo, supportedReleases } from '../releases/registry.js';
-import { readRuntimeRecords, type ContainerRecordInfo } from '../runtime/index.js';
+import { containerChanged, identifyReleases, translateHash, type FeatureGates } from '../kubelet/index.js';
+import { planUpgrade } from '../upgrade/index.js';
+import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY, releaseInfo, supportedReleases } from '../registry/registry.js';
+import { readRuntimeRecords, type ContainerRecordInfo } from '../runtime-records/index.js';
 import {
   RefusalError,
   UsageError,

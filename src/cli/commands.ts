@@ -1,7 +1,7 @@
 /** The hashing commands: example, hash, preimage, releases. */
 import { fileURLToPath } from 'node:url';
-import { hashContainer, hashContainerWithoutResources, preimage } from '../hashing/index.js';
-import { releaseInfo, supportedReleases, type ReleaseInfo } from '../releases/registry.js';
+import { hashContainer, hashContainerWithoutResources, preimage } from '../hash-api/index.js';
+import { releaseInfo, supportedReleases, type ReleaseInfo } from '../registry/registry.js';
 import {
   UsageError,
   flag,

@@ -7,7 +7,7 @@ import { applyApiserverDefaults, missingApiserverDefaults, wouldGetTokenMount } 
 import { KubeletHashError, formatJsonPath, type JsonPathSegment } from '../errors.js';
 import { locateContainers, type ContainerList } from '../pod/locate.js';
 import { manifestObjects, readDocuments, type ManifestObject, type SourcePosition } from '../pod/read-documents.js';
-import type { ReleaseInfo } from '../releases/registry.js';
+import type { ReleaseInfo } from '../registry/registry.js';
 import { UsageError, flag, str, type CommandContext, type OptionDef } from './command.js';
 import { readInput } from './io.js';
 

@@ -5,9 +5,9 @@
  */
 import { hashValue, preimageAndHash } from '../hash/compute.js';
 import { formatHash } from '../hash/format.js';
-import { decodeFor } from '../hash/hasher.js';
+import { decodeFor } from '../hash/hashes-for.js';
 import { resolveHashOptions, type HashOptions } from '../hash/options.js';
-import * as hashing from '../hashing/index.js';
+import * as hashing from '../hash-api/index.js';
 
 // Oracle rows include nameless containers (HashContainer's arithmetic), which the public functions
 // refuse (no apiserver serves one): those rows run through the engine's decode-and-hash path, every
@@ -37,7 +37,7 @@ function preimage(container: object, options: HashOptions): { text: string; hash
   return { text: new TextDecoder().decode(bytes), hash: formatHash(hash) };
 }
 import { KubeletHashError } from '../errors.js';
-import { releaseInfo, supportedReleases } from '../releases/registry.js';
+import { releaseInfo, supportedReleases } from '../registry/registry.js';
 import type { ExpectedRow, FixtureCase } from './fixtures.js';
 
 export interface Tally {

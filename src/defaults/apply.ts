@@ -5,13 +5,13 @@
  */
 import { z } from 'zod';
 import type { JsonPathSegment } from '../errors.js';
-import { decodeFor, containerJson, type ContainerInput } from '../hash/hasher.js';
+import { decodeFor, containerJson, type ContainerInput } from '../hash/hashes-for.js';
 import { checkOptions } from '../hash/options.js';
 import { JsonNumber } from '../json/number.js';
 import { isPlainObject, hasToJson, memberOf } from '../decode/input.js';
 import { quantityTokenOf } from '../decode/quantity-token.js';
 import { unmarshalQuantity } from '../quantity/quantity.js';
-import { releaseInfo } from '../releases/registry.js';
+import { releaseInfo } from '../registry/registry.js';
 import type { ContainerList } from '../pod/locate.js';
 import { defaultPullPolicy } from './image-reference.js';
 import { fieldAt } from './model-paths.js';

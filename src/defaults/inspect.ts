@@ -3,7 +3,7 @@
  * apiserver, and would the service-account admission plugin have mounted a token into it?
  */
 import { DecodeError } from '../errors.js';
-import { containerJson, type ContainerInput } from '../hash/hasher.js';
+import { containerJson, type ContainerInput } from '../hash/hashes-for.js';
 import { hasToJson, isPlainObject, memberOf } from '../decode/input.js';
 import type { ContainerList } from '../pod/locate.js';
 import { SERVICE_ACCOUNT_TOKEN_MOUNT_PATH } from './table.js';

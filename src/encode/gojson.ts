@@ -7,7 +7,8 @@
 import type { GoMap, GoStruct, GoValue, IntOrStringValue } from '../go/value.js';
 import { INT_OR_STRING_TYPE, QUANTITY_TYPE, type GoField, type GoType, type StructType } from '../models/gotype.js';
 import { quantityString, type QuantityValue } from '../quantity/quantity.js';
-import { writeGoJsonString, type JsonEscapeMode } from './gojson-string.js';
+import { writeGoJsonString } from './gojson-string.js';
+import type { JsonEscapeMode } from '../models/json-escapes.js';
 import type { ByteSink } from './sink.js';
 import { utf8 } from './utf8.js';
 

@@ -2,7 +2,8 @@
  * Kubelets 1.31+ hash `json.Marshal(map[string]string{"name": …, "image": …})`: a Go map, so its
  * keys come out sorted (`image` before `name`), and both are always present.
  */
-import { writeGoJsonString, type JsonEscapeMode } from './gojson-string.js';
+import { writeGoJsonString } from './gojson-string.js';
+import type { JsonEscapeMode } from '../models/json-escapes.js';
 import type { ByteSink } from './sink.js';
 import { utf8 } from './utf8.js';
 

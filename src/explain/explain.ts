@@ -5,7 +5,7 @@
  */
 import { checkContainerShape } from '../pod/container-shape.js';
 import { z } from 'zod';
-import type { JsonEscapeMode } from '../encode/gojson-string.js';
+import type { JsonEscapeMode } from '../models/json-escapes.js';
 import { formatJsonPath, type JsonPathSegment } from '../errors.js';
 import { preimageAndHash } from '../hash/compute.js';
 import { formatHash } from '../hash/format.js';
@@ -13,14 +13,14 @@ import { parseJson } from '../json/parse.js';
 import { releaseModel } from '../models/catalog.js';
 import { deref, type GoType, type StructType } from '../models/gotype.js';
 import type { HashAlgorithmName, TypeDecl } from '../models/model.js';
-import { releaseInfo, type ReleaseInfo } from '../releases/registry.js';
+import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
 import { checkOptions, escapesSchema } from '../hash/options.js';
 import { droppedFields, lookupJsonKey } from './input-fields.js';
 import { diffJson, stringsWithBsFf, type JsonDifference } from './json-diff.js';
 import { reachedStructs } from './reached-types.js';
 import type { HashChangeExplanation, HashChangeReason, HashSide } from './types.js';
-import type { ContainerInput } from '../hash/hasher.js';
-import { containerJson, hashesFor, type ReleaseHashes } from '../hash/hasher.js';
+import type { ContainerInput } from '../hash/hashes-for.js';
+import { containerJson, hashesFor, type ReleaseHashes } from '../hash/hashes-for.js';
 
 /**
  * Options of {@link explainHashChange}: the two releases to compare.

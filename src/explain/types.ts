@@ -1,5 +1,5 @@
 /** Reasons `explainHashChange` reports; each is derived from the models, the decoded values or the pre-images. */
-import type { JsonEscapeMode } from '../encode/gojson-string.js';
+import type { JsonEscapeMode } from '../models/json-escapes.js';
 import type { HashAlgorithmName } from '../models/model.js';
 
 /**

@@ -1,8 +1,8 @@
 /** Validation of the options objects public functions take (zod at the edge, typed errors out). */
 import { z } from 'zod';
 import { OptionError } from '../errors.js';
-import type { JsonEscapeMode } from '../encode/gojson-string.js';
-import { releaseInfo, type ReleaseInfo } from '../releases/registry.js';
+import type { JsonEscapeMode } from '../models/json-escapes.js';
+import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
 
 /**
  * Which kubelet to reproduce: taken by every hashing function. Invalid options throw

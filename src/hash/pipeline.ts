@@ -4,7 +4,7 @@
  */
 import { decodeContainer, decoderFor } from '../decode/decode.js';
 import { compileGoJsonEncoder } from '../encode/gojson.js';
-import type { JsonEscapeMode } from '../encode/gojson-string.js';
+import type { JsonEscapeMode } from '../models/json-escapes.js';
 import { writeNameImageJson } from '../encode/name-image.js';
 import type { ByteSink } from '../encode/sink.js';
 import { compileSpewEncoder } from '../encode/spew.js';
@@ -13,7 +13,7 @@ import type { GoStruct } from '../go/value.js';
 import { releaseModel } from '../models/catalog.js';
 import { resolveRoot, type StructType } from '../models/gotype.js';
 import type { HashAlgorithmName } from '../models/model.js';
-import type { ReleaseInfo } from '../releases/registry.js';
+import type { ReleaseInfo } from '../registry/registry.js';
 import { decodeNameImage } from '../decode/name-image.js';
 
 export interface ReleasePipeline {

@@ -3,12 +3,12 @@
  * container, for nodes where the old kubelet version is not known.
  */
 import { checkContainerName, checkContainerShape } from '../pod/container-shape.js';
-import type { JsonEscapeMode } from '../encode/gojson-string.js';
+import type { JsonEscapeMode } from '../models/json-escapes.js';
 import { parseHash } from '../hash/format.js';
-import { releaseInfo, supportedReleases } from '../releases/registry.js';
+import { releaseInfo, supportedReleases } from '../registry/registry.js';
 import { readHashValue, type HashValueInput } from './options.js';
-import type { ContainerInput } from '../hash/hasher.js';
-import { containerJson, hashesFor } from '../hash/hasher.js';
+import type { ContainerInput } from '../hash/hashes-for.js';
+import { containerJson, hashesFor } from '../hash/hashes-for.js';
 
 /**
  * A release (and settings) whose kubelet would have stored the observed hash; see {@link identifyReleases}.

@@ -13,14 +13,15 @@ export {
 } from './predict-restarts.js';
 export { translateHash, type TranslateOptions } from './translate.js';
 export { identifyReleases, type ReleaseMatch } from './identify.js';
-export {
-  planUpgrade,
-  type PlanUpgradeInput,
-  type PlanEntry,
-  type PlanAction,
-  type UpgradePlan,
-} from './plan-upgrade.js';
 export { RESTART_RULES, type RestartRule, type RestartRuleId } from './restart-rules.js';
 export type { ContainerAction, PodRestartPolicy } from './decide.js';
 export type { ContainerStateInput, RuntimeStateName } from './runtime-state.js';
 export type { GateName, GateValue, StoredHashReading } from './options.js';
+
+// The door for the upgrade room, which plans a node through the same rules (not public API).
+export { applyChangedRule } from './changed-rule.js';
+export { checkOptions, escapesSchema, featureGatesSchema, resolveGates } from './options.js';
+export { containerRole } from './container-role.js';
+export { describeMatches } from './identify.js';
+export { restartRule } from './restart-rules.js';
+export { manifestUid, maybeGeneratedStaticUid } from './static-pod.js';

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { GateName } from '../models/dsl.js';
 import { OptionError, type JsonPathSegment } from '../errors.js';
-import { modelledGates, releaseInfo, type ReleaseInfo } from '../releases/registry.js';
+import { modelledGates, releaseInfo, type ReleaseInfo } from '../registry/registry.js';
 import { MAX_UINT64 } from '../go/ints.js';
 import { parseHash, storedHashValue } from '../hash/format.js';
 import { checkOptions, escapesSchema } from '../hash/options.js';

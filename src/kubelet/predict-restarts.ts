@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { formatHash } from '../hash/format.js';
-import type { ReleaseInfo } from '../releases/registry.js';
+import type { ReleaseInfo } from '../registry/registry.js';
 import type { ChangedRule } from './changed-rule.js';
 import { decide, type PodRestartPolicy } from './decide.js';
 import {
@@ -17,7 +17,7 @@ import {
   type StoredHashReading,
 } from './options.js';
 import { containerRole, type ContainerRole } from './container-role.js';
-import { hashesFor } from '../hash/hasher.js';
+import { hashesFor } from '../hash/hashes-for.js';
 import type { HashOptions } from '../hash/options.js';
 import { findPodSpec, locateContainers, type ContainerList, type LocatedContainer } from '../pod/locate.js';
 import { checkContainerName } from '../pod/container-shape.js';

@@ -7,7 +7,7 @@
  * any kubelet minor change, is a new UID unless a fixed `metadata.uid` shows otherwise.
  */
 import { isPlainObject, memberOf } from '../decode/input.js';
-import { stableKey } from './stable-key.js';
+import { stableKey } from '../json/stable-key.js';
 
 /** What the kubelet generates: `hex.EncodeToString(md5)`, 32 lowercase hex digits. */
 const GENERATED_UID = /^[0-9a-f]{32}$/;

@@ -6,8 +6,8 @@
  */
 import { z } from 'zod';
 import { HashFormatError, OptionError, type JsonPathSegment } from '../errors.js';
-import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../releases/registry.js';
-import { DOCKER_ANNOTATION_PREFIX } from '../runtime/index.js';
+import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../registry/registry.js';
+import { DOCKER_ANNOTATION_PREFIX } from '../runtime-records/index.js';
 import { hashValueSchema, readHashValue, type HashValueInput, type StoredHashReading } from './options.js';
 
 /**

@@ -8,11 +8,11 @@ import { checkContainerName, checkContainerShape } from '../pod/container-shape.
 import { z } from 'zod';
 import { HashMismatchError } from '../errors.js';
 import { formatHash } from '../hash/format.js';
-import { releaseInfo } from '../releases/registry.js';
-import type { JsonEscapeMode } from '../encode/gojson-string.js';
+import { releaseInfo } from '../registry/registry.js';
+import type { JsonEscapeMode } from '../models/json-escapes.js';
 import { checkOptions, escapesSchema, hashValueSchema, readHashValue, type HashValueInput } from './options.js';
-import type { ContainerInput } from '../hash/hasher.js';
-import { containerJson, hashesFor } from '../hash/hasher.js';
+import type { ContainerInput } from '../hash/hashes-for.js';
+import { containerJson, hashesFor } from '../hash/hashes-for.js';
 
 /**
  * Options of {@link translateHash}: the releases to translate between.

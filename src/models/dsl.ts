@@ -3,7 +3,7 @@
  * `embed`) that expand to the kube-models data shape exactly as the extractor wrote it, and the
  * delta operations (`addField`, `renameType`, …) that turn one release's model into the next.
  */
-import type { JsonEscapeMode } from '../encode/gojson-string.js';
+import type { JsonEscapeMode } from './json-escapes.js';
 import type { DeclKind, FieldDecl, HashAlgorithmName, TypeDecl } from './model.js';
 
 /** Go package qualifier (as `reflect.Type.String()` prints it) → import path. */

@@ -3,7 +3,7 @@
  * section over the facts of the release before it. Cheap (no types are assembled), so the
  * release registry can read it without building any model.
  */
-import type { JsonEscapeMode } from '../encode/gojson-string.js';
+import type { JsonEscapeMode } from './json-escapes.js';
 import type { BaseRelease, KubeletFacts, ReleaseDelta } from './dsl.js';
 
 /** One release's complete kubelet facts. */

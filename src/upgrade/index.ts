@@ -1,4 +1,11 @@
 /** In-place kubelet upgrade of a node: plan, apply, verify and roll back on the runtime's persisted records. */
+export {
+  planUpgrade,
+  type PlanUpgradeInput,
+  type PlanEntry,
+  type PlanAction,
+  type UpgradePlan,
+} from './plan-upgrade.js';
 export { planNodeUpgrade, type PlanNodeUpgradeInput } from './node-plan.js';
 export {
   applyNodePlan,

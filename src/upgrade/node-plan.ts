@@ -4,8 +4,10 @@
  * The kubelet's rules stay in planUpgrade; this only joins its entries with the store's records.
  */
 import { readFileSync } from 'node:fs';
-import { planUpgrade, type FeatureGates, type PlanEntry } from '../kubelet/index.js';
-import { fingerprinter, readRuntimeRecords, type ContainerRecordInfo, type StoredContainer } from '../runtime/index.js';
+import type { FeatureGates } from '../kubelet/index.js';
+import { planUpgrade, type PlanEntry } from './plan-upgrade.js';
+import { readRuntimeRecords, type ContainerRecordInfo } from '../runtime-records/index.js';
+import { fingerprinter, type StoredContainer } from '../stores/index.js';
 import { PLAN_KIND, PLAN_VERSION, type NodePlanEntry, type NodeUpgradePlan, type StoreSpec } from './plan-file.js';
 import { normalizeStoreSpec, openStore } from './store-spec.js';
 

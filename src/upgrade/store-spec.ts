@@ -1,7 +1,7 @@
 /** Opens the record store a plan names. */
 import { resolve } from 'node:path';
 import { OptionError } from '../errors.js';
-import { ContainerdStore, CrioStore, DEFAULT_CRI_NAMESPACE, DockerStore, type RecordStore } from '../runtime/index.js';
+import { ContainerdStore, CrioStore, DEFAULT_CRI_NAMESPACE, DockerStore, type RecordStore } from '../stores/index.js';
 import type { StoreSpec } from './plan-file.js';
 
 /** A store spec with absolute paths and defaults filled in, as a plan records it. */

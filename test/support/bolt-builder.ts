@@ -19,7 +19,7 @@ import {
   type BranchItem,
   type LeafItem,
   type Node,
-} from '../../src/runtime/bbolt/format.js';
+} from '../../src/bbolt/format.js';
 
 /** A bucket: keys to values (bytes or strings) or to sub-buckets. */
 export interface BoltTree {

@@ -4,9 +4,9 @@
  * inside a protobuf Any) with the kubelet's labels and annotations, the hash computed by this
  * library for that release. Deterministic: the same arguments give the same bytes.
  */
-import { hashContainer } from '../../src/hashing/index.js';
-import { encodeAny } from '../../src/runtime/containerd/any.js';
-import { CONTAINER_METADATA_TYPE_URL } from '../../src/runtime/containerd/metadata.js';
+import { hashContainer } from '../../src/hash-api/index.js';
+import { encodeAny } from '../../src/stores/containerd/any.js';
+import { CONTAINER_METADATA_TYPE_URL } from '../../src/stores/containerd/metadata.js';
 
 export interface FixturePod {
   metadata: { uid: string; name: string; namespace: string };

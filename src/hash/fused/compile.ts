@@ -8,7 +8,7 @@
  * and throws {@link FALLBACK} for anything else, so the value-tree path decides those inputs.
  */
 import { hasToJson, isPlainObject } from '../../decode/input.js';
-import type { JsonEscapeMode } from '../../encode/gojson-string.js';
+import type { JsonEscapeMode } from '../../models/json-escapes.js';
 import { reachesPointerElements } from '../../encode/spew.js';
 import { escapedStringMembers } from '../../json/parse.js';
 import { INT_OR_STRING_TYPE, QUANTITY_TYPE, type GoType, type StructType } from '../../models/gotype.js';

@@ -2,10 +2,10 @@
  * The fused path for one container input, object or JSON text: returns the hash, or
  * {@link NO_FUSED_HASH} when the caller must run the decode→encode path on the original input.
  */
-import type { JsonEscapeMode } from '../../encode/gojson-string.js';
-import type { ReleaseInfo } from '../../releases/registry.js';
+import type { JsonEscapeMode } from '../../models/json-escapes.js';
+import type { ReleaseInfo } from '../../registry/registry.js';
 import type { FusedTextFn } from './compile.js';
-import { fusedHasherFor, NO_FUSED_HASH } from './hasher.js';
+import { fusedHasherFor, NO_FUSED_HASH } from './release-hashers.js';
 import { releaseScanScratch, scanContainerText, TEXT_DOUBT, type TopLevelSpans } from './text.js';
 import { utf8Text } from './utf8-text.js';
 

@@ -4,7 +4,8 @@
  * kubelets hash go-spew's `([]uint8)[…]` text: each JSON byte after the first costs a space and its
  * decimal digits, looked up in 256-entry tables instead of formatted.
  */
-import { jsonEscapeTable, type JsonEscapeMode } from '../../encode/gojson-string.js';
+import { jsonEscapeTable } from '../../encode/gojson-string.js';
+import type { JsonEscapeMode } from '../../models/json-escapes.js';
 
 export const FNV_OFFSET = 0x811c9dc5 | 0;
 export const FNV_PRIME = 0x01000193;

@@ -2,7 +2,7 @@
  * The fused hasher of 1.31+ (`{"image":…,"name":…}` as go-spew `[]uint8` text): two member reads,
  * the constant text around them taken from the name-image encoder itself.
  */
-import type { JsonEscapeMode } from '../../encode/gojson-string.js';
+import type { JsonEscapeMode } from '../../models/json-escapes.js';
 import { writeNameImageJson } from '../../encode/name-image.js';
 import { BufferSink } from '../../encode/sink.js';
 import { isJsonObject, type FusedFn, type FusedTextFn } from './compile.js';

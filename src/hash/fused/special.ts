@@ -6,7 +6,7 @@
  */
 import { decoderFor } from '../../decode/decode.js';
 import { compileGoJsonEncoder } from '../../encode/gojson.js';
-import type { JsonEscapeMode } from '../../encode/gojson-string.js';
+import type { JsonEscapeMode } from '../../models/json-escapes.js';
 import { BufferSink } from '../../encode/sink.js';
 import { compileSpewEncoder } from '../../encode/spew.js';
 import type { GoStruct } from '../../go/value.js';

@@ -3,7 +3,7 @@
  * {@link ReleaseModel} per release. Declarations are treated as immutable values: a change builds
  * new objects for what it touches, so releases share the declarations that did not change.
  */
-import type { JsonEscapeMode } from '../../encode/gojson-string.js';
+import type { JsonEscapeMode } from '../json-escapes.js';
 import type { BaseRelease, Change, ReleaseDelta, ReleaseSources } from '../dsl.js';
 import { resolveKubeletFacts, type ResolvedKubeletFacts } from '../kubelet-facts.js';
 import type { FieldDecl, ReleaseModel, TypeDecl } from '../model.js';

@@ -7,9 +7,9 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { StoreError } from '../../errors.js';
-import { readRuntimeRecords } from '../read-records.js';
-import { rewriteRuntimeRecord } from '../rewrite-record.js';
+import { StoreError } from '../errors.js';
+import { readRuntimeRecords } from '../runtime-records/index.js';
+import { rewriteRuntimeRecord } from '../runtime-records/index.js';
 import { applyFileRewrites, fingerprintFiles } from './file-store.js';
 import { daemonsUsing, flagValue, restoreBackups } from './files.js';
 import type { ApplyOptions, ApplyReport, BackupEntry, RecordStore, StoreRewrite, StoredContainer } from './types.js';

@@ -4,7 +4,7 @@
  * buckets. Read-only: the writer (`write.ts`) and the checker (`check.ts`) build on it.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { StoreError } from '../../errors.js';
+import { StoreError } from '../errors.js';
 import {
   BUCKET_LEAF_FLAG,
   MAGIC,

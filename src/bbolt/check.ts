@@ -5,7 +5,7 @@
  * name their own id and a valid type, keys are sorted within every node and lie within the range
  * their parent branch gives them, and every element stays inside its page.
  */
-import { KubeletHashError } from '../../errors.js';
+import { KubeletHashError } from '../errors.js';
 import { BoltFile, type PageScratch } from './file.js';
 import {
   BUCKET_LEAF_FLAG,

@@ -5,7 +5,7 @@
  * a typed error that names the supported range.
  */
 import { ReleaseError } from '../errors.js';
-import type { JsonEscapeMode } from '../encode/gojson-string.js';
+import type { JsonEscapeMode } from '../models/json-escapes.js';
 import { releaseFacts } from '../models/catalog.js';
 import type { FeatureGateInfo } from '../models/dsl.js';
 import type { HashAlgorithmName } from '../models/model.js';

@@ -12,7 +12,7 @@
  * - bucket value: {root u64, sequence u64}; root 0 = inline bucket whose leaf page follows.
  * - freelist page: count ids (u64); count 0xFFFF means the first u64 holds the real count.
  */
-import { StoreError } from '../../errors.js';
+import { StoreError } from '../errors.js';
 
 export const PAGE_HEADER_SIZE = 16;
 export const ELEMENT_SIZE = 16;

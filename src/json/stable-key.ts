@@ -5,7 +5,7 @@
  * `JsonNumber.toJSON` and merge them). Built by string concatenation (V8 ropes) with an in-place
  * insertion sort of each object's keys: this runs once per container of a node.
  */
-import { JsonNumber } from '../json/number.js';
+import { JsonNumber } from './number.js';
 
 export function stableKey(value: unknown): string {
   return write(value);

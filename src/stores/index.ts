@@ -13,7 +13,7 @@ export {
   containerdMetaDbPath,
   DEFAULT_CRI_NAMESPACE,
   type ContainerdStoreOptions,
-} from '../containerd/store.js';
+} from './containerd/store.js';
 export { CrioStore, type CrioStoreOptions } from './crio.js';
 export { DockerStore, type DockerStoreOptions } from './docker.js';
-export { fingerprintFile } from './fingerprint.js';
+export { fingerprintFile, fingerprinter } from './fingerprint.js';

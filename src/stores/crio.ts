@@ -7,18 +7,18 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { RecordError, StoreError } from '../../errors.js';
-import { findMember, nodeAt, scanJson } from '../../json/spans.js';
-import { embeddedSites, mapSites, primarySite, type LocatedContainer } from '../hash-sites.js';
-import { rewriteLocated } from '../rewrite-record.js';
+import { RecordError, StoreError } from '../errors.js';
+import { findMember, nodeAt, scanJson } from '../json/spans.js';
+import { embeddedSites, mapSites, primarySite, type LocatedContainer } from '../runtime-records/index.js';
+import { rewriteLocated } from '../runtime-records/index.js';
 import {
   CRIO_ANNOTATIONS_KEY,
   CONTAINER_NAME_LABEL,
   POD_NAME_LABEL,
   POD_NAMESPACE_LABEL,
   POD_UID_LABEL,
-} from '../schemas.js';
-import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../../releases/registry.js';
+} from '../runtime-records/index.js';
+import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../registry/registry.js';
 import { applyFileRewrites, fingerprintFiles } from './file-store.js';
 import { daemonsUsing, flagValue, restoreBackups } from './files.js';
 import type { ApplyOptions, ApplyReport, BackupEntry, RecordStore, StoreRewrite, StoredContainer } from './types.js';

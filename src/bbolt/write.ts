@@ -17,7 +17,7 @@
  *   not recorded (bbolt finds them by scanning when it opens the file).
  */
 import { fdatasyncSync, ftruncateSync, writeSync } from 'node:fs';
-import { StoreError } from '../../errors.js';
+import { StoreError } from '../errors.js';
 import type { BoltFile, PageScratch } from './file.js';
 import {
   BUCKET_HEADER_SIZE,

@@ -7,7 +7,7 @@
  * stdin (or we die, which closes the pipe too), so a runtime started during our write waits for us.
  */
 import { spawn } from 'node:child_process';
-import { StoreError } from '../../errors.js';
+import { StoreError } from '../errors.js';
 
 /** flock(1)'s exit code when the lock is held elsewhere (chosen with -E). */
 const CONFLICT_EXIT = 75;

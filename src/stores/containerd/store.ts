@@ -8,23 +8,16 @@
  */
 import { join } from 'node:path';
 import { KubeletHashError, StoreError } from '../../errors.js';
-import { BoltFile, toRef } from '../bbolt/file.js';
-import { BUCKET_LEAF_FLAG, decodeBucketValue } from '../bbolt/format.js';
-import { checkBoltFile } from '../bbolt/check.js';
-import { commitUpdates, type BoltUpdate } from '../bbolt/write.js';
-import { lockFile } from '../bbolt/lock.js';
-import { primarySite, type LocatedContainer } from '../hash-sites.js';
-import { checkHashChange, rewriteLocated } from '../rewrite-record.js';
-import { backupFiles, restoreBackups } from '../stores/files.js';
-import { fingerprinter } from '../stores/fingerprint.js';
-import type {
-  ApplyOptions,
-  ApplyReport,
-  BackupEntry,
-  RecordStore,
-  StoreRewrite,
-  StoredContainer,
-} from '../stores/types.js';
+import { BoltFile, toRef } from '../../bbolt/file.js';
+import { BUCKET_LEAF_FLAG, decodeBucketValue } from '../../bbolt/format.js';
+import { checkBoltFile } from '../../bbolt/check.js';
+import { commitUpdates, type BoltUpdate } from '../../bbolt/write.js';
+import { lockFile } from '../../bbolt/lock.js';
+import { primarySite, type LocatedContainer } from '../../runtime-records/index.js';
+import { checkHashChange, rewriteLocated } from '../../runtime-records/index.js';
+import { backupFiles, restoreBackups } from '../files.js';
+import { fingerprinter } from '../fingerprint.js';
+import type { ApplyOptions, ApplyReport, BackupEntry, RecordStore, StoreRewrite, StoredContainer } from '../types.js';
 import { decodeAny, replaceAnyValue } from './any.js';
 import { CONTAINER_METADATA_EXTENSION, locateMetadata } from './metadata.js';
 

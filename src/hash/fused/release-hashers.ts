@@ -3,8 +3,8 @@
  * resolved type graph. Each returns the hash, or {@link NO_FUSED_HASH} when the input needs the
  * value-tree path (which then produces the result or the typed error exactly as before).
  */
-import type { JsonEscapeMode } from '../../encode/gojson-string.js';
-import type { ReleaseInfo } from '../../releases/registry.js';
+import type { JsonEscapeMode } from '../../models/json-escapes.js';
+import type { ReleaseInfo } from '../../registry/registry.js';
 import { pipelineFor } from '../pipeline.js';
 import { compileFused, NotFusable, type FusedFn, type FusedTextFn } from './compile.js';
 import { compileNameImage } from './name-image.js';

@@ -4,12 +4,12 @@
  * atomic replace (temp file, fsync, rename, fsync of the directory) per file.
  */
 import { readFileSync } from 'node:fs';
-import { KubeletHashError, StoreError } from '../../errors.js';
-import { checkHashChange } from '../rewrite-record.js';
+import { KubeletHashError, StoreError } from '../errors.js';
+import { checkHashChange } from '../runtime-records/index.js';
 import { backupFiles, writeFileAtomic } from './files.js';
 import { fingerprinter } from './fingerprint.js';
 import type { ApplyOptions, ApplyReport, StoreRewrite } from './types.js';
-import type { HashChange } from '../types.js';
+import type { HashChange } from '../runtime-records/index.js';
 
 /** One record's files and how to rewrite one file's text. */
 export interface FileRecord {

@@ -12,7 +12,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { StoreError } from '../../errors.js';
+import { StoreError } from '../errors.js';
 import { fingerprintFile } from './fingerprint.js';
 import type { BackupEntry } from './types.js';
 

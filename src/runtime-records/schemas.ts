@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { RecordError } from '../errors.js';
 import type { JsonPathSegment } from '../errors.js';
-import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../releases/registry.js';
+import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../registry/registry.js';
 import type { RecordKind } from './types.js';
 
 /** The container labels the kubelet sets on every container it creates (kuberuntime/labels.go). */

@@ -6,9 +6,9 @@
  * serve `Metadata.Config.annotations`, which is where the kubelet's hash lives.
  */
 import { RecordError } from '../../errors.js';
-import { identity, mapSites, type LocatedContainer } from '../hash-sites.js';
+import { identity, mapSites, type LocatedContainer } from '../../runtime-records/index.js';
 import { nodeAt, scanJson, toPlainValue } from '../../json/spans.js';
-import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../../releases/registry.js';
+import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../../registry/registry.js';
 
 /** The extension key in a container's `extensions` bucket. */
 export const CONTAINER_METADATA_EXTENSION = 'io.cri-containerd.container.metadata';

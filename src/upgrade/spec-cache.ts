@@ -7,11 +7,11 @@
  * {@link stableKey}: there the decode is the cost, and dedup pays.
  */
 import { KubeletHashError } from '../errors.js';
-import type { JsonEscapeMode } from '../encode/gojson-string.js';
+import type { JsonEscapeMode } from '../models/json-escapes.js';
 import { fusedHash, NO_FUSED_HASH } from '../hash/fused/entry.js';
-import { hashesFor, type ReleaseHashes } from '../hash/hasher.js';
-import type { ReleaseInfo } from '../releases/registry.js';
-import { stableKey } from './stable-key.js';
+import { hashesFor, type ReleaseHashes } from '../hash/hashes-for.js';
+import type { ReleaseInfo } from '../registry/registry.js';
+import { stableKey } from '../json/stable-key.js';
 
 /** Hashes of one distinct spec for both releases, computed once and shared by every copy. */
 export interface SpecHashes {

@@ -1,6 +1,6 @@
 /** The interface every runtime record store (containerd meta.db, CRI-O, docker) implements. */
 import type { CommitHooks } from '../bbolt/write.js';
-import type { HashChange } from '../types.js';
+import type { HashChange } from '../runtime-records/index.js';
 
 /**
  * Which runtime persists the records.

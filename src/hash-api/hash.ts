@@ -5,12 +5,12 @@ import { formatHash } from '../hash/format.js';
 import type { HashAlgorithmName } from '../models/model.js';
 import { fusedHash, NO_FUSED_HASH, type TextShape } from '../hash/fused/entry.js';
 import { hex32 } from '../hash/fused/fnv.js';
-import { containerJson, decodeFor, type ContainerInput, type DecodedContainer } from '../hash/hasher.js';
+import { containerJson, decodeFor, type ContainerInput, type DecodedContainer } from '../hash/hashes-for.js';
 import { resolveHashOptions, type HashOptions } from '../hash/options.js';
 import { parseJson } from '../json/parse.js';
 import { checkContainer, checkContainerMembers } from '../pod/container-shape.js';
 
-export type { ContainerInput } from '../hash/hasher.js';
+export type { ContainerInput } from '../hash/hashes-for.js';
 
 /**
  * Decodes `container` for the release in `options`, then refuses a Pod, List or workload given

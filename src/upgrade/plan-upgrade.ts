@@ -8,20 +8,20 @@
 import { z } from 'zod';
 import { KubeletHashError, OptionError } from '../errors.js';
 import { formatHash } from '../hash/format.js';
-import { releaseInfo, type ReleaseInfo } from '../releases/registry.js';
-import { readRuntimeRecords, type ContainerRecordInfo, type HashChange } from '../runtime/index.js';
-import { applyChangedRule } from './changed-rule.js';
-import { checkOptions, escapesSchema, featureGatesSchema, resolveGates, type FeatureGates } from './options.js';
+import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
+import { readRuntimeRecords, type ContainerRecordInfo, type HashChange } from '../runtime-records/index.js';
+import { applyChangedRule } from '../kubelet/index.js';
+import { checkOptions, escapesSchema, featureGatesSchema, resolveGates, type FeatureGates } from '../kubelet/index.js';
 import { storedHashValue } from '../hash/format.js';
-import { containerRole, type ContainerRole } from './container-role.js';
-import type { ReleaseHashes } from '../hash/hasher.js';
-import { describeMatches, identifyReleases } from './identify.js';
+import { containerRole, type ContainerRole } from '../kubelet/index.js';
+import type { ReleaseHashes } from '../hash/hashes-for.js';
+import { describeMatches, identifyReleases } from '../kubelet/index.js';
 import { locateContainers, type ContainerList, type LocatedContainer } from '../pod/locate.js';
-import { stableKey } from './stable-key.js';
-import { restartRule, type RestartRuleId } from './restart-rules.js';
-import { manifestUid, maybeGeneratedStaticUid } from './static-pod.js';
+import { stableKey } from '../json/stable-key.js';
+import { restartRule, type RestartRuleId } from '../kubelet/index.js';
+import { manifestUid, maybeGeneratedStaticUid } from '../kubelet/index.js';
 import { specCache, type CachedSpec } from './spec-cache.js';
-import type { JsonEscapeMode } from '../encode/gojson-string.js';
+import type { JsonEscapeMode } from '../models/json-escapes.js';
 
 /**
  * What to do with a container before the upgrade: `keep` (the `to` kubelet will not restart it),

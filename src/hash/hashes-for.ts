@@ -2,13 +2,13 @@
  * Decode once, hash for many: the one path from a container (object or JSON text) to a release's
  * Go value and hash. The hashing API, the kubelet's behaviour and explain all go through here.
  */
-import type { JsonEscapeMode } from '../encode/gojson-string.js';
+import type { JsonEscapeMode } from '../models/json-escapes.js';
 import type { GoStruct } from '../go/value.js';
 import { hashValue } from './compute.js';
 import { fusedHash, NO_FUSED_HASH } from './fused/entry.js';
 import { pipelineFor, type ReleasePipeline } from './pipeline.js';
 import { parseJson } from '../json/parse.js';
-import type { ReleaseInfo } from '../releases/registry.js';
+import type { ReleaseInfo } from '../registry/registry.js';
 
 /**
  * A container as `.spec.containers[i]` of a pod the apiserver serves: a parsed object, or its JSON
