@@ -1,0 +1,8 @@
+/**
+ * Node discovery: the container runtime behind the kubelet's endpoint and its root, and the
+ * kubelet release the node runs. Read-only; used by the CLI's --runtime-endpoint, --kubelet-binary,
+ * --node-object and `doctor`.
+ */
+export { discoverRuntime, type DiscoverOptions, type RuntimeDiscovery } from './discover.js';
+export { RUNTIME_LAYOUTS, type RuntimeLayout } from './layouts.js';
+export { versionOfKubeletBinary, versionOfKubeletOutput, versionOfNodeObject } from './kubelet-version.js';
