@@ -124,8 +124,28 @@ describe.runIf(!unavailable || inCi)('single executables: no Node.js on the node
   it('the x64 file alone plans, applies and verifies the upgrade on the real containerd', async () => {
     const plan = join(dir, 'plan.json');
     const store = ['--pods', 'pods.json', '--containerd-root', daemon.root];
-    const planned = await agent(['plan', '--from', FROM, '--to', TO, ...store, '--out', plan]);
-    expect(planned.err).toBe('');
+    // The root is found, not given: the process listening on the kubelet's endpoint, its --config, that file's root.
+    const endpoint = `unix://${daemon.socket}`;
+    const doctor = await agent(['doctor', '--runtime-endpoint', endpoint, '--json']);
+    expect(doctor.code).toBe(0);
+    expect(JSON.parse(doctor.out)).toMatchObject({
+      summary: { runtime: 'containerd', root: daemon.root },
+      rows: expect.arrayContaining([{ what: 'runtime root', value: daemon.root, how: 'config file' }]),
+    });
+    const planned = await agent([
+      'plan',
+      '--from',
+      FROM,
+      '--to',
+      TO,
+      '--pods',
+      'pods.json',
+      '--runtime-endpoint',
+      endpoint,
+      '--out',
+      plan,
+    ]);
+    expect(planned.err).toContain(`root ${daemon.root} (config file)`);
     expect(planned.code).toBe(0);
     expect(planned.out).toContain(`rewrite ${fixtures.length}, will-restart 0, unknown 0`);
     expect((await agent(['verify', '--kubelet', TO, ...store])).code).toBe(1);
@@ -134,7 +154,9 @@ describe.runIf(!unavailable || inCi)('single executables: no Node.js on the node
     expect(refused.code).toBe(2);
     expect(refused.err).toContain('STORE_LOCKED');
     await daemon.stop();
-    const applied = await agent(['apply', plan, '--backup-dir', join(dir, 'backup')]);
+    // Stopped, nothing listens: the endpoint with containerd's config still names the root the plan was made for.
+    const endpointArgs = ['--runtime-endpoint', endpoint, '--runtime-config', daemon.config];
+    const applied = await agent(['apply', plan, ...endpointArgs, '--backup-dir', join(dir, 'backup')]);
     expect(applied.err).toBe('');
     expect(applied.code).toBe(0);
     expect(applied.out).toContain(`# rewrote ${fixtures.length} records`);

@@ -26,6 +26,13 @@ import {
   type OptionDef,
 } from './command.js';
 import { featureGates } from './commands-controllers.js';
+import {
+  ENDPOINT_OPTIONS,
+  KUBELET_SOURCE_OPTIONS,
+  checkPlanRoot,
+  endpointStoreSpec,
+  kubeletVersionOf,
+} from './discovery-options.js';
 import { readObjects } from './inputs.js';
 import { readInput } from './io.js';
 import { table } from './table.js';
@@ -61,6 +68,7 @@ const STORE_OPTIONS: Record<string, OptionDef> = {
     value: 'FILE',
     description: 'with --docker-root: daemon.json, read for live-restore (default /etc/docker/daemon.json)',
   },
+  ...ENDPOINT_OPTIONS,
 };
 
 const RECORDS = {
@@ -71,6 +79,8 @@ const RECORDS = {
 
 /** The store the options name, or record files; `undefined` when none is given. */
 function storeSpec(ctx: CommandContext): StoreSpec | undefined {
+  const found = endpointStoreSpec(ctx);
+  if (found) return found;
   const v = ctx.values;
   const roots = ['containerd-root', 'crio-root', 'docker-root'].filter((k) => str(v, k) !== undefined);
   if (roots.length > 1)
@@ -114,6 +124,9 @@ function entryTable(entries: readonly NodePlanEntry[]): string {
   );
 }
 
+/** The runtime root a plan was made for (the store's root or graph root). */
+const plannedRoot = (plan: NodeUpgradePlan): string | undefined =>
+  'root' in plan.store ? plan.store.root : 'graphRoot' in plan.store ? plan.store.graphRoot : undefined;
 const findings = (plan: NodeUpgradePlan): boolean => plan.counts['will-restart'] + plan.counts.unknown > 0;
 const backupDirOf = (ctx: CommandContext, planFile: string): string =>
   str(ctx.values, 'backup-dir') ?? `${planFile}.backup`;
@@ -144,6 +157,8 @@ export function withNodeStores(base: CommandDef): CommandDef {
     description: `${base.description} With a runtime root (--containerd-root, --crio-root, --docker-root) or --out, it writes the plan file \`apply\` takes (format kubelet-hash/upgrade-plan version 1, keys sorted: the same node state gives the same bytes): per container the runtime, where its record lives, pod and container, the stored hash, what the --from and --to kubelets compute, the action with its reason, and an xxHash64 fingerprint of the record as read. Reading a store is read-only; the runtime may still run. See docs/in-place-kubelet-upgrade.md.`,
     options: {
       ...base.options,
+      ...(base.options['from'] ? { from: { ...base.options['from'], required: false } } : {}),
+      ...KUBELET_SOURCE_OPTIONS,
       ...STORE_OPTIONS,
       out: { type: 'string', value: 'PLAN.json', description: 'write the plan file there (- for standard output)' },
     },
@@ -170,7 +185,7 @@ export function withNodeStores(base: CommandDef): CommandDef {
       ctx.progress(0, 1, `reading the ${spec.runtime} records`);
       const plan = await planNodeUpgrade({
         pods: await podsOf(ctx),
-        from: str(ctx.values, 'from', true),
+        from: await kubeletVersionOf(ctx, 'from'),
         to: str(ctx.values, 'to', true),
         store: spec,
         ...(gates ? { featureGates: gates } : {}),
@@ -209,6 +224,7 @@ const apply: CommandDef = {
       type: 'boolean',
       description: 'check everything (lock, fingerprints, stored hashes, store checks) and write nothing',
     },
+    ...ENDPOINT_OPTIONS,
   },
   operands: [{ name: 'PLAN.json', description: 'a plan file written by plan --out', count: 'one' }],
   examples: [
@@ -230,6 +246,7 @@ const apply: CommandDef = {
   async run(ctx) {
     const file = ctx.operands[0] ?? '-';
     const plan = parseNodePlan(await readInput(file, ctx.io));
+    checkPlanRoot(ctx.values, plannedRoot(plan));
     const dryRun = flag(ctx.values, 'dry-run');
     const report = await applyNodePlan(plan, {
       ...(dryRun ? { dryRun } : { backupDir: backupDirOf(ctx, file) }),
@@ -271,8 +288,9 @@ const verify: CommandDef = {
       type: 'string',
       required: true,
       value: 'VERSION',
-      description: 'the kubelet version now on the node (required)',
+      description: 'the kubelet version now on the node (required, or --kubelet-binary / --node-object)',
     },
+    ...KUBELET_SOURCE_OPTIONS,
     pods: {
       type: 'string',
       required: true,
@@ -302,7 +320,7 @@ const verify: CommandDef = {
       );
     const gates = featureGates(ctx);
     const { ok, plan } = await verifyNode({
-      kubelet: str(ctx.values, 'kubelet', true),
+      kubelet: await kubeletVersionOf(ctx, 'kubelet'),
       pods: await podsOf(ctx),
       store: spec,
       ...(gates ? { featureGates: gates } : {}),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { CommandDef } from './command.js';
 import { CORE_COMMANDS } from './commands.js';
 import { CONTROLLER_COMMANDS } from './commands-controllers.js';
+import { doctor } from './commands-doctor.js';
 import { UPGRADE_COMMANDS, withNodeStores } from './commands-upgrade.js';
 import { documentSchema } from './output-schema.js';
 
@@ -10,6 +11,7 @@ export const COMMANDS: readonly CommandDef[] = [
   ...CORE_COMMANDS,
   ...CONTROLLER_COMMANDS.map((c) => (c.name === 'plan' ? withNodeStores(c) : c)),
   ...UPGRADE_COMMANDS,
+  doctor,
 ];
 
 /** The `--json` document of any command (discriminated by `command`). */

@@ -93,7 +93,10 @@ export function discoverRuntime(options: DiscoverOptions = {}): RuntimeDiscovery
       ? RUNTIME_LAYOUTS[0]
       : listener && /crio$/.test(exe)
         ? RUNTIME_LAYOUTS.find((l) => l.runtime === 'cri-o')
-        : undefined);
+        : // A socket of its own (a stopped runtime shows no listener) with a config given: containerd's.
+          options.config !== undefined
+          ? RUNTIME_LAYOUTS[0]
+          : undefined);
   if (!layout)
     throw new OptionError(
       'INVALID_OPTION',

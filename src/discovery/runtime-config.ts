@@ -8,7 +8,7 @@ function configError(file: string, expected: string, detail: string): OptionErro
 
 function parseToml(text: string, file: string): Record<string, unknown> {
   try {
-    return parse(text) as Record<string, unknown>;
+    return parse(text);
   } catch (e) {
     throw configError(file, 'a TOML file', (e as Error).message.split('\n')[0] ?? '');
   }

@@ -1,0 +1,105 @@
+/**
+ * The CLI side of node discovery (src/discovery): `--runtime-endpoint` instead of a runtime root,
+ * `--kubelet-binary` / `--node-object` instead of a typed `--from`. Kept apart from the commands so
+ * that plan/verify/apply only call in here.
+ */
+import { resolve } from 'node:path';
+import {
+  discoverRuntime,
+  versionOfKubeletBinary,
+  versionOfNodeObject,
+  type RuntimeDiscovery,
+} from '../discovery/index.js';
+import type { StoreSpec } from '../upgrade/index.js';
+import { RefusalError, UsageError, str, type CommandContext, type OptionDef, type Values } from './command.js';
+import { readObjects } from './inputs.js';
+
+export const ENDPOINT_OPTIONS: Record<string, OptionDef> = {
+  'runtime-endpoint': {
+    type: 'string',
+    value: 'ENDPOINT',
+    description:
+      "the kubelet's --container-runtime-endpoint (containerRuntimeEndpoint): find the runtime and its root from it (containerd, k3s, rke2, k0s, CRI-O, cri-dockerd) instead of giving the root",
+  },
+  'runtime-config': {
+    type: 'string',
+    value: 'FILE',
+    description:
+      "with --runtime-endpoint: the runtime's config file, when not where its layout or its --config flag say",
+  },
+};
+
+export const KUBELET_SOURCE_OPTIONS: Record<string, OptionDef> = {
+  'kubelet-binary': {
+    type: 'string',
+    value: 'PATH',
+    description: 'read the running kubelet release from `PATH --version` (instead of --from / --kubelet)',
+  },
+  'node-object': {
+    type: 'string',
+    value: 'FILE',
+    description: 'read it from a Node object (kubectl get node NAME -o yaml): status.nodeInfo.kubeletVersion',
+  },
+};
+
+/** The runtime behind --runtime-endpoint, or undefined when it is not given. */
+export function discoveredRuntime(values: Values, fsRoot?: string): RuntimeDiscovery | undefined {
+  const endpoint = str(values, 'runtime-endpoint');
+  if (endpoint === undefined) return undefined;
+  const config = str(values, 'runtime-config');
+  return discoverRuntime({ endpoint, ...(config !== undefined ? { config } : {}), ...(fsRoot ? { fsRoot } : {}) });
+}
+
+/** A store spec for a discovered runtime. */
+export function storeSpecOfDiscovery(d: RuntimeDiscovery): StoreSpec {
+  switch (d.runtime) {
+    case 'containerd':
+      return { runtime: 'containerd', root: d.rootOnDisk, namespace: d.namespace };
+    case 'cri-o':
+      return { runtime: 'cri-o', graphRoot: d.rootOnDisk };
+    case 'docker':
+      return { runtime: 'docker', root: d.rootOnDisk };
+  }
+}
+
+/** The store of --runtime-endpoint, refusing it alongside an explicit root. */
+export function endpointStoreSpec(ctx: CommandContext): StoreSpec | undefined {
+  if (str(ctx.values, 'runtime-endpoint') === undefined) return undefined;
+  const roots = ['containerd-root', 'crio-root', 'docker-root'].filter((k) => str(ctx.values, k) !== undefined);
+  if (roots.length > 0 || ctx.operands.length > 0)
+    throw new UsageError(
+      `give --runtime-endpoint or ${roots.length > 0 ? `--${roots[0]!}` : 'record files'}, not both`,
+    );
+  const d = discoveredRuntime(ctx.values)!;
+  ctx.warn(`runtime found from ${str(ctx.values, 'runtime-endpoint')!}: ${d.layout}, root ${d.root} (${d.rootFrom})`);
+  return storeSpecOfDiscovery(d);
+}
+
+/** The kubelet release: the typed option, else --kubelet-binary, else --node-object. */
+export async function kubeletVersionOf(ctx: CommandContext, typed: string): Promise<string> {
+  const given = str(ctx.values, typed);
+  const binary = str(ctx.values, 'kubelet-binary');
+  const nodeFile = str(ctx.values, 'node-object');
+  const sources = [given, binary, nodeFile].filter((s) => s !== undefined);
+  if (sources.length > 1) throw new UsageError(`give one of --${typed}, --kubelet-binary, --node-object`);
+  if (given !== undefined) return given;
+  if (binary !== undefined) return versionOfKubeletBinary(binary);
+  if (nodeFile !== undefined) {
+    const objects = await readObjects(ctx, [nodeFile]);
+    if (objects.length !== 1)
+      throw new UsageError(`--node-object: ${nodeFile} holds ${objects.length} objects; give one Node`);
+    return versionOfNodeObject(objects[0]!.object.value);
+  }
+  throw new UsageError(`--${typed} is required (or --kubelet-binary / --node-object)`);
+}
+
+/** apply/rollback with --runtime-endpoint: the plan must name the root that runtime uses. */
+export function checkPlanRoot(values: Values, plannedRoot: string | undefined): void {
+  const d = discoveredRuntime(values);
+  if (!d || plannedRoot === undefined) return;
+  if (resolve(d.rootOnDisk) !== resolve(plannedRoot))
+    throw new RefusalError(
+      'RUNTIME_ROOT_MISMATCH',
+      `the plan was made for the runtime root ${plannedRoot}, but ${str(values, 'runtime-endpoint')!} serves ${d.root} (${d.rootFrom}): plan again on this node`,
+    );
+}
