@@ -20,6 +20,7 @@ const FRONT_ENDS = new Set([
   'upgrade',
   'cli',
   'conformance',
+  'fleet',
 ]);
 
 function sourceFiles(dir: string): string[] {

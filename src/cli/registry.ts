@@ -4,6 +4,7 @@ import type { CommandDef } from './command.js';
 import { CORE_COMMANDS } from './commands.js';
 import { CONTROLLER_COMMANDS } from './commands-controllers.js';
 import { doctor } from './commands-doctor.js';
+import { fleet } from './commands-fleet.js';
 import { UPGRADE_COMMANDS, withNodeStores } from './commands-upgrade.js';
 import { documentSchema } from './output-schema.js';
 
@@ -12,6 +13,7 @@ export const COMMANDS: readonly CommandDef[] = [
   ...CONTROLLER_COMMANDS.map((c) => (c.name === 'plan' ? withNodeStores(c) : c)),
   ...UPGRADE_COMMANDS,
   doctor,
+  fleet,
 ];
 
 /** The `--json` document of any command (discriminated by `command`). */

@@ -1,0 +1,219 @@
+/**
+ * `kubelet-hash fleet manifests|report`: drive a fleet through Kubernetes itself. `manifests`
+ * prints the objects that run the read-only plan on every selected node (or a
+ * system-upgrade-controller Plan); `report` folds the node plans into one go/no-go.
+ */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { stringify } from 'yaml';
+import { z } from 'zod';
+import { fleetJobs, foldFleet, nodeReport, sucPlan, type FleetOptions } from '../fleet/index.js';
+import { UsageError, list, str, type CommandContext, type CommandDef, type CommandResult } from './command.js';
+import { readObjects } from './inputs.js';
+import { toolVersion } from './version.js';
+import { table } from './table.js';
+
+const RUNTIMES = ['containerd', 'cri-o', 'docker'] as const;
+
+/** `a=b,c=d` → { a: 'b', c: 'd' }. */
+function labelMap(text: string | undefined, option: string): Record<string, string> {
+  if (text === undefined || text === '') return {};
+  return Object.fromEntries(
+    text.split(',').map((pair) => {
+      const [k, v, ...rest] = pair.split('=');
+      if (!k || v === undefined || rest.length > 0)
+        throw new UsageError(`--${option}: expected key=value,…; got ${pair}`);
+      return [k.trim(), v.trim()];
+    }),
+  );
+}
+
+/** The nodes named with --node, and those of a NodeList (--nodes) matching --selector. */
+async function selectedNodes(ctx: CommandContext): Promise<string[]> {
+  const names = list(ctx.values, 'node');
+  const file = str(ctx.values, 'nodes');
+  const selector = labelMap(str(ctx.values, 'selector'), 'selector');
+  if (file !== undefined) {
+    for (const { object } of await readObjects(ctx, [file])) {
+      const v = object.value;
+      const items = v['kind'] === 'List' || v['kind'] === 'NodeList' ? (v['items'] as unknown[]) : [v];
+      for (const item of items) {
+        const meta = (item as { metadata?: { name?: unknown; labels?: Record<string, string> } }).metadata;
+        if (typeof meta?.name !== 'string') continue;
+        if (Object.entries(selector).every(([k, want]) => meta.labels?.[k] === want)) names.push(meta.name);
+      }
+    }
+  }
+  const unique = [...new Set(names)].sort();
+  if (unique.length === 0)
+    throw new UsageError('select nodes: --node NAME (repeatable) or --nodes nodes.json [--selector k=v]');
+  return unique;
+}
+
+function fleetOptions(ctx: CommandContext, nodes: string[]): FleetOptions {
+  const v = ctx.values;
+  const runtime = str(v, 'runtime') ?? 'containerd';
+  if (!(RUNTIMES as readonly string[]).includes(runtime))
+    throw new UsageError(`--runtime: one of ${RUNTIMES.join(', ')}`);
+  return {
+    nodes,
+    from: str(v, 'from', true),
+    to: str(v, 'to', true),
+    image: str(v, 'image') ?? `kubelet-hash:${toolVersion()}`,
+    kubectlImage: str(v, 'kubectl-image') ?? 'registry.k8s.io/kubectl:v1.31.0',
+    namespace: str(v, 'namespace') ?? 'kubelet-hash',
+    runtime: runtime as FleetOptions['runtime'],
+    runtimeRoot: str(v, 'runtime-root') ?? '/var/lib/containerd',
+    kubeletRoot: str(v, 'kubelet-root') ?? '/var/lib/kubelet',
+  };
+}
+
+async function manifests(ctx: CommandContext): Promise<CommandResult> {
+  const variant = str(ctx.values, 'variant') ?? 'jobs';
+  let objects: Record<string, unknown>[];
+  if (variant === 'jobs') objects = fleetJobs(fleetOptions(ctx, await selectedNodes(ctx)));
+  else if (variant === 'suc') {
+    const swap = str(ctx.values, 'swap-command');
+    if (swap === undefined) throw new UsageError('--variant suc needs --swap-command (what installs the new kubelet)');
+    const concurrency = Number(str(ctx.values, 'concurrency') ?? '1');
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError('--concurrency: a whole number ≥ 1');
+    objects = sucPlan({
+      ...fleetOptions(ctx, []),
+      concurrency,
+      nodeSelector: labelMap(str(ctx.values, 'selector') ?? 'kubelet-hash/upgrade=true', 'selector'),
+      swapCommand: swap,
+      units: (str(ctx.values, 'units') ?? 'kubelet,containerd').split(','),
+    });
+  } else throw new UsageError('--variant: jobs or suc');
+  return {
+    exitCode: 0,
+    rows: objects,
+    summary: { variant, objects: objects.length },
+    text: objects.map((o) => `---\n${stringify(o, { lineWidth: 0 })}`).join(''),
+  };
+}
+
+function report(files: string[]): CommandResult {
+  if (files.length === 0)
+    throw new UsageError('fleet report: give the node plans (NODE.json or NODE.ndjson, one per node)');
+  const nodes = files.map((f) => nodeReport(basename(f).replace(/\.(nd)?json$/, ''), readFileSync(f, 'utf8'), f));
+  const r = foldFleet(nodes);
+  const text =
+    table(
+      ['node', 'ready', 'keep', 'rewrite', 'will-restart', 'unknown'],
+      r.nodes.map((n) => [
+        n.node,
+        n.ready ? 'yes' : 'no',
+        String(n.counts.keep),
+        String(n.counts.rewrite),
+        String(n.counts['will-restart']),
+        String(n.counts.unknown),
+      ]),
+    ) +
+    r.nodes
+      .flatMap((n) => n.findings.map((f) => `# ${n.node}: ${f.action} ${f.pod} ${f.container}: ${f.reason}\n`))
+      .join('') +
+    r.restartReasons.map((x) => `# will restart, ${x.containers}×: ${x.reason}\n`).join('') +
+    `# ${r.go ? 'GO' : 'NO-GO'}: ${r.ready} of ${r.nodes.length} nodes ready; ${r.counts['will-restart']} containers will restart, ${r.counts.unknown} unknown\n`;
+  return {
+    exitCode: r.go ? 0 : 1,
+    rows: r.nodes as unknown as Record<string, unknown>[],
+    summary: {
+      go: r.go,
+      ready: r.ready,
+      notReady: r.notReady,
+      counts: r.counts,
+      restartReasons: r.restartReasons,
+    },
+    text,
+  };
+}
+
+export const fleet: CommandDef = {
+  name: 'fleet',
+  summary:
+    'fleet manifests: the Jobs/RBAC (or a system-upgrade-controller Plan) that run the agent per node; fleet report: go/no-go over node plans',
+  description:
+    "`fleet manifests` prints (YAML, or the objects with --json) a Namespace, a ServiceAccount with a ClusterRole to get/list pods, and per selected node a Job pinned with nodeName that tolerates every taint, lists the node's pods with kubectl (field selector spec.nodeName) and runs the read-only `plan` over read-only hostPath mounts of the runtime root and the kubelet root, printing the plan file to its log. `--variant suc` prints instead a system-upgrade-controller Plan (upgrade.cattle.io/v1: cordon, no drain, --concurrency nodes at a time) whose upgrade container plans (the gate: a node with will-restart or unknown entries stops there), stops the units, applies, runs --swap-command, starts the units and verifies. `fleet report` reads one plan per node (a plan file or `plan --ndjson` rows; the node is the file name without .json/.ndjson) and prints per node ready or not, every container that will restart or is unknown with its reason, and the go/no-go: exit 0 when every node is ready, 1 otherwise. See docs/fleet.md.",
+  options: {
+    from: { type: 'string', value: 'VERSION', description: 'manifests: the kubelet release the nodes run' },
+    to: { type: 'string', value: 'VERSION', description: 'manifests: the kubelet release they move to' },
+    node: { type: 'string', multiple: true, value: 'NAME', description: 'manifests: a node to run on (repeatable)' },
+    nodes: {
+      type: 'string',
+      value: 'FILE',
+      description: 'manifests: kubectl get nodes -o json|yaml; every node in it (filtered by --selector)',
+    },
+    selector: {
+      type: 'string',
+      value: 'K=V,…',
+      description: "manifests: node labels to select (suc: the Plan's nodeSelector, default kubelet-hash/upgrade=true)",
+    },
+    image: {
+      type: 'string',
+      value: 'IMAGE',
+      description: 'manifests: an image with the single executable at /kubelet-hash (default kubelet-hash:VERSION)',
+    },
+    'kubectl-image': {
+      type: 'string',
+      value: 'IMAGE',
+      description: 'manifests: an image with kubectl (default registry.k8s.io/kubectl:v1.31.0)',
+    },
+    namespace: { type: 'string', value: 'NS', description: 'manifests: the namespace (default kubelet-hash)' },
+    runtime: { type: 'string', value: 'RUNTIME', description: 'manifests: containerd (default), cri-o or docker' },
+    'runtime-root': {
+      type: 'string',
+      value: 'DIR',
+      description: "manifests: the runtime's root on the nodes, as doctor reports it (default /var/lib/containerd)",
+    },
+    'kubelet-root': {
+      type: 'string',
+      value: 'DIR',
+      description: "manifests: the kubelet's root (default /var/lib/kubelet)",
+    },
+    variant: {
+      type: 'string',
+      value: 'jobs|suc',
+      description: 'manifests: per-node Jobs (default) or a system-upgrade-controller Plan',
+    },
+    concurrency: { type: 'string', value: 'N', description: 'manifests --variant suc: nodes at a time (default 1)' },
+    'swap-command': {
+      type: 'string',
+      value: 'CMD',
+      description: 'manifests --variant suc: the shell that installs the new kubelet (host at /host)',
+    },
+    units: {
+      type: 'string',
+      value: 'U,…',
+      description:
+        'manifests --variant suc: systemd units to stop and start, in stop order (default kubelet,containerd)',
+    },
+  },
+  operands: [
+    { name: 'manifests|report', description: 'what to do', count: 'one' },
+    { name: 'PLAN', description: 'report: one plan per node (NODE.json plan file or NODE.ndjson)', count: 'any' },
+  ],
+  examples: [
+    {
+      comment: 'Jobs for two nodes',
+      command: 'kubelet-hash fleet manifests --from 1.30 --to 1.31 --node node-a --node node-b | kubectl apply -f -',
+    },
+    { comment: 'the go/no-go', command: 'kubelet-hash fleet report plans/*.json' },
+  ],
+  finding: 'report: some node is not ready (containers will restart or are unknown)',
+  output: {
+    row: z.looseObject({}).describe('manifests: one Kubernetes object; report: one node'),
+    summary: z
+      .looseObject({})
+      .describe('manifests: variant, objects; report: go, ready, notReady, counts, restartReasons'),
+  },
+  async run(ctx) {
+    const [sub, ...rest] = ctx.operands;
+    if (sub === 'manifests') {
+      if (rest.length > 0) throw new UsageError('fleet manifests takes no files');
+      return manifests(ctx);
+    }
+    if (sub === 'report') return report(rest);
+    throw new UsageError(`fleet: manifests or report, not ${JSON.stringify(sub)}`);
+  },
+};

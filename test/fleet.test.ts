@@ -1,0 +1,255 @@
+/**
+ * `fleet manifests` and `fleet report`. Every generated Kubernetes object is validated with
+ * kubernetes-models (the JSON schemas its authors compile from the published Kubernetes OpenAPI
+ * document; one release, 1.34 or newer: no npm package ships a schema per release up to 1.37, so the
+ * objects are held to the newest and use only APIs served unchanged since 1.23 — batch/v1 Job with
+ * ttlSecondsAfterFinished, rbac.authorization.k8s.io/v1, v1). The report folds node plans recorded
+ * by `plan` over CRI-O node trees.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ClusterRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole';
+import { ClusterRoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRoleBinding';
+import { Job } from 'kubernetes-models/batch/v1/Job';
+import { Namespace } from 'kubernetes-models/v1/Namespace';
+import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { jobName } from '../src/fleet/index.js';
+import { cli } from './support/cli.js';
+import { fixtureContainers, fixturePod, type FixtureContainer } from './support/cri-fixtures.js';
+import { writeCrioNode } from './support/crio-fixtures.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'kh-fleet-'));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+type Obj = Record<string, unknown> & { kind: string; apiVersion: string };
+const MODELS: Record<string, new (data: never) => { validate(): void }> = {
+  'v1/Namespace': Namespace,
+  'v1/ServiceAccount': ServiceAccount,
+  'rbac.authorization.k8s.io/v1/ClusterRole': ClusterRole,
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': ClusterRoleBinding,
+  'batch/v1/Job': Job,
+};
+
+/** Throws the schema's message when the object does not validate. */
+function validate(o: Obj): void {
+  const Model = MODELS[`${o.apiVersion}/${o.kind}`];
+  if (!Model) throw new Error(`no schema for ${o.apiVersion}/${o.kind}`);
+  new Model(o as never).validate();
+}
+
+async function manifests(args: string[]): Promise<Obj[]> {
+  const r = await cli(['fleet', 'manifests', ...args]);
+  expect(r.err).toBe('');
+  expect(r.code).toBe(0);
+  const docs = parseAllDocuments(r.out).map((d) => d.toJS() as Obj);
+  // YAML for kubectl and --json say the same
+  const j = await cli(['fleet', 'manifests', ...args, '--json']);
+  expect((JSON.parse(j.out) as { rows: Obj[] }).rows).toEqual(docs);
+  return docs;
+}
+
+describe('fleet manifests', () => {
+  const nodesFile = join(dir, 'nodes.json');
+  writeFileSync(
+    nodesFile,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        { apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-2', labels: { pool: 'blue' } } },
+        { apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-1', labels: { pool: 'blue' } } },
+        { apiVersion: 'v1', kind: 'Node', metadata: { name: 'gpu-1', labels: { pool: 'green' } } },
+      ],
+    }),
+  );
+
+  it('one Job per selected node, pinned, tolerating taints, read-only mounts; every object validates', async () => {
+    const objs = await manifests([
+      '--from',
+      '1.30',
+      '--to',
+      '1.31',
+      '--nodes',
+      nodesFile,
+      '--selector',
+      'pool=blue',
+      '--node',
+      'Control_Plane.1',
+      '--runtime-root',
+      '/var/lib/rancher/k3s/agent/containerd',
+    ]);
+    for (const o of objs) validate(o);
+    expect(objs.map((o) => o.kind)).toEqual([
+      'Namespace',
+      'ServiceAccount',
+      'ClusterRole',
+      'ClusterRoleBinding',
+      'Job',
+      'Job',
+      'Job',
+    ]);
+    const jobs = objs.filter((o) => o.kind === 'Job') as unknown as {
+      metadata: { name: string };
+      spec: {
+        template: {
+          spec: Record<string, unknown> & {
+            containers: { command: string[]; volumeMounts: { readOnly?: boolean }[] }[];
+            volumes: { hostPath?: { path: string } }[];
+          };
+        };
+      };
+    }[];
+    const pods = jobs.map((j) => j.spec.template.spec);
+    expect(pods.map((p) => p['nodeName'])).toEqual(['Control_Plane.1', 'worker-1', 'worker-2']);
+    expect(jobs[0]!.metadata.name).toBe('kubelet-hash-plan-control-plane-1');
+    for (const p of pods) {
+      expect(p['tolerations']).toEqual([{ operator: 'Exists' }]);
+      expect(p['serviceAccountName']).toBe('kubelet-hash');
+      expect(p.volumes.map((v) => v.hostPath?.path).filter(Boolean)).toEqual([
+        '/var/lib/rancher/k3s/agent/containerd',
+        '/var/lib/kubelet',
+      ]);
+      expect(p.containers[0]!.volumeMounts.every((m) => m.readOnly === true)).toBe(true);
+      expect(p.containers[0]!.command).toContain('--containerd-root');
+    }
+    const role = objs.find((o) => o.kind === 'ClusterRole')!;
+    expect(role['rules']).toEqual([{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }]);
+  });
+
+  it('the validator is not vacuous: a broken Job is rejected', () => {
+    expect(() => {
+      validate({
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        metadata: { name: 'x' },
+        spec: { template: { spec: { containers: 'no' } } },
+      });
+    }).toThrow(/containers must be array/);
+  });
+
+  it('node names become DNS-1123 Job names within 63 characters', () => {
+    const long = jobName(`${'n'.repeat(80)}.example`);
+    expect(long.length).toBeLessThanOrEqual(63);
+    expect(long).toMatch(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/);
+    expect(jobName('a'.repeat(80))).not.toBe(jobName(`${'a'.repeat(79)}b`));
+  });
+
+  it('the system-upgrade-controller variant: a Plan that gates, applies, swaps and verifies; RBAC validates', async () => {
+    const objs = await manifests([
+      '--from',
+      '1.30',
+      '--to',
+      '1.31',
+      '--variant',
+      'suc',
+      '--concurrency',
+      '2',
+      '--swap-command',
+      'chroot /host install -m 0755 /opt/kubelet-1.31 /usr/bin/kubelet',
+    ]);
+    for (const o of objs.filter((x) => x.kind !== 'Plan')) validate(o);
+    const plan = objs.find((o) => o.kind === 'Plan') as unknown as {
+      apiVersion: string;
+      spec: {
+        concurrency: number;
+        cordon: boolean;
+        drain?: unknown;
+        nodeSelector: unknown;
+        upgrade: { args: string[] };
+      };
+    };
+    expect(plan.apiVersion).toBe('upgrade.cattle.io/v1');
+    expect(plan.spec).toMatchObject({
+      concurrency: 2,
+      cordon: true,
+      nodeSelector: { matchLabels: { 'kubelet-hash/upgrade': 'true' } },
+    });
+    expect(plan.spec.drain).toBeUndefined();
+    const script = plan.spec.upgrade.args[0]!.split('\n');
+    const at = (s: string) => script.findIndex((l) => l.includes(s));
+    expect(at('/kubelet-hash plan')).toBeLessThan(at('systemctl stop kubelet'));
+    expect(at('systemctl stop containerd')).toBeLessThan(at('/kubelet-hash apply'));
+    expect(at('/kubelet-hash apply')).toBeLessThan(at('install -m 0755'));
+    expect(at('install -m 0755')).toBeLessThan(at('systemctl start containerd'));
+    expect(at('systemctl start kubelet')).toBeLessThan(at('/kubelet-hash verify'));
+  });
+
+  it('bad selections are usage errors', async () => {
+    expect((await cli(['fleet', 'manifests', '--from', '1.30', '--to', '1.31'])).code).toBe(2);
+    expect((await cli(['fleet', 'manifests', '--from', '1.30', '--to', '1.31', '--variant', 'suc'])).err).toContain(
+      '--swap-command',
+    );
+    expect((await cli(['fleet', 'nothing'])).code).toBe(2);
+  });
+});
+
+describe('fleet report', () => {
+  const pods = Array.from({ length: 4 }, (_, i) => fixturePod(i));
+  const podsFile = join(dir, 'pods.json');
+  writeFileSync(podsFile, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: pods }));
+
+  /** Records one node's plan with `plan`; `damage` edits its containers' records first. */
+  async function recordNode(
+    name: string,
+    format: 'plan' | 'ndjson',
+    damage?: (fixtures: FixtureContainer[]) => void,
+  ): Promise<string> {
+    const graph = join(dir, name, 'graph');
+    const fixtures = fixtureContainers(pods, '1.30');
+    damage?.(fixtures);
+    writeCrioNode(graph, join(dir, name, 'run'), fixtures);
+    const args = ['plan', '--from', '1.30', '--to', '1.31', '--pods', podsFile, '--crio-root', graph];
+    const out = join(dir, `${name}.${format === 'plan' ? 'json' : 'ndjson'}`);
+    const r = await cli(format === 'plan' ? [...args, '--out', out] : [...args, '--ndjson']);
+    if (format === 'ndjson') writeFileSync(out, r.out);
+    return out;
+  }
+
+  it('every node ready: GO, exit 0', async () => {
+    const a = await recordNode('node-a', 'plan');
+    const r = await cli(['fleet', 'report', a]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('# GO: 1 of 1 nodes ready; 0 containers will restart, 0 unknown');
+  });
+
+  it('a node with a container that will restart and an unknown: NO-GO, exit 1, each with its reason', async () => {
+    const a = join(dir, 'node-a.json');
+    const b = await recordNode('node-b', 'ndjson', (fixtures) => {
+      // a record that stores no hash (the kubelet reads 0 and restarts it), and one of a pod the API does not have
+      delete fixtures[0]!.annotations['io.kubernetes.container.hash'];
+      fixtures[2]!.labels['io.kubernetes.pod.uid'] = 'not-in-the-api';
+    });
+    const r = await cli(['fleet', 'report', a, b]);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/node-a\s+yes/);
+    expect(r.out).toMatch(/node-b\s+no/);
+    expect(r.out).toContain('# node-b: will-restart');
+    expect(r.out).toContain('the record stores no hash');
+    expect(r.out).toContain('# node-b: unknown');
+    expect(r.out).toContain('# will restart, 1×: the record stores no hash');
+    expect(r.out).toContain('# NO-GO: 1 of 2 nodes ready; 1 containers will restart, 1 unknown');
+    const j = JSON.parse((await cli(['fleet', 'report', a, b, '--json'])).out) as {
+      summary: unknown;
+      exitCode: number;
+    };
+    expect(j).toMatchObject({
+      exitCode: 1,
+      summary: { go: false, ready: 1, notReady: 1, counts: { 'will-restart': 1, unknown: 1 } },
+    });
+  });
+
+  it('an unreadable plan is exit 2 naming the file and line', async () => {
+    const bad = join(dir, 'node-c.ndjson');
+    writeFileSync(bad, '{"action":"keep","reason":"x","podUid":"u","containerName":"c"}\n{"action":"maybe"}\n');
+    const r = await cli(['fleet', 'report', bad]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('node-c.ndjson');
+    expect(r.err).toContain('keep|rewrite|will-restart|unknown');
+  });
+});
