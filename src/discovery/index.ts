@@ -3,6 +3,5 @@
  * kubelet release the node runs. Read-only; used by the CLI's --runtime-endpoint, --kubelet-binary,
  * --node-object and `doctor`.
  */
-export { discoverRuntime, type DiscoverOptions, type RuntimeDiscovery } from './discover.js';
-export { RUNTIME_LAYOUTS, type RuntimeLayout } from './layouts.js';
+export { discoverRuntime, type RuntimeDiscovery } from './discover.js';
 export { versionOfKubeletBinary, versionOfKubeletOutput, versionOfNodeObject } from './kubelet-version.js';
