@@ -172,11 +172,20 @@ describe('fleet manifests', () => {
     expect(plan.spec.drain).toBeUndefined();
     const script = plan.spec.upgrade.args[0]!.split('\n');
     const at = (s: string) => script.findIndex((l) => l.includes(s));
-    expect(at('/kubelet-hash plan')).toBeLessThan(at('systemctl stop kubelet'));
-    expect(at('systemctl stop containerd')).toBeLessThan(at('/kubelet-hash apply'));
-    expect(at('/kubelet-hash apply')).toBeLessThan(at('install -m 0755'));
-    expect(at('install -m 0755')).toBeLessThan(at('systemctl start containerd'));
-    expect(at('systemctl start kubelet')).toBeLessThan(at('/kubelet-hash verify'));
+    const order = [
+      'systemctl stop kubelet',
+      '/kubelet-hash plan',
+      'systemctl stop containerd',
+      '/kubelet-hash apply',
+      'systemctl start containerd',
+      '/kubelet-hash verify --kubelet 1.31',
+      'install -m 0755',
+    ].map(at);
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((x, y) => x - y)).toEqual(order);
+    expect(script.at(-1)).toBe('chroot /host systemctl start kubelet');
+    // the gate restarts the old kubelet and stops there
+    expect(script[at('/kubelet-hash plan')]).toContain('then chroot /host systemctl start kubelet; exit 1; fi');
   });
 
   it('bad selections are usage errors', async () => {

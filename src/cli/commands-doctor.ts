@@ -132,12 +132,15 @@ export const doctor: CommandDef = {
       });
     }
     const fromArg = from ?? 'FROM';
+    const runtimeName = found.layout === 'containerd' ? 'containerd' : `the ${found.layout} runtime`;
     const steps = [
+      'stop the kubelet',
       `kubelet-hash plan --from ${fromArg} --to ${to ?? 'TO'} --pods pods.yaml ${rootFlag} ${found.root} --out plan.json`,
-      `stop the kubelet, then ${found.layout === 'containerd' ? 'containerd' : `the ${found.layout} runtime`}`,
+      `stop ${runtimeName}`,
       'kubelet-hash apply plan.json --backup-dir /var/backups/kubelet-hash',
-      `swap the kubelet to ${to ?? 'TO'}, start the runtime, then the kubelet`,
+      `start ${runtimeName}`,
       `kubelet-hash verify --kubelet ${to ?? 'TO'} --pods pods.yaml ${rootFlag} ${found.root}`,
+      `install the ${to ?? 'TO'} kubelet and start it`,
     ];
     const text =
       table(

@@ -31,7 +31,7 @@ export interface SucPlanOptions extends FleetOptions {
   nodeSelector: Record<string, string>;
   /** A shell command, run with the host's / at /host (chroot /host …), that installs the new kubelet and restarts it. */
   swapCommand: string;
-  /** The systemd units to stop before apply and start after the swap, in stop order. */
+  /** The kubelet's systemd unit, then the runtime's (stopped in that order, started in reverse). */
   units: readonly string[];
 }
 
@@ -146,22 +146,24 @@ export function fleetJobs(o: FleetOptions): K8sObject[] {
 
 /** The shell the Plan's upgrade container runs on each node (host at /host, SUC's convention). */
 function upgradeScript(o: SucPlanOptions): string {
-  const stop = o.units.map((u) => `chroot /host systemctl stop ${u}`).join(' && ');
-  const start = [...o.units]
-    .reverse()
-    .map((u) => `chroot /host systemctl start ${u}`)
-    .join(' && ');
+  const unit = (verb: string, u: string) => `chroot /host systemctl ${verb} ${u}`;
+  const [kubelet = 'kubelet', ...runtimes] = o.units;
   const root = `/host${o.runtimeRoot}`;
+  const plan = '/host/var/lib/kubelet-hash/plan.json';
   return [
     'set -eu',
+    'mkdir -p /host/var/lib/kubelet-hash',
     'kubectl get pods --all-namespaces --field-selector spec.nodeName="$SYSTEM_UPGRADE_NODE_NAME" -o json > /tmp/pods.json',
-    // The gate: exit 1 (will-restart or unknown) stops this node's upgrade before anything changes.
-    `/kubelet-hash plan --from ${o.from} --to ${o.to} --pods /tmp/pods.json ${rootFlag(o.runtime)} ${root} --out /host/var/lib/kubelet-hash/plan.json`,
-    stop,
-    '/kubelet-hash apply /host/var/lib/kubelet-hash/plan.json --backup-dir /host/var/lib/kubelet-hash/backup',
-    o.swapCommand,
-    start,
+    // The kubelet stops first, so no container starts between the plan and apply.
+    unit('stop', kubelet),
+    // The gate: exit 1 (will-restart or unknown) or 2 stops this node before anything changes.
+    `if ! /kubelet-hash plan --from ${o.from} --to ${o.to} --pods /tmp/pods.json ${rootFlag(o.runtime)} ${root} --out ${plan}; then ${unit('start', kubelet)}; exit 1; fi`,
+    ...runtimes.map((u) => unit('stop', u)),
+    `/kubelet-hash apply ${plan} --backup-dir /host/var/lib/kubelet-hash/backup`,
+    ...[...runtimes].reverse().map((u) => unit('start', u)),
     `/kubelet-hash verify --kubelet ${o.to} --pods /tmp/pods.json ${rootFlag(o.runtime)} ${root}`,
+    o.swapCommand,
+    unit('start', kubelet),
   ].join('\n');
 }
 
