@@ -2,11 +2,11 @@
 # The single executables' test (test/exe.integration.test.ts): qemu-user-static runs the arm64 file,
 # and a bookworm arm64 sysroot (libc6, libstdc++6, libgcc-s1 unpacked with dpkg-deb, never installed:
 # the machine keeps one architecture) gives it the dynamic loader and libraries the official node
-# binary links against. hyperfine measures start-up for the README. Records the sysroot's path in
+# binary links against. Records the sysroot's path in
 # $KUBELET_HASH_CACHE/arm64-sysroot.path for the test.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-apt_install qemu-user-static hyperfine
+apt_install qemu-user-static
 
 SYSROOT="$KUBELET_HASH_CACHE/arm64-sysroot"
 if [ ! -f "$SYSROOT/.unpacked" ]; then
