@@ -184,11 +184,20 @@ func inspect(tx *bolt.Tx, namespace string, tree bool, r *report) error {
 		}
 	}
 	if tree {
+		// The root through a cursor: bbolt itself only puts buckets there, but a file may hold values.
 		r.Tree = map[string]string{}
-		return tx.ForEach(func(name []byte, b *bolt.Bucket) error {
-			r.Tree[escape(name)] = "bucket"
-			return walk(b, escape(name)+"/", r.Tree)
-		})
+		c := tx.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			if v != nil {
+				sum := sha256.Sum256(v)
+				r.Tree[escape(k)] = hex.EncodeToString(sum[:])
+				continue
+			}
+			r.Tree[escape(k)] = "bucket"
+			if err := walk(tx.Bucket(k), escape(k)+"/", r.Tree); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
