@@ -257,7 +257,8 @@ describe('bbolt checker', () => {
     const faults = checkBoltFile(file).faults.join('\n');
     expect(faults).toMatch(new RegExp(`page ${meta.root} is free and in use`));
     const real = realBbolt(file);
-    if (real) expect(real.check.join('\n')).toMatch(new RegExp(`page ${meta.root}: (multiple references|reachable freed)`));
+    if (real)
+      expect(real.check.join('\n')).toMatch(new RegExp(`page ${meta.root}: (multiple references|reachable freed)`));
   });
 
   it('finds keys out of order', () => {

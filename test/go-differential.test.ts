@@ -125,7 +125,8 @@ function compare(
       else note(`Go refused (${go.error}) but the library gave ${JSON.stringify([fromText, fromObject, checked])}`);
       return;
     }
-    if (checked && 'refused' in checked) note(`Go accepted (hash ${go.hash}) but validateContainer said ${checked.refused}`);
+    if (checked && 'refused' in checked)
+      note(`Go accepted (hash ${go.hash}) but validateContainer said ${checked.refused}`);
     else if ('hash' in fromText && 'hash' in fromObject && fromText.hash === go.hash && fromObject.hash === go.hash)
       tally.identical++;
     else note(`Go ${go.hash}, library ${JSON.stringify([fromText, fromObject])}`);

@@ -15,7 +15,8 @@ export interface JudgeAnswer {
 export class LineJudge {
   private readonly child: ChildProcessWithoutNullStreams;
   private buffered = '';
-  private waiting: { count: number; lines: string[]; resolve: (a: string[]) => void; reject: (e: Error) => void } | undefined;
+  private waiting:
+    { count: number; lines: string[]; resolve: (a: string[]) => void; reject: (e: Error) => void } | undefined;
   private stderr = '';
   private exited: string | undefined;
 

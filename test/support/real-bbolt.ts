@@ -30,7 +30,10 @@ export interface BboltVerdict {
 }
 
 /** Real bbolt's report on `file`, or `undefined` where bbolt-check is not built (skipped; CI fails). */
-export function realBbolt(file: string, options: { tree?: boolean; namespace?: string } = {}): BboltVerdict | undefined {
+export function realBbolt(
+  file: string,
+  options: { tree?: boolean; namespace?: string } = {},
+): BboltVerdict | undefined {
   if (!judgeAvailable(BBOLT_CHECK)) return undefined;
   const args = [...(options.tree ? ['-tree'] : []), '-namespace', options.namespace ?? 'k8s.io', file];
   const r = spawnSync(BBOLT_CHECK.path, args, { encoding: 'utf8', maxBuffer: 256 << 20, timeout: 60_000 });

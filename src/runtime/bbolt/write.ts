@@ -342,7 +342,8 @@ class PageWriter {
       this.write(this.pending.buf, this.pending.id * this.pageSize);
       this.pending = undefined;
     }
-    if (this.runPages > 0) this.write(this.arena.subarray(0, this.runPages * this.pageSize), this.runStart * this.pageSize);
+    if (this.runPages > 0)
+      this.write(this.arena.subarray(0, this.runPages * this.pageSize), this.runStart * this.pageSize);
     this.runStart = -1;
     this.runPages = 0;
   }
