@@ -179,7 +179,7 @@ describe('crash points of a CRI-O apply (file operations)', () => {
     expect(tally.untouched).toBeGreaterThan(0);
     expect(tally.partly).toBeGreaterThan(0);
     expect(tally.debris).toBeGreaterThan(0);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('crash points of a docker apply (file operations)', () => {
