@@ -170,7 +170,7 @@ function differential(release: string, judge: GoJudge, seed: number): void {
       expect(tally.identical).toBeGreaterThan(PER_ERA / 2);
       // …and the damaged ones must reach the refusal side.
       expect(tally.refusedByBoth).toBeGreaterThan(PER_ERA / 50);
-    }, 600_000);
+    }, 1_800_000);
   });
 }
 

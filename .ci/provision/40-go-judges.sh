@@ -128,6 +128,16 @@ k8s_api_136_gopath() {
   key=$(printf '%s\n' "$list" | sha256sum | cut -c1-12)
   gopath="$JUDGES/gopath-k8s-api-$K8S_API_VERSION-$key"
   if [ ! -f "$gopath/.complete" ]; then
+    # One apt-get download for every package not yet unpacked (one call per package is slow).
+    local wanted=()
+    while IFS== read -r name version; do
+      [ -f "$KUBELET_HASH_CACHE/pkg/${name}_${version}/.unpacked" ] || wanted+=("$name=$version")
+    done <<<"$list"
+    if [ "${#wanted[@]}" -gt 0 ]; then
+      mkdir -p "$KUBELET_HASH_CACHE/debs"
+      # shellcheck disable=SC2046
+      (cd "$KUBELET_HASH_CACHE/debs" && apt-get $(private_apt_opts) download -qq "${wanted[@]}" >&2)
+    fi
     tmp=$(mktemp -d "$JUDGES/.gopath136.XXXXXX")
     mkdir -p "$tmp/src"
     while IFS== read -r name version; do
