@@ -24,3 +24,5 @@ export {
 } from './stores/index.js';
 export { fingerprinter } from './stores/fingerprint.js';
 export { checkBoltFile, type BoltCheckReport } from './bbolt/index.js';
+export { writeFileAtomic } from './stores/files.js';
+export type { CommitHooks } from './bbolt/write.js';
