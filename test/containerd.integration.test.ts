@@ -19,6 +19,7 @@ import type { BackupEntry, StoreRewrite, StoredContainer } from '../src/stores/t
 import { cli } from './support/cli.js';
 import { ContainerdDaemon, containerdUnavailable, containerdVersion } from './support/containerd-daemon.js';
 import { fixtureContainers, fixturePod, fixtureSpec, type FixtureContainer } from './support/cri-fixtures.js';
+import { expectRealBboltAgrees } from './support/real-bbolt.js';
 
 const unavailable = containerdUnavailable();
 const inCi = process.env.CI === 'true';
@@ -133,6 +134,14 @@ describe.runIf(!unavailable || inCi)('real containerd: in-place kubelet upgrade 
     expect(report.syncedFreelist).toBe(true); // containerd 1.6 syncs its freelist
   });
 
+  it('real bbolt reads the file containerd wrote as the project does, with the stored hashes', async () => {
+    await daemon.stop();
+    expectRealBboltAgrees(containerdMetaDbPath(daemon.root), {
+      hashes: Object.fromEntries(fixtures.map((f) => [f.id, f.hash])),
+    });
+    await daemon.start();
+  });
+
   it('plan (CLI) is byte-identical across runs; verify says the 1.30 kubelet keeps all; apply refuses while containerd runs', async () => {
     writeFileSync(podsFile(), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: pods }));
     const args = ['plan', '--from', FROM, '--to', TO, '--pods', podsFile(), '--containerd-root', daemon.root];
@@ -172,6 +181,10 @@ describe.runIf(!unavailable || inCi)('real containerd: in-place kubelet upgrade 
     const report = checkBoltFile(containerdMetaDbPath(daemon.root));
     // Pages written before the "crash" sit in free space the old meta does not reach; that is all.
     expect(report.faults.filter((f) => !f.includes('neither reachable nor free'))).toEqual([]);
+    expectRealBboltAgrees(containerdMetaDbPath(daemon.root), {
+      hashes: Object.fromEntries(fixtures.map((f) => [f.id, f.hash])),
+      abandonedPages: true,
+    });
     await daemon.start();
     const served = new Map(
       (await daemon.criListContainers()).map((c) => [c.id, c.annotations['io.kubernetes.container.hash']]),
@@ -189,6 +202,9 @@ describe.runIf(!unavailable || inCi)('real containerd: in-place kubelet upgrade 
     expect(applied.code).toBe(0);
     expect(applied.out).toContain(`# rewrote ${fixtures.length} records`);
     expect(checkBoltFile(dbPath).faults).toEqual([]);
+    expectRealBboltAgrees(dbPath, {
+      hashes: Object.fromEntries(fixtures.map((f) => [f.id, hashContainer(f.container, { kubeletVersion: TO })])),
+    });
     const manifest = readManifest();
     expect(readFileSync(manifest.backups[0]!.backup).equals(original)).toBe(true);
     expect((await cli(['verify', '--kubelet', TO, '--pods', podsFile(), '--containerd-root', daemon.root])).code).toBe(
@@ -229,10 +245,13 @@ describe.runIf(!unavailable || inCi)('real containerd: in-place kubelet upgrade 
     mkdirSync(join(daemon.root, 'io.containerd.grpc.v1.cri', 'containers', extra.id), { recursive: true });
     await daemon.stop();
     expect(checkBoltFile(dbPath).faults).toEqual([]);
+    const real = expectRealBboltAgrees(dbPath);
+    if (real) expect(real.hashes[extra.id]?.hash).toBe(extra.hash);
     await daemon.start();
     expect((await daemon.criListContainers()).length).toBe(fixtures.length + 1);
     await daemon.stop();
     expect(checkBoltFile(dbPath).faults).toEqual([]);
+    expectRealBboltAgrees(dbPath);
   });
 
   it('rollback (CLI) restores the original meta.db bytes, and containerd serves the old hashes again', async () => {
@@ -242,6 +261,7 @@ describe.runIf(!unavailable || inCi)('real containerd: in-place kubelet upgrade 
     expect(rolled.code).toBe(0);
     expect(await fingerprintFile(dbPath)).toBe(manifest.backups[0]!.fingerprint);
     expect(await fingerprintFile(dbPath)).toBe(await fingerprintFile(manifest.backups[0]!.backup));
+    expectRealBboltAgrees(dbPath, { hashes: Object.fromEntries(fixtures.map((f) => [f.id, f.hash])) });
     await daemon.start();
     const served = new Map(
       (await daemon.criListContainers()).map((c) => [c.id, c.annotations['io.kubernetes.container.hash']]),

@@ -16,6 +16,7 @@ import { writeBoltFile, type BoltTree } from './support/bolt-builder.js';
 import { fixtureContainers, fixturePod, fixtureSpec } from './support/cri-fixtures.js';
 import { crioSpec } from './support/crio-fixtures.js';
 import { hashContainer } from '../src/hash-api/index.js';
+import { expectRealBboltAgrees } from './support/real-bbolt.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kh-stores-'));
 afterAll(() => {
@@ -213,6 +214,8 @@ describe('containerd store on a NoFreelistSync meta.db (containerd 1.7+ style)',
     const db = containerdMetaDbPath(root);
     writeBoltFile(db, { v1: { 'k8s.io': { containers }, version: Buffer.from([3]) } }, { freelist: 'none' });
     const original = await fingerprintFile(db);
+    const oldHashes = Object.fromEntries(many.map((f) => [f.id, f.hash]));
+    expectRealBboltAgrees(db, { hashes: oldHashes });
     const store = new ContainerdStore({ root });
     const list = await store.list();
     expect(list).toHaveLength(many.length);
@@ -229,8 +232,11 @@ describe('containerd store on a NoFreelistSync meta.db (containerd 1.7+ style)',
     expect(checkBoltFile(db)).toMatchObject({ faults: [], syncedFreelist: false });
     const after = new Map((await store.list()).map((c) => [c.containerId, c.hash]));
     for (const r of rewrites) expect(after.get(r.containerId)).toBe(r.change.to.hash);
+    // Real bbolt reads exactly the new hashes.
+    expectRealBboltAgrees(db, { hashes: Object.fromEntries(rewrites.map((r) => [r.containerId, r.change.to.hash])) });
     await expect(store.apply(rewrites)).rejects.toMatchObject({ code: 'STORE_CHANGED' });
     await restoreBackups(report.backups);
     expect(await fingerprintFile(db)).toBe(original);
+    expectRealBboltAgrees(db, { hashes: oldHashes });
   });
 });

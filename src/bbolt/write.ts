@@ -68,10 +68,23 @@ export interface CommitResult {
   syncedFreelist: boolean;
 }
 
+/**
+ * One durable-storage operation, as {@link CommitHooks.trace} sees it. `bytes` is a view of a buffer
+ * that is reused after the call: copy it to keep it.
+ */
+export type FileOperation =
+  | { op: 'write'; path: string; position: number; bytes: Uint8Array }
+  | { op: 'truncate'; path: string; size: number }
+  | { op: 'sync'; path: string }
+  | { op: 'rename'; from: string; to: string }
+  | { op: 'syncDir'; path: string };
+
 /** Test hooks for crash-safety tests. */
 export interface CommitHooks {
   /** Runs after the data pages are written and synced, before the meta page is written; throwing simulates a crash there. */
   beforeMeta?: () => void;
+  /** Sees every write, truncate, rename and sync of the store's files in order (crash points are replayed from it). */
+  trace?: (op: FileOperation) => void;
 }
 
 interface TrieEntry {
@@ -173,9 +186,10 @@ class Transaction {
   constructor(
     readonly file: BoltFile,
     free: readonly number[],
+    trace: CommitHooks['trace'],
   ) {
     this.alloc = new PageAllocator(free, file.meta.pgid);
-    this.out = new PageWriter(file.fd, file.pageSize);
+    this.out = new PageWriter(file, file.pageSize, trace);
   }
 
   private place(node: Node): number {
@@ -286,8 +300,9 @@ class PageWriter {
   pages = 0;
 
   constructor(
-    private readonly fd: number,
+    private readonly file: BoltFile,
     private readonly pageSize: number,
+    private readonly trace: CommitHooks['trace'],
     arenaBytes = 8 << 20,
   ) {
     this.arena = Buffer.allocUnsafeSlow(Math.max(arenaBytes, pageSize));
@@ -324,18 +339,20 @@ class PageWriter {
 
   flush(): void {
     if (this.pending) {
-      writeAll(this.fd, this.pending.buf, this.pending.id * this.pageSize);
+      this.write(this.pending.buf, this.pending.id * this.pageSize);
       this.pending = undefined;
     }
     if (this.runPages > 0)
-      writeAll(this.fd, this.arena.subarray(0, this.runPages * this.pageSize), this.runStart * this.pageSize);
+      this.write(this.arena.subarray(0, this.runPages * this.pageSize), this.runStart * this.pageSize);
     this.runStart = -1;
     this.runPages = 0;
   }
-}
 
-function writeAll(fd: number, buf: Buffer, position: number): void {
-  for (let done = 0; done < buf.length;) done += writeSync(fd, buf, done, buf.length - done, position + done);
+  private write(buf: Buffer, position: number): void {
+    this.trace?.({ op: 'write', path: this.file.path, position, bytes: buf });
+    for (let done = 0; done < buf.length;)
+      done += writeSync(this.file.fd, buf, done, buf.length - done, position + done);
+  }
 }
 
 /**
@@ -362,7 +379,8 @@ export function commitUpdates(file: BoltFile, updates: readonly BoltUpdate[], ho
     const overflow = readPageHeader(page).overflow;
     for (let p = meta.freelist; p <= meta.freelist + overflow; p++) oldFreelistRun.push(p);
   }
-  const tx = new Transaction(file, free);
+  const { trace } = hooks;
+  const tx = new Transaction(file, free, trace);
   const trie = buildTrie(updates);
   const io = (e: unknown, what: string): StoreError =>
     e instanceof StoreError ? e : new StoreError('STORE_IO', [], what, (e as { code?: string }).code ?? String(e));
@@ -384,7 +402,11 @@ export function commitUpdates(file: BoltFile, updates: readonly BoltUpdate[], ho
     }
     tx.out.flush();
     const needed = tx.alloc.highWaterMark * file.pageSize;
-    if (needed > file.size) ftruncateSync(file.fd, needed);
+    if (needed > file.size) {
+      trace?.({ op: 'truncate', path: file.path, size: needed });
+      ftruncateSync(file.fd, needed);
+    }
+    trace?.({ op: 'sync', path: file.path });
     fdatasyncSync(file.fd);
   } catch (e) {
     throw io(e, `to write ${tx.out.pages} pages to ${file.path}`);
@@ -393,9 +415,10 @@ export function commitUpdates(file: BoltFile, updates: readonly BoltUpdate[], ho
   const pagesWritten = tx.out.pages;
   hooks.beforeMeta?.();
   try {
-    const metaWriter = new PageWriter(file.fd, file.pageSize, file.pageSize);
+    const metaWriter = new PageWriter(file, file.pageSize, trace, file.pageSize);
     metaWriter.add({ id: Number(newTxid % 2n), buf: encodeMetaPage(newMeta) });
     metaWriter.flush();
+    trace?.({ op: 'sync', path: file.path });
     fdatasyncSync(file.fd);
   } catch (e) {
     throw new StoreError(

@@ -75,6 +75,7 @@ export async function applyFileRewrites(
           writes.map((w) => w.file),
         )
       : [];
-  for (const w of writes) writeFileAtomic(w.file, w.data);
+  options.beforeWrite?.(backups);
+  for (const w of writes) writeFileAtomic(w.file, w.data, options.hooks?.trace);
   return { changed, backups, dryRun: false };
 }

@@ -13,6 +13,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { StoreError } from '../errors.js';
+import type { FileOperation } from '../bbolt/index.js';
 import { fingerprintFile } from './fingerprint.js';
 import type { BackupEntry } from './types.js';
 
@@ -29,18 +30,25 @@ function fsyncPath(path: string, flags = 'r'): void {
   }
 }
 
-/** Replaces `path` with `data`: temp file in the same directory, fsync, rename, fsync the directory. */
-export function writeFileAtomic(path: string, data: Uint8Array): void {
+/**
+ * Replaces `path` with `data`: temp file in the same directory, fsync, rename, fsync the directory.
+ * `trace` (crash-point tests) sees those operations in order.
+ */
+export function writeFileAtomic(path: string, data: Uint8Array, trace?: (op: FileOperation) => void): void {
   const tmp = join(dirname(path), `.${basename(path)}.kubelet-hash-${process.pid}.tmp`);
   try {
     const fd = openSync(tmp, 'w', 0o600);
     try {
+      trace?.({ op: 'write', path: tmp, position: 0, bytes: data });
       for (let done = 0; done < data.length;) done += writeSync(fd, data, done, data.length - done);
+      trace?.({ op: 'sync', path: tmp });
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
+    trace?.({ op: 'rename', from: tmp, to: path });
     renameSync(tmp, path);
+    trace?.({ op: 'syncDir', path: dirname(path) });
     fsyncPath(dirname(path));
   } catch (e) {
     throw ioError(e, `to replace ${path}`);

@@ -17,3 +17,5 @@ export {
 export { CrioStore, type CrioStoreOptions } from './crio.js';
 export { DockerStore, type DockerStoreOptions } from './docker.js';
 export { fingerprintFile, fingerprinter } from './fingerprint.js';
+export { writeFileAtomic } from './files.js';
+export type { CommitHooks } from '../bbolt/index.js';

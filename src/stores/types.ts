@@ -111,7 +111,14 @@ export interface ApplyOptions {
   /** Check everything (lock, runtime stopped, fingerprints, stored hashes) and write nothing. */
   dryRun?: boolean;
   /**
-   * Crash-safety test hooks for the bbolt commit.
+   * Runs once the backups are made and before the first byte of the store is written (apply writes
+   * its rollback manifest there, so that a crash in the middle of the write can be rolled back).
+   *
+   * @internal
+   */
+  beforeWrite?: (backups: BackupEntry[]) => void;
+  /**
+   * Crash-safety test hooks: the bbolt commit's, and a trace of every store write.
    *
    * @internal
    */

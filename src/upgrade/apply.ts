@@ -4,12 +4,19 @@
  * transaction for containerd; an atomic replace per file for CRI-O and docker), which refuses
  * while the runtime runs. With a backup directory it writes a manifest there that rollback reads.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { StoreError } from '../errors.js';
 import type { FeatureGates } from '../kubelet/index.js';
-import { fingerprinter, type ApplyReport, type BackupEntry, type StoreRewrite } from '../stores/index.js';
+import {
+  fingerprinter,
+  writeFileAtomic,
+  type ApplyReport,
+  type BackupEntry,
+  type CommitHooks,
+  type StoreRewrite,
+} from '../stores/index.js';
 import { formatNodePlan, storeSpecSchema, type NodeUpgradePlan, type StoreSpec } from './plan-file.js';
 import { planFromRecords, readNodeRecords } from './node-plan.js';
 import { normalizeStoreSpec, openStore } from './store-spec.js';
@@ -44,6 +51,12 @@ export interface ApplyNodePlanOptions {
   dryRun?: boolean;
   /** Called with a line of progress now and then. */
   progress?: (line: string) => void;
+  /**
+   * Crash-safety test hooks, handed to the store.
+   *
+   * @internal
+   */
+  hooks?: CommitHooks;
 }
 
 /**
@@ -113,22 +126,31 @@ export async function applyNodePlan(
   );
   progress(`${options.dryRun ? 'checking' : 'applying'} ${rewrites.length} rewrites`);
   const backupDir = options.backupDir !== undefined ? resolve(options.backupDir) : undefined;
-  const report: ApplyNodePlanReport = await store.apply(rewrites, {
-    ...(backupDir !== undefined ? { backupDir } : {}),
-    ...(options.dryRun ? { dryRun: true } : {}),
-  });
-  if (backupDir !== undefined && !report.dryRun) {
-    const fp = await fingerprinter();
-    const manifest = join(backupDir, MANIFEST_NAME);
+  const fp = await fingerprinter();
+  let manifest: string | undefined;
+  // The manifest is made durable before the store's first write: a crash in the middle of the write
+  // leaves a node that rollback can restore.
+  const writeManifest = (backups: BackupEntry[]): void => {
+    if (backupDir === undefined) return;
+    manifest = join(backupDir, MANIFEST_NAME);
     mkdirSync(backupDir, { recursive: true });
     const body = {
       kind: 'kubelet-hash/backup',
       version: 1,
       plan: fp(Buffer.from(formatNodePlan(plan))),
       store: plan.store,
-      backups: report.backups,
+      backups,
     };
-    writeFileSync(manifest, `${JSON.stringify(body, null, 2)}\n`);
+    writeFileAtomic(manifest, Buffer.from(`${JSON.stringify(body, null, 2)}\n`));
+  };
+  const report: ApplyNodePlanReport = await store.apply(rewrites, {
+    ...(backupDir !== undefined ? { backupDir } : {}),
+    ...(options.dryRun ? { dryRun: true } : {}),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+    beforeWrite: writeManifest,
+  });
+  if (backupDir !== undefined && !report.dryRun) {
+    if (manifest === undefined) writeManifest(report.backups);
     report.manifest = manifest;
   }
   return report;

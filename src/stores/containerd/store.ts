@@ -234,6 +234,7 @@ export class ContainerdStore implements RecordStore {
 
       const backups = options.backupDir !== undefined ? await backupFiles(options.backupDir, [this.dbPath]) : [];
       lap('backup');
+      options.beforeWrite?.(backups);
       const updates: BoltUpdate[] = rewrites.map((r) => ({
         bucket: this.bucketPath(r.containerId),
         key: EXTENSION_KEY,
