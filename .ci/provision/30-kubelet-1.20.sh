@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Kubelet 1.20.2, built from bookworm's `kubernetes` source package (its orig tarball carries the whole
-# tree with vendor/) with bookworm's Go 1.19 in GOPATH mode, and busybox-static for the test images.
+# tree with vendor/) with bookworm's Go 1.19 in GOPATH mode.
 # The binary is cached under $KUBELET_HASH_CACHE/kubelet/, keyed by the version, the orig tarball's
 # sha256 and the Go version, so a second run on the same machine does not rebuild (~4 min cold).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-apt_install golang-go busybox-static
+apt_install golang-go
 
 gopath=$(kubernetes_tree)
 tree="$gopath/src/k8s.io/kubernetes"
@@ -28,4 +28,4 @@ if [ ! -x "$out/kubelet" ]; then
   mv "$out/kubelet.new" "$out/kubelet"
 fi
 "$out/kubelet" --version | grep -qx 'Kubernetes v1.20.2' || { log "kubelet in $out does not report v1.20.2"; exit 1; }
-record_system kubelet 1.20.2 "BIN=$out/kubelet" "BUSYBOX=$(command -v busybox)"
+record_system kubelet 1.20.2 "BIN=$out/kubelet"

@@ -14,6 +14,9 @@ import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 
+/** Go's GOARCH for this machine (ctr 2.x needs the platform to unpack for). */
+const GOARCH = ({ x64: 'amd64', arm64: 'arm64' } as Record<string, string>)[process.arch] ?? process.arch;
+
 const PROTOS = join(dirname(fileURLToPath(import.meta.url)), 'protos');
 
 type Unary = (req: unknown, meta: grpc.Metadata, cb: (err: grpc.ServiceError | null, res: unknown) => void) => void;
@@ -147,7 +150,21 @@ export class ContainerdDaemon {
 
   /** Imports a docker-archive tarball into the CRI namespace, unpacked for the native snapshotter. */
   importImage(tarball: string): void {
-    this.ctr(['-n', 'k8s.io', 'images', 'import', '--snapshotter', 'native', tarball]);
+    // 2.x imports through its transfer service by default, which has no unpack platforms with our
+    // config: `--local` imports client-side, as 1.x always does.
+    const local = this.version().includes('/containerd/v2 ') ? ['--local'] : [];
+    this.ctr([
+      '-n',
+      'k8s.io',
+      'images',
+      'import',
+      ...local,
+      '--snapshotter',
+      'native',
+      '--platform',
+      `linux/${GOARCH}`,
+      tarball,
+    ]);
   }
 
   /**
