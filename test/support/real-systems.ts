@@ -21,16 +21,19 @@ export interface RealSystemEntry {
   readonly system: string;
   /** Its version, as recorded (`1.7.24`). */
   readonly version: string;
-  /** The provision script that builds or installs it and records it (run as root). */
-  readonly provision: string;
+  /** The provision scripts that install or build it and record it (run as root, in this order). */
+  readonly provision: readonly string[];
 }
 
+const BOOKWORM = '.ci/provision/10-bookworm-systems.sh';
+const RECORDS = '.ci/provision/20-real-system-records.sh';
+
 export const REAL_SYSTEMS: readonly RealSystemEntry[] = [
-  { system: 'containerd', version: '1.6.20', provision: '.ci/provision/10-bookworm-systems.sh' },
-  { system: 'containerd', version: '1.7.24', provision: '.ci/provision/20-real-system-records.sh' },
-  { system: 'containerd', version: '2.1.9', provision: '.ci/provision/20-real-system-records.sh' },
-  { system: 'dockerd', version: '20.10.24', provision: '.ci/provision/10-bookworm-systems.sh' },
-  { system: 'kubelet', version: '1.20.2', provision: '.ci/provision/30-kubelet-1.20.sh' },
+  { system: 'containerd', version: '1.6.20', provision: [BOOKWORM, RECORDS] },
+  { system: 'containerd', version: '1.7.24', provision: [RECORDS] },
+  { system: 'containerd', version: '2.1.9', provision: [RECORDS] },
+  { system: 'dockerd', version: '20.10.24', provision: [BOOKWORM, RECORDS] },
+  { system: 'kubelet', version: '1.20.2', provision: ['.ci/provision/30-kubelet-1.20.sh'] },
 ];
 
 /** Every containerd release the containerd tests run on. */
@@ -85,7 +88,7 @@ export function realSuiteName(needs: SystemNeeds, what?: string): string {
 
 /** The one command that provisions every missing system of `needs` (root, from the clone's root). */
 function provisionCommand(needs: SystemNeeds): string {
-  const scripts = [...new Set(needs.map(([s, v]) => entryOf(s, v).provision))].sort();
+  const scripts = [...new Set(needs.flatMap(([s, v]) => entryOf(s, v).provision))].sort();
   return `sudo sh -c '${scripts.map((s) => `bash ${s}`).join(' && ')}' (or CI=true bash .ci/run)`;
 }
 

@@ -14,14 +14,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { applyApiserverDefaults, hashContainer } from '../src/index.js';
-import { buildBusyboxImage } from './support/busybox-image.js';
-import { cli } from './support/cli.js';
-import { ContainerdDaemon } from './support/containerd-daemon.js';
-import { KubeletDaemon } from './support/kubelet-daemon.js';
-import { unmountUnder } from './support/process-tree.js';
-import { describeReal } from './support/real-systems.js';
-import { IMAGE, mirrorPods, runningName, staticPods, type StaticPod } from './support/static-pods.js';
+import { applyApiserverDefaults, hashContainer } from '../../src/index.js';
+import { buildBusyboxImage } from './busybox-image.js';
+import { cli } from './cli.js';
+import { ContainerdDaemon } from './containerd-daemon.js';
+import { KubeletDaemon } from './kubelet-daemon.js';
+import { unmountUnder } from './process-tree.js';
+import { describeReal } from './real-systems.js';
+import { IMAGE, mirrorPods, runningName, staticPods, type StaticPod } from './static-pods.js';
 
 const NEW = '1.20';
 /** 1.15: the go-spew era; 1.16 and 1.19: the JSON era. */
@@ -43,7 +43,8 @@ interface Seen {
   uid: string;
 }
 
-for (const containerd of ['1.6.20', '1.7.24'])
+/** The suite on kubelet 1.20.2 and containerd `containerd` (a release that serves CRI v1alpha2). */
+export function kubeletUpgradeSuite(containerd: string): void {
   describeReal(
     [
       ['kubelet', '1.20.2'],
@@ -284,3 +285,4 @@ for (const containerd of ['1.6.20', '1.7.24'])
     },
     'static pods across kubelet upgrades',
   );
+}
