@@ -6,7 +6,7 @@ export default defineConfig({
     // The CLI tests run the built binary: build it once per run.
     globalSetup: ['test/support/build-cli.ts'],
     testTimeout: 120_000,
-    reporters: ['default', './test/support/closing-line-reporter.ts'],
+    reporters: ['default', './test/support/real-systems-reporter.ts', './test/support/closing-line-reporter.ts'],
     benchmark: { include: ['bench/**/*.bench.ts'] },
   },
 });

@@ -111,3 +111,17 @@ kubernetes_tree() {
   touch "$gopath/.unpacked"
   printf '%s\n' "$gopath"
 }
+
+# Record where a provisioned real system lives, for the tests' registry (test/support/real-systems.ts):
+# $KUBELET_HASH_CACHE/systems/NAME-VERSION.env, lines KEY=VALUE (BIN=…, and whatever else the system
+# needs). A record is written last, after the system is complete, so a half-provisioned system is never
+# found. Usage: record_system NAME VERSION KEY=VALUE...
+record_system() {
+  local name=$1 version=$2 file
+  shift 2
+  mkdir -p "$KUBELET_HASH_CACHE/systems"
+  file="$KUBELET_HASH_CACHE/systems/$name-$version.env"
+  printf '%s\n' "$@" >"$file.new"
+  mv "$file.new" "$file"
+  log "recorded $name $version in $file"
+}

@@ -25,8 +25,9 @@ export class SpawnedDaemon {
     readonly name: string,
     args: readonly string[],
     logLimit = 1_000_000,
+    env?: NodeJS.ProcessEnv,
   ) {
-    this.child = spawn(name, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    this.child = spawn(name, args, { stdio: ['ignore', 'ignore', 'pipe'], ...(env ? { env } : {}) });
     this.child.once('exit', (code, signal) => (this.exited = `exited with ${code ?? signal}`));
     this.child.stderr?.on('data', (d: Buffer) => (this.log = (this.log + d.toString()).slice(-logLimit)));
   }

@@ -1,32 +1,23 @@
 /**
- * A real containerd for integration tests: started as root with a config, root, state and socket
- * in a temporary directory, stopped by the PID we started (never by name), and gRPC clients for
- * containerd's containers service and the CRI RuntimeService (subset protos in ./protos).
+ * A real containerd for integration tests: started as root from the binary a provision script
+ * recorded (see real-systems.ts), with a config, root, state and socket in a temporary directory;
+ * stopped by the PID we started (never by name); gRPC clients for containerd's containers service and
+ * the CRI RuntimeService (subset protos in ./protos). One version-2 config serves 1.6, 1.7 and 2.x
+ * (2.x migrates it at load).
  */
 import { spawnSync } from 'node:child_process';
 import { SpawnedDaemon, terminateChild } from './child-process.js';
+import { killShimsOf, unmountUnder } from './process-tree.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 
+/** Go's GOARCH for this machine (ctr 2.x needs the platform to unpack for). */
+const GOARCH = ({ x64: 'amd64', arm64: 'arm64' } as Record<string, string>)[process.arch] ?? process.arch;
+
 const PROTOS = join(dirname(fileURLToPath(import.meta.url)), 'protos');
-
-/** Why a real containerd cannot run here, or `undefined` when it can. */
-export function containerdUnavailable(): string | undefined {
-  if (process.platform !== 'linux') return 'not Linux';
-  if (process.getuid?.() !== 0) return 'not running as root';
-  const probe = spawnSync('containerd', ['--version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0)
-    return 'containerd is not installed (apt-get install -y --no-install-recommends containerd)';
-  if (spawnSync('flock', ['--version']).error) return 'util-linux flock(1) is missing';
-  return undefined;
-}
-
-export function containerdVersion(): string {
-  return spawnSync('containerd', ['--version'], { encoding: 'utf8' }).stdout.trim();
-}
 
 type Unary = (req: unknown, meta: grpc.Metadata, cb: (err: grpc.ServiceError | null, res: unknown) => void) => void;
 
@@ -57,8 +48,28 @@ function call<T>(c: Record<string, Unary>, method: string, req: unknown, namespa
 
 export interface CriContainer {
   id: string;
+  pod_sandbox_id: string;
+  metadata: { name: string; attempt: number };
+  /** 0 CREATED, 1 RUNNING, 2 EXITED, 3 UNKNOWN */
+  state: number;
+  created_at: string;
   labels: Record<string, string>;
   annotations: Record<string, string>;
+}
+
+export interface CriSandbox {
+  id: string;
+  metadata: { name: string; uid: string; namespace: string; attempt: number };
+  /** 0 READY, 1 NOTREADY */
+  state: number;
+  labels: Record<string, string>;
+}
+
+export interface ContainerdOptions {
+  /** The binary (default `containerd` on PATH); its directory's shims and `ctr` are used with it. */
+  bin?: string;
+  /** CRI `sandbox_image` (an image imported beforehand, so nothing is pulled). */
+  sandboxImage?: string;
 }
 
 export class ContainerdDaemon {
@@ -66,9 +77,14 @@ export class ContainerdDaemon {
   readonly state: string;
   readonly socket: string;
   readonly config: string;
+  readonly bin: string;
   private daemon: SpawnedDaemon | undefined;
 
-  constructor(readonly dir: string) {
+  constructor(
+    readonly dir: string,
+    options: ContainerdOptions = {},
+  ) {
+    this.bin = options.bin ?? 'containerd';
     this.root = join(dir, 'root');
     this.state = join(dir, 'state');
     this.socket = join(dir, 'containerd.sock');
@@ -88,6 +104,7 @@ export class ContainerdDaemon {
         '  disable_cgroup = true',
         '  disable_apparmor = true',
         '  restrict_oom_score_adj = true',
+        ...(options.sandboxImage ? [`  sandbox_image = "${options.sandboxImage}"`] : []),
         '  [plugins."io.containerd.grpc.v1.cri".containerd]',
         '    snapshotter = "native"',
         '  [plugins."io.containerd.grpc.v1.cri".cni]',
@@ -105,11 +122,59 @@ export class ContainerdDaemon {
   /** Starts containerd and waits until it has booted (and the CRI service answers). */
   async start(timeoutMs = 30_000): Promise<void> {
     if (this.daemon && !this.daemon.exited) throw new Error('containerd already started');
-    const daemon = (this.daemon = new SpawnedDaemon('containerd', ['--config', this.config]));
+    const daemon = (this.daemon = new SpawnedDaemon(this.bin, ['--config', this.config], 1_000_000, this.env()));
     const deadline = Date.now() + timeoutMs;
     await daemon.waitFor('booting', () => daemon.log.includes('containerd successfully booted'), deadline, 50);
     // The CRI plugin recovers containers before it serves; wait until it answers.
     await daemon.waitFor('CRI answer', async () => Boolean(await this.criVersion()), deadline);
+  }
+
+  /** PATH with the binary's own directory first: containerd finds its shims there, as does `ctr`. */
+  private env(): NodeJS.ProcessEnv {
+    if (!isAbsolute(this.bin)) return process.env;
+    return { ...process.env, PATH: `${dirname(this.bin)}:${process.env.PATH ?? ''}` };
+  }
+
+  /** What `containerd --version` says, e.g. `containerd github.com/containerd/containerd 1.7.24~ds1 …`. */
+  version(): string {
+    return spawnSync(this.bin, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  }
+
+  /** Runs this release's `ctr` against our socket; throws with its stderr when it fails. */
+  ctr(args: readonly string[]): string {
+    const ctr = isAbsolute(this.bin) ? join(dirname(this.bin), 'ctr') : 'ctr';
+    const r = spawnSync(ctr, ['--address', this.socket, ...args], { encoding: 'utf8', env: this.env() });
+    if (r.error || r.status !== 0) throw new Error(`ctr ${args.join(' ')}: ${r.error?.message ?? r.stderr}`);
+    return r.stdout;
+  }
+
+  /** Imports a docker-archive tarball into the CRI namespace, unpacked for the native snapshotter. */
+  importImage(tarball: string): void {
+    // 2.x imports through its transfer service by default, which has no unpack platforms with our
+    // config: `--local` imports client-side, as 1.x always does.
+    const local = this.version().includes('/containerd/v2 ') ? ['--local'] : [];
+    this.ctr([
+      '-n',
+      'k8s.io',
+      'images',
+      'import',
+      ...local,
+      '--snapshotter',
+      'native',
+      '--platform',
+      `linux/${GOARCH}`,
+      tarball,
+    ]);
+  }
+
+  /**
+   * Everything this containerd started, gone: the containers and shims it started (found by our
+   * socket on their command line), then containerd itself, then mounts left under our directory.
+   */
+  async teardown(): Promise<void> {
+    await killShimsOf(this.socket);
+    await this.stop();
+    unmountUnder(this.dir);
   }
 
   /** Stops the containerd we started (SIGTERM to its PID; SIGKILL after the timeout). */
@@ -136,15 +201,24 @@ export class ContainerdDaemon {
     }
   }
 
-  /** CRI ListContainers: what the kubelet reads back. */
-  async criListContainers(): Promise<CriContainer[]> {
+  /** One CRI RuntimeService call on a fresh connection. */
+  async cri<T>(method: string, req: unknown): Promise<T> {
     const c = this.criClient();
     try {
-      const res = await call<{ containers: CriContainer[] }>(c, 'ListContainers', {});
-      return res.containers;
+      return await call<T>(c, method, req);
     } finally {
       c.close();
     }
+  }
+
+  /** CRI ListContainers: what the kubelet reads back. */
+  async criListContainers(): Promise<CriContainer[]> {
+    return (await this.cri<{ containers: CriContainer[] }>('ListContainers', {})).containers;
+  }
+
+  /** CRI ListPodSandbox. */
+  async criListSandboxes(): Promise<CriSandbox[]> {
+    return (await this.cri<{ items: CriSandbox[] }>('ListPodSandbox', {})).items;
   }
 
   /** Creates container records through containerd's containers API (in `namespace`). */

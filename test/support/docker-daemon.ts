@@ -5,21 +5,10 @@
  * unix socket (no docker client needed). Stopped by the PIDs we started (dockerd, and the
  * containerd it supervises if that outlives it), never by name.
  */
-import { spawnSync } from 'node:child_process';
 import { SpawnedDaemon, terminateChild } from './child-process.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-
-/** Why a real dockerd cannot run here, or `undefined` when it can. */
-export function dockerdUnavailable(): string | undefined {
-  if (process.platform !== 'linux') return 'not Linux';
-  if (process.getuid?.() !== 0) return 'not running as root';
-  const probe = spawnSync('dockerd', ['--version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0)
-    return 'dockerd is not installed (apt-get install -y --no-install-recommends docker.io)';
-  return undefined;
-}
 
 /** An empty tar archive (two zero blocks): `docker import` makes an image of nothing from it. */
 const EMPTY_TAR = Buffer.alloc(10240);
@@ -31,7 +20,10 @@ export class DockerDaemon {
   readonly config: string;
   private daemon: SpawnedDaemon | undefined;
 
-  constructor(readonly dir: string) {
+  constructor(
+    readonly dir: string,
+    readonly bin = 'dockerd',
+  ) {
     this.root = join(dir, 'root');
     this.execRoot = join(dir, 'exec');
     this.socket = join(dir, 'docker.sock');
@@ -56,7 +48,7 @@ export class DockerDaemon {
       '--ip6tables=false',
       '--bridge=none',
     ];
-    const daemon = (this.daemon = new SpawnedDaemon('dockerd', args, 200_000));
+    const daemon = (this.daemon = new SpawnedDaemon(this.bin, args, 200_000));
     const ping = async (): Promise<boolean> => (await this.api('GET', '/_ping')).status === 200;
     await daemon.waitFor('API answer', ping, Date.now() + timeoutMs);
   }
