@@ -69,8 +69,22 @@ export function resolveHashOptions(options: unknown, name = 'options'): Resolved
 
 /** The escaping the patch table gives a version, or undefined when the `.0` build's applies. */
 export function patchTableEscapes(version: string): JsonEscapeMode | undefined {
+  return patchTableNote(version)?.escapes;
+}
+
+/**
+ * When the patch table decides a version's escaping: that escaping and the sentence saying why
+ * (results carry it, so a caller sees the hash depended on the table); else undefined.
+ */
+export function patchTableNote(
+  version: string,
+  explicit?: JsonEscapeMode,
+): { escapes: JsonEscapeMode; toolchain: string } | undefined {
+  if (explicit !== undefined) return undefined;
   const t = kubeletToolchain(version);
-  return t.basis === 'patch-table' && t.jsonEscapes !== null ? t.jsonEscapes : undefined;
+  return t.basis === 'patch-table' && t.jsonEscapes !== null
+    ? { escapes: t.jsonEscapes, toolchain: t.source }
+    : undefined;
 }
 
 /** Bounded: version strings come from callers (`v1.27.4-eks-…`), so the cache must not grow without limit. */

@@ -8,7 +8,7 @@ import { OptionError, type JsonPathSegment } from '../errors.js';
 import { modelledGates, releaseInfo, type ReleaseInfo } from '../registry/registry.js';
 import { MAX_UINT64 } from '../go/ints.js';
 import { parseHash, storedHashValue } from '../hash/format.js';
-import { checkOptions, escapesSchema, patchTableEscapes } from '../hash/options.js';
+import { checkOptions, escapesSchema, patchTableNote } from '../hash/options.js';
 export { checkOptions, escapesSchema } from '../hash/options.js';
 
 /**
@@ -236,12 +236,17 @@ export function resolveRuleOptions<T extends z.infer<typeof ruleOptionsSchema>>(
   schema: z.ZodType<T>,
   options: unknown,
   example: string,
-): { opts: T; info: ReleaseInfo; gates: ResolvedGates } {
+): { opts: T; info: ReleaseInfo; gates: ResolvedGates; toolchain?: string } {
   const checked = checkOptions(schema, options, 'options', `an options object such as ${example}`);
   const info = releaseInfo(checked.kubeletVersion, ['options', 'kubeletVersion']);
   const gates = resolveGates(info, checked.featureGates, ['options', 'featureGates']);
   // A patch version selects the escapes of the Go that built it; an explicit jsonEscapes wins.
-  const tableEscapes = checked.jsonEscapes === undefined ? patchTableEscapes(checked.kubeletVersion) : undefined;
-  const opts = tableEscapes === undefined ? checked : { ...checked, jsonEscapes: tableEscapes };
-  return { opts, info, gates };
+  const table = patchTableNote(checked.kubeletVersion, checked.jsonEscapes);
+  if (table === undefined) return { opts: checked, info, gates };
+  return {
+    opts: { ...checked, jsonEscapes: table.escapes },
+    info,
+    gates,
+    toolchain: `encoding/json escapes '${table.escapes}' from the patch table: ${table.toolchain}`,
+  };
 }

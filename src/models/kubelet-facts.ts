@@ -49,10 +49,10 @@ function applyGateChanges(
     // Only a GA gate locked on can go: its behaviour is then the only one.
     if (featureGates[name]?.locked !== true)
       throw new Error(`release ${version}: ${name} is removed before it was GA and locked`);
-    delete featureGates[name];
     retiredGates.push(name);
   }
-  return { featureGates, retiredGates };
+  const kept = Object.entries(featureGates).filter(([name]) => !retiredGates.includes(name as GateName));
+  return { featureGates: Object.fromEntries(kept), retiredGates };
 }
 
 function resolved(version: string, facts: KubeletFacts, patch: PatchToolchain | undefined): ResolvedKubeletFacts {

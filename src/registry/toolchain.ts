@@ -75,7 +75,7 @@ export function toolchainOf(info: ReleaseInfo, patch: number | null, explicit?: 
       jsonEscapes: later.escapes,
       basis: 'patch-table',
       go: later.go,
-      source: `${info.release}.${patch} was built with ${later.go} (${info.release}.${later.fromPatch} and later: ${later.source})`,
+      source: `${info.release}.${patch} was built with ${later.go} (patch table, ${info.release}.${later.fromPatch} and later: ${later.source})`,
     };
   }
   const which = patch === null ? `${info.release} (no patch given)` : `${info.release}.${patch}`;

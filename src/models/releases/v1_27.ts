@@ -18,7 +18,7 @@ export const v1_27: ReleaseDelta = {
       go: 'go1.22.5',
       escapes: 'go1.22',
       source:
-        'kubernetes#125898 (Go 1.22.5 for release-1.27, merged 2024-07-04); first shipped in 1.27.16 (2024-07-16), the last 1.27 patch',
+        'kubernetes#125898, Go 1.22.5 for release-1.27, merged 2024-07-04; the next patch was 1.27.16, 2024-07-16, the last 1.27 patch',
     },
   },
   changes: [

@@ -16,7 +16,7 @@ export const v1_28: ReleaseDelta = {
       go: 'go1.22.5',
       escapes: 'go1.22',
       source:
-        'kubernetes#125897 (Go 1.22.5 for release-1.28, merged 2024-07-04); first shipped in 1.28.12 (2024-07-16)',
+        'kubernetes#125897, Go 1.22.5 for release-1.28, merged 2024-07-04; the next patch was 1.28.12, 2024-07-16',
     },
   },
   changes: [

@@ -15,7 +15,7 @@ export const v1_29: ReleaseDelta = {
       fromPatch: 7,
       go: 'go1.22.5',
       escapes: 'go1.22',
-      source: 'kubernetes#125896 (Go 1.22.5 for release-1.29, merged 2024-07-04); first shipped in 1.29.7 (2024-07-16)',
+      source: 'kubernetes#125896, Go 1.22.5 for release-1.29, merged 2024-07-04; the next patch was 1.29.7, 2024-07-16',
     },
   },
   changes: [
