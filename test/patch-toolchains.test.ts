@@ -14,6 +14,7 @@ import {
   preimage,
   releaseInfo,
   translateHash,
+  type ContainerRecordInfo,
 } from '../src/index.js';
 import { runBin } from './support/cli-bin.js';
 import { oracleCase, oracleRow } from './support/oracle.js';
@@ -34,7 +35,7 @@ describe('patch toolchain table', () => {
 
   it('the 1.29.7 hash of the esc-b-f case is the Go 1.22 hash the oracle gives 1.30 (same JSON there)', () => {
     // esc-b-f uses no field 1.30 added, so its JSON, and so its hash, is 1.30's under Go 1.22 escapes.
-    const c = oracleCase('esc-b-f').container;
+    const c = oracleCase('esc-b-f').container as object;
     expect(oracleRow('esc-b-f', '1.29').hash).not.toBe(oracleRow('esc-b-f', '1.30').hash);
     expect(hashContainer(c, { kubeletVersion: 'v1.29.7' })).toBe(oracleRow('esc-b-f', '1.30').hash);
     expect(hashContainer(c, { kubeletVersion: 'v1.29.6' })).toBe(oracleRow('esc-b-f', '1.29').hash);
@@ -93,12 +94,16 @@ describe('patch toolchain table', () => {
     expect(explainHashChange(bs, { from: '1.29', to: '1.29' }).to.toolchain).toBeUndefined();
 
     const pod = { metadata: { name: 'p', uid: 'u1' }, spec: { containers: [bs] } };
-    const record = {
+    const record: ContainerRecordInfo = {
+      kind: 'crictl-inspect',
+      runtime: 'containerd',
       containerName: 'app',
       podUid: 'u1',
       podName: 'p',
+      podNamespace: 'default',
       containerId: 'c1',
       hash: at('1.29.6'),
+      hashLocations: [],
     };
     const plan = planUpgrade({ pods: [pod], records: [record], from: 'v1.29.6', to: 'Kubernetes v1.29.7' });
     expect(plan.toolchains?.from).toBeUndefined();

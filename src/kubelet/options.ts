@@ -54,6 +54,8 @@ export type GateValue = boolean | string;
  * @group Kubelet decisions
  */
 export interface FeatureGates {
+  /** A regular container's own restartPolicy and restartPolicyRules decide whether it starts again (1.34+); unset takes the release's default. */
+  ContainerRestartRules?: GateValue;
   /** In-place pod resize (1.27+); unset takes the release's default. Setting it before 1.27, or to false from 1.35 (locked), is an error. */
   InPlacePodVerticalScaling?: GateValue;
   /** Restartable init containers (gate 1.28–1.36, always on from 1.37, where the gate is gone); unset takes the release's default. Setting it before 1.28, to false at 1.33–1.36 (locked), or at all from 1.37 is an error. */
@@ -165,6 +167,8 @@ export interface ResolvedGates {
   inPlaceResize: boolean;
   /** SidecarContainers on: restartable init containers are sidecars (else plain init containers). */
   sidecars: boolean;
+  /** ContainerRestartRules on: a regular container's own restartPolicy (and its rules) decide whether it starts again. */
+  containerRestartRules: boolean;
 }
 
 export function resolveGates(info: ReleaseInfo, gates: unknown, path: JsonPathSegment[]): ResolvedGates {
@@ -172,6 +176,7 @@ export function resolveGates(info: ReleaseInfo, gates: unknown, path: JsonPathSe
   return {
     inPlaceResize: gateEnabled(info, set.InPlacePodVerticalScaling, 'InPlacePodVerticalScaling', path),
     sidecars: gateEnabled(info, set.SidecarContainers, 'SidecarContainers', path),
+    containerRestartRules: gateEnabled(info, set.ContainerRestartRules, 'ContainerRestartRules', path),
   };
 }
 

@@ -83,6 +83,8 @@ export interface ReleaseInfo {
   };
   /** Gates that change how the hash is used (not how it is computed). */
   readonly featureGates: {
+    /** A regular container's own restartPolicy and restartPolicyRules (KEP-5307): alpha (off) 1.34, beta (on) from 1.35; absent before 1.34. */
+    readonly ContainerRestartRules?: FeatureGateInfo;
     /** In-place pod resize: alpha (off) 1.27–1.32, beta (on) 1.33–1.34, GA (locked on) from 1.35; absent before 1.27. */
     readonly InPlacePodVerticalScaling?: FeatureGateInfo;
     /** Restartable init containers: alpha (off) 1.28, beta (on) 1.29–1.32, GA (locked on) 1.33–1.36, removed (always on) from 1.37; absent before 1.28. */
