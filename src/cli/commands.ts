@@ -238,7 +238,9 @@ const releases: CommandDef = {
         i.algorithm,
         i.hashWithoutResources ? 'yes' : 'no',
         i.jsonEscapes,
-        i.laterPatchJsonEscapes,
+        i.laterPatchToolchain
+          ? `${i.laterPatchToolchain.escapes} from ${i.release}.${i.laterPatchToolchain.fromPatch} (${i.laterPatchToolchain.go})`
+          : null,
       ]),
     );
     return Promise.resolve({ exitCode: 0, rows: infos.map((i) => ({ ...i })), summary: null, text });

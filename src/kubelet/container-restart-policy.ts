@@ -10,7 +10,7 @@ import { isPlainObject, memberOf } from '../decode/input.js';
 type OwnPolicy = 'Always' | 'OnFailure' | 'Never';
 
 /** The container's own restartPolicy, when it sets a known one. */
-export function ownRestartPolicy(container: unknown): OwnPolicy | undefined {
+function ownRestartPolicy(container: unknown): OwnPolicy | undefined {
   const p = isPlainObject(container) ? memberOf(container, 'restartPolicy') : undefined;
   return p === 'Always' || p === 'OnFailure' || p === 'Never' ? p : undefined;
 }

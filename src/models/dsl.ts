@@ -194,6 +194,17 @@ export interface KubeletFacts {
 /**
  * The Go release that built later patches of a minor, when it is not the `.0` build's and its
  * encoding/json escapes differently: patches from `fromPatch` on write `escapes`.
+ *
+ * @example
+ * ```ts
+ * import { releaseInfo, type PatchToolchain } from 'kubelet-hash';
+ *
+ * const later: PatchToolchain | null = releaseInfo('1.29').laterPatchToolchain;
+ * [later?.fromPatch, later?.go, later?.escapes]; // → [7, 'go1.22.5', 'go1.22']
+ * releaseInfo('1.30').laterPatchToolchain; // → null
+ * ```
+ *
+ * @group Releases
  */
 export interface PatchToolchain {
   /** The first patch release built with the newer Go (`7` for 1.29.7). */

@@ -60,7 +60,7 @@ export function kubeletToolchain(
 }
 
 /** {@link kubeletToolchain} for an already resolved release. */
-export function toolchainOf(info: ReleaseInfo, patch: number | null, explicit?: JsonEscapeMode): KubeletToolchain {
+function toolchainOf(info: ReleaseInfo, patch: number | null, explicit?: JsonEscapeMode): KubeletToolchain {
   const base = { release: info.release, patch };
   if (info.jsonEscapes === null) {
     return { ...base, jsonEscapes: null, basis: 'release', go: null, source: `${info.release} hashes no JSON` };
