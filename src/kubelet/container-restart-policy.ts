@@ -29,7 +29,7 @@ function matchingRule(container: unknown, exitCode: number): string | undefined 
     const hit = op === 'In' ? list.includes(exitCode) : op === 'NotIn' ? !list.includes(exitCode) : false;
     const action = memberOf(rule, 'action');
     if (hit && (action === 'Restart' || action === 'RestartAllContainers')) {
-      return `restartPolicyRules[${i}] (${String(action)} on exit codes ${op} [${list.map(String).join(', ')}])`;
+      return `restartPolicyRules[${i}] (${action} on exit codes ${op === 'In' ? 'In' : 'NotIn'} [${list.map(String).join(', ')}])`;
     }
   }
   return undefined;
