@@ -259,7 +259,7 @@ export class QuantityError extends KubeletHashError {}
  * import { hashContainer, ReleaseError } from 'kubelet-hash';
  *
  * try {
- *   hashContainer({ name: 'web', image: 'nginx' }, { kubeletVersion: '1.37' });
+ *   hashContainer({ name: 'web', image: 'nginx' }, { kubeletVersion: '1.7' });
  * } catch (e) {
  *   e instanceof ReleaseError && [e.code, e.expected.startsWith('a kubelet release from 1.8 to ')]; // → ['UNSUPPORTED_RELEASE', true]
  * }

@@ -47,6 +47,16 @@ export interface KubeletToolchain {
  * The toolchain of `version` (`1.29`, `v1.29.7`, `Kubernetes v1.29.7`); `explicit` (the caller's
  * `jsonEscapes`) wins over the table. Throws the version errors of {@link releaseInfo}.
  *
+ * @example
+ * ```ts
+ * import { kubeletToolchain } from 'kubelet-hash';
+ *
+ * // What `kubelet --version` prints on a node:
+ * kubeletToolchain('Kubernetes v1.28.12').jsonEscapes; // → 'go1.22'
+ * kubeletToolchain('v1.28.11').jsonEscapes; // → 'pre-go1.22'
+ * kubeletToolchain('1.31.2').basis; // → 'release'
+ * ```
+ *
  * @group Releases
  */
 export function kubeletToolchain(
