@@ -184,7 +184,12 @@ export interface UpgradePlan {
    * Present when a side's encoding/json escaping came from the patch table (a patch version built
    * with a newer Go than its `.0` release, e.g. `v1.29.7`): which Go, and the source.
    */
-  toolchains?: { from?: string; to?: string };
+  toolchains?: {
+    /** The `from` kubelet's toolchain, when the patch table chose it. */
+    from?: string;
+    /** The `to` kubelet's toolchain, when the patch table chose it. */
+    to?: string;
+  };
 }
 
 const recordInfoSchema = z.looseObject({
