@@ -84,7 +84,9 @@ export {
   HASH_WITHOUT_RESOURCES_KEY,
   type ReleaseInfo,
   type FeatureGateInfo,
+  type PatchToolchain,
 } from './registry/registry.js';
+export { kubeletToolchain, type KubeletToolchain } from './registry/toolchain.js';
 export type { JsonEscapeMode } from './models/json-escapes.js';
 export type { HashAlgorithmName } from './models/model.js';
 export { parseJson, parseJsonStream, type JsonValue, type JsonStreamValue } from './json/parse.js';

@@ -15,14 +15,53 @@ const sidecar = { name: 'proxy', image: 'envoy:1', restartPolicy: 'Always' };
 const stale = (v: string) => ({ hash: hashContainer({ ...sidecar, image: 'envoy:0' }, { kubeletVersion: v }) });
 
 describe('gate facts per release', () => {
-  it('SidecarContainers: none before 1.28, alpha off 1.28, beta on 1.29–1.32, GA locked from 1.33', () => {
+  it('SidecarContainers: none before 1.28, alpha off 1.28, beta on 1.29–1.32, GA locked 1.33–1.36, removed from 1.37', () => {
     const facts = supportedReleases().map((r) => [r, releaseInfo(r).featureGates.SidecarContainers ?? null] as const);
     for (const [r, g] of facts) {
       const m = Number(r.split('.')[1]);
       if (m < 28) expect(g).toBeNull();
       else if (m === 28) expect(g).toEqual({ default: false, stage: 'alpha', locked: false });
       else if (m <= 32) expect(g).toEqual({ default: true, stage: 'beta', locked: false });
-      else expect(g).toEqual({ default: true, stage: 'GA', locked: true });
+      else if (m <= 36) expect(g).toEqual({ default: true, stage: 'GA', locked: true });
+      else expect(g).toBeNull();
+      expect(releaseInfo(r).retiredGates.includes('SidecarContainers'), r).toBe(m >= 37);
+    }
+  });
+
+  it('ContainerRestartRules (KEP-5307): none before 1.34, alpha off 1.34, beta on from 1.35', () => {
+    expect(releaseInfo('1.33').featureGates.ContainerRestartRules).toBeUndefined();
+    expect(releaseInfo('1.34').featureGates.ContainerRestartRules).toEqual({
+      default: false,
+      stage: 'alpha',
+      locked: false,
+    });
+    expect(releaseInfo('1.35').featureGates.ContainerRestartRules).toEqual({
+      default: true,
+      stage: 'beta',
+      locked: false,
+    });
+    expect(releaseInfo('1.37').featureGates.ContainerRestartRules).toEqual({
+      default: true,
+      stage: 'beta',
+      locked: false,
+    });
+  });
+
+  it('1.37: the removed SidecarContainers gate is always on and its name is refused, as the kubelet refuses it', () => {
+    const changed = containerChanged(sidecar, stale('1.37'), {
+      kubeletVersion: '1.37',
+      containerList: 'initContainers',
+    });
+    expect(changed.changed).toBe(true);
+    for (const value of [true, false]) {
+      const attempt = () =>
+        containerChanged(sidecar, stale('1.37'), {
+          kubeletVersion: '1.37',
+          containerList: 'initContainers',
+          featureGates: { SidecarContainers: value },
+        });
+      expect(attempt).toThrow(OptionError);
+      expect(attempt).toThrow(/removed after GA/);
     }
   });
 

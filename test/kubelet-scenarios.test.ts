@@ -6,13 +6,22 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { predictRestarts, RESTART_RULES } from '../src/index.js';
+import { predictRestarts, RESTART_RULES, supportedReleases } from '../src/index.js';
+
+function expandReleases(releases: string[] | string): string[] {
+  if (Array.isArray(releases)) return releases;
+  const all = supportedReleases();
+  const from = all.indexOf(releases.slice(0, -1));
+  if (from < 0) throw new Error(`no release ${releases}`);
+  return all.slice(from);
+}
 
 const actionSchema = z.enum(['restart', 'keep', 'start', 'remove', 'deferred', 'stays-stopped']);
 const ruleIds = RESTART_RULES.map((r) => r.id) as [string, ...string[]];
 const scenarioSchema = z.strictObject({
   id: z.string(),
-  upstream: z.strictObject({ file: z.string(), test: z.string(), tag: z.string().regex(/^v1\.\d+\.0$/) }),
+  // tag: the first release whose file has the case (`v1.34.0`), or the pre-release read for 1.37 (`v1.37.0-beta.0`).
+  upstream: z.strictObject({ file: z.string(), test: z.string(), tag: z.string().regex(/^v1\.\d+\.0(-beta\.\d+)?$/) }),
   note: z.string().optional(),
   staticPod: z.boolean().optional(),
   before: z.unknown(),
@@ -20,7 +29,8 @@ const scenarioSchema = z.strictObject({
   podStatus: z.unknown().optional(),
   runs: z.array(
     z.strictObject({
-      releases: z.array(z.string()).min(1),
+      // A list, or `1.32+`: that release and every later one modelled (so a new release runs the row).
+      releases: z.union([z.array(z.string()).min(1), z.string().regex(/^1\.\d+\+$/)]).transform(expandReleases),
       featureGates: z.record(z.string(), z.union([z.boolean(), z.string()])).optional(),
       expect: z.record(z.string(), actionSchema),
       rules: z.record(z.string(), z.enum(ruleIds)).optional(),

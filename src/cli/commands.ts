@@ -2,6 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { hashContainer, hashContainerWithoutResources, preimage } from '../hash-api/index.js';
 import { releaseInfo, supportedReleases, type ReleaseInfo } from '../registry/registry.js';
+import { kubeletToolchain } from '../registry/toolchain.js';
 import {
   UsageError,
   flag,
@@ -28,7 +29,8 @@ export const KUBELET_VERSION: OptionDef = {
   type: 'string',
   short: 'k',
   value: 'VERSION',
-  description: 'kubelet version: 1.29, v1.29.4, 1.29.4-eks-…',
+  description:
+    'kubelet version: 1.29, v1.29.4, 1.29.4-eks-…, or what `kubelet --version` prints ("Kubernetes v1.29.7"); a patch selects the Go toolchain that built it',
 };
 export const CONTAINER: OptionDef = {
   type: 'string',
@@ -37,31 +39,58 @@ export const CONTAINER: OptionDef = {
   description: 'only the container with this name',
 };
 
-/** The releases of `-k` (repeatable), or every supported release. */
-function releasesFrom(ctx: CommandContext): ReleaseInfo[] {
+/** A release asked for, with the version text as given (a patch picks its Go toolchain). */
+interface AskedRelease {
+  info: ReleaseInfo;
+  version: string;
+  /** Set when the patch table chose the encoding/json escapes (`1.29.7 was built with go1.22.5 …`). */
+  toolchain: string | null;
+  /** The Go of a patch-table build (`go1.22.5`), for the text table. */
+  go: string | null;
+}
+
+/** The releases of `-k` (repeatable, `Kubernetes v1.29.7` as `kubelet --version` prints it), or every supported release. */
+function releasesFrom(ctx: CommandContext): AskedRelease[] {
   const asked = list(ctx.values, 'kubelet-version');
-  const infos = (asked.length > 0 ? asked : supportedReleases()).map((v) => releaseInfo(v));
-  return [...new Map(infos.map((i) => [i.release, i])).values()];
+  const out = new Map<string, AskedRelease>();
+  for (const version of asked.length > 0 ? asked : supportedReleases()) {
+    const info = releaseInfo(version);
+    const t = kubeletToolchain(version);
+    const toolchain = t.basis === 'patch-table' ? t.source : null;
+    // One row per release and toolchain: 1.29.6 and 1.29.7 hash differently, 1.29.1 and 1.29.2 do not.
+    const key = `${info.release} ${toolchain ?? ''}`;
+    if (!out.has(key)) out.set(key, { info, version, toolchain, go: t.go });
+  }
+  return [...out.values()];
 }
 
 /** One row per container and release, in input order. */
-function hashRows(ctx: CommandContext, containers: InputContainer[], releases: ReleaseInfo[]): CommandResult {
+function hashRows(ctx: CommandContext, containers: InputContainer[], asked: AskedRelease[]): CommandResult {
   const rows: Record<string, unknown>[] = [];
-  const total = containers.length * releases.length;
+  const total = containers.length * asked.length;
+  const goOf = new Map<Record<string, unknown>, string>();
   for (const c of containers) {
-    for (const r of releases) {
+    for (const { info: r, version, toolchain, go } of asked) {
       const run = <T>(fn: () => T): T => within(c.ref.file, c.object, c.path, fn);
       const spec = specFor(ctx, c, r.release);
-      const hash = run(() => hashContainer(spec, { kubeletVersion: r.release }));
+      const hash = run(() => hashContainer(spec, { kubeletVersion: version }));
       const withoutResources = r.hashWithoutResources
-        ? run(() => hashContainerWithoutResources(spec, { kubeletVersion: r.release }))
+        ? run(() => hashContainerWithoutResources(spec, { kubeletVersion: version }))
         : null;
-      rows.push({ ...c.ref, release: r.release, hash, hashWithoutResources: withoutResources });
+      const row: Record<string, unknown> = {
+        ...c.ref,
+        release: r.release,
+        hash,
+        hashWithoutResources: withoutResources,
+      };
+      if (toolchain !== null) row['toolchain'] = toolchain;
+      if (go !== null) goOf.set(row, go);
+      rows.push(row);
       ctx.progress(rows.length, total, 'hashing');
     }
   }
   const files = new Set(containers.map((c) => c.ref.file)).size;
-  const showWr = releases.some((r) => r.hashWithoutResources);
+  const showWr = asked.some((r) => r.info.hashWithoutResources);
   const headers = [
     ...(files > 1 ? ['file'] : []),
     'pod',
@@ -80,12 +109,12 @@ function hashRows(ctx: CommandContext, containers: InputContainer[], releases: R
       ...(files > 1 ? [ref.file] : []),
       podLabel(ref),
       name,
-      row['release'] as string,
+      goOf.has(row) ? `${row['release'] as string} (${goOf.get(row)!} build)` : (row['release'] as string),
       row['hash'] as string,
       ...(showWr ? [row['hashWithoutResources'] as string | null] : []),
     ];
   });
-  return { exitCode: 0, rows, summary: { releases: releases.map((r) => r.release) }, text: table(headers, cells) };
+  return { exitCode: 0, rows, summary: { releases: asked.map((r) => r.info.release) }, text: table(headers, cells) };
 }
 
 const hash: CommandDef = {
@@ -113,9 +142,10 @@ const hash: CommandDef = {
   ],
   output: OUTPUTS.hash,
   async run(ctx) {
-    const releases = releasesFrom(ctx);
+    const asked = releasesFrom(ctx);
+    const releases = asked.map((r) => r.info);
     const containers = await readContainers(ctx, ctx.operands, { ...containerFilter(ctx), releases });
-    return hashRows(ctx, containers, releases);
+    return hashRows(ctx, containers, asked);
   },
 };
 
@@ -208,7 +238,9 @@ const releases: CommandDef = {
         i.algorithm,
         i.hashWithoutResources ? 'yes' : 'no',
         i.jsonEscapes,
-        i.laterPatchJsonEscapes,
+        i.laterPatchToolchain
+          ? `${i.laterPatchToolchain.escapes} from ${i.release}.${i.laterPatchToolchain.fromPatch} (${i.laterPatchToolchain.go})`
+          : null,
       ]),
     );
     return Promise.resolve({ exitCode: 0, rows: infos.map((i) => ({ ...i })), summary: null, text });

@@ -33,6 +33,12 @@ const hashRow = z.object({
     .string()
     .nullable()
     .describe('io.kubernetes.container.hashWithoutResources (1.27–1.30); null for releases without it'),
+  toolchain: z
+    .string()
+    .optional()
+    .describe(
+      'present when -k named a patch built with a newer Go than its .0 release (1.29.7+): that Go and the source of the patch table',
+    ),
 });
 
 const preimageRow = z.object({

@@ -263,7 +263,7 @@ function mountToken(container: JsonObject, volume: string): void {
 
 /**
  * The volume mount the service-account admission plugin appends to containers and init
- * containers (same shape in every release 1.8–1.36).
+ * containers (same shape in every supported release).
  *
  * @example
  * ```ts

@@ -8,7 +8,7 @@ import { hasToJson, isPlainObject, memberOf } from '../decode/input.js';
 import type { ContainerList } from '../pod/locate.js';
 import { SERVICE_ACCOUNT_TOKEN_MOUNT_PATH } from './table.js';
 
-/** The fields the apiserver of every release 1.8–1.36 fills into every container it stores. */
+/** The fields the apiserver of every supported release fills into every container it stores. */
 const ALWAYS_DEFAULTED = ['terminationMessagePath', 'terminationMessagePolicy', 'imagePullPolicy'] as const;
 
 function containerObject(container: ContainerInput): Record<string, unknown> {

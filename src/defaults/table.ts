@@ -139,7 +139,7 @@ const DEFAULTS_GO = 'pkg/apis/core/v1/defaults.go';
 const GENERATED_GO = 'pkg/apis/core/v1/zz_generated.defaults.go';
 
 /**
- * Every container-level apiserver default of releases 1.8–1.36, in the order the apiserver applies
+ * Every container-level apiserver default of every supported release (1.8 on), in the order the apiserver applies
  * them (see {@link apiserverDefaultsFor} for one release's).
  *
  * @example
@@ -322,7 +322,7 @@ export const APISERVER_DEFAULTS: readonly ApiserverDefault[] = Object.freeze([
 ] satisfies ApiserverDefault[]);
 
 /**
- * Where the service-account admission plugin mounts the token (every release 1.8–1.36).
+ * Where the service-account admission plugin mounts the token (every supported release).
  *
  * @example
  * ```ts

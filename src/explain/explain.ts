@@ -14,7 +14,7 @@ import { releaseModel } from '../models/catalog.js';
 import { deref, type GoType, type StructType } from '../models/gotype.js';
 import type { HashAlgorithmName, TypeDecl } from '../models/model.js';
 import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
-import { checkOptions, escapesSchema } from '../hash/options.js';
+import { checkOptions, escapesSchema, patchTableNote } from '../hash/options.js';
 import { droppedFields, lookupJsonKey } from './input-fields.js';
 import { diffJson, stringsWithBsFf, type JsonDifference } from './json-diff.js';
 import { reachedStructs } from './reached-types.js';
@@ -41,7 +41,7 @@ export interface ExplainOptions {
   from: string;
   /** The new kubelet's version. */
   to: string;
-  /** encoding/json BS/FF escaping of the `from` kubelet's Go build; defaults to that of its `.0` release. */
+  /** encoding/json BS/FF escaping of the `from` kubelet's Go build; defaults to that of the Go that built `from` (a patch version: the patch table, see {@link kubeletToolchain}; a minor: its `.0` build). */
   fromJsonEscapes?: JsonEscapeMode;
   /** The same for the `to` kubelet. */
   toJsonEscapes?: JsonEscapeMode;
@@ -64,6 +64,7 @@ interface Side {
   info: ReleaseInfo;
   escapes: JsonEscapeMode | null;
   h: ReleaseHashes;
+  toolchain?: string;
 }
 
 /**
@@ -94,12 +95,16 @@ export function explainHashChange(container: ContainerInput, options: ExplainOpt
   const json = containerJson(container);
   // A diagnosis, not a verdict: nameless fragments are explained; non-containers are refused.
   checkContainerShape(json);
-  const side = (version: string, key: 'from' | 'to', escapes: JsonEscapeMode | undefined): Side => {
+  const side = (version: string, key: 'from' | 'to', given: JsonEscapeMode | undefined): Side => {
     const info = releaseInfo(version, ['options', key]);
+    // A patch version takes the escapes of the Go that built it (the patch table); given ones win.
+    const table = patchTableNote(version, given);
+    const escapes = given ?? table?.escapes;
     return {
       info,
       escapes: info.algorithm === 'legacy' ? null : (escapes ?? info.jsonEscapes),
       h: hashesFor(json, info, escapes),
+      ...(table ? { toolchain: table.toolchain } : {}),
     };
   };
   const a = side(opts.from, 'from', opts.fromJsonEscapes);
@@ -109,6 +114,7 @@ export function explainHashChange(container: ContainerInput, options: ExplainOpt
     algorithm: s.info.algorithm,
     hash: formatHash(s.h.hash),
     jsonEscapes: s.escapes,
+    ...(s.toolchain === undefined ? {} : { toolchain: s.toolchain }),
   });
   const from = show(a);
   const to = show(b);

@@ -162,6 +162,8 @@ export interface HashSide {
   hash: string;
   /** The encoding/json BS/FF escaping used; null for the legacy (go-spew) era. */
   jsonEscapes: JsonEscapeMode | null;
+  /** Present when the escaping came from the patch table (a patch version built with a newer Go): which Go, and the source. */
+  toolchain?: string;
 }
 
 /**

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { OptionError } from '../errors.js';
 import type { JsonEscapeMode } from '../models/json-escapes.js';
 import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
+import { kubeletToolchain } from '../registry/toolchain.js';
 
 /**
  * Which kubelet to reproduce: taken by every hashing function. Invalid options throw
@@ -13,19 +14,21 @@ import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
  * import { hashContainer, type HashOptions } from 'kubelet-hash';
  *
  * const container = { name: 'app', image: 'busybox', command: ['printf', 'a\bb'] };
- * const latePatch: HashOptions = { kubeletVersion: 'v1.29.14', jsonEscapes: 'go1.22' };
- * // 1.29.0 was built with Go 1.21, the late 1.29 patches with Go 1.22, which escapes \b differently.
+ * const latePatch: HashOptions = { kubeletVersion: 'v1.29.14' };
+ * // 1.29.0 was built with Go 1.21, 1.29.7 and later with Go 1.22.5, which escapes \b differently.
  * hashContainer(container, { kubeletVersion: '1.29' }) === hashContainer(container, latePatch); // → false
+ * hashContainer(container, latePatch) === hashContainer(container, { kubeletVersion: '1.29', jsonEscapes: 'go1.22' }); // → true
  * ```
  *
  * @group Hashing
  */
 export interface HashOptions {
-  /** The kubelet's version: `1.27`, `1.27.4`, `v1.27.4`, or a node's `v1.27.4-eks-…`. */
+  /** The kubelet's version: `1.27`, `1.27.4`, `v1.27.4`, a node's `v1.27.4-eks-…`, or `kubelet --version`'s `Kubernetes v1.27.4`. */
   kubeletVersion: string;
   /**
-   * Which Go toolchain's encoding/json escaping of BS/FF to use. Defaults to that of the release's
-   * `.0` build; the last 1.27.x and late 1.28.x/1.29.x patches were built with Go 1.22 and need `'go1.22'`.
+   * Which Go toolchain's encoding/json escaping of BS/FF to use; wins over the version. Without it,
+   * a patch version takes the Go that built it (1.27.16, 1.28.12+ and 1.29.7+ were built with Go
+   * 1.22.5: see {@link kubeletToolchain}) and a minor alone that of its `.0` build.
    */
   jsonEscapes?: JsonEscapeMode;
 }
@@ -60,7 +63,28 @@ export function resolveHashOptions(options: unknown, name = 'options'): Resolved
   const fast = wellFormed(options);
   if (fast) return fast;
   const data = checkOptions(hashOptionsSchema, options, name, 'an options object such as { kubeletVersion: "1.27" }');
-  return { info: releaseInfo(data.kubeletVersion, [name, 'kubeletVersion']), jsonEscapes: data.jsonEscapes };
+  const info = releaseInfo(data.kubeletVersion, [name, 'kubeletVersion']);
+  return { info, jsonEscapes: data.jsonEscapes ?? patchTableEscapes(data.kubeletVersion) };
+}
+
+/** The escaping the patch table gives a version, or undefined when the `.0` build's applies. */
+export function patchTableEscapes(version: string): JsonEscapeMode | undefined {
+  return patchTableNote(version)?.escapes;
+}
+
+/**
+ * When the patch table decides a version's escaping: that escaping and the sentence saying why
+ * (results carry it, so a caller sees the hash depended on the table); else undefined.
+ */
+export function patchTableNote(
+  version: string,
+  explicit?: JsonEscapeMode,
+): { escapes: JsonEscapeMode; toolchain: string } | undefined {
+  if (explicit !== undefined) return undefined;
+  const t = kubeletToolchain(version);
+  return t.basis === 'patch-table' && t.jsonEscapes !== null
+    ? { escapes: t.jsonEscapes, toolchain: t.source }
+    : undefined;
 }
 
 /** Bounded: version strings come from callers (`v1.27.4-eks-…`), so the cache must not grow without limit. */
@@ -81,7 +105,7 @@ function wellFormed(options: unknown): ResolvedHashOptions | null {
   let resolved = releases.get(kubeletVersion);
   if (resolved === undefined) {
     try {
-      resolved = { info: releaseInfo(kubeletVersion), jsonEscapes: undefined };
+      resolved = { info: releaseInfo(kubeletVersion), jsonEscapes: patchTableEscapes(kubeletVersion) };
     } catch {
       return null; // the slow path throws the ReleaseError with this call's path
     }

@@ -141,7 +141,7 @@ export function containerChanged(
   status: ContainerStatusInput,
   options: ContainerChangedOptions,
 ): ContainerChangedResult {
-  const { opts, info, gates } = resolveRuleOptions(optionsSchema, options, '{ kubeletVersion: "1.29" }');
+  const { opts, info, gates, toolchain } = resolveRuleOptions(optionsSchema, options, '{ kubeletVersion: "1.29" }');
   const json = containerJson(container);
   checkContainerShape(json, ['container']);
   const stored = readStoredHashes(status, ['status'], opts.storedHashReading ?? 'strict');
@@ -176,7 +176,7 @@ export function containerChanged(
     ruleId: v.ruleId,
     ruleSource: v.ruleSource,
     reason: v.reason,
-    assumptions: v.assumptions,
+    assumptions: toolchain === undefined ? v.assumptions : [...v.assumptions, toolchain],
   };
   if (v.withoutResources) {
     result.expectedWithoutResources = formatHash(v.withoutResources.expected);

@@ -8,6 +8,7 @@ import type { JsonPathSegment } from '../errors.js';
 import { isPlainObject, memberOf } from '../decode/input.js';
 import { applyChangedRule, type ChangedRule, type RuleInput } from './changed-rule.js';
 import type { ContainerRole } from './container-role.js';
+import { containerShouldRestart } from './container-restart-policy.js';
 import { resizeOutcome } from './resize-rule.js';
 import { restartRule, ruleHolds, type RestartRuleId } from './restart-rules.js';
 import type { RuntimeFacts } from './runtime-state.js';
@@ -127,6 +128,24 @@ export function decide(d: DecisionInput): Verdict {
     const s = d.runtime.state;
     const what =
       s === 'exited' ? `exited${d.runtime.exitCode !== undefined ? ` with code ${d.runtime.exitCode}` : ''}` : s;
+    // 1.34+ with ContainerRestartRules: an exited regular container's own policy wins over the pod's.
+    const own =
+      s === 'exited' && ruleHolds('not-running-container-policy', d.info, d.gates, d.role, d.staticPod)
+        ? containerShouldRestart(d.container, d.runtime.exitCode)
+        : undefined;
+    if (own !== undefined) {
+      if (d.restartPolicy === undefined) assumptions.pop(); // the pod's policy is not used
+      if (d.runtime.exitCode === undefined)
+        assumptions.push('the exit code is unknown: no restartPolicyRules entry matched');
+      return verdict(
+        'not-running-container-policy',
+        own.restart ? 'start' : 'stays-stopped',
+        own.restart
+          ? `not running (${what}): started again from the current spec (${own.why}), not for a definition change`
+          : `not running (${what}) and ${own.why}: the kubelet does not start it again, whatever its definition`,
+        base,
+      );
+    }
     if (startsAgain(d.role, d.runtime, policy)) {
       const kill = s === 'unknown' ? 'killed (state unknown) and ' : '';
       return verdict(

@@ -8,7 +8,7 @@ import { OptionError, type JsonPathSegment } from '../errors.js';
 import { modelledGates, releaseInfo, type ReleaseInfo } from '../registry/registry.js';
 import { MAX_UINT64 } from '../go/ints.js';
 import { parseHash, storedHashValue } from '../hash/format.js';
-import { checkOptions, escapesSchema } from '../hash/options.js';
+import { checkOptions, escapesSchema, patchTableNote } from '../hash/options.js';
 export { checkOptions, escapesSchema } from '../hash/options.js';
 
 /**
@@ -54,9 +54,11 @@ export type GateValue = boolean | string;
  * @group Kubelet decisions
  */
 export interface FeatureGates {
+  /** A regular container's own restartPolicy and restartPolicyRules decide whether it starts again (1.34+); unset takes the release's default. */
+  ContainerRestartRules?: GateValue;
   /** In-place pod resize (1.27+); unset takes the release's default. Setting it before 1.27, or to false from 1.35 (locked), is an error. */
   InPlacePodVerticalScaling?: GateValue;
-  /** Restartable init containers (1.28–1.36); unset takes the release's default. Setting it before 1.28, or to false from 1.33 (locked), is an error. */
+  /** Restartable init containers (gate 1.28–1.36, always on from 1.37, where the gate is gone); unset takes the release's default. Setting it before 1.28, to false at 1.33–1.36 (locked), or at all from 1.37 is an error. */
   SidecarContainers?: GateValue;
   /** Any other name is refused at run time (`UNKNOWN_FEATURE_GATE`); typed loosely so a parsed `--feature-gates` map fits. */
   [gate: string]: GateValue | undefined;
@@ -129,7 +131,9 @@ function readGates(info: ReleaseInfo, gates: unknown, path: JsonPathSegment[]): 
       throw new OptionError(
         'UNKNOWN_FEATURE_GATE',
         [...path, name],
-        `no ${name} setting: kubelet ${info.release} has no such gate and refuses to start with it`,
+        info.retiredGates.includes(name as GateName)
+          ? `no ${name} setting: the gate was removed after GA (its behaviour is always on) and kubelet ${info.release} refuses to start with it`
+          : `no ${name} setting: kubelet ${info.release} has no such gate and refuses to start with it`,
         `found ${name}=${value}`,
       );
     }
@@ -144,7 +148,8 @@ function readGates(info: ReleaseInfo, gates: unknown, path: JsonPathSegment[]): 
  */
 function gateEnabled(info: ReleaseInfo, set: boolean | undefined, name: GateName, path: JsonPathSegment[]): boolean {
   const gate = info.featureGates[name];
-  if (!gate) return false;
+  // A gate removed after GA leaves its behaviour on for good.
+  if (!gate) return info.retiredGates.includes(name);
   if (set !== undefined && gate.locked && set !== gate.default) {
     throw new OptionError(
       'INVALID_OPTION',
@@ -162,6 +167,8 @@ export interface ResolvedGates {
   inPlaceResize: boolean;
   /** SidecarContainers on: restartable init containers are sidecars (else plain init containers). */
   sidecars: boolean;
+  /** ContainerRestartRules on: a regular container's own restartPolicy (and its rules) decide whether it starts again. */
+  containerRestartRules: boolean;
 }
 
 export function resolveGates(info: ReleaseInfo, gates: unknown, path: JsonPathSegment[]): ResolvedGates {
@@ -169,6 +176,7 @@ export function resolveGates(info: ReleaseInfo, gates: unknown, path: JsonPathSe
   return {
     inPlaceResize: gateEnabled(info, set.InPlacePodVerticalScaling, 'InPlacePodVerticalScaling', path),
     sidecars: gateEnabled(info, set.SidecarContainers, 'SidecarContainers', path),
+    containerRestartRules: gateEnabled(info, set.ContainerRestartRules, 'ContainerRestartRules', path),
   };
 }
 
@@ -233,9 +241,17 @@ export function resolveRuleOptions<T extends z.infer<typeof ruleOptionsSchema>>(
   schema: z.ZodType<T>,
   options: unknown,
   example: string,
-): { opts: T; info: ReleaseInfo; gates: ResolvedGates } {
-  const opts = checkOptions(schema, options, 'options', `an options object such as ${example}`);
-  const info = releaseInfo(opts.kubeletVersion, ['options', 'kubeletVersion']);
-  const gates = resolveGates(info, opts.featureGates, ['options', 'featureGates']);
-  return { opts, info, gates };
+): { opts: T; info: ReleaseInfo; gates: ResolvedGates; toolchain?: string } {
+  const checked = checkOptions(schema, options, 'options', `an options object such as ${example}`);
+  const info = releaseInfo(checked.kubeletVersion, ['options', 'kubeletVersion']);
+  const gates = resolveGates(info, checked.featureGates, ['options', 'featureGates']);
+  // A patch version selects the escapes of the Go that built it; an explicit jsonEscapes wins.
+  const table = patchTableNote(checked.kubeletVersion, checked.jsonEscapes);
+  if (table === undefined) return { opts: checked, info, gates };
+  return {
+    opts: { ...checked, jsonEscapes: table.escapes },
+    info,
+    gates,
+    toolchain: `encoding/json escapes '${table.escapes}' from the patch table: ${table.toolchain}`,
+  };
 }

@@ -187,7 +187,7 @@ export function predictRestarts(
   newPodSpec: unknown,
   options: PredictRestartsOptions,
 ): RestartPrediction {
-  const { opts, info, gates } = resolveRuleOptions(optionsSchema, options, '{ kubeletVersion: "1.31" }');
+  const { opts, info, gates, toolchain } = resolveRuleOptions(optionsSchema, options, '{ kubeletVersion: "1.31" }');
   const before = locateContainers(oldPodSpec);
   const after = locateContainers(newPodSpec);
   for (const c of [...before, ...after]) checkContainerName(c.container, c.path);
@@ -199,7 +199,7 @@ export function predictRestarts(
   const oldByKey = new Map(before.map((c) => [key(c), c]));
   const newKeys = new Set(after.map(key));
   const out: PredictedContainer[] = [];
-  const ctx: Context = { info, gates, staticPod, escapes: opts.jsonEscapes, facts, restartPolicy };
+  const ctx: Context = { info, gates, staticPod, escapes: opts.jsonEscapes, facts, restartPolicy, toolchain };
 
   for (const c of after) {
     const role = containerRole(c.list, c.container);
@@ -256,6 +256,8 @@ interface Context {
   escapes: HashOptions['jsonEscapes'];
   facts: PodFacts | undefined;
   restartPolicy: PodRestartPolicy | undefined;
+  /** Set when the patch table chose the escapes (said in each compared container's assumptions). */
+  toolchain: string | undefined;
 }
 
 /** `spec.restartPolicy` of a Pod, pod spec or template, when set to a known value. */
@@ -306,7 +308,7 @@ function compare(ctx: Context, role: ContainerRole, old: LocatedContainer, now: 
     rule: v.comparison,
     ruleId: v.ruleId,
     ruleSource: v.ruleSource,
-    assumptions: v.assumptions,
+    assumptions: ctx.toolchain === undefined ? v.assumptions : [...v.assumptions, ctx.toolchain],
     storedHash: formatHash(stored.hash),
     expectedHash: formatHash(computed.hash),
     changes,

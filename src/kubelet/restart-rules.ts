@@ -32,6 +32,7 @@ export type RestartRuleId =
   | 'sidecar-as-init'
   | 'sidecar-not-compared'
   | 'not-running'
+  | 'not-running-container-policy'
   | 'pod-not-initialised'
   | 'sidecar-startup-probe-deferral'
   | 'hash'
@@ -96,17 +97,19 @@ export const RESTART_RULES: readonly RestartRule[] = Object.freeze([
     id: 'static-pod-manifest-edit',
     firstMinor: 8,
     lastMinor: null,
-    source: 'pkg/kubelet/config/common.go@v1.8.0 (applyDefaults)',
+    source:
+      'pkg/kubelet/config/common.go@v1.8.0 (applyDefaults: md5); pkg/kubelet/config/common.go@v1.35.0 (applyDefaults: FNV-128a, kubernetes#133511)',
     statement:
-      'A static pod without metadata.uid gets its UID from an MD5 of the decoded pod, the node name and the file path: any edit of the manifest makes a new pod, so the kubelet kills every container of the old one and starts the new one, whatever the hashes say.',
+      'A static pod without metadata.uid gets its UID from a hash (MD5 to 1.34, FNV-128a from 1.35) of the decoded pod, the node name and the file path: any edit of the manifest makes a new pod, so the kubelet kills every container of the old one and starts the new one, whatever the hashes say.',
   },
   {
     id: 'static-pod-kubelet-upgrade',
     firstMinor: 8,
     lastMinor: null,
-    source: 'pkg/kubelet/config/common.go@v1.8.0 (applyDefaults, hash.DeepHashObject of the internal api.Pod)',
+    source:
+      'pkg/kubelet/config/common.go@v1.8.0 (applyDefaults, hash.DeepHashObject of the internal api.Pod); CHANGELOG-1.35.md (v1.35.0-alpha.3: md5 replaced, kubernetes#133511)',
     statement:
-      'That MD5 covers the go-spew text of the internal Pod type, which gains fields in almost every minor: across a kubelet minor upgrade a static pod without metadata.uid gets a new UID and is recreated (patch upgrades keep the internal types).',
+      'That hash covers the go-spew text of the internal Pod type, which gains fields in almost every minor: across a kubelet minor upgrade a static pod without metadata.uid gets a new UID and is recreated (patch upgrades keep the internal types); 1.34 → 1.35 also changes the hash function (MD5 → FNV-128a).',
   },
   {
     id: 'ephemeral-never-restarted',
@@ -151,6 +154,17 @@ export const RESTART_RULES: readonly RestartRule[] = Object.freeze([
     source: `${MANAGER}@v1.8.0 (computePodActions); pkg/kubelet/container/helpers.go@v1.8.0 (ShouldContainerBeRestarted)`,
     statement:
       'Hashes are compared only for running containers. One that is not running is started again from the current spec if the restart policy says so (Always; OnFailure after a failure; sidecars always), and stays stopped otherwise.',
+  },
+  {
+    id: 'not-running-container-policy',
+    firstMinor: 34,
+    lastMinor: null,
+    roles: ['container'],
+    gate: { name: 'ContainerRestartRules', on: true },
+    source:
+      'pkg/kubelet/container/helpers.go@v1.34.0 (ShouldContainerBeRestarted → podutil.ContainerShouldRestart with ContainerRestartRules on); pkg/api/v1/pod/util.go@v1.34.0 (ContainerShouldRestart, findMatchingContainerRestartRule)',
+    statement:
+      "With ContainerRestartRules on (alpha 1.34, beta on from 1.35), a regular container that sets its own restartPolicy and is not running follows it instead of the pod's: the first restartPolicyRules entry whose exitCodes match the exit code (In / NotIn) with action Restart starts it again; else its restartPolicy decides (Always; OnFailure after a failure; Never).",
   },
   {
     id: 'pod-not-initialised',
@@ -238,7 +252,11 @@ export function ruleHolds(
   if (r.roles && !r.roles.includes(role)) return false;
   if (r.notStaticPods && staticPod) return false;
   if (r.gate) {
-    const on = r.gate.name === 'SidecarContainers' ? gates.sidecars : gates.inPlaceResize;
+    const on = {
+      SidecarContainers: gates.sidecars,
+      InPlacePodVerticalScaling: gates.inPlaceResize,
+      ContainerRestartRules: gates.containerRestartRules,
+    }[r.gate.name];
     if (on !== r.gate.on) return false;
   }
   return true;

@@ -1,15 +1,16 @@
 /**
  * Static pods (manifest files and URLs): when the manifest sets no `metadata.uid`, the kubelet
- * names the pod by an MD5 of the decoded internal `api.Pod` (go-spew text), the node name and the
- * source path (pkg/kubelet/config/common.go, applyDefaults). A new UID is a new pod: the kubelet
- * kills every container of the old one. Reproducing that MD5 needs the internal Pod types of each
+ * names the pod by a 128-bit hash of the decoded internal `api.Pod` (go-spew text), the node name
+ * and the source path (pkg/kubelet/config/common.go, applyDefaults): MD5 up to 1.34, FNV-128a from
+ * 1.35 (kubernetes#133511, in v1.35.0-alpha.3). A new UID is a new pod: the kubelet
+ * kills every container of the old one. Reproducing that hash needs the internal Pod types of each
  * release, which the library does not model, so it decides conservatively: any content change, and
  * any kubelet minor change, is a new UID unless a fixed `metadata.uid` shows otherwise.
  */
 import { isPlainObject, memberOf } from '../decode/input.js';
 import { stableKey } from '../json/stable-key.js';
 
-/** What the kubelet generates: `hex.EncodeToString(md5)`, 32 lowercase hex digits. */
+/** What the kubelet generates: the hex of a 128-bit hash (MD5, FNV-128a from 1.35), 32 lowercase hex digits. */
 const GENERATED_UID = /^[0-9a-f]{32}$/;
 
 /**

@@ -11,6 +11,7 @@ import { formatHash } from '../hash/format.js';
 import { releaseInfo } from '../registry/registry.js';
 import type { JsonEscapeMode } from '../models/json-escapes.js';
 import { checkOptions, escapesSchema, hashValueSchema, readHashValue, type HashValueInput } from './options.js';
+import { patchTableEscapes } from '../hash/options.js';
 import type { ContainerInput } from '../hash/hashes-for.js';
 import { containerJson, hashesFor } from '../hash/hashes-for.js';
 
@@ -88,12 +89,15 @@ export function translateHash(container: ContainerInput, options: TranslateOptio
   );
   const fromInfo = releaseInfo(opts.from, ['options', 'from']);
   const toInfo = releaseInfo(opts.to, ['options', 'to']);
+  // A patch version takes the escapes of the Go that built it; explicit escapes win.
+  const fromEscapes = opts.fromJsonEscapes ?? patchTableEscapes(opts.from);
+  const toEscapes = opts.toJsonEscapes ?? patchTableEscapes(opts.to);
   const json = containerJson(container);
   checkContainerShape(json);
   checkContainerName(json);
   if (opts.observed !== undefined) {
     const observed = readHashValue(opts.observed, ['options', 'observed']);
-    const source = hashesFor(json, fromInfo, opts.fromJsonEscapes).hash;
+    const source = hashesFor(json, fromInfo, fromEscapes).hash;
     if (observed !== source) {
       throw new HashMismatchError(
         'HASH_MISMATCH',
@@ -103,5 +107,5 @@ export function translateHash(container: ContainerInput, options: TranslateOptio
       );
     }
   }
-  return formatHash(hashesFor(json, toInfo, opts.toJsonEscapes).hash);
+  return formatHash(hashesFor(json, toInfo, toEscapes).hash);
 }

@@ -158,7 +158,7 @@ export interface FeatureGateInfo {
  *
  * @group Releases
  */
-export type GateName = 'InPlacePodVerticalScaling' | 'SidecarContainers';
+export type GateName = 'ContainerRestartRules' | 'InPlacePodVerticalScaling' | 'SidecarContainers';
 
 /** Alpha: off unless the kubelet's --feature-gates turns it on. */
 export const ALPHA_OFF: FeatureGateInfo = Object.freeze({ default: false, stage: 'alpha', locked: false });
@@ -166,6 +166,11 @@ export const ALPHA_OFF: FeatureGateInfo = Object.freeze({ default: false, stage:
 export const BETA_ON: FeatureGateInfo = Object.freeze({ default: true, stage: 'beta', locked: false });
 /** GA and locked on: the kubelet refuses `Gate=false`. */
 export const GA_LOCKED: FeatureGateInfo = Object.freeze({ default: true, stage: 'GA', locked: true });
+/**
+ * A GA gate removed from kube_features.go: the behaviour stays on, and the kubelet refuses the
+ * name (`unrecognized feature gate`). Only a GA, locked gate can be removed.
+ */
+export const REMOVED = 'removed';
 
 /**
  * What a release's kubelet does with a container hash. A delta states only what changes in its
@@ -182,21 +187,59 @@ export interface KubeletFacts {
   restartsSidecarsOnHashChange: boolean;
   /** Stage of each gate that exists in this release; a delta lists only the gates that change. */
   featureGates: Readonly<Partial<Record<GateName, FeatureGateInfo>>>;
+  /** GA gates removed in this or an earlier release: their behaviour is always on (derived from {@link REMOVED}). */
+  retiredGates: readonly GateName[];
+}
+
+/**
+ * The Go release that built later patches of a minor, when it is not the `.0` build's and its
+ * encoding/json escapes differently: patches from `fromPatch` on write `escapes`.
+ *
+ * @example
+ * ```ts
+ * import { releaseInfo, type PatchToolchain } from 'kubelet-hash';
+ *
+ * const later: PatchToolchain | null = releaseInfo('1.29').laterPatchToolchain;
+ * [later?.fromPatch, later?.go, later?.escapes]; // → [7, 'go1.22.5', 'go1.22']
+ * releaseInfo('1.30').laterPatchToolchain; // → null
+ * ```
+ *
+ * @group Releases
+ */
+export interface PatchToolchain {
+  /** The first patch release built with the newer Go (`7` for 1.29.7). */
+  readonly fromPatch: number;
+  /** That Go release (`go1.22.5`). */
+  readonly go: string;
+  /** encoding/json's BS/FF escaping of that Go. */
+  readonly escapes: JsonEscapeMode;
+  /** Where this was read (cherry-pick PR, release notes). */
+  readonly source: string;
 }
 
 /** Facts of one release only, never inherited by the next. */
 export interface ReleaseOnlyFacts {
   /**
    * Later patch releases were rebuilt with a newer Go whose encoding/json escapes differently
-   * (the last 1.27.x, late 1.28.x and 1.29.x were built with Go 1.22: kubernetes#125898, #125897, #127604).
+   * (1.27.16, 1.28.12+ and 1.29.7+ were built with Go 1.22.5: kubernetes#125898, #125897, #125896).
    */
-  laterPatchJsonEscapes?: JsonEscapeMode;
+  laterPatchToolchain?: PatchToolchain;
 }
 
-/** The upstream commits a release's model was read from (tag is always `kubernetes-<version>.0`). */
+/** A delta's gate changes: a new stage, or {@link REMOVED}. */
+export type GateChanges = Readonly<Partial<Record<GateName, FeatureGateInfo | typeof REMOVED>>>;
+
+/**
+ * The upstream commits a release's model was read from. The tag is `kubernetes-<version>.0` unless
+ * `tag` names another one (1.37: `v0.37.0-beta.0`, the `.0` tags being unavailable); `note` says why.
+ */
 export interface ReleaseSources {
   api: { commit: string; date: string };
   apimachinery: { commit: string; date: string };
+  /** The tag of both repositories when it is not `kubernetes-<version>.0`. */
+  tag?: string;
+  /** Why another tag was read (kept in the model's `k8s.io/api` source). */
+  note?: string;
 }
 
 /** The first release, declared in full. */
@@ -212,7 +255,8 @@ export interface BaseRelease {
 export interface ReleaseDelta {
   version: string;
   source: ReleaseSources;
-  kubelet?: Partial<KubeletFacts> & ReleaseOnlyFacts;
+  kubelet?: Partial<Omit<KubeletFacts, 'featureGates' | 'retiredGates'>> &
+    ReleaseOnlyFacts & { featureGates?: GateChanges };
   changes: readonly Change[];
 }
 

@@ -7,11 +7,11 @@
 import { ReleaseError } from '../errors.js';
 import type { JsonEscapeMode } from '../models/json-escapes.js';
 import { releaseFacts } from '../models/catalog.js';
-import type { FeatureGateInfo } from '../models/dsl.js';
+import type { FeatureGateInfo, GateName, PatchToolchain } from '../models/dsl.js';
 import type { HashAlgorithmName } from '../models/model.js';
 import { parseKubeletVersion } from './version.js';
 
-export type { FeatureGateInfo } from '../models/dsl.js';
+export type { FeatureGateInfo, PatchToolchain } from '../models/dsl.js';
 
 /**
  * Runtime annotation key the kubelet stores `HashContainer` under (every release).
@@ -70,8 +70,10 @@ export interface ReleaseInfo {
   readonly hashWithoutResources: boolean;
   /** encoding/json's BS/FF escaping of the Go that built the `.0` release; null for the legacy era. */
   readonly jsonEscapes: JsonEscapeMode | null;
-  /** The escaping of later patch builds when they moved to a newer Go (`'go1.22'` for the last 1.27.x and late 1.28.x/1.29.x), else null. */
+  /** The escaping of later patch builds when they moved to a newer Go (`'go1.22'` for 1.27.16, 1.28.12+ and 1.29.7+), else null. */
   readonly laterPatchJsonEscapes: JsonEscapeMode | null;
+  /** Those later patch builds: from which patch, which Go, and the source (see {@link kubeletToolchain}); else null. */
+  readonly laterPatchToolchain: PatchToolchain | null;
   /** The runtime annotation keys this release writes the hashes under. */
   readonly storageKeys: {
     /** The runtime annotation key the kubelet stores `HashContainer` under ({@link HASH_KEY}). */
@@ -81,13 +83,17 @@ export interface ReleaseInfo {
   };
   /** Gates that change how the hash is used (not how it is computed). */
   readonly featureGates: {
+    /** A regular container's own restartPolicy and restartPolicyRules (KEP-5307): alpha (off) 1.34, beta (on) from 1.35; absent before 1.34. */
+    readonly ContainerRestartRules?: FeatureGateInfo;
     /** In-place pod resize: alpha (off) 1.27–1.32, beta (on) 1.33–1.34, GA (locked on) from 1.35; absent before 1.27. */
     readonly InPlacePodVerticalScaling?: FeatureGateInfo;
-    /** Restartable init containers: alpha (off) 1.28, beta (on) 1.29–1.32, GA (locked on) from 1.33; absent before 1.28. */
+    /** Restartable init containers: alpha (off) 1.28, beta (on) 1.29–1.32, GA (locked on) 1.33–1.36, removed (always on) from 1.37; absent before 1.28. */
     readonly SidecarContainers?: FeatureGateInfo;
   };
   /** Running sidecars (restartable init containers) are restarted when their hash changes, with SidecarContainers on. */
   readonly restartsSidecarsOnHashChange: boolean;
+  /** GA gates this kubelet no longer has (removed from kube_features.go): always on, and the kubelet refuses the name. */
+  readonly retiredGates: readonly GateName[];
 }
 
 function buildRegistry(): ReadonlyMap<string, ReleaseInfo> {
@@ -99,13 +105,15 @@ function buildRegistry(): ReadonlyMap<string, ReleaseInfo> {
       algorithm: facts.kubeletHashAlgorithm,
       hashWithoutResources: facts.hasHashWithoutResources,
       jsonEscapes: facts.jsonEscapes,
-      laterPatchJsonEscapes: facts.laterPatchJsonEscapes,
+      laterPatchJsonEscapes: facts.laterPatchToolchain?.escapes ?? null,
+      laterPatchToolchain: facts.laterPatchToolchain,
       storageKeys: {
         hash: HASH_KEY,
         hashWithoutResources: facts.hasHashWithoutResources ? HASH_WITHOUT_RESOURCES_KEY : null,
       },
       featureGates: facts.featureGates,
       restartsSidecarsOnHashChange: facts.restartsSidecarsOnHashChange,
+      retiredGates: facts.retiredGates,
     };
     out.set(info.release, Object.freeze(info));
   }
@@ -119,14 +127,14 @@ function table(): ReadonlyMap<string, ReleaseInfo> {
 }
 
 /**
- * Every supported release, oldest first: `['1.8', …, '1.36']`, one per release file.
+ * Every supported release, oldest first: `['1.8', …]` up to the newest, one per release file.
  *
  * @example
  * ```ts
  * import { supportedReleases, hashContainer } from 'kubelet-hash';
  *
- * supportedReleases().length; // → 29
  * supportedReleases()[0]; // → '1.8'
+ * supportedReleases().includes('1.37'); // → true
  * // The hash of one container across every release, as `kubelet-hash hash` prints it.
  * const byRelease = Object.fromEntries(supportedReleases().map((r) => [r, hashContainer({ name: 'app', image: 'nginx' }, { kubeletVersion: r })]));
  * byRelease['1.29']; // → '65b95dba'
@@ -139,21 +147,24 @@ export function supportedReleases(): string[] {
 }
 
 /**
- * Release facts for a version string (`1.27`, `1.27.4`, `v1.27.4-eks-…`). Throws
- * {@link ReleaseError} `INVALID_VERSION` for text that is no kubelet version and
- * `UNSUPPORTED_RELEASE` outside 1.8–1.36; `path` is the JSON path the error reports.
+ * Release facts for a version string (`1.27`, `1.27.4`, `v1.27.4-eks-…`, `Kubernetes v1.27.4` as
+ * `kubelet --version` prints it). Throws {@link ReleaseError} `INVALID_VERSION` for text that is
+ * no kubelet version and `UNSUPPORTED_RELEASE` outside the supported range (see
+ * {@link supportedReleases}); `path` is the JSON path the error reports. The facts are the
+ * minor's; {@link kubeletToolchain} says which Go built a given patch.
  *
  * @example
  * ```ts
  * import { releaseInfo, ReleaseError } from 'kubelet-hash';
  *
  * releaseInfo('v1.29.4-eks-1234').release; // → '1.29'
+ * releaseInfo('Kubernetes v1.29.7').release; // → '1.29'
  * releaseInfo('1.12').algorithm; // → 'legacy'
  * releaseInfo('1.31').algorithm; // → 'name-image'
  * try {
  *   releaseInfo('1.7');
  * } catch (e) {
- *   e instanceof ReleaseError && e.message; // → 'UNSUPPORTED_RELEASE at .kubeletVersion: expected a kubelet release from 1.8 to 1.36 ("1.7" is release 1.7)'
+ *   e instanceof ReleaseError && [e.code, e.expected.startsWith('a kubelet release from 1.8 to ')]; // → ['UNSUPPORTED_RELEASE', true]
  * }
  * ```
  *

@@ -1,7 +1,8 @@
 /**
  * Kubelet version strings as people and nodes write them: `1.27`, `1.27.4`, `v1.27.4`, and node
- * strings with vendor suffixes such as `v1.27.4-eks-2d98532` or `v1.26.5+k3s1`. A patch release
- * hashes like its minor release, so only the minor matters here.
+ * strings with vendor suffixes such as `v1.27.4-eks-2d98532` or `v1.26.5+k3s1`, and what
+ * `kubelet --version` prints (`Kubernetes v1.27.4`). The minor picks the release; the patch picks
+ * the Go toolchain of later patch builds (`toolchain.ts`).
  */
 import { ReleaseError } from '../errors.js';
 
@@ -14,7 +15,8 @@ export interface KubeletVersion {
   raw: string;
 }
 
-const VERSION_RE = /^v?1\.(0|[1-9]\d{0,3})(?:\.(0|[1-9]\d{0,5}))?(?:[-+][0-9A-Za-z.+-]*)?$/;
+// `kubelet --version` prints `Kubernetes v1.29.7`: the word is accepted before the version.
+const VERSION_RE = /^(?:Kubernetes\s+)?v?1\.(0|[1-9]\d{0,3})(?:\.(0|[1-9]\d{0,5}))?(?:[-+][0-9A-Za-z.+-]*)?$/;
 
 export function parseKubeletVersion(
   text: unknown,

@@ -13,6 +13,7 @@ import { readRuntimeRecords, type ContainerRecordInfo, type HashChange } from '.
 import { applyChangedRule } from '../kubelet/index.js';
 import { checkOptions, escapesSchema, featureGatesSchema, resolveGates, type FeatureGates } from '../kubelet/index.js';
 import { storedHashValue } from '../hash/format.js';
+import { patchTableNote } from '../hash/options.js';
 import { containerRole, type ContainerRole } from '../kubelet/index.js';
 import type { ReleaseHashes } from '../hash/hashes-for.js';
 import { describeMatches, identifyReleases } from '../kubelet/index.js';
@@ -179,6 +180,16 @@ export interface UpgradePlan {
   counts: Record<PlanAction, number>;
   /** How many distinct container specs were hashed (the rest came from the cache). */
   distinctSpecs: number;
+  /**
+   * Present when a side's encoding/json escaping came from the patch table (a patch version built
+   * with a newer Go than its `.0` release, e.g. `v1.29.7`): which Go, and the source.
+   */
+  toolchains?: {
+    /** The `from` kubelet's toolchain, when the patch table chose it. */
+    from?: string;
+    /** The `to` kubelet's toolchain, when the patch table chose it. */
+    to?: string;
+  };
 }
 
 const recordInfoSchema = z.looseObject({
@@ -275,7 +286,15 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
     return entry;
   };
 
-  const specs = specCache(fromInfo, toInfo, opts.fromJsonEscapes, opts.toJsonEscapes);
+  // A patch version takes the escapes of the Go that built it; explicit escapes win.
+  const fromTable = patchTableNote(opts.from, opts.fromJsonEscapes);
+  const toTable = patchTableNote(opts.to, opts.toJsonEscapes);
+  const specs = specCache(
+    fromInfo,
+    toInfo,
+    opts.fromJsonEscapes ?? fromTable?.escapes,
+    opts.toJsonEscapes ?? toTable?.escapes,
+  );
   const hashesOf = (c: LocatedContainer): CachedSpec => specs.get(c.container);
   const candidateCache = new Map<string, string>();
   const candidatesFor = (c: LocatedContainer, stored: bigint): string => {
@@ -432,7 +451,20 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
 
   const counts: Record<PlanAction, number> = { keep: 0, rewrite: 0, 'will-restart': 0, unknown: 0 };
   for (const e of entries) counts[e.action]++;
-  return { from: fromInfo.release, to: toInfo.release, entries, counts, distinctSpecs: specs.distinct };
+  const plan: UpgradePlan = {
+    from: fromInfo.release,
+    to: toInfo.release,
+    entries,
+    counts,
+    distinctSpecs: specs.distinct,
+  };
+  if (fromTable || toTable) {
+    plan.toolchains = {
+      ...(fromTable ? { from: fromTable.toolchain } : {}),
+      ...(toTable ? { to: toTable.toolchain } : {}),
+    };
+  }
+  return plan;
 }
 
 /**

@@ -41,7 +41,8 @@ function buildModel(
   types: ReadonlyMap<string, TypeDecl>,
 ): ReleaseModel {
   if (facts?.version !== version) throw new Error(`release ${version}: kubelet facts out of step`);
-  const tag = `kubernetes-${version}.0`;
+  const tag = source.tag ?? `kubernetes-${version}.0`;
+  const note = source.note === undefined ? {} : { note: source.note };
   return deepFreeze({
     version,
     root: ROOT,
@@ -49,7 +50,7 @@ function buildModel(
     hasHashWithoutResources: facts.hasHashWithoutResources,
     jsonEncoderEscapes: facts.jsonEscapes === null ? null : ESCAPES_IN_MODEL_FILES[facts.jsonEscapes],
     source: {
-      'k8s.io/api': { tag, commit: source.api.commit, date: source.api.date, files: API_FILES },
+      'k8s.io/api': { tag, commit: source.api.commit, date: source.api.date, files: API_FILES, ...note },
       'k8s.io/apimachinery': {
         tag,
         commit: source.apimachinery.commit,
@@ -57,8 +58,31 @@ function buildModel(
         files: APIMACHINERY_FILES,
       },
     },
-    types: breadthFirst(types, version),
+    types: breadthFirst(types, version).map((decl) => withPromotedEmbeds(decl, types)),
   });
+}
+
+/**
+ * encoding/json promotes the fields of an embedded struct whose tag gives no name, whatever
+ * the options (`json:",inline"` up to 1.36, `json:""` from 1.37: typeFields reads only the
+ * name), so the model marks such a field `inline` however it is tagged. Embedded pointers and
+ * non-struct types (Quantity's `Format`, `*inf.Dec`) are not marked, as in the extracted files.
+ */
+function withPromotedEmbeds(decl: TypeDecl, types: ReadonlyMap<string, TypeDecl>): TypeDecl {
+  if (!decl.fields?.some((f) => promoted(f, types) && f.inline !== true)) return decl;
+  return {
+    ...decl,
+    fields: decl.fields.map((f) => {
+      if (!promoted(f, types) || f.inline === true) return f;
+      const { exported, jsonTag, ...head } = f;
+      // The key sits where the extractor puts it (after `embedded`), so the JSON text is identical.
+      return { ...head, inline: true, exported, jsonTag };
+    }),
+  };
+}
+
+function promoted(f: FieldDecl, types: ReadonlyMap<string, TypeDecl>): boolean {
+  return f.embedded === true && f.jsonName === '' && types.get(f.goType)?.kind === 'struct';
 }
 
 /**

@@ -31,6 +31,7 @@ import { v1_33 } from './v1_33.js';
 import { v1_34 } from './v1_34.js';
 import { v1_35 } from './v1_35.js';
 import { v1_36 } from './v1_36.js';
+import { v1_37 } from './v1_37.js';
 
 export const BASE_RELEASE = v1_8;
 
@@ -64,4 +65,5 @@ export const RELEASE_DELTAS: readonly ReleaseDelta[] = [
   v1_34,
   v1_35,
   v1_36,
+  v1_37,
 ];

@@ -13,7 +13,13 @@ export const v1_27: ReleaseDelta = {
   kubelet: {
     hasHashWithoutResources: true,
     featureGates: { InPlacePodVerticalScaling: ALPHA_OFF },
-    laterPatchJsonEscapes: 'go1.22',
+    laterPatchToolchain: {
+      fromPatch: 16,
+      go: 'go1.22.5',
+      escapes: 'go1.22',
+      source:
+        'kubernetes#125898, Go 1.22.5 for release-1.27, merged 2024-07-04; the next patch was 1.27.16, 2024-07-16, the last 1.27 patch',
+    },
   },
   changes: [
     addField('v1.Container', field('ResizePolicy', '[]v1.ContainerResizePolicy', 'resizePolicy,omitempty'), {

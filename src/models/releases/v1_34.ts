@@ -1,5 +1,6 @@
-// 1.34 adds Container.RestartPolicyRules (after RestartPolicy) and EnvVarSource.FileKeyRef (after SecretKeyRef), with five new types.
-import { addField, addType, field, named, struct } from '../dsl.js';
+// 1.34 adds Container.RestartPolicyRules (after RestartPolicy) and EnvVarSource.FileKeyRef (after SecretKeyRef), with five new types;
+// ContainerRestartRules arrives as alpha.
+import { ALPHA_OFF, addField, addType, field, named, struct } from '../dsl.js';
 import type { ReleaseDelta } from '../dsl.js';
 
 export const v1_34: ReleaseDelta = {
@@ -8,6 +9,8 @@ export const v1_34: ReleaseDelta = {
     api: { commit: 'ae6c3b911ef17a4e2b10922c745c6f35bcf9b78e', date: '2025-08-27' },
     apimachinery: { commit: 'b72d93d174332f952a8d431419fece5e6f044bcb', date: '2025-08-16' },
   },
+  // KEP-5307: a regular container's own restartPolicy and restartPolicyRules (kube_features.go: alpha in 1.34).
+  kubelet: { featureGates: { ContainerRestartRules: ALPHA_OFF } },
   changes: [
     addField('v1.Container', field('RestartPolicyRules', '[]v1.ContainerRestartRule', 'restartPolicyRules,omitempty'), {
       after: 'RestartPolicy',

@@ -14,6 +14,7 @@ export const v1_8: BaseRelease = {
     jsonEscapes: null,
     restartsSidecarsOnHashChange: false,
     featureGates: {},
+    retiredGates: [],
   },
   types: [
     // k8s.io/api/core/v1, breadth-first from Container
