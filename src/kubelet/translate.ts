@@ -4,7 +4,6 @@
  * computes for this very spec. A hash we cannot reproduce is never rewritten: the container may be
  * running another spec, or was created by another release.
  */
-import { checkContainerName, checkContainerShape } from '../pod/container-shape.js';
 import { z } from 'zod';
 import { HashMismatchError } from '../errors.js';
 import { formatHash } from '../hash/format.js';
@@ -12,7 +11,7 @@ import { releaseInfo } from '../registry/registry.js';
 import type { JsonEscapeMode } from '../models/json-escapes.js';
 import { checkOptions, escapesSchema, hashValueSchema, readHashValue, type HashValueInput } from './options.js';
 import type { ContainerInput } from '../hash/hashes-for.js';
-import { containerJson, hashesFor } from '../hash/hashes-for.js';
+import { CONTAINER_CHECKS, hashesFor } from '../hash/hashes-for.js';
 
 /**
  * Options of {@link translateHash}: the releases to translate between.
@@ -88,12 +87,9 @@ export function translateHash(container: ContainerInput, options: TranslateOptio
   );
   const fromInfo = releaseInfo(opts.from, ['options', 'from']);
   const toInfo = releaseInfo(opts.to, ['options', 'to']);
-  const json = containerJson(container);
-  checkContainerShape(json);
-  checkContainerName(json);
   if (opts.observed !== undefined) {
     const observed = readHashValue(opts.observed, ['options', 'observed']);
-    const source = hashesFor(json, fromInfo, opts.fromJsonEscapes).hash;
+    const source = hashesFor(container, fromInfo, opts.fromJsonEscapes, CONTAINER_CHECKS).hash;
     if (observed !== source) {
       throw new HashMismatchError(
         'HASH_MISMATCH',
@@ -103,5 +99,5 @@ export function translateHash(container: ContainerInput, options: TranslateOptio
       );
     }
   }
-  return formatHash(hashesFor(json, toInfo, opts.toJsonEscapes).hash);
+  return formatHash(hashesFor(container, toInfo, opts.toJsonEscapes, CONTAINER_CHECKS).hash);
 }
