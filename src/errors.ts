@@ -365,7 +365,8 @@ export class RecordError extends KubeletHashError {}
  * import { mkdtempSync } from 'node:fs';
  * import { tmpdir } from 'node:os';
  * import { join } from 'node:path';
- * import { ContainerdStore, StoreError } from 'kubelet-hash';
+ * import { StoreError } from 'kubelet-hash';
+ * import { ContainerdStore } from 'kubelet-hash/node';
  * // No meta.db under this root.
  * const store = new ContainerdStore({ root: mkdtempSync(join(tmpdir(), 'containerd-')) });
  * const error = await store.list().catch((e: unknown) => e);
