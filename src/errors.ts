@@ -182,6 +182,8 @@ export function formatJsonPath(path: readonly JsonPathSegment[]): string {
  * from bugs, then branch on {@link KubeletHashError.code} (see {@link ErrorCode} for which subclass
  * carries which code). The message reads `CODE at .json.path: expected … (detail)`.
  *
+ * @typeParam C - the codes the class carries (a subclass's own codes; every code here).
+ *
  * @example
  * ```ts
  * import { hashContainer, KubeletHashError } from 'kubelet-hash';
@@ -199,9 +201,9 @@ export function formatJsonPath(path: readonly JsonPathSegment[]): string {
  *
  * @group Errors
  */
-export class KubeletHashError extends Error {
+export class KubeletHashError<C extends ErrorCode = ErrorCode> extends Error {
   /** Stable machine-readable reason (`INVALID_QUANTITY`, `UNSUPPORTED_RELEASE`…); branch on this, not on `message`. */
-  readonly code: ErrorCode;
+  readonly code: C;
   /** JSON path of the offending value in the input (`[]` for the whole input); frozen. */
   readonly path: readonly JsonPathSegment[];
   /** What a valid value at `path` would have been, in words (the text after "expected" in `message`). */
@@ -209,7 +211,7 @@ export class KubeletHashError extends Error {
   /** What was found instead, or why, when known. */
   readonly detail: string | undefined;
 
-  constructor(code: ErrorCode, path: readonly JsonPathSegment[], expected: string, detail?: string) {
+  constructor(code: C, path: readonly JsonPathSegment[], expected: string, detail?: string) {
     const where = path.length > 0 ? ` at ${formatJsonPath(path)}` : '';
     super(`${code}${where}: expected ${expected}${detail ? ` (${detail})` : ''}`);
     this.name = new.target.name;
@@ -222,7 +224,7 @@ export class KubeletHashError extends Error {
   /** The same error (same class) for a document that holds the failing value under `prefix`. */
   withPathPrefix(prefix: readonly JsonPathSegment[]): this {
     const Same = this.constructor as new (
-      code: ErrorCode,
+      code: C,
       path: readonly JsonPathSegment[],
       expected: string,
       detail?: string,
@@ -235,7 +237,7 @@ export class KubeletHashError extends Error {
     /** The error class name (`DecodeError`, `QuantityError`…). */
     name: string;
     /** Same as {@link KubeletHashError.code}. */
-    code: ErrorCode;
+    code: C;
     /** A mutable copy of {@link KubeletHashError.path}. */
     path: JsonPathSegment[];
     /** Same as {@link KubeletHashError.expected}. */
@@ -278,12 +280,7 @@ export class KubeletHashError extends Error {
  *
  * @group Errors
  */
-export class DecodeError extends KubeletHashError {
-  declare readonly code: CodesOf<'DecodeError'>;
-  constructor(code: CodesOf<'DecodeError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
-    super(code, path, expected, detail);
-  }
-}
+export class DecodeError extends KubeletHashError<CodesOf<'DecodeError'>> {}
 
 /**
  * A text is not a valid `resource.Quantity` (apimachinery's ParseQuantity refused it): code
@@ -302,12 +299,7 @@ export class DecodeError extends KubeletHashError {
  *
  * @group Errors
  */
-export class QuantityError extends KubeletHashError {
-  declare readonly code: CodesOf<'QuantityError'>;
-  constructor(code: CodesOf<'QuantityError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
-    super(code, path, expected, detail);
-  }
-}
+export class QuantityError extends KubeletHashError<CodesOf<'QuantityError'>> {}
 
 /**
  * A kubelet version string is malformed (`INVALID_VERSION`), names a release this library does
@@ -327,12 +319,7 @@ export class QuantityError extends KubeletHashError {
  *
  * @group Errors
  */
-export class ReleaseError extends KubeletHashError {
-  declare readonly code: CodesOf<'ReleaseError'>;
-  constructor(code: CodesOf<'ReleaseError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
-    super(code, path, expected, detail);
-  }
-}
+export class ReleaseError extends KubeletHashError<CodesOf<'ReleaseError'>> {}
 
 /**
  * A stored hash text is not what the kubelet writes (`strconv.FormatUint(h, 16)`) or can read
@@ -353,12 +340,7 @@ export class ReleaseError extends KubeletHashError {
  *
  * @group Errors
  */
-export class HashFormatError extends KubeletHashError {
-  declare readonly code: CodesOf<'HashFormatError'>;
-  constructor(code: CodesOf<'HashFormatError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
-    super(code, path, expected, detail);
-  }
-}
+export class HashFormatError extends KubeletHashError<CodesOf<'HashFormatError'>> {}
 
 /**
  * An option passed to a public function is invalid: code `INVALID_OPTION`, with the path of the
@@ -378,12 +360,7 @@ export class HashFormatError extends KubeletHashError {
  *
  * @group Errors
  */
-export class OptionError extends KubeletHashError {
-  declare readonly code: CodesOf<'OptionError'>;
-  constructor(code: CodesOf<'OptionError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
-    super(code, path, expected, detail);
-  }
-}
+export class OptionError extends KubeletHashError<CodesOf<'OptionError'>> {}
 
 /**
  * An observed hash does not match the one computed for the claimed source release: code
@@ -405,12 +382,7 @@ export class OptionError extends KubeletHashError {
  *
  * @group Errors
  */
-export class HashMismatchError extends KubeletHashError {
-  declare readonly code: CodesOf<'HashMismatchError'>;
-  constructor(code: CodesOf<'HashMismatchError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
-    super(code, path, expected, detail);
-  }
-}
+export class HashMismatchError extends KubeletHashError<CodesOf<'HashMismatchError'>> {}
 
 /**
  * A runtime record (docker inspect, config.v2.json, crictl inspect) is malformed, or stores no
@@ -431,12 +403,7 @@ export class HashMismatchError extends KubeletHashError {
  *
  * @group Errors
  */
-export class RecordError extends KubeletHashError {
-  declare readonly code: CodesOf<'RecordError'>;
-  constructor(code: CodesOf<'RecordError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
-    super(code, path, expected, detail);
-  }
-}
+export class RecordError extends KubeletHashError<CodesOf<'RecordError'>> {}
 
 /**
  * A runtime's persisted store (containerd meta.db, CRI-O config.json, docker config.v2.json) cannot
@@ -461,12 +428,7 @@ export class RecordError extends KubeletHashError {
  *
  * @group Errors
  */
-export class StoreError extends KubeletHashError {
-  declare readonly code: CodesOf<'StoreError'>;
-  constructor(code: CodesOf<'StoreError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
-    super(code, path, expected, detail);
-  }
-}
+export class StoreError extends KubeletHashError<CodesOf<'StoreError'>> {}
 
 /** Zod's first issue, with its path as ours: under `base` (`path`) and inside the parsed value (`inside`). */
 export interface SchemaIssue {
