@@ -182,8 +182,6 @@ export function formatJsonPath(path: readonly JsonPathSegment[]): string {
  * from bugs, then branch on {@link KubeletHashError.code} (see {@link ErrorCode} for which subclass
  * carries which code). The message reads `CODE at .json.path: expected … (detail)`.
  *
- * @typeParam C - the codes the class carries (a subclass's own codes; every code here).
- *
  * @example
  * ```ts
  * import { hashContainer, KubeletHashError } from 'kubelet-hash';
@@ -201,9 +199,9 @@ export function formatJsonPath(path: readonly JsonPathSegment[]): string {
  *
  * @group Errors
  */
-export class KubeletHashError<C extends ErrorCode = ErrorCode> extends Error {
+export class KubeletHashError extends Error {
   /** Stable machine-readable reason (`INVALID_QUANTITY`, `UNSUPPORTED_RELEASE`…); branch on this, not on `message`. */
-  readonly code: C;
+  readonly code: ErrorCode;
   /** JSON path of the offending value in the input (`[]` for the whole input); frozen. */
   readonly path: readonly JsonPathSegment[];
   /** What a valid value at `path` would have been, in words (the text after "expected" in `message`). */
@@ -211,7 +209,7 @@ export class KubeletHashError<C extends ErrorCode = ErrorCode> extends Error {
   /** What was found instead, or why, when known. */
   readonly detail: string | undefined;
 
-  constructor(code: C, path: readonly JsonPathSegment[], expected: string, detail?: string) {
+  constructor(code: ErrorCode, path: readonly JsonPathSegment[], expected: string, detail?: string) {
     const where = path.length > 0 ? ` at ${formatJsonPath(path)}` : '';
     super(`${code}${where}: expected ${expected}${detail ? ` (${detail})` : ''}`);
     this.name = new.target.name;
@@ -224,7 +222,7 @@ export class KubeletHashError<C extends ErrorCode = ErrorCode> extends Error {
   /** The same error (same class) for a document that holds the failing value under `prefix`. */
   withPathPrefix(prefix: readonly JsonPathSegment[]): this {
     const Same = this.constructor as new (
-      code: C,
+      code: ErrorCode,
       path: readonly JsonPathSegment[],
       expected: string,
       detail?: string,
@@ -237,7 +235,7 @@ export class KubeletHashError<C extends ErrorCode = ErrorCode> extends Error {
     /** The error class name (`DecodeError`, `QuantityError`…). */
     name: string;
     /** Same as {@link KubeletHashError.code}. */
-    code: C;
+    code: ErrorCode;
     /** A mutable copy of {@link KubeletHashError.path}. */
     path: JsonPathSegment[];
     /** Same as {@link KubeletHashError.expected}. */
@@ -280,7 +278,14 @@ export class KubeletHashError<C extends ErrorCode = ErrorCode> extends Error {
  *
  * @group Errors
  */
-export class DecodeError extends KubeletHashError<CodesOf<'DecodeError'>> {}
+export class DecodeError extends KubeletHashError {
+  declare readonly code: CodesOf<'DecodeError'>;
+  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
+  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
+  constructor(code: CodesOf<'DecodeError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
+    super(code, path, expected, detail);
+  }
+}
 
 /**
  * A text is not a valid `resource.Quantity` (apimachinery's ParseQuantity refused it): code
@@ -299,7 +304,14 @@ export class DecodeError extends KubeletHashError<CodesOf<'DecodeError'>> {}
  *
  * @group Errors
  */
-export class QuantityError extends KubeletHashError<CodesOf<'QuantityError'>> {}
+export class QuantityError extends KubeletHashError {
+  declare readonly code: CodesOf<'QuantityError'>;
+  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
+  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
+  constructor(code: CodesOf<'QuantityError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
+    super(code, path, expected, detail);
+  }
+}
 
 /**
  * A kubelet version string is malformed (`INVALID_VERSION`), names a release this library does
@@ -319,7 +331,14 @@ export class QuantityError extends KubeletHashError<CodesOf<'QuantityError'>> {}
  *
  * @group Errors
  */
-export class ReleaseError extends KubeletHashError<CodesOf<'ReleaseError'>> {}
+export class ReleaseError extends KubeletHashError {
+  declare readonly code: CodesOf<'ReleaseError'>;
+  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
+  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
+  constructor(code: CodesOf<'ReleaseError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
+    super(code, path, expected, detail);
+  }
+}
 
 /**
  * A stored hash text is not what the kubelet writes (`strconv.FormatUint(h, 16)`) or can read
@@ -340,7 +359,14 @@ export class ReleaseError extends KubeletHashError<CodesOf<'ReleaseError'>> {}
  *
  * @group Errors
  */
-export class HashFormatError extends KubeletHashError<CodesOf<'HashFormatError'>> {}
+export class HashFormatError extends KubeletHashError {
+  declare readonly code: CodesOf<'HashFormatError'>;
+  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
+  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
+  constructor(code: CodesOf<'HashFormatError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
+    super(code, path, expected, detail);
+  }
+}
 
 /**
  * An option passed to a public function is invalid: code `INVALID_OPTION`, with the path of the
@@ -360,7 +386,14 @@ export class HashFormatError extends KubeletHashError<CodesOf<'HashFormatError'>
  *
  * @group Errors
  */
-export class OptionError extends KubeletHashError<CodesOf<'OptionError'>> {}
+export class OptionError extends KubeletHashError {
+  declare readonly code: CodesOf<'OptionError'>;
+  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
+  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
+  constructor(code: CodesOf<'OptionError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
+    super(code, path, expected, detail);
+  }
+}
 
 /**
  * An observed hash does not match the one computed for the claimed source release: code
@@ -382,7 +415,14 @@ export class OptionError extends KubeletHashError<CodesOf<'OptionError'>> {}
  *
  * @group Errors
  */
-export class HashMismatchError extends KubeletHashError<CodesOf<'HashMismatchError'>> {}
+export class HashMismatchError extends KubeletHashError {
+  declare readonly code: CodesOf<'HashMismatchError'>;
+  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
+  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
+  constructor(code: CodesOf<'HashMismatchError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
+    super(code, path, expected, detail);
+  }
+}
 
 /**
  * A runtime record (docker inspect, config.v2.json, crictl inspect) is malformed, or stores no
@@ -403,7 +443,14 @@ export class HashMismatchError extends KubeletHashError<CodesOf<'HashMismatchErr
  *
  * @group Errors
  */
-export class RecordError extends KubeletHashError<CodesOf<'RecordError'>> {}
+export class RecordError extends KubeletHashError {
+  declare readonly code: CodesOf<'RecordError'>;
+  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
+  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
+  constructor(code: CodesOf<'RecordError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
+    super(code, path, expected, detail);
+  }
+}
 
 /**
  * A runtime's persisted store (containerd meta.db, CRI-O config.json, docker config.v2.json) cannot
@@ -428,7 +475,14 @@ export class RecordError extends KubeletHashError<CodesOf<'RecordError'>> {}
  *
  * @group Errors
  */
-export class StoreError extends KubeletHashError<CodesOf<'StoreError'>> {}
+export class StoreError extends KubeletHashError {
+  declare readonly code: CodesOf<'StoreError'>;
+  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
+  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
+  constructor(code: CodesOf<'StoreError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
+    super(code, path, expected, detail);
+  }
+}
 
 /** Zod's first issue, with its path as ours: under `base` (`path`) and inside the parsed value (`inside`). */
 export interface SchemaIssue {
