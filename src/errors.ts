@@ -20,6 +20,84 @@
 export type JsonPathSegment = string | number;
 
 /**
+ * Every error code the library uses, bound to the one error class that carries it, with when it is
+ * thrown. {@link ErrorCode}, the per-class code types and the table in its documentation come from
+ * here (`test/errors.test.ts` holds the documentation table to this one).
+ *
+ * @internal
+ */
+export const ERROR_CODES = {
+  INVALID_TYPE: {
+    class: 'DecodeError',
+    when: 'a value has the wrong JSON type for its Go field, or a document holds no containers',
+  },
+  INT_OUT_OF_RANGE: { class: 'DecodeError', when: 'an integer does not fit its Go type (int32, int64)' },
+  NOT_AN_INTEGER: { class: 'DecodeError', when: 'an integer field holds a fraction or an exponent' },
+  UNSAFE_INTEGER: {
+    class: 'DecodeError',
+    when: 'a JS number beyond 2^53 (already rounded): pass a bigint or JSON text',
+  },
+  INVALID_JSON: { class: 'DecodeError', when: 'JSON text is malformed, repeats a key, or holds an unpaired surrogate' },
+  INVALID_YAML: {
+    class: 'DecodeError',
+    when: 'a YAML manifest is malformed (syntax, a repeated key, an alias or tag kubectl refuses); the detail names line and column',
+  },
+  TOO_DEEP: { class: 'DecodeError', when: 'JSON nested deeper than 512 levels' },
+  DUPLICATE_CONTAINER_NAME: { class: 'DecodeError', when: 'two containers of one pod share a name' },
+  INVALID_QUANTITY: { class: 'QuantityError', when: '`resource.Quantity` parsing refuses the text' },
+  INVALID_VERSION: { class: 'ReleaseError', when: 'a version string is no kubelet version' },
+  UNSUPPORTED_RELEASE: { class: 'ReleaseError', when: 'a release outside 1.8–1.36' },
+  NOT_AVAILABLE: {
+    class: 'ReleaseError',
+    when: 'the release lacks what was asked (hashWithoutResources outside 1.27–1.30)',
+  },
+  INVALID_HASH: { class: 'HashFormatError', when: 'a hash text is not what the kubelet writes or reads' },
+  INVALID_OPTION: {
+    class: 'OptionError',
+    when: 'an options object or argument is invalid (including feature gates a kubelet refuses)',
+  },
+  HASH_MISMATCH: { class: 'HashMismatchError', when: 'a stored or observed hash is not the one expected' },
+  INVALID_RECORD: { class: 'RecordError', when: 'a runtime record is malformed' },
+  NOT_A_CONTAINER: {
+    class: 'DecodeError',
+    when: 'a Pod, List, workload or pod spec was given where one container is expected',
+  },
+  MISSING_NAME: { class: 'DecodeError', when: 'a container has no name (the apiserver requires one)' },
+  MISSING_HASH: { class: 'HashFormatError', when: 'a caller-given status or record carries no kubelet hash' },
+  UNKNOWN_FEATURE_GATE: {
+    class: 'OptionError',
+    when: 'a gate the library does not model, or one the release does not have',
+  },
+  RECORD_MISMATCH: { class: 'RecordError', when: 'a record belongs to another container or pod than the one checked' },
+  STORE_LOCKED: { class: 'StoreError', when: 'the runtime holds the lock on its store (containerd runs)' },
+  RUNTIME_RUNNING: { class: 'StoreError', when: "the runtime's daemon runs (crio, dockerd)" },
+  LIVE_RESTORE_OFF: { class: 'StoreError', when: "dockerd's `live-restore` is off: stopping it stops the containers" },
+  STORE_CORRUPT: {
+    class: 'StoreError',
+    when: 'the store fails its own checks (bbolt magic, checksums, page bounds, invariants)',
+  },
+  STORE_CHANGED: { class: 'StoreError', when: 'a record is not what the plan read (fingerprint, stored hash, gone)' },
+  STORE_IO: { class: 'StoreError', when: 'reading or writing the store failed' },
+  WRITE_INTERRUPTED: { class: 'StoreError', when: 'writing the bbolt meta page failed (the file keeps its old state)' },
+} as const satisfies Record<string, { class: ErrorClassName; when: string }>;
+
+/** The names of the error classes below (a code's `class` in {@link ERROR_CODES}). */
+type ErrorClassName =
+  | 'DecodeError'
+  | 'QuantityError'
+  | 'ReleaseError'
+  | 'HashFormatError'
+  | 'OptionError'
+  | 'HashMismatchError'
+  | 'RecordError'
+  | 'StoreError';
+
+/** The codes {@link ERROR_CODES} binds to one class. */
+type CodesOf<C extends ErrorClassName> = {
+  [K in keyof typeof ERROR_CODES]: (typeof ERROR_CODES)[K]['class'] extends C ? K : never;
+}[keyof typeof ERROR_CODES];
+
+/**
  * Every error code the library uses. Each belongs to one error class:
  *
  * | code | class | thrown when |
@@ -29,6 +107,7 @@ export type JsonPathSegment = string | number;
  * | `NOT_AN_INTEGER` | {@link DecodeError} | an integer field holds a fraction or an exponent |
  * | `UNSAFE_INTEGER` | {@link DecodeError} | a JS number beyond 2^53 (already rounded): pass a bigint or JSON text |
  * | `INVALID_JSON` | {@link DecodeError} | JSON text is malformed, repeats a key, or holds an unpaired surrogate |
+ * | `INVALID_YAML` | {@link DecodeError} | a YAML manifest is malformed (syntax, a repeated key, an alias or tag kubectl refuses); the detail names line and column |
  * | `TOO_DEEP` | {@link DecodeError} | JSON nested deeper than 512 levels |
  * | `DUPLICATE_CONTAINER_NAME` | {@link DecodeError} | two containers of one pod share a name |
  * | `INVALID_QUANTITY` | {@link QuantityError} | `resource.Quantity` parsing refuses the text |
@@ -44,7 +123,6 @@ export type JsonPathSegment = string | number;
  * | `MISSING_HASH` | {@link HashFormatError} | a caller-given status or record carries no kubelet hash |
  * | `UNKNOWN_FEATURE_GATE` | {@link OptionError} | a gate the library does not model, or one the release does not have |
  * | `RECORD_MISMATCH` | {@link RecordError} | a record belongs to another container or pod than the one checked |
- * | `INVALID_FIXTURE` | {@link KubeletHashError} | an oracle fixture line is malformed (conformance tool only) |
  * | `STORE_LOCKED` | {@link StoreError} | the runtime holds the lock on its store (containerd runs) |
  * | `RUNTIME_RUNNING` | {@link StoreError} | the runtime's daemon runs (crio, dockerd) |
  * | `LIVE_RESTORE_OFF` | {@link StoreError} | dockerd's `live-restore` is off: stopping it stops the containers |
@@ -72,35 +150,7 @@ export type JsonPathSegment = string | number;
  *
  * @group Errors
  */
-export type ErrorCode =
-  | 'INVALID_TYPE'
-  | 'INT_OUT_OF_RANGE'
-  | 'NOT_AN_INTEGER'
-  | 'INVALID_QUANTITY'
-  | 'INVALID_JSON'
-  | 'INVALID_YAML'
-  | 'DUPLICATE_CONTAINER_NAME'
-  | 'UNSAFE_INTEGER'
-  | 'TOO_DEEP'
-  | 'UNSUPPORTED_RELEASE'
-  | 'INVALID_VERSION'
-  | 'INVALID_HASH'
-  | 'INVALID_OPTION'
-  | 'NOT_AVAILABLE'
-  | 'HASH_MISMATCH'
-  | 'INVALID_RECORD'
-  | 'NOT_A_CONTAINER'
-  | 'MISSING_NAME'
-  | 'MISSING_HASH'
-  | 'UNKNOWN_FEATURE_GATE'
-  | 'RECORD_MISMATCH'
-  | 'STORE_LOCKED'
-  | 'STORE_CORRUPT'
-  | 'STORE_CHANGED'
-  | 'STORE_IO'
-  | 'RUNTIME_RUNNING'
-  | 'WRITE_INTERRUPTED'
-  | 'LIVE_RESTORE_OFF';
+export type ErrorCode = keyof typeof ERROR_CODES;
 
 /**
  * Renders a path the way jq would address it: `.env[0].valueFrom`. Error messages use it.
@@ -228,7 +278,14 @@ export class KubeletHashError extends Error {
  *
  * @group Errors
  */
-export class DecodeError extends KubeletHashError {}
+export class DecodeError extends KubeletHashError {
+  declare readonly code: CodesOf<'DecodeError'>;
+  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
+  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
+  constructor(code: CodesOf<'DecodeError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
+    super(code, path, expected, detail);
+  }
+}
 
 /**
  * A text is not a valid `resource.Quantity` (apimachinery's ParseQuantity refused it): code
@@ -247,7 +304,14 @@ export class DecodeError extends KubeletHashError {}
  *
  * @group Errors
  */
-export class QuantityError extends KubeletHashError {}
+export class QuantityError extends KubeletHashError {
+  declare readonly code: CodesOf<'QuantityError'>;
+  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
+  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
+  constructor(code: CodesOf<'QuantityError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
+    super(code, path, expected, detail);
+  }
+}
 
 /**
  * A kubelet version string is malformed (`INVALID_VERSION`), names a release this library does
@@ -267,7 +331,14 @@ export class QuantityError extends KubeletHashError {}
  *
  * @group Errors
  */
-export class ReleaseError extends KubeletHashError {}
+export class ReleaseError extends KubeletHashError {
+  declare readonly code: CodesOf<'ReleaseError'>;
+  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
+  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
+  constructor(code: CodesOf<'ReleaseError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
+    super(code, path, expected, detail);
+  }
+}
 
 /**
  * A stored hash text is not what the kubelet writes (`strconv.FormatUint(h, 16)`) or can read
@@ -288,7 +359,14 @@ export class ReleaseError extends KubeletHashError {}
  *
  * @group Errors
  */
-export class HashFormatError extends KubeletHashError {}
+export class HashFormatError extends KubeletHashError {
+  declare readonly code: CodesOf<'HashFormatError'>;
+  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
+  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
+  constructor(code: CodesOf<'HashFormatError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
+    super(code, path, expected, detail);
+  }
+}
 
 /**
  * An option passed to a public function is invalid: code `INVALID_OPTION`, with the path of the
@@ -308,7 +386,14 @@ export class HashFormatError extends KubeletHashError {}
  *
  * @group Errors
  */
-export class OptionError extends KubeletHashError {}
+export class OptionError extends KubeletHashError {
+  declare readonly code: CodesOf<'OptionError'>;
+  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
+  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
+  constructor(code: CodesOf<'OptionError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
+    super(code, path, expected, detail);
+  }
+}
 
 /**
  * An observed hash does not match the one computed for the claimed source release: code
@@ -330,7 +415,14 @@ export class OptionError extends KubeletHashError {}
  *
  * @group Errors
  */
-export class HashMismatchError extends KubeletHashError {}
+export class HashMismatchError extends KubeletHashError {
+  declare readonly code: CodesOf<'HashMismatchError'>;
+  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
+  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
+  constructor(code: CodesOf<'HashMismatchError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
+    super(code, path, expected, detail);
+  }
+}
 
 /**
  * A runtime record (docker inspect, config.v2.json, crictl inspect) is malformed, or stores no
@@ -351,7 +443,14 @@ export class HashMismatchError extends KubeletHashError {}
  *
  * @group Errors
  */
-export class RecordError extends KubeletHashError {}
+export class RecordError extends KubeletHashError {
+  declare readonly code: CodesOf<'RecordError'>;
+  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
+  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
+  constructor(code: CodesOf<'RecordError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
+    super(code, path, expected, detail);
+  }
+}
 
 /**
  * A runtime's persisted store (containerd meta.db, CRI-O config.json, docker config.v2.json) cannot
@@ -365,7 +464,8 @@ export class RecordError extends KubeletHashError {}
  * import { mkdtempSync } from 'node:fs';
  * import { tmpdir } from 'node:os';
  * import { join } from 'node:path';
- * import { ContainerdStore, StoreError } from 'kubelet-hash';
+ * import { StoreError } from 'kubelet-hash';
+ * import { ContainerdStore } from 'kubelet-hash/node';
  * // No meta.db under this root.
  * const store = new ContainerdStore({ root: mkdtempSync(join(tmpdir(), 'containerd-')) });
  * const error = await store.list().catch((e: unknown) => e);
@@ -375,4 +475,48 @@ export class RecordError extends KubeletHashError {}
  *
  * @group Errors
  */
-export class StoreError extends KubeletHashError {}
+export class StoreError extends KubeletHashError {
+  declare readonly code: CodesOf<'StoreError'>;
+  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
+  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
+  constructor(code: CodesOf<'StoreError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
+    super(code, path, expected, detail);
+  }
+}
+
+/** Zod's first issue, with its path as ours: under `base` (`path`) and inside the parsed value (`inside`). */
+export interface SchemaIssue {
+  path: JsonPathSegment[];
+  inside: JsonPathSegment[];
+  /** The schema's message at that leaf: our schemas state the expectation there. */
+  message: string;
+  /** Zod's issue code (`invalid_type`, `too_small`…). */
+  code: string;
+}
+
+/** The part of a zod schema {@link parseWith} uses (structural, so this module needs no zod import). */
+interface SafeParser<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: readonly RawIssue[] } };
+}
+interface RawIssue {
+  path: readonly PropertyKey[];
+  message: string;
+  code: string;
+}
+
+/**
+ * The one zod-issue → typed-error converter: parses `value` with `schema`, or throws what `toError`
+ * makes of the first issue (zod reports at least one), so no ZodError ever leaves the library.
+ */
+export function parseWith<T>(
+  schema: SafeParser<T>,
+  value: unknown,
+  toError: (issue: SchemaIssue) => Error,
+  base: readonly JsonPathSegment[] = [],
+): T {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const raw: RawIssue = r.error.issues[0] ?? { path: [], message: 'a valid value', code: 'custom' };
+  const inside = raw.path.map((p) => (typeof p === 'number' ? p : String(p)));
+  throw toError({ path: [...base, ...inside], inside, message: raw.message, code: raw.code });
+}

@@ -2,6 +2,10 @@
  * kubelet-hash: the container hash a Kubernetes kubelet computes (`HashContainer`), bit for bit,
  * for every kubelet release from 1.8 on ({@link supportedReleases} lists them).
  *
+ * This entry is pure computation: its module graph imports no Node built-in (no file system, no
+ * child processes), so it runs in any JavaScript runtime. What a node agent needs on top (the
+ * runtime stores, bbolt, node plans, locks) is `kubelet-hash/node`.
+ *
  * @document ../docs/controllers.md
  * @document ../docs/node-agents.md
  * @document ../docs/in-place-kubelet-upgrade.md
@@ -106,38 +110,9 @@ export {
   type JsonPathSegment,
 } from './errors.js';
 export {
-  ContainerdStore,
-  CrioStore,
-  DockerStore,
-  type ContainerdStoreOptions,
-  type CrioStoreOptions,
-  type DockerStoreOptions,
-  type RecordStore,
-  type StoreRuntime,
-  type StoredContainer,
-  type StoreRewrite,
-  type ApplyOptions,
-  type ApplyReport,
-  type BackupEntry,
-} from './stores/index.js';
-export { checkBoltFile, type BoltCheckReport } from './bbolt/index.js';
-export {
   planUpgrade,
   type PlanUpgradeInput,
   type PlanEntry,
   type PlanAction,
   type UpgradePlan,
-  planNodeUpgrade,
-  applyNodePlan,
-  verifyNode,
-  rollbackNodePlan,
-  parseNodePlan,
-  formatNodePlan,
-  type NodeUpgradePlan,
-  type NodePlanEntry,
-  type StoreSpec,
-  type PlanNodeUpgradeInput,
-  type ApplyNodePlanOptions,
-  type ApplyNodePlanReport,
-  type VerifyNodeInput,
-} from './upgrade/index.js';
+} from './upgrade/plan-upgrade.js';

@@ -22,7 +22,7 @@ import {
  *
  * @example
  * ```ts
- * import type { BoltCheckReport } from 'kubelet-hash';
+ * import type { BoltCheckReport } from 'kubelet-hash/node';
  * const sound = (r: BoltCheckReport): boolean => r.faults.length === 0;
  * sound({ faults: [], txid: 7n, pageSize: 4096, highWaterMark: 10, reachablePages: 9, freePages: 1, syncedFreelist: true }); // → true
  * ```
@@ -61,7 +61,7 @@ const MAX_FAULTS = 100;
  * import { mkdtempSync, writeFileSync } from 'node:fs';
  * import { tmpdir } from 'node:os';
  * import { join } from 'node:path';
- * import { checkBoltFile } from 'kubelet-hash';
+ * import { checkBoltFile } from 'kubelet-hash/node';
  * const file = join(mkdtempSync(join(tmpdir(), 'bolt-')), 'meta.db');
  * writeFileSync(file, Buffer.alloc(8192));
  * try {

@@ -3,7 +3,7 @@
  * line, validated with zod; a bad line is an `INVALID_FIXTURE` error naming file line and field.
  */
 import { z } from 'zod';
-import { formatJsonPath } from '../errors.js';
+import { formatJsonPath, parseWith } from '../errors.js';
 import { parseJson, type JsonValue } from '../json/parse.js';
 
 export interface FixtureCase {
@@ -58,12 +58,7 @@ class FixtureError extends Error {
 }
 
 function validate<T>(schema: z.ZodType<T>, raw: unknown, file: string, line: number): T {
-  const r = schema.safeParse(raw);
-  if (!r.success) {
-    const issue = r.error.issues[0];
-    throw new FixtureError([file, line, ...(issue?.path.map(String) ?? [])], issue?.message ?? 'invalid row');
-  }
-  return r.data;
+  return parseWith(schema, raw, (issue) => new FixtureError([file, line, ...issue.inside.map(String)], issue.message));
 }
 
 export function readCases(text: string, file = 'cases'): FixtureCase[] {

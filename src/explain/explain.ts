@@ -3,7 +3,6 @@
  * field level. Nothing here is written per release: every reason is derived from the two releases'
  * type models, the decoded values and the pre-images.
  */
-import { checkContainerShape } from '../pod/container-shape.js';
 import { z } from 'zod';
 import type { JsonEscapeMode } from '../models/json-escapes.js';
 import { formatJsonPath, type JsonPathSegment } from '../errors.js';
@@ -19,8 +18,16 @@ import { droppedFields, lookupJsonKey } from './input-fields.js';
 import { diffJson, stringsWithBsFf, type JsonDifference } from './json-diff.js';
 import { reachedStructs } from './reached-types.js';
 import type { HashChangeExplanation, HashChangeReason, HashSide } from './types.js';
-import type { ContainerInput } from '../hash/hashes-for.js';
-import { containerJson, hashesFor, type ReleaseHashes } from '../hash/hashes-for.js';
+import {
+  CONTAINER_CHECKS,
+  hashesFor,
+  type ContainerChecks,
+  type ContainerInput,
+  type ReleaseHashes,
+} from '../hash/hashes-for.js';
+
+/** A diagnosis, not a verdict: nameless fragments are explained; non-containers are refused. */
+const EXPLAIN_CHECKS: ContainerChecks = Object.freeze({ ...CONTAINER_CHECKS, requireName: false });
 
 /**
  * Options of {@link explainHashChange}: the two releases to compare.
@@ -92,9 +99,6 @@ export function explainHashChange(container: ContainerInput, options: ExplainOpt
     'options',
     'an options object such as { from: "1.13", to: "1.14" }',
   );
-  const json = containerJson(container);
-  // A diagnosis, not a verdict: nameless fragments are explained; non-containers are refused.
-  checkContainerShape(json);
   const side = (version: string, key: 'from' | 'to', given: JsonEscapeMode | undefined): Side => {
     const info = releaseInfo(version, ['options', key]);
     // A patch version takes the escapes of the Go that built it (the patch table); given ones win.
@@ -103,7 +107,7 @@ export function explainHashChange(container: ContainerInput, options: ExplainOpt
     return {
       info,
       escapes: info.algorithm === 'legacy' ? null : (escapes ?? info.jsonEscapes),
-      h: hashesFor(json, info, escapes),
+      h: hashesFor(container, info, escapes, EXPLAIN_CHECKS),
       ...(table ? { toolchain: table.toolchain } : {}),
     };
   };
@@ -132,9 +136,9 @@ export function explainHashChange(container: ContainerInput, options: ExplainOpt
       },
     ];
   } else if (a.info.algorithm === 'legacy') {
-    reasons = [...modelReasons(a, b), ...droppedReasons(json, a, b, null)];
+    reasons = [...modelReasons(a, b), ...droppedReasons(a.h.json, a, b, null)];
   } else {
-    reasons = jsonReasons(json, a, b);
+    reasons = jsonReasons(a.h.json, a, b);
   }
   if (reasons.length === 0)
     reasons = [

@@ -1,48 +1,21 @@
 /** The hashing entry points: what a kubelet of a given release computes for a container. */
 import { ReleaseError } from '../errors.js';
-import { hashValue, hashedBytes, preimageAndHash } from '../hash/compute.js';
+import { hashedBytes, preimageAndHash } from '../hash/compute.js';
 import { formatHash } from '../hash/format.js';
 import type { HashAlgorithmName } from '../models/model.js';
-import { fusedHash, NO_FUSED_HASH, type TextShape } from '../hash/fused/entry.js';
-import { hex32 } from '../hash/fused/fnv.js';
-import { containerJson, decodeFor, type ContainerInput, type DecodedContainer } from '../hash/hashes-for.js';
+import {
+  CONTAINER_CHECKS,
+  decodeContainer,
+  hashContainerInput,
+  type ContainerChecks,
+  type ContainerInput,
+} from '../hash/hashes-for.js';
 import { resolveHashOptions, type HashOptions } from '../hash/options.js';
-import { parseJson } from '../json/parse.js';
-import { checkContainer, checkContainerMembers } from '../pod/container-shape.js';
 
 export type { ContainerInput } from '../hash/hashes-for.js';
 
-/**
- * Decodes `container` for the release in `options`, then refuses a Pod, List or workload given
- * where one container is expected, and (`requireName`) a container without a name. Decoding comes
- * first so a malformed field is reported as such, on every path (see {@link checkInput}).
- */
-function prepare(container: ContainerInput, options: HashOptions, full = false, requireName = true): DecodedContainer {
-  const { info, jsonEscapes } = resolveHashOptions(options);
-  const json = containerJson(container);
-  const decoded = decodeFor(json, info, jsonEscapes, full);
-  checkInput(json, requireName);
-  return decoded;
-}
-
-/** The front end's checks on a container that decoded: one container, with a name. */
-function checkInput(json: unknown, requireName: boolean): void {
-  checkContainer(json, requireName);
-}
-
-/**
- * The same checks after the fused path hashed `container` (it builds no value tree): objects are read
- * directly; for text the scan's {@link TextShape} decides, and only text that fails a check is parsed
- * here, to raise the same error with the same wording.
- */
-/** Filled by each fused text hash and read right after it (hashing is synchronous). */
-const textShape: TextShape = { notContainerKey: false, hasName: false };
-
-function checkFused(container: ContainerInput, shape: TextShape, requireName: boolean): void {
-  if (typeof container !== 'string')
-    checkContainerMembers(container, requireName); // the fused hasher saw a JSON object
-  else if (shape.notContainerKey || (requireName && !shape.hasName)) checkInput(parseJson(container), requireName);
-}
+/** The oracle's nameless reference rows: the same checks without the name. */
+const WITHOUT_NAME: ContainerChecks = Object.freeze({ ...CONTAINER_CHECKS, requireName: false });
 
 /**
  * The hash a kubelet of `options.kubeletVersion` computes for `container` (`HashContainer`), as it
@@ -71,18 +44,12 @@ function checkFused(container: ContainerInput, shape: TextShape, requireName: bo
  * @group Hashing
  */
 export function hashContainer(container: ContainerInput, options: HashOptions): string {
-  return hashOf(container, options, true);
+  return hashOf(container, options, CONTAINER_CHECKS);
 }
 
-function hashOf(container: ContainerInput, options: HashOptions, requireName: boolean): string {
+function hashOf(container: ContainerInput, options: HashOptions, checks: ContainerChecks): string {
   const { info, jsonEscapes } = resolveHashOptions(options);
-  const fused = fusedHash(container, info, jsonEscapes, false, textShape);
-  if (fused !== NO_FUSED_HASH) {
-    checkFused(container, textShape, requireName);
-    return hex32(fused);
-  }
-  const { pipeline: p, value } = prepare(container, options, false, requireName);
-  return formatHash(hashValue(p, value));
+  return formatHash(hashContainerInput(container, info, jsonEscapes, false, checks));
 }
 
 /**
@@ -109,10 +76,10 @@ function hashOf(container: ContainerInput, options: HashOptions, requireName: bo
  * @group Hashing
  */
 export function hashContainerWithoutResources(container: ContainerInput, options: HashOptions): string {
-  return hashWithoutResourcesOf(container, options, true);
+  return hashWithoutResourcesOf(container, options, CONTAINER_CHECKS);
 }
 
-function hashWithoutResourcesOf(container: ContainerInput, options: HashOptions, requireName: boolean): string {
+function hashWithoutResourcesOf(container: ContainerInput, options: HashOptions, checks: ContainerChecks): string {
   const { info, jsonEscapes } = resolveHashOptions(options);
   if (!info.hashWithoutResources) {
     throw new ReleaseError(
@@ -122,13 +89,7 @@ function hashWithoutResourcesOf(container: ContainerInput, options: HashOptions,
       `release ${info.release}`,
     );
   }
-  const fused = fusedHash(container, info, jsonEscapes, true, textShape);
-  if (fused !== NO_FUSED_HASH) {
-    checkFused(container, textShape, requireName);
-    return hex32(fused);
-  }
-  const { pipeline: p, value } = prepare(container, options, false, requireName);
-  return formatHash(hashValue(p, p.withoutResources(value)));
+  return formatHash(hashContainerInput(container, info, jsonEscapes, true, checks));
 }
 
 /**
@@ -182,11 +143,12 @@ export interface Preimage {
  * @group Hashing
  */
 export function preimage(container: ContainerInput, options: HashOptions): Preimage {
-  return preimageOf(container, options, true);
+  return preimageOf(container, options, CONTAINER_CHECKS);
 }
 
-function preimageOf(container: ContainerInput, options: HashOptions, requireName: boolean): Preimage {
-  const { pipeline: p, value } = prepare(container, options, false, requireName);
+function preimageOf(container: ContainerInput, options: HashOptions, checks: ContainerChecks): Preimage {
+  const { info, jsonEscapes } = resolveHashOptions(options);
+  const { pipeline: p, value } = decodeContainer(container, info, jsonEscapes, false, checks);
   const { preimage: bytes, hash } = preimageAndHash(p, value);
   return {
     release: p.release,
@@ -220,7 +182,8 @@ function preimageOf(container: ContainerInput, options: HashOptions, requireName
  * @group Hashing
  */
 export function validateContainer(container: ContainerInput, options: HashOptions): void {
-  prepare(container, options, true);
+  const { info, jsonEscapes } = resolveHashOptions(options);
+  decodeContainer(container, info, jsonEscapes, true, CONTAINER_CHECKS);
 }
 
 /**
@@ -231,8 +194,8 @@ export function validateContainer(container: ContainerInput, options: HashOption
  * @internal
  */
 export const hashingWithoutNameCheck = {
-  hashContainer: (container: ContainerInput, options: HashOptions): string => hashOf(container, options, false),
+  hashContainer: (container: ContainerInput, options: HashOptions): string => hashOf(container, options, WITHOUT_NAME),
   hashContainerWithoutResources: (container: ContainerInput, options: HashOptions): string =>
-    hashWithoutResourcesOf(container, options, false),
-  preimage: (container: ContainerInput, options: HashOptions): Preimage => preimageOf(container, options, false),
+    hashWithoutResourcesOf(container, options, WITHOUT_NAME),
+  preimage: (container: ContainerInput, options: HashOptions): Preimage => preimageOf(container, options, WITHOUT_NAME),
 };

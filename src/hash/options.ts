@@ -1,6 +1,6 @@
 /** Validation of the options objects public functions take (zod at the edge, typed errors out). */
 import { z } from 'zod';
-import { OptionError } from '../errors.js';
+import { OptionError, parseWith } from '../errors.js';
 import type { JsonEscapeMode } from '../models/json-escapes.js';
 import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
 import { kubeletToolchain } from '../registry/toolchain.js';
@@ -47,12 +47,13 @@ export interface ResolvedHashOptions {
 
 /** Parses `value` with `schema` or throws an {@link OptionError} naming the offending path. */
 export function checkOptions<T>(schema: z.ZodType<T>, value: unknown, name: string, expected: string): T {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  // zod reports at least one issue on failure; the fallback only satisfies the type.
-  const { path: at = [], message = expected } = parsed.error.issues[0] ?? {};
-  const path = [name, ...at.map((p) => (typeof p === 'number' ? p : String(p)))];
-  throw new OptionError('INVALID_OPTION', path, at.length === 0 ? expected : message, message);
+  return parseWith(
+    schema,
+    value,
+    ({ path, inside, message }) =>
+      new OptionError('INVALID_OPTION', path, inside.length === 0 ? expected : message, message),
+    [name],
+  );
 }
 
 /**

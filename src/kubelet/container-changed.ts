@@ -10,10 +10,9 @@ import { decide, type ContainerAction, type PodRestartPolicy } from './decide.js
 import { resolveRuleOptions, ruleOptionsSchema, type FeatureGates, type StoredHashReading } from './options.js';
 import { containerRole, type ContainerRole } from './container-role.js';
 import type { ContainerInput } from '../hash/hashes-for.js';
-import { containerJson, hashesFor } from '../hash/hashes-for.js';
+import { CONTAINER_CHECKS, hashesFor } from '../hash/hashes-for.js';
 import type { HashOptions } from '../hash/options.js';
 import type { ContainerList } from '../pod/locate.js';
-import { checkContainerName, checkContainerShape } from '../pod/container-shape.js';
 import { readStoredHashes, recordIdentity, type ContainerStatusInput } from './stored-status.js';
 import type { RestartRuleId } from './restart-rules.js';
 import { containerStateSchema, readContainerState, type ContainerStateInput } from './runtime-state.js';
@@ -142,13 +141,12 @@ export function containerChanged(
   options: ContainerChangedOptions,
 ): ContainerChangedResult {
   const { opts, info, gates, toolchain } = resolveRuleOptions(optionsSchema, options, '{ kubeletVersion: "1.29" }');
-  const json = containerJson(container);
-  checkContainerShape(json, ['container']);
+  // Decode, shape and name checks first (as every function does), the status and options after.
+  const computed = hashesFor(container, info, opts.jsonEscapes, CONTAINER_CHECKS);
   const stored = readStoredHashes(status, ['status'], opts.storedHashReading ?? 'strict');
-  const role = containerRole(opts.containerList, json);
-  const computed = hashesFor(json, info, opts.jsonEscapes);
-  checkContainerName(json, ['container']);
-  checkIdentity(json, status, opts.pod);
+  // Text input is parsed only when a rule reads the container itself (its role, identity, resources).
+  const role = containerRole(opts.containerList, opts.containerList === 'initContainers' ? computed.json : undefined);
+  checkIdentity(() => computed.json, status, opts.pod);
   const v = decide({
     info,
     role,
@@ -158,8 +156,10 @@ export function containerChanged(
     stored: stored.hash,
     expectedWithoutResources: () => computed.withoutResources(),
     storedWithoutResources: stored.hashWithoutResources,
-    container: json,
-    path: ['container'],
+    get container() {
+      return computed.json;
+    },
+    path: [],
     runtime: opts.state ? readContainerState(opts.state, ['options', 'state']) : {},
     ...(opts.podInitialized !== undefined ? { podInitialized: opts.podInitialized } : {}),
     ...(opts.restartPolicy !== undefined ? { restartPolicy: opts.restartPolicy } : {}),
@@ -186,8 +186,9 @@ export function containerChanged(
 }
 
 /** A record of another container or pod must not decide for this one. */
-function checkIdentity(container: unknown, status: unknown, pod: unknown): void {
+function checkIdentity(containerOf: () => unknown, status: unknown, pod: unknown): void {
   const id = recordIdentity(status);
+  const container = id.containerName !== undefined ? containerOf() : undefined;
   const name = isPlainObject(container) ? memberOf(container, 'name') : undefined;
   if (id.containerName !== undefined && typeof name === 'string' && id.containerName !== name) {
     throw new RecordError(

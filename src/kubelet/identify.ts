@@ -2,13 +2,11 @@
  * `identifyReleases`: which kubelet releases (and settings) would have stored a given hash for a
  * container, for nodes where the old kubelet version is not known.
  */
-import { checkContainerName, checkContainerShape } from '../pod/container-shape.js';
 import type { JsonEscapeMode } from '../models/json-escapes.js';
 import { parseHash } from '../hash/format.js';
 import { releaseInfo, supportedReleases } from '../registry/registry.js';
 import { readHashValue, type HashValueInput } from './options.js';
-import type { ContainerInput } from '../hash/hashes-for.js';
-import { containerJson, hashesFor } from '../hash/hashes-for.js';
+import { CONTAINER_CHECKS, hashesFor, type ContainerInput } from '../hash/hashes-for.js';
 
 /**
  * A release (and settings) whose kubelet would have stored the observed hash; see {@link identifyReleases}.
@@ -63,9 +61,8 @@ export function identifyReleases(container: ContainerInput, observedHash: HashVa
     typeof observedHash === 'string'
       ? parseHash(observedHash, ['observedHash'])
       : readHashValue(observedHash, ['observedHash']);
-  const json = containerJson(container);
-  checkContainerShape(json);
-  checkContainerName(json);
+  // Text keeps the fused text path; text the fused path hands over is parsed once, then reused.
+  let input: ContainerInput = container;
   const out: ReleaseMatch[] = [];
   for (const release of supportedReleases()) {
     const info = releaseInfo(release);
@@ -74,7 +71,8 @@ export function identifyReleases(container: ContainerInput, observedHash: HashVa
     if (alt) modes.push(alt);
     const seen = { hash: false, hashWithoutResources: false };
     for (const mode of modes) {
-      const h = hashesFor(json, info, mode);
+      const h = hashesFor(input, info, mode, CONTAINER_CHECKS);
+      if (typeof input === 'string' && h.parsed) input = h.json as object;
       const tryKey = (key: 'hash' | 'hashWithoutResources', value: bigint): void => {
         if (seen[key] || value !== target) return;
         seen[key] = true;

@@ -17,7 +17,7 @@ import {
   type StoredHashReading,
 } from './options.js';
 import { containerRole, type ContainerRole } from './container-role.js';
-import { hashesFor } from '../hash/hashes-for.js';
+import { DECODE_ONLY, hashesFor } from '../hash/hashes-for.js';
 import type { HashOptions } from '../hash/options.js';
 import { findPodSpec, locateContainers, type ContainerList, type LocatedContainer } from '../pod/locate.js';
 import { checkContainerName } from '../pod/container-shape.js';
@@ -269,8 +269,9 @@ function restartPolicyOf(doc: unknown): PodRestartPolicy | undefined {
 
 function compare(ctx: Context, role: ContainerRole, old: LocatedContainer, now: LocatedContainer): PredictedContainer {
   const { info, gates } = ctx;
-  const stored = hashesFor(old.container, info, ctx.escapes);
-  const computed = hashesFor(now.container, info, ctx.escapes);
+  // Names were checked for every container up front; decode errors are rooted where each container sits.
+  const stored = hashesFor(old.container, info, ctx.escapes, { ...DECODE_ONLY, path: old.path });
+  const computed = hashesFor(now.container, info, ctx.escapes, { ...DECODE_ONLY, path: now.path });
   // The without-resources hash is only written when the gate was on when the container started.
   const writesWr = info.hashWithoutResources && gates.inPlaceResize;
   const runtime = ctx.facts?.containers.get(now.name);

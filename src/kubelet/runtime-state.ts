@@ -5,7 +5,7 @@
  * given is assumed, and the verdict says what was assumed.
  */
 import { z } from 'zod';
-import { OptionError, type JsonPathSegment } from '../errors.js';
+import { OptionError, parseWith, type JsonPathSegment } from '../errors.js';
 import { isPlainObject } from '../decode/input.js';
 
 /**
@@ -86,17 +86,18 @@ function exitCodeOf(terminated: unknown): number | undefined {
 
 /** Reads one container state (either form). */
 export function readContainerState(input: unknown, path: JsonPathSegment[]): RuntimeFacts {
-  const parsed = containerStateSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new OptionError(
-      'INVALID_OPTION',
-      [...path, ...(issue?.path ?? []).map((p) => (typeof p === 'number' ? p : String(p)))],
-      'a container state: { state: "running" | "exited" | "created" | "unknown" | { running | terminated | waiting }, exitCode?, started?, resources? }',
-      issue?.message,
-    );
-  }
-  const s = parsed.data;
+  const s = parseWith(
+    containerStateSchema,
+    input,
+    (issue) =>
+      new OptionError(
+        'INVALID_OPTION',
+        issue.path,
+        'a container state: { state: "running" | "exited" | "created" | "unknown" | { running | terminated | waiting }, exitCode?, started?, resources? }',
+        issue.message,
+      ),
+    path,
+  );
   const out: RuntimeFacts = {};
   if (typeof s.state === 'string') {
     out.state = s.state;

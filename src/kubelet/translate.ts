@@ -4,7 +4,6 @@
  * computes for this very spec. A hash we cannot reproduce is never rewritten: the container may be
  * running another spec, or was created by another release.
  */
-import { checkContainerName, checkContainerShape } from '../pod/container-shape.js';
 import { z } from 'zod';
 import { HashMismatchError } from '../errors.js';
 import { formatHash } from '../hash/format.js';
@@ -13,7 +12,7 @@ import type { JsonEscapeMode } from '../models/json-escapes.js';
 import { checkOptions, escapesSchema, hashValueSchema, readHashValue, type HashValueInput } from './options.js';
 import { patchTableEscapes } from '../hash/options.js';
 import type { ContainerInput } from '../hash/hashes-for.js';
-import { containerJson, hashesFor } from '../hash/hashes-for.js';
+import { CONTAINER_CHECKS, hashesFor } from '../hash/hashes-for.js';
 
 /**
  * Options of {@link translateHash}: the releases to translate between.
@@ -92,12 +91,9 @@ export function translateHash(container: ContainerInput, options: TranslateOptio
   // A patch version takes the escapes of the Go that built it; explicit escapes win.
   const fromEscapes = opts.fromJsonEscapes ?? patchTableEscapes(opts.from);
   const toEscapes = opts.toJsonEscapes ?? patchTableEscapes(opts.to);
-  const json = containerJson(container);
-  checkContainerShape(json);
-  checkContainerName(json);
   if (opts.observed !== undefined) {
     const observed = readHashValue(opts.observed, ['options', 'observed']);
-    const source = hashesFor(json, fromInfo, fromEscapes).hash;
+    const source = hashesFor(container, fromInfo, fromEscapes, CONTAINER_CHECKS).hash;
     if (observed !== source) {
       throw new HashMismatchError(
         'HASH_MISMATCH',
@@ -107,5 +103,5 @@ export function translateHash(container: ContainerInput, options: TranslateOptio
       );
     }
   }
-  return formatHash(hashesFor(json, toInfo, toEscapes).hash);
+  return formatHash(hashesFor(container, toInfo, toEscapes, CONTAINER_CHECKS).hash);
 }

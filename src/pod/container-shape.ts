@@ -63,12 +63,7 @@ export function checkContainerName(json: unknown, path: readonly JsonPathSegment
   if (isPlainObject(json) && !hasName(json)) throw missingName(json, path);
 }
 
-/** {@link checkContainerShape}, then (with `requireName`) {@link checkContainerName}: the hashing entry points' pair. */
-export function checkContainer(json: unknown, requireName: boolean): void {
-  if (isPlainObject(json)) checkContainerMembers(json, requireName);
-}
-
-/** {@link checkContainer} of an object already known to be a JSON object (the fused hashers check that). */
+/** {@link checkContainerShape}, then (with `requireName`) {@link checkContainerName}, of an object already known to be a JSON object (the fused hashers check that). */
 export function checkContainerMembers(json: object, requireName: boolean): void {
   const members = json as Record<string, unknown>;
   if (hasNotContainerKey(members)) throw notAContainer(members, []);

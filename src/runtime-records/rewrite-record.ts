@@ -1,6 +1,6 @@
 /** Rewrites the stored kubelet hash(es) of a runtime record in place, leaving every other character alone. */
 import { z } from 'zod';
-import { HashMismatchError, OptionError, RecordError } from '../errors.js';
+import { HashMismatchError, OptionError, parseWith, RecordError } from '../errors.js';
 import { primarySite, type HashField, type LocatedContainer } from './hash-sites.js';
 import type { Span } from '../json/spans.js';
 import { parseRecord } from './parse-record.js';
@@ -26,11 +26,7 @@ const hashChangeSchema = z.object(
 );
 
 function checkChangeShape(change: unknown): void {
-  const result = hashChangeSchema.safeParse(change);
-  if (result.success) return;
-  const issue = result.error.issues[0];
-  const path = (issue?.path ?? []).map((seg) => (typeof seg === 'number' ? seg : String(seg)));
-  throw new OptionError('INVALID_OPTION', path, issue?.message ?? 'a valid hash change');
+  parseWith(hashChangeSchema, change, (issue) => new OptionError('INVALID_OPTION', issue.path, issue.message));
 }
 
 function selectContainer(containers: readonly LocatedContainer[], containerId: string | undefined): LocatedContainer {

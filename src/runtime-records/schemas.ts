@@ -4,7 +4,7 @@
  * Each leaf carries, as its zod message, the expectation an error should state.
  */
 import { z } from 'zod';
-import { RecordError } from '../errors.js';
+import { parseWith, RecordError } from '../errors.js';
 import type { JsonPathSegment } from '../errors.js';
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../registry/registry.js';
 import type { RecordKind } from './types.js';
@@ -148,13 +148,18 @@ const SCHEMAS: Readonly<Record<RecordKind, z.ZodType>> = {
 
 /** Turns the first zod issue into our error type (path + expectation), never letting a ZodError out. */
 export function validateWith(schema: z.ZodType, doc: unknown, basePath: readonly JsonPathSegment[] = []): void {
-  const result = schema.safeParse(doc);
-  if (result.success) return;
-  const issue = result.error.issues[0];
-  if (issue === undefined) throw new RecordError('INVALID_RECORD', basePath, 'a valid record');
-  const path = issue.path.map((seg) => (typeof seg === 'number' ? seg : String(seg)));
-  const detail = issue.code === 'invalid_type' ? `found ${describeFound(doc, path)}` : undefined;
-  throw new RecordError('INVALID_RECORD', [...basePath, ...path], issue.message, detail);
+  parseWith(
+    schema,
+    doc,
+    (issue) =>
+      new RecordError(
+        'INVALID_RECORD',
+        issue.path,
+        issue.message,
+        issue.code === 'invalid_type' ? `found ${describeFound(doc, issue.inside)}` : undefined,
+      ),
+    basePath,
+  );
 }
 
 /** Validates a parsed record of a known kind; throws {@link RecordError} naming the first bad path. */

@@ -31,7 +31,7 @@ const TYPE_KEY = 'io.kubernetes.cri-o.ContainerType';
  *
  * @example
  * ```ts
- * import type { CrioStoreOptions } from 'kubelet-hash';
+ * import type { CrioStoreOptions } from 'kubelet-hash/node';
  * const options: CrioStoreOptions = { graphRoot: '/var/lib/containers/storage', runRoot: '/run/containers/storage' };
  * options.runRoot; // → '/run/containers/storage'
  * ```
@@ -94,7 +94,7 @@ export function locateCrioConfig(text: string, id: string): LocatedContainer | u
  * import { mkdtempSync } from 'node:fs';
  * import { tmpdir } from 'node:os';
  * import { join } from 'node:path';
- * import { CrioStore } from 'kubelet-hash';
+ * import { CrioStore } from 'kubelet-hash/node';
  * // A graphroot without containers yet.
  * const store = new CrioStore({ graphRoot: mkdtempSync(join(tmpdir(), 'storage-')) });
  * await store.list(); // → []

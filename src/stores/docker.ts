@@ -19,7 +19,7 @@ import type { ApplyOptions, ApplyReport, BackupEntry, RecordStore, StoreRewrite,
  *
  * @example
  * ```ts
- * import type { DockerStoreOptions } from 'kubelet-hash';
+ * import type { DockerStoreOptions } from 'kubelet-hash/node';
  * const options: DockerStoreOptions = { root: '/var/lib/docker', daemonConfig: '/etc/docker/daemon.json' };
  * options.root; // → '/var/lib/docker'
  * ```
@@ -44,7 +44,7 @@ export interface DockerStoreOptions {
  * import { mkdtempSync } from 'node:fs';
  * import { tmpdir } from 'node:os';
  * import { join } from 'node:path';
- * import { DockerStore } from 'kubelet-hash';
+ * import { DockerStore } from 'kubelet-hash/node';
  * const store = new DockerStore({ root: mkdtempSync(join(tmpdir(), 'docker-')) });
  * await store.list(); // → []
  * ```

@@ -7,7 +7,7 @@ import type { HashChange } from '../runtime-records/index.js';
  *
  * @example
  * ```ts
- * import type { StoreRuntime } from 'kubelet-hash';
+ * import type { StoreRuntime } from 'kubelet-hash/node';
  * const runtimes: StoreRuntime[] = ['containerd', 'cri-o', 'docker'];
  * runtimes.length; // → 3
  * ```
@@ -21,7 +21,7 @@ export type StoreRuntime = 'containerd' | 'cri-o' | 'docker';
  *
  * @example
  * ```ts
- * import type { StoredContainer } from 'kubelet-hash';
+ * import type { StoredContainer } from 'kubelet-hash/node';
  * const c: StoredContainer = { runtime: 'containerd', containerId: 'c1', podUid: 'u1', podNamespace: 'default', podName: 'web-0', containerName: 'web', hash: '590c88e0', location: 'meta.db#v1/k8s.io/containers/c1', fingerprint: '0123456789abcdef' };
  * c.hash; // → '590c88e0'
  * ```
@@ -56,7 +56,7 @@ export interface StoredContainer {
  *
  * @example
  * ```ts
- * import type { StoreRewrite } from 'kubelet-hash';
+ * import type { StoreRewrite } from 'kubelet-hash/node';
  * const r: StoreRewrite = { containerId: 'c1', fingerprint: '0123456789abcdef', change: { from: { hash: '590c88e0' }, to: { hash: 'e220f96' } } };
  * r.change.to.hash; // → 'e220f96'
  * ```
@@ -77,7 +77,7 @@ export interface StoreRewrite {
  *
  * @example
  * ```ts
- * import type { BackupEntry } from 'kubelet-hash';
+ * import type { BackupEntry } from 'kubelet-hash/node';
  * const b: BackupEntry = { original: '/var/lib/containerd/io.containerd.metadata.v1.bolt/meta.db', backup: '/var/backups/meta.db', fingerprint: '0123456789abcdef' };
  * b.backup; // → '/var/backups/meta.db'
  * ```
@@ -98,7 +98,7 @@ export interface BackupEntry {
  *
  * @example
  * ```ts
- * import type { ApplyOptions } from 'kubelet-hash';
+ * import type { ApplyOptions } from 'kubelet-hash/node';
  * const options: ApplyOptions = { backupDir: '/var/backups/kubelet-hash', dryRun: true };
  * options.dryRun; // → true
  * ```
@@ -130,7 +130,7 @@ export interface ApplyOptions {
  *
  * @example
  * ```ts
- * import type { ApplyReport } from 'kubelet-hash';
+ * import type { ApplyReport } from 'kubelet-hash/node';
  * const report: ApplyReport = { changed: [], backups: [], dryRun: true };
  * report.changed.length; // → 0
  * ```
@@ -165,7 +165,7 @@ export interface ApplyReport {
  * import { mkdtempSync } from 'node:fs';
  * import { tmpdir } from 'node:os';
  * import { join } from 'node:path';
- * import { DockerStore, type RecordStore } from 'kubelet-hash';
+ * import { DockerStore, type RecordStore } from 'kubelet-hash/node';
  * const store: RecordStore = new DockerStore({ root: mkdtempSync(join(tmpdir(), 'docker-')) });
  * store.runtime; // → 'docker'
  * await store.list(); // → []

@@ -37,7 +37,7 @@ const manifestSchema = z.object({
  *
  * @example
  * ```ts
- * import type { ApplyNodePlanOptions } from 'kubelet-hash';
+ * import type { ApplyNodePlanOptions } from 'kubelet-hash/node';
  * const options: ApplyNodePlanOptions = { backupDir: '/var/backups/kubelet-hash', progress: (line) => process.stderr.write(`${line}\n`) };
  * options.backupDir; // → '/var/backups/kubelet-hash'
  * ```
@@ -64,7 +64,7 @@ export interface ApplyNodePlanOptions {
  *
  * @example
  * ```ts
- * import type { ApplyNodePlanReport } from 'kubelet-hash';
+ * import type { ApplyNodePlanReport } from 'kubelet-hash/node';
  * const report: ApplyNodePlanReport = { changed: [], backups: [], dryRun: false, manifest: '/var/backups/kubelet-hash/kubelet-hash-backup.json' };
  * report.manifest; // → '/var/backups/kubelet-hash/kubelet-hash-backup.json'
  * ```
@@ -86,7 +86,7 @@ export interface ApplyNodePlanReport extends ApplyReport {
  * import { mkdtempSync } from 'node:fs';
  * import { tmpdir } from 'node:os';
  * import { join } from 'node:path';
- * import { applyNodePlan, planNodeUpgrade } from 'kubelet-hash';
+ * import { applyNodePlan, planNodeUpgrade } from 'kubelet-hash/node';
  * const root = mkdtempSync(join(tmpdir(), 'crio-'));
  * const plan = await planNodeUpgrade({ pods: [], from: '1.30', to: '1.31', store: { runtime: 'cri-o', graphRoot: root } });
  * const report = await applyNodePlan(plan, { dryRun: true });
@@ -165,7 +165,7 @@ export async function applyNodePlan(
  * import { mkdtempSync } from 'node:fs';
  * import { tmpdir } from 'node:os';
  * import { join } from 'node:path';
- * import { rollbackNodePlan } from 'kubelet-hash';
+ * import { rollbackNodePlan } from 'kubelet-hash/node';
  * const empty = mkdtempSync(join(tmpdir(), 'backup-'));
  * await rollbackNodePlan(empty).catch((e) => e.code); // → 'STORE_IO'
  * ```
@@ -191,7 +191,7 @@ export async function rollbackNodePlan(backupDir: string): Promise<BackupEntry[]
  *
  * @example
  * ```ts
- * import type { VerifyNodeInput } from 'kubelet-hash';
+ * import type { VerifyNodeInput } from 'kubelet-hash/node';
  * const input: VerifyNodeInput = { kubelet: '1.31', pods: [], store: { runtime: 'docker', root: '/var/lib/docker' } };
  * input.kubelet; // → '1.31'
  * ```
@@ -223,7 +223,7 @@ export interface VerifyNodeInput {
  * import { mkdtempSync } from 'node:fs';
  * import { tmpdir } from 'node:os';
  * import { join } from 'node:path';
- * import { verifyNode } from 'kubelet-hash';
+ * import { verifyNode } from 'kubelet-hash/node';
  * const root = mkdtempSync(join(tmpdir(), 'docker-'));
  * (await verifyNode({ kubelet: '1.31', pods: [], store: { runtime: 'docker', root } })).ok; // → true
  * ```

@@ -1,11 +1,6 @@
 /** In-place kubelet upgrade of a node: plan, apply, verify and roll back on the runtime's persisted records. */
-export {
-  planUpgrade,
-  type PlanUpgradeInput,
-  type PlanEntry,
-  type PlanAction,
-  type UpgradePlan,
-} from './plan-upgrade.js';
+// The plan's types are exported by the root entry from plan-upgrade.ts (this index also loads node-only modules).
+export { planUpgrade, type PlanEntry } from './plan-upgrade.js';
 export { planNodeUpgrade, type PlanNodeUpgradeInput } from './node-plan.js';
 export {
   applyNodePlan,

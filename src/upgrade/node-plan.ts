@@ -16,7 +16,7 @@ import { normalizeStoreSpec, openStore } from './store-spec.js';
  *
  * @example
  * ```ts
- * import type { PlanNodeUpgradeInput } from 'kubelet-hash';
+ * import type { PlanNodeUpgradeInput } from 'kubelet-hash/node';
  * const input: PlanNodeUpgradeInput = { pods: [], from: '1.30', to: '1.31', store: { runtime: 'containerd', root: '/var/lib/containerd', namespace: 'k8s.io' } };
  * input.to; // → '1.31'
  * ```
@@ -159,7 +159,7 @@ export function planFromRecords(
  * import { mkdtempSync } from 'node:fs';
  * import { tmpdir } from 'node:os';
  * import { join } from 'node:path';
- * import { planNodeUpgrade } from 'kubelet-hash';
+ * import { planNodeUpgrade } from 'kubelet-hash/node';
  * // An empty docker root: no containers, nothing to do.
  * const root = mkdtempSync(join(tmpdir(), 'docker-'));
  * const plan = await planNodeUpgrade({ pods: [], from: '1.30', to: '1.31', store: { runtime: 'docker', root } });

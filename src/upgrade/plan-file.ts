@@ -19,7 +19,7 @@ export const PLAN_VERSION = 1 as const;
  *
  * @example
  * ```ts
- * import type { StoreSpec } from 'kubelet-hash';
+ * import type { StoreSpec } from 'kubelet-hash/node';
  * const spec: StoreSpec = { runtime: 'containerd', root: '/var/lib/containerd', namespace: 'k8s.io' };
  * spec.runtime; // → 'containerd'
  * ```
@@ -63,7 +63,7 @@ export type StoreSpec =
  *
  * @example
  * ```ts
- * import type { NodePlanEntry } from 'kubelet-hash';
+ * import type { NodePlanEntry } from 'kubelet-hash/node';
  * const entry: NodePlanEntry = { action: 'keep', reason: 'init containers are not compared', podUid: 'u1', containerName: 'setup', observed: {}, computed: {} };
  * entry.action; // → 'keep'
  * ```
@@ -132,7 +132,7 @@ export interface NodePlanEntry {
  *
  * @example
  * ```ts
- * import { parseNodePlan, type NodeUpgradePlan } from 'kubelet-hash';
+ * import { parseNodePlan, type NodeUpgradePlan } from 'kubelet-hash/node';
  * const plan: NodeUpgradePlan = parseNodePlan(JSON.stringify({
  *   kind: 'kubelet-hash/upgrade-plan', version: 1, from: '1.30', to: '1.31',
  *   store: { runtime: 'docker', root: '/var/lib/docker' },
@@ -217,7 +217,7 @@ const planFileSchema: z.ZodType<NodeUpgradePlan> = z.object({
  *
  * @example
  * ```ts
- * import { parseNodePlan } from 'kubelet-hash';
+ * import { parseNodePlan } from 'kubelet-hash/node';
  * try {
  *   parseNodePlan('{"kind":"kubelet-hash/upgrade-plan","version":2}');
  * } catch (e) {
@@ -250,7 +250,7 @@ export function parseNodePlan(text: string): NodeUpgradePlan {
  *
  * @example
  * ```ts
- * import { formatNodePlan, parseNodePlan } from 'kubelet-hash';
+ * import { formatNodePlan, parseNodePlan } from 'kubelet-hash/node';
  * const text = '{"version":1,"kind":"kubelet-hash/upgrade-plan","to":"1.31","from":"1.30",' +
  *   '"store":{"runtime":"records","files":[]},"counts":{"keep":0,"rewrite":0,"will-restart":0,"unknown":0},"entries":[]}';
  * formatNodePlan(parseNodePlan(text)).split('\n')[1]; // → '  "counts": {'

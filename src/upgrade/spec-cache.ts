@@ -8,8 +8,7 @@
  */
 import { KubeletHashError } from '../errors.js';
 import type { JsonEscapeMode } from '../models/json-escapes.js';
-import { fusedHash, NO_FUSED_HASH } from '../hash/fused/entry.js';
-import { hashesFor, type ReleaseHashes } from '../hash/hashes-for.js';
+import { DECODE_ONLY, hashesFor, quickHash, type ReleaseHashes } from '../hash/hashes-for.js';
 import type { ReleaseInfo } from '../registry/registry.js';
 import { stableKey } from '../json/stable-key.js';
 
@@ -27,7 +26,7 @@ const BUCKET_LIMIT = 8;
 const MAX_DEPTH = 64;
 
 export interface SpecCache {
-  get(container: unknown): CachedSpec;
+  get(container: object): CachedSpec;
   /** How many specs were hashed (the rest came from the cache). */
   readonly distinct: number;
 }
@@ -38,34 +37,37 @@ export function specCache(
   fromEscapes?: JsonEscapeMode,
   toEscapes?: JsonEscapeMode,
 ): SpecCache {
-  const byObject = new Map<unknown, CachedSpec>();
+  const byObject = new Map<object, CachedSpec>();
   const byHashes = new Map<number, { spec: unknown; cached: CachedSpec }[]>();
   const byKey = new Map<string, CachedSpec>();
   let distinct = 0;
 
-  const compute = (container: unknown, f?: number, t?: number): CachedSpec => {
+  const compute = (container: object, f?: number, t?: number): CachedSpec => {
     distinct++;
     try {
-      return { ok: { from: hashesFor(container, from, fromEscapes, f), to: hashesFor(container, to, toEscapes, t) } };
+      return {
+        ok: {
+          from: hashesFor(container, from, fromEscapes, DECODE_ONLY, f),
+          to: hashesFor(container, to, toEscapes, DECODE_ONLY, t),
+        },
+      };
     } catch (e) {
       if (!(e instanceof KubeletHashError)) throw e;
       return { error: e.message };
     }
   };
 
-  const lookup = (container: unknown): CachedSpec => {
-    if (typeof container === 'object' && container !== null) {
-      const f = fusedHash(container, from, fromEscapes);
-      const t = f === NO_FUSED_HASH ? NO_FUSED_HASH : fusedHash(container, to, toEscapes);
-      if (t !== NO_FUSED_HASH) {
-        const pair = f * 0x100000000 + t; // rounded above 2^53: only a bucket, the comparison decides
-        let bucket = byHashes.get(pair);
-        if (!bucket) byHashes.set(pair, (bucket = []));
-        for (const b of bucket) if (sameJson(b.spec, container, 0)) return b.cached;
-        const cached = compute(container, f, t);
-        if (bucket.length < BUCKET_LIMIT) bucket.push({ spec: container, cached });
-        return cached;
-      }
+  const lookup = (container: object): CachedSpec => {
+    const f = quickHash(container, from, fromEscapes);
+    const t = f === undefined ? undefined : quickHash(container, to, toEscapes);
+    if (f !== undefined && t !== undefined) {
+      const pair = f * 0x100000000 + t; // rounded above 2^53: only a bucket, the comparison decides
+      let bucket = byHashes.get(pair);
+      if (!bucket) byHashes.set(pair, (bucket = []));
+      for (const b of bucket) if (sameJson(b.spec, container, 0)) return b.cached;
+      const cached = compute(container, f, t);
+      if (bucket.length < BUCKET_LIMIT) bucket.push({ spec: container, cached });
+      return cached;
     }
     const key = stableKey(container);
     let cached = byKey.get(key);

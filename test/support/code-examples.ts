@@ -19,6 +19,8 @@ import { expect, it } from 'vitest';
 export const ROOT = resolve(import.meta.dirname, '../..');
 /** What `from 'kubelet-hash'` means inside the repository: the source entry. */
 const ENTRY = join(ROOT, 'src/index.js');
+/** What `from 'kubelet-hash/node'` means inside the repository. */
+const NODE_ENTRY = join(ROOT, 'src/node.js');
 
 /** One fenced code block found in documentation. */
 export interface CodeExample {
@@ -96,7 +98,9 @@ function compileExample(example: CodeExample): CompiledExample {
   const lines = example.code.split('\n');
   let inImport = false;
   lines.forEach((raw, i) => {
-    const l = raw.replace(/from\s+['"]kubelet-hash['"]/, `from ${JSON.stringify(ENTRY)}`);
+    const l = raw
+      .replace(/from\s+['"]kubelet-hash['"]/, `from ${JSON.stringify(ENTRY)}`)
+      .replace(/from\s+['"]kubelet-hash\/node['"]/, `from ${JSON.stringify(NODE_ENTRY)}`);
     if (inImport || /^import\s/.test(l)) {
       imports.push(l);
       inImport = !/from\s+['"][^'"]+['"];?\s*$/.test(l) && !/^import\s+['"]/.test(l);

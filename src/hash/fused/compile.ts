@@ -14,9 +14,26 @@ import { escapedStringMembers } from '../../json/parse.js';
 import { INT_OR_STRING_TYPE, QUANTITY_TYPE, type GoType, type StructType } from '../../models/gotype.js';
 import * as fnv from './fnv.js';
 import { jsonFeeder, spewFeeder, zeroValueJson, type FragmentFeeder } from './special.js';
+import * as tapeKinds from './tape.js';
 import { keyHash, sortedMembers, tape } from './tape.js';
 import type { TopLevelSpans } from './text.js';
 import { utf8Slice, utf8Text } from './utf8-text.js';
+
+/**
+ * A tape kind as the generated code spells it: the number bound from tape.ts, its name beside it
+ * (a literal, so V8 compares against a constant; the comment is for whoever reads the source).
+ */
+const KIND = Object.fromEntries(
+  (['T_NULL', 'T_FALSE', 'T_TRUE', 'T_NUMBER', 'T_STRING', 'T_ESCAPED_STRING', 'T_ARRAY', 'T_OBJECT'] as const).map(
+    (name) => [name, `${tapeKinds[name]} /* ${name} */`],
+  ),
+) as Record<
+  'T_NULL' | 'T_FALSE' | 'T_TRUE' | 'T_NUMBER' | 'T_STRING' | 'T_ESCAPED_STRING' | 'T_ARRAY' | 'T_OBJECT',
+  string
+>;
+
+/** The FNV-1a 32 prime as the generated code spells it (bound from fnv.ts). */
+const PRIME = `${fnv.FNV_PRIME} /* FNV_PRIME */`;
 
 /** Hashes one container input; throws {@link fnv.FALLBACK} when the tree path must decide. */
 export type FusedFn = (container: unknown) => number;
@@ -34,6 +51,8 @@ export interface CompiledFused {
   withoutResources: FusedFn | null;
   text: FusedTextFn;
   textWithoutResources: FusedTextFn | null;
+  /** The generated JavaScript, as compiled (for debugging: see `npm run dump:fused`). */
+  source: string;
 }
 
 export type FusedEra =
@@ -124,8 +143,9 @@ interface FieldSlot {
   exported: boolean;
 }
 
-export function compileFused(root: StructType, era: FusedEra): CompiledFused {
-  return new Generator(root, era).build();
+/** `label` names the release and escape mode in the source's `//# sourceURL` (debuggers and stack traces show it). */
+export function compileFused(root: StructType, era: FusedEra, label = 'release'): CompiledFused {
+  return new Generator(root, era, label).build();
 }
 
 class Generator {
@@ -133,6 +153,7 @@ class Generator {
   private readonly constIndex = new Map<unknown, number>();
   private readonly fns: string[] = [];
   private readonly named = new Map<string, string>();
+  private readonly names = new Set<string>();
   private readonly feeders = new Map<GoType, string>();
   /** Constant fragments folded into one step each (see fnv.ts), by content; their tables share one array. */
   private readonly folds = new Map<string, number>();
@@ -143,6 +164,7 @@ class Generator {
   constructor(
     private readonly root: StructType,
     private readonly era: FusedEra,
+    private readonly label: string,
   ) {
     this.json = era.algorithm === 'json';
     this.escapes = era.algorithm === 'json' ? era.escapes : 'pre-go1.22';
@@ -164,13 +186,14 @@ class Generator {
       TAPE_PRELUDE,
       ...this.fns,
       `return { hash: ${main}, withoutResources: ${wr ?? 'null'}, text: ${text}, textWithoutResources: ${textWr ?? 'null'} };`,
+      `//# sourceURL=kubelet-hash/fused/${this.label}.js`,
     ].join('\n');
     // Code generation is the point of this module; where an environment refuses it, the release keeps the tree path.
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    const made = new Function('rt', 'K', source) as (rt: unknown, k: unknown[]) => CompiledFused;
+    const made = new Function('rt', 'K', source) as (rt: unknown, k: unknown[]) => Omit<CompiledFused, 'source'>;
     const foldTables = new Int32Array(this.foldBytes.length * 256);
     this.foldBytes.forEach((bytes, i) => fnv.writeFoldTable(bytes, foldTables, i * 256));
-    return made({ ...RUNTIME, foldTables }, this.consts);
+    return { ...made({ ...RUNTIME, foldTables }, this.consts), source };
   }
 
   /** A constant as `K[i]` in the generated source. */
@@ -186,14 +209,14 @@ class Generator {
 
   /** Feeds constant text: go-spew text as is, JSON bytes in `[]uint8` form (each after a space). */
   private text(s: string): string {
-    return this.constBytes(this.json ? fnv.expandJsonBytes(utf8(s)) : utf8(s));
+    return this.constBytes(this.json ? fnv.expandJsonBytes(utf8(s)) : utf8(s), s);
   }
 
   /** One statement feeding constant bytes: a step per byte when short, else one folded step. */
-  private constBytes(bytes: Uint8Array): string {
+  private constBytes(bytes: Uint8Array, text = new TextDecoder().decode(bytes)): string {
     if (bytes.length === 0) return ';';
     if (bytes.length <= INLINE_BYTES)
-      return `{ ${Array.from(bytes, (b) => `h = Math.imul(h ^ ${b}, ${fnv.FNV_PRIME});`).join(' ')} }`;
+      return `{ ${Array.from(bytes, (b) => `h = Math.imul(h ^ ${b}, ${PRIME});`).join(' ')} }`;
     const key = bytes.join(',');
     let i = this.folds.get(key);
     if (i === undefined) {
@@ -201,13 +224,15 @@ class Generator {
       this.foldBytes.push(bytes);
       this.folds.set(key, i);
     }
-    return `h = (Math.imul(h, ${fnv.primePower(bytes.length)}) + T[${i * 256} + (h & 255)]) | 0;`;
+    // The folded fragment's text beside its step (JSON eras: the text whose `[]uint8` form is folded).
+    return `h = (Math.imul(h, ${fnv.primePower(bytes.length)}) + T[${i * 256} + (h & 255)]) | 0; /* ${fragmentComment(text)} */`;
   }
 
   private fn(key: string, make: (name: string) => string): string {
     let name = this.named.get(key);
     if (!name) {
-      name = `f${this.named.size}`;
+      name = functionName(key, this.names);
+      this.names.add(name);
       this.named.set(key, name);
       this.fns.push(make(name));
     }
@@ -292,7 +317,7 @@ class Generator {
         else if (input === TAPE) lines.push(`v = s${i};`, this.tapeValue(slot.type));
         else lines.push(this.read(slot), this.value(slot.type));
       });
-      if (type.fields.length > 0) lines.push('h = Math.imul(h ^ 125, 16777619);');
+      if (type.fields.length > 0) lines.push(`h = Math.imul(h ^ 125, ${PRIME});`);
       return `function ${name}(o, h) {\n  let v, p;\n  ${lines.filter(Boolean).join('\n  ')}\n  return h;\n}`;
     });
   }
@@ -344,7 +369,7 @@ class Generator {
           // The member's keys decide both omitempty (none defined) and the order they are written in.
           lines.push(
             tapeInput
-              ? `if (v >= 0 && KD[v] === 7) { if (FI[v] >= 0) { ${pre} h = ${this.tapeMap(slot.type)}(v, h); } } else if (!(${TAPE_ABSENT})) fallback();`
+              ? `if (v >= 0 && KD[v] === ${KIND.T_OBJECT}) { if (FI[v] >= 0) { ${pre} h = ${this.tapeMap(slot.type)}(v, h); } } else if (!(${TAPE_ABSENT})) fallback();`
               : `{ const ks = v == null ? null : mapKeys(v); if (ks !== null) { ${pre} h = ${this.objectMap(slot.type)}(v, ks, h); } }`,
           );
           wrote = wrote === true ? true : 'runtime';
@@ -377,7 +402,7 @@ class Generator {
   private value(type: GoType): string {
     const json = this.json;
     const nil = this.text(json ? 'null' : '<nil>');
-    const zero = (): string => (json ? this.text('0') : 'h = Math.imul(h ^ 48, 16777619);');
+    const zero = (): string => (json ? this.text('0') : `h = Math.imul(h ^ 48, ${PRIME});`);
     const decimal = json ? 'jsonDecimal' : 'spewDecimal';
     switch (type.kind) {
       case 'string':
@@ -432,7 +457,7 @@ class Generator {
 
   /** One byte of the era's output form as an expression of `h`: a JSON byte in `[]uint8` form, or raw go-spew text. */
   private byte(b: number): string {
-    return this.json ? `jsonByte(h, ${b})` : `Math.imul(h ^ ${b}, 16777619)`;
+    return this.json ? `jsonByte(h, ${b})` : `Math.imul(h ^ ${b}, ${PRIME})`;
   }
 
   /** A map whose sorted, defined keys are known: `{"k":v,…}`, or go-spew's `map[k:v …]`. */
@@ -470,14 +495,14 @@ class Generator {
     switch (type.kind) {
       case 'string':
         // go-spew writes nothing for "", encoding/json writes its quotes.
-        return `if (${absent}) ${json ? this.text('""') : '{}'} else if (KD[v] === 4) h = ${plain}(h, B, ST[v] + 1, EN[v] - 1); else if (KD[v] === 5) h = ${whole}(h, JSON.parse(utf8Slice(ST[v], EN[v]))); else fallback();`;
+        return `if (${absent}) ${json ? this.text('""') : '{}'} else if (KD[v] === ${KIND.T_STRING}) h = ${plain}(h, B, ST[v] + 1, EN[v] - 1); else if (KD[v] === ${KIND.T_ESCAPED_STRING}) h = ${whole}(h, JSON.parse(utf8Slice(ST[v], EN[v]))); else fallback();`;
       case 'bool':
-        return `if (v >= 0 && KD[v] === 2) ${this.text('true')} else if (v < 0 || KD[v] <= 1) ${this.text('false')} else fallback();`;
+        return `if (v >= 0 && KD[v] === ${KIND.T_TRUE}) ${this.text('true')} else if (v < 0 || KD[v] <= ${KIND.T_FALSE}) ${this.text('false')} else fallback();`;
       case 'int32':
       case 'int':
       case 'int64': {
         const fits = type.kind === 'int32' ? INT32('NM[v]') : 'Number.isSafeInteger(NM[v])';
-        return `if (${absent}) ${this.text('0')} else if (KD[v] === 3 && ${fits}) h = ${decimal}(h, NM[v]); else fallback();`;
+        return `if (${absent}) ${this.text('0')} else if (KD[v] === ${KIND.T_NUMBER} && ${fits}) h = ${decimal}(h, NM[v]); else fallback();`;
       }
       case 'uint':
         return 'fallback();';
@@ -497,16 +522,17 @@ class Generator {
   return h;
 }`,
         );
-        return `if (${absent}) ${nil} else if (KD[v] !== 6) fallback(); else if (FI[v] < 0) ${nil} else h = ${fn}(v, h);`;
+        return `if (${absent}) ${nil} else if (KD[v] !== ${KIND.T_ARRAY}) fallback(); else if (FI[v] < 0) ${nil} else h = ${fn}(v, h);`;
       }
       case 'map':
         if (type.key.kind !== 'string') return 'fallback();';
-        return `if (${absent}) ${nil} else if (KD[v] !== 7) fallback(); else if (FI[v] < 0) ${nil} else h = ${this.tapeMap(type)}(v, h);`;
+        return `if (${absent}) ${nil} else if (KD[v] !== ${KIND.T_OBJECT}) fallback(); else if (FI[v] < 0) ${nil} else h = ${this.tapeMap(type)}(v, h);`;
       case 'struct': {
         if (type.name === QUANTITY_TYPE || type.name === INT_OR_STRING_TYPE || type.jsonCustomMarshal) {
           // Quantity.UnmarshalJSON parses the raw text between the quotes, escapes and all: an escaped
           // quantity string is the tree path's (it keeps the raw spelling), not JSON.parse's value.
-          const raw = type.name === QUANTITY_TYPE ? 'if (v >= 0 && KD[v] === 5) fallback(); ' : '';
+          const raw =
+            type.name === QUANTITY_TYPE ? `if (v >= 0 && KD[v] === ${KIND.T_ESCAPED_STRING}) fallback(); ` : '';
           return `${raw}{ const m = MAT(v); { const v = m; ${this.value(type)} } }`;
         }
         if (json)
@@ -560,11 +586,11 @@ const TP = rt.tape, sortedMembers = rt.sortedMembers, U8 = rt.utf8Text, utf8Slic
 function MAT(n) {
   if (n < 0) return undefined;
   switch (KD[n]) {
-    case 0: return null;
-    case 1: return false;
-    case 2: return true;
-    case 3: return NM[n];
-    case 4: return utf8Slice(ST[n] + 1, EN[n] - 1);
+    case ${KIND.T_NULL}: return null;
+    case ${KIND.T_FALSE}: return false;
+    case ${KIND.T_TRUE}: return true;
+    case ${KIND.T_NUMBER}: return NM[n];
+    case ${KIND.T_STRING}: return utf8Slice(ST[n] + 1, EN[n] - 1);
     default: return JSON.parse(utf8Slice(ST[n], EN[n]));
   }
 }`;
@@ -572,10 +598,10 @@ const TAPE_BIND =
   'B = U8.bytes; KD = TP.kind; ST = TP.start; EN = TP.end; NM = TP.num; FI = TP.first; NX = TP.next; KS = TP.keyStart; KL = TP.keyLen; KH = TP.keyHash;';
 
 /** A tape node that is absent (-1) or null: what the object walk reads as `v == null`. */
-const TAPE_ABSENT = 'v < 0 || KD[v] === 0';
+const TAPE_ABSENT = `v < 0 || KD[v] === ${KIND.T_NULL}`;
 
 /** A struct function's first statement on the tape: an object node, or null/absent (-1), else the tree decides. */
-const TAPE_OBJECT_CHECK = 'if (o >= 0 && KD[o] !== 7) { if (KD[o] === 0) o = -1; else fallback(); }';
+const TAPE_OBJECT_CHECK = `if (o >= 0 && KD[o] !== ${KIND.T_OBJECT}) { if (KD[o] === ${KIND.T_NULL}) o = -1; else fallback(); }`;
 
 /**
  * Declares `s0…` (-1) and sets each to the member of object node `o` with that slot's key, found by
@@ -614,19 +640,19 @@ function sameKey(key: string): string {
 function tapeEmptyTest(type: GoType): string | null {
   switch (type.kind) {
     case 'string':
-      return 'v < 0 || KD[v] === 0 || (KD[v] === 4 && EN[v] - ST[v] === 2)';
+      return `v < 0 || KD[v] === ${KIND.T_NULL} || (KD[v] === ${KIND.T_STRING} && EN[v] - ST[v] === 2)`;
     case 'bool':
-      return 'v < 0 || KD[v] <= 1';
+      return `v < 0 || KD[v] <= ${KIND.T_FALSE}`;
     case 'int32':
     case 'int':
     case 'int64':
-      return 'v < 0 || KD[v] === 0 || (KD[v] === 3 && NM[v] === 0)';
+      return `v < 0 || KD[v] === ${KIND.T_NULL} || (KD[v] === ${KIND.T_NUMBER} && NM[v] === 0)`;
     case 'uint':
       return null;
     case 'ptr':
-      return 'v < 0 || KD[v] === 0';
+      return `v < 0 || KD[v] === ${KIND.T_NULL}`;
     case 'slice':
-      return 'v < 0 || KD[v] === 0 || (KD[v] === 6 && FI[v] < 0)';
+      return `v < 0 || KD[v] === ${KIND.T_NULL} || (KD[v] === ${KIND.T_ARRAY} && FI[v] < 0)`;
     case 'map':
       return null;
     case 'struct':
@@ -673,4 +699,30 @@ function spewHead(type: GoType): string {
 function target(type: GoType): GoType {
   while (type.kind === 'ptr') type = type.elem;
   return type;
+}
+
+/** A fragment's text safe inside a block comment. */
+function fragmentComment(text: string): string {
+  return JSON.stringify(text).replace(/\*\//g, '*\\/');
+}
+
+/**
+ * A generated function's name from its cache key: the walk (object or tape, spew or json) and the Go
+ * type, `$` first so it never meets a prelude name: `$json_v1_Container`, `$tape_json_sliceOf_v1_EnvVar`.
+ */
+function functionName(key: string, taken: ReadonlySet<string>): string {
+  const base =
+    '$' +
+    key
+      .replace(/\/true$/, '/withoutResources')
+      .replace(/\/false$/, '')
+      .replace(/\[\]/g, 'sliceOf_')
+      .replace(/\*/g, 'ptrTo_')
+      .replace(/map\[([^\]]*)\]/g, 'mapOf_$1_to_')
+      .replace(/[^A-Za-z0-9_$]+/g, '_')
+      .replace(/_+/g, '_')
+      .replace(/_$/, '');
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
+  return name;
 }

@@ -49,6 +49,7 @@ function build(info: ReleaseInfo, mode: JsonEscapeMode): FusedHasher {
     withoutResources: FusedFn | null;
     text: FusedTextFn | null;
     textWithoutResources: FusedTextFn | null;
+    source?: string;
   };
   try {
     if (info.algorithm === 'name-image')
@@ -60,6 +61,7 @@ function build(info: ReleaseInfo, mode: JsonEscapeMode): FusedHasher {
         info.algorithm === 'legacy'
           ? { algorithm: 'legacy' }
           : { algorithm: 'json', escapes: mode, withoutResources: info.hashWithoutResources },
+        `v${info.release}-${mode}`,
       );
     }
   } catch (err) {
@@ -67,6 +69,7 @@ function build(info: ReleaseInfo, mode: JsonEscapeMode): FusedHasher {
     if (err instanceof NotFusable || err instanceof EvalError) return NONE;
     throw err;
   }
+  if (fns.source !== undefined) sources.set(`${info.release}/${mode}`, fns.source);
   return {
     hash: guarded(fns.hash),
     withoutResources: fns.withoutResources ? guarded(fns.withoutResources) : null,
@@ -75,12 +78,38 @@ function build(info: ReleaseInfo, mode: JsonEscapeMode): FusedHasher {
   };
 }
 
+/** Generated sources by `release/mode`, kept for {@link fusedSource}. */
+const sources = new Map<string, string>();
+
+/**
+ * The generated JavaScript of one release's fused hashers (null where the release has none, e.g.
+ * 1.31+, whose name-image hasher is written by hand). For debugging: `npm run dump:fused -- 1.29`.
+ */
+export function fusedSource(info: ReleaseInfo, escapes?: JsonEscapeMode): string | null {
+  const mode = escapes ?? info.jsonEscapes ?? 'pre-go1.22';
+  fusedHasherFor(info, mode);
+  return sources.get(`${info.release}/${mode}`) ?? null;
+}
+
+let bugsThrow = false;
+
+/**
+ * Tests turn this on (test/support/setup.ts): a TypeError or RangeError inside a generated hasher is
+ * then a generator bug and throws, instead of falling back to the tree path unnoticed.
+ *
+ * @internal
+ */
+export function throwFusedBugs(on: boolean): void {
+  bugsThrow = on;
+}
+
 /** Any throw (the fallback signal, or a caller's getter) hands the input to the tree path. */
 function guarded<T>(fn: (input: T) => number): (input: T) => number {
   return (input) => {
     try {
       return fn(input);
-    } catch {
+    } catch (e) {
+      if (bugsThrow && (e instanceof TypeError || e instanceof RangeError)) throw e;
       return NO_FUSED_HASH;
     }
   };

@@ -37,7 +37,7 @@ const EXTENSION_KEY = enc(CONTAINER_METADATA_EXTENSION);
  *
  * @example
  * ```ts
- * import type { ContainerdStoreOptions } from 'kubelet-hash';
+ * import type { ContainerdStoreOptions } from 'kubelet-hash/node';
  * const options: ContainerdStoreOptions = { root: '/var/lib/containerd', namespace: 'k8s.io' };
  * options.namespace; // → 'k8s.io'
  * ```
@@ -69,7 +69,7 @@ interface ReadRecord {
  *
  * @example
  * ```ts
- * import { ContainerdStore } from 'kubelet-hash';
+ * import { ContainerdStore } from 'kubelet-hash/node';
  * const store = new ContainerdStore({ root: '/var/lib/containerd' });
  * store.dbPath; // → '/var/lib/containerd/io.containerd.metadata.v1.bolt/meta.db'
  * store.namespace; // → 'k8s.io'
