@@ -51,6 +51,7 @@ export type JsonPathSegment = string | number;
  * | `STORE_CORRUPT` | {@link StoreError} | the store fails its own checks (bbolt magic, checksums, page bounds, invariants) |
  * | `STORE_CHANGED` | {@link StoreError} | a record is not what the plan read (fingerprint, stored hash, gone) |
  * | `STORE_IO` | {@link StoreError} | reading or writing the store failed |
+ * | `EMPTY_STORE` | {@link StoreError} | the store holds no CRI container records while the API pods have running containers (wrong root or namespace) |
  * | `WRITE_INTERRUPTED` | {@link StoreError} | writing the bbolt meta page failed (the file keeps its old state) |
  *
  * @example
@@ -98,6 +99,7 @@ export type ErrorCode =
   | 'STORE_CORRUPT'
   | 'STORE_CHANGED'
   | 'STORE_IO'
+  | 'EMPTY_STORE'
   | 'RUNTIME_RUNNING'
   | 'WRITE_INTERRUPTED'
   | 'LIVE_RESTORE_OFF';
@@ -358,7 +360,8 @@ export class RecordError extends KubeletHashError {}
  * be read or written safely: the runtime holds it (`STORE_LOCKED`, `RUNTIME_RUNNING`), it fails its
  * own checks (`STORE_CORRUPT`), a record is not what a plan read (`STORE_CHANGED`), or I/O failed
  * (`STORE_IO`, `WRITE_INTERRUPTED`), or stopping the runtime would stop its containers
- * (`LIVE_RESTORE_OFF`). Nothing has been written when it is thrown before a commit.
+ * (`LIVE_RESTORE_OFF`), or it holds no CRI container record for a node whose API pods run
+ * containers (`EMPTY_STORE`: a wrong runtime root or namespace). Nothing has been written when it is thrown before a commit.
  *
  * @example
  * ```ts

@@ -123,6 +123,8 @@ export {
   planUpgrade,
   type PlanUpgradeInput,
   type PlanEntry,
+  type PodSandboxInfo,
+  type SandboxFinding,
   type PlanAction,
   type UpgradePlan,
   planNodeUpgrade,

@@ -85,17 +85,6 @@ const explainRow = z.looseObject({
   reasons: z.array(z.looseObject({ kind: z.string() })),
 });
 
-const planRow = z.looseObject({
-  action: z.enum(['keep', 'rewrite', 'will-restart', 'unknown']),
-  reason: z.string(),
-  podUid: z.string(),
-  containerName: z.string(),
-  recordFile: z
-    .string()
-    .nullable()
-    .describe('the record file this entry is about; null for an API container without record'),
-});
-
 const envelope = {
   kubeletHash: z.string().describe('version of kubelet-hash that wrote the document'),
   exitCode: z.union([z.literal(0), z.literal(1)]).describe('the exit code of the run'),
@@ -124,14 +113,6 @@ export const OUTPUTS = {
     summary: z.object({ identified: z.number().int().describe('containers with at least one match') }),
   },
   explain: { row: explainRow, summary: z.object({ from: z.string(), to: z.string() }) },
-  plan: {
-    row: planRow,
-    summary: z.looseObject({
-      from: z.string(),
-      to: z.string(),
-      counts: z.record(z.string(), z.number().int()).describe('entries per action'),
-    }),
-  },
 } as const;
 
 /** The `--json` error document on stderr (exit code 2). */

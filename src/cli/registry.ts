@@ -3,12 +3,14 @@ import { z } from 'zod';
 import type { CommandDef } from './command.js';
 import { CORE_COMMANDS } from './commands.js';
 import { CONTROLLER_COMMANDS } from './commands-controllers.js';
-import { UPGRADE_COMMANDS, withNodeStores } from './commands-upgrade.js';
+import { NODE_COMMANDS } from './commands-plan.js';
+import { UPGRADE_COMMANDS } from './commands-upgrade.js';
 import { documentSchema } from './output-schema.js';
 
 export const COMMANDS: readonly CommandDef[] = [
   ...CORE_COMMANDS,
-  ...CONTROLLER_COMMANDS.map((c) => (c.name === 'plan' ? withNodeStores(c) : c)),
+  ...CONTROLLER_COMMANDS,
+  ...NODE_COMMANDS,
   ...UPGRADE_COMMANDS,
 ];
 

@@ -3,6 +3,8 @@ export {
   planUpgrade,
   type PlanUpgradeInput,
   type PlanEntry,
+  type PodSandboxInfo,
+  type SandboxFinding,
   type PlanAction,
   type UpgradePlan,
 } from './plan-upgrade.js';
