@@ -4,12 +4,14 @@ import type { CommandDef } from './command.js';
 import { CORE_COMMANDS } from './commands.js';
 import { CONTROLLER_COMMANDS } from './commands-controllers.js';
 import { NODE_COMMANDS } from './commands-plan.js';
+import { PREDICT_COMMANDS } from './commands-predict.js';
 import { UPGRADE_COMMANDS } from './commands-upgrade.js';
 import { documentSchema } from './output-schema.js';
 
 export const COMMANDS: readonly CommandDef[] = [
   ...CORE_COMMANDS,
   ...CONTROLLER_COMMANDS,
+  ...PREDICT_COMMANDS,
   ...NODE_COMMANDS,
   ...UPGRADE_COMMANDS,
 ];
