@@ -354,9 +354,12 @@ describe('commands', () => {
     const both = await runBin(['plan', '--from', '1.30', '--to', '1.31', '--pods', `${F}podlist.yaml`, record]);
     expect(both.code).toBe(1);
     expect(both.out).toMatch(/rewrite +default\/nginx +nginx +9624f5a5 +a564281e/);
-    expect(both.out).toMatch(/unknown +default\/simple-pod +simple-pod .*no runtime record: wrong --namespace or runtime root\?/);
-    const nginxOnly = (parse(readFileSync(`${F}podlist.yaml`, 'utf8')) as { items: { metadata: { name: string } }[] })
-      .items.filter((p) => p.metadata.name === 'nginx');
+    expect(both.out).toMatch(
+      /unknown +default\/simple-pod +simple-pod .*no runtime record: wrong --namespace or runtime root\?/,
+    );
+    const nginxOnly = (
+      parse(readFileSync(`${F}podlist.yaml`, 'utf8')) as { items: { metadata: { name: string } }[] }
+    ).items.filter((p) => p.metadata.name === 'nginx');
     const ok = await runBin(['plan', '--from', '1.30', '--to', '1.31', '--pods', '-', record], {
       stdin: JSON.stringify({ kind: 'List', items: nginxOnly }),
     });

@@ -9,13 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  ContainerdStore,
-  CrioStore,
-  DockerStore,
-  containerdMetaDbPath,
-  fingerprintFile,
-} from '../src/stores/index.js';
+import { ContainerdStore, CrioStore, DockerStore, containerdMetaDbPath, fingerprintFile } from '../src/stores/index.js';
 import { restoreBackups } from '../src/stores/files.js';
 import { checkBoltFile } from '../src/bbolt/index.js';
 import { writeBoltFile, type BoltTree } from './support/bolt-builder.js';

@@ -152,7 +152,7 @@ export const DEFAULTS_OPTIONS: Record<string, OptionDef> = {
     type: 'string',
     value: 'NAME',
     description:
-      "with --apply-defaults (implied): add the service-account token mount of volume NAME (kube-api-access-… from 1.21), as the admission plugin does; `none` says the pod mounts no token (otherwise --apply-defaults warns for releases whose hash covers the mount, before 1.31)",
+      'with --apply-defaults (implied): add the service-account token mount of volume NAME (kube-api-access-… from 1.21), as the admission plugin does; `none` says the pod mounts no token (otherwise --apply-defaults warns for releases whose hash covers the mount, before 1.31)',
   },
 };
 

@@ -120,6 +120,7 @@ export const errorSchema = z.object({
   kubeletHash: z.string(),
   command: z.string().nullable().describe('the command, when one was recognised'),
   exitCode: z.literal(2),
+  warnings: z.array(z.string()).describe('the warnings of the run before it failed'),
   error: z.object({
     name: z.string().describe('error class: DecodeError, QuantityError, UsageError, RefusalError, IOError, …'),
     code: z.string().describe('stable reason: INVALID_YAML, INVALID_QUANTITY, USAGE, RECORD_MISMATCH, …'),
@@ -131,4 +132,12 @@ export const errorSchema = z.object({
     line: z.number().int().nullable(),
     column: z.number().int().nullable(),
   }),
+});
+
+/** The document on stderr after a `--ndjson` run that had warnings (its rows have no envelope). */
+export const warningsSchema = z.object({
+  kubeletHash: z.string(),
+  command: z.string(),
+  exitCode: z.union([z.literal(0), z.literal(1)]),
+  warnings: z.array(z.string()),
 });

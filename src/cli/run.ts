@@ -124,8 +124,13 @@ function checkFlags(cmd: CommandDef, flags: string[], options: Record<string, { 
 function argsError(e: unknown, options: Record<string, { type: string; value?: string }>): unknown {
   if (!(e instanceof TypeError) || !('code' in e) || !String(e.code).startsWith('ERR_PARSE_ARGS')) return e;
   const m = /'(-[^' ]+)/.exec(e.message);
-  const flagName = m?.[1]?.replace(/^-+/, '').split('=')[0] ?? '';
-  const opt = options[flagName] ?? Object.values(options).find((o) => 'short' in o && o.short === flagName);
+  const given = m?.[1]?.replace(/^-+/, '').split('=')[0] ?? '';
+  const entry =
+    given in options
+      ? ([given, options[given]] as const)
+      : Object.entries(options).find(([, o]) => 'short' in o && o.short === given);
+  const flagName = entry?.[0] ?? given;
+  const opt = entry?.[1];
   if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && opt) {
     return new UsageError(
       opt.type === 'string'
