@@ -15,6 +15,7 @@ export { translateHash, type TranslateOptions } from './translate.js';
 export { identifyReleases, type ReleaseMatch } from './identify.js';
 export { RESTART_RULES, type RestartRule, type RestartRuleId } from './restart-rules.js';
 export type { ContainerAction, PodRestartPolicy } from './decide.js';
+export { decide } from './decide.js';
 export type { ContainerStateInput, RuntimeStateName } from './runtime-state.js';
 export type { GateName, GateValue, StoredHashReading } from './options.js';
 

@@ -10,7 +10,7 @@ import { KubeletHashError, OptionError } from '../errors.js';
 import { formatHash } from '../hash/format.js';
 import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
 import { readRuntimeRecords, type ContainerRecordInfo, type HashChange } from '../runtime-records/index.js';
-import { applyChangedRule } from '../kubelet/index.js';
+import { decide } from '../kubelet/index.js';
 import { checkOptions, escapesSchema, featureGatesSchema, resolveGates, type FeatureGates } from '../kubelet/index.js';
 import { storedHashValue } from '../hash/format.js';
 import { containerRole, type ContainerRole } from '../kubelet/index.js';
@@ -439,8 +439,9 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
     base.toHash = formatHash(to.hash);
 
     const stored = storedHashValue(rec.hash);
-    // Would the `to` kubelet restart it as the record stands? (Also says "not compared" for init/ephemeral.)
-    const asIs = applyChangedRule({
+    // Would the `to` kubelet restart it as the record stands? decide() is the one evaluator of the
+    // kubelet's rules; the container runs (it has a record), its resources as its spec says.
+    const verdict = decide({
       info: toInfo,
       role,
       gates: toGates,
@@ -449,7 +450,16 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
       stored,
       expectedWithoutResources: to.withoutResources,
       storedWithoutResources: storedHashValue(rec.hashWithoutResources),
+      container: c.container,
+      path: c.path,
+      runtime: { state: 'running' },
     });
+    const asIs = {
+      rule: verdict.comparison,
+      changed: verdict.action === 'restart',
+      reason: verdict.reason,
+      ruleId: verdict.ruleId,
+    };
     if (asIs.rule === 'not-compared') {
       // A sidecar the `to` kubelet does not compare is compared by 1.32+: rewrite it now, so the
       // next upgrade does not restart it (only when its stored hash is verified against `from`).
