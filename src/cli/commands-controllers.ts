@@ -6,10 +6,15 @@
  */
 import { explainHashChange } from '../explain/index.js';
 import { HashFormatError, OptionError, RecordError } from '../errors.js';
-import { parseGateValue } from '../kubelet/options.js';
 import { didYouMean } from './suggest.js';
 import { parseHash } from '../hash/format.js';
-import { containerChanged, identifyReleases, translateHash, type FeatureGates } from '../kubelet/index.js';
+import {
+  containerChanged,
+  identifyReleases,
+  parseGateValue,
+  translateHash,
+  type FeatureGates,
+} from '../kubelet/index.js';
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY, modelledGates, releaseInfo } from '../registry/registry.js';
 import { readRuntimeRecords, type ContainerRecordInfo } from '../runtime-records/index.js';
 import {

@@ -17,3 +17,4 @@ export {
 export { CrioStore, type CrioStoreOptions } from './crio.js';
 export { DockerStore, type DockerStoreOptions } from './docker.js';
 export { fingerprintFile, fingerprinter } from './fingerprint.js';
+export { containerdCensus, containerdSandboxes } from './containerd/census.js';

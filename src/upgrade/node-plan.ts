@@ -7,9 +7,8 @@ import { readFileSync } from 'node:fs';
 import { KubeletHashError, StoreError } from '../errors.js';
 import type { FeatureGates } from '../kubelet/index.js';
 import { planUpgrade, type PlanEntry, type PodSandboxInfo } from './plan-upgrade.js';
-import { containerdCensus, containerdSandboxes } from '../stores/containerd/census.js';
 import { readRuntimeRecords, type ContainerRecordInfo } from '../runtime-records/index.js';
-import { fingerprinter, type StoredContainer } from '../stores/index.js';
+import { containerdCensus, containerdSandboxes, fingerprinter, type StoredContainer } from '../stores/index.js';
 import { PLAN_KIND, PLAN_VERSION, type NodePlanEntry, type NodeUpgradePlan, type StoreSpec } from './plan-file.js';
 import { normalizeStoreSpec, openStore } from './store-spec.js';
 
