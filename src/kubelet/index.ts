@@ -20,7 +20,6 @@ export type { ContainerStateInput, RuntimeStateName } from './runtime-state.js';
 export type { GateName, GateValue, StoredHashReading } from './options.js';
 
 // The door for the upgrade room, which plans a node through the same rules (not public API).
-export { applyChangedRule } from './changed-rule.js';
 export { checkOptions, escapesSchema, featureGatesSchema, parseGateValue, resolveGates } from './options.js';
 export { containerRole } from './container-role.js';
 export { describeMatches } from './identify.js';
