@@ -2,7 +2,8 @@
  * The benchmark suite: ns/op of the public hashing API for every era × container, object and JSON
  * text input, beside a bare FNV-1a pass over exactly the bytes FNV consumes (the physical limit),
  * measured interleaved in one run; heap after 1,000,000 (and 2,000,000) hashes vs after 1,000; planUpgrade on a
- * node-sized fleet and on a 50 MB node-wide `docker inspect`. Prints a table and writes
+ * node-sized fleet and on a 50 MB node-wide `docker inspect`; the CLI's `hash` over generated 5 MB and 50 MB
+ * PodLists (time, peak RSS, growth). Prints a table and writes
  * `bench/results.json`.
  *
  * Run: `npm run bench` (under a minute on a quiet machine, minutes on a busy one) or
@@ -271,6 +272,33 @@ const plan = {
   ) as Record<string, number>,
 };
 
+// --- the CLI over a big PodList -------------------------------------------------------------
+
+/** `kubelet-hash hash -k 1.29` over a generated PodList of `mb` MB, in a fresh process (its peak RSS). */
+const cliOver = (mb: number): Record<string, number> =>
+  JSON.parse(
+    execFileSync(
+      process.execPath,
+      [
+        ...process.execArgv,
+        new URL(compiled ? './cli-podlist.js' : './cli-podlist.ts', import.meta.url).pathname,
+        String(mb),
+      ],
+      { encoding: 'utf8', maxBuffer: 1 << 24 },
+    )
+      .trim()
+      .split('\n')
+      .pop()!,
+  ) as Record<string, number>;
+const small = cliOver(5);
+const big = cliOver(quick ? 20 : 50);
+const cli = {
+  small,
+  big,
+  // CPU time per MB at the big size over that at the small one: 1 is linear (the bar is 1.5); CPU time, not wall time, so that a busy machine does not skew it.
+  growth: big.cpuMs! / big.inputMB! / (small.cpuMs! / small.inputMB!),
+};
+
 // --- report ---------------------------------------------------------------------------------
 
 const f = (n: number, d = 0): string => n.toFixed(d);
@@ -295,6 +323,9 @@ const d = plan.dockerInspect;
 console.log(
   `planUpgrade, ${f(d.inputMB!, 1)} MB node-wide docker inspect (${d.containers} containers): ${f(d.ms!)} ms, peak RSS ${f(d.peakBeforeMB!)} MB with the input built → ${f(d.peakAfterMB!)} MB after planning`,
 );
+console.log(
+  `kubelet-hash hash -k 1.29 over a ${f(big.inputMB!, 1)} MB PodList (${big.pods} pods): ${f(big.ms! / 1000, 2)} s (CPU ${f(big.cpuMs! / 1000, 2)} s), peak RSS ${f(big.peakRssMB!)} MB; ${f(small.inputMB!, 1)} MB: ${f(small.ms! / 1000, 2)} s, ${f(small.peakRssMB!)} MB; time per MB grows ${f(cli.growth, 2)}x from ${f(small.inputMB!)} to ${f(big.inputMB!)} MB`,
+);
 
 writeFileSync(
   new URL('results.json', BENCH_DIR),
@@ -308,6 +339,7 @@ writeFileSync(
       rows,
       heap,
       plan,
+      cli,
       sink: sink & 1,
     },
     null,

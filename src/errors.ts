@@ -46,7 +46,7 @@ export const ERROR_CODES = {
   DUPLICATE_CONTAINER_NAME: { class: 'DecodeError', when: 'two containers of one pod share a name' },
   INVALID_QUANTITY: { class: 'QuantityError', when: '`resource.Quantity` parsing refuses the text' },
   INVALID_VERSION: { class: 'ReleaseError', when: 'a version string is no kubelet version' },
-  UNSUPPORTED_RELEASE: { class: 'ReleaseError', when: 'a release outside 1.8–1.36' },
+  UNSUPPORTED_RELEASE: { class: 'ReleaseError', when: 'a release outside the supported range (`supportedReleases()`)' },
   NOT_AVAILABLE: {
     class: 'ReleaseError',
     when: 'the release lacks what was asked (hashWithoutResources outside 1.27–1.30)',
@@ -78,6 +78,10 @@ export const ERROR_CODES = {
   },
   STORE_CHANGED: { class: 'StoreError', when: 'a record is not what the plan read (fingerprint, stored hash, gone)' },
   STORE_IO: { class: 'StoreError', when: 'reading or writing the store failed' },
+  EMPTY_STORE: {
+    class: 'StoreError',
+    when: 'the store holds no CRI container records while the API pods have running containers (wrong root or namespace)',
+  },
   WRITE_INTERRUPTED: { class: 'StoreError', when: 'writing the bbolt meta page failed (the file keeps its old state)' },
 } as const satisfies Record<string, { class: ErrorClassName; when: string }>;
 
@@ -129,6 +133,7 @@ type CodesOf<C extends ErrorClassName> = {
  * | `STORE_CORRUPT` | {@link StoreError} | the store fails its own checks (bbolt magic, checksums, page bounds, invariants) |
  * | `STORE_CHANGED` | {@link StoreError} | a record is not what the plan read (fingerprint, stored hash, gone) |
  * | `STORE_IO` | {@link StoreError} | reading or writing the store failed |
+ * | `EMPTY_STORE` | {@link StoreError} | the store holds no CRI container records while the API pods have running containers (wrong root or namespace) |
  * | `WRITE_INTERRUPTED` | {@link StoreError} | writing the bbolt meta page failed (the file keeps its old state) |
  *
  * @example
@@ -457,7 +462,8 @@ export class RecordError extends KubeletHashError {
  * be read or written safely: the runtime holds it (`STORE_LOCKED`, `RUNTIME_RUNNING`), it fails its
  * own checks (`STORE_CORRUPT`), a record is not what a plan read (`STORE_CHANGED`), or I/O failed
  * (`STORE_IO`, `WRITE_INTERRUPTED`), or stopping the runtime would stop its containers
- * (`LIVE_RESTORE_OFF`). Nothing has been written when it is thrown before a commit.
+ * (`LIVE_RESTORE_OFF`), or it holds no CRI container record for a node whose API pods run
+ * containers (`EMPTY_STORE`: a wrong runtime root or namespace). Nothing has been written when it is thrown before a commit.
  *
  * @example
  * ```ts

@@ -113,6 +113,8 @@ export {
   planUpgrade,
   type PlanUpgradeInput,
   type PlanEntry,
+  type PodSandboxInfo,
+  type SandboxFinding,
   type PlanAction,
   type UpgradePlan,
 } from './upgrade/plan-upgrade.js';

@@ -24,6 +24,7 @@ const FRONT_ENDS = new Set([
   'cli',
   'conformance',
   'fleet',
+  'discovery',
 ]);
 
 /**
@@ -37,9 +38,10 @@ const FLOORS: readonly (readonly string[])[] = [
   ['decode', 'encode'],
   ['registry', 'pod'],
   ['hash'],
-  ['hash-api', 'explain', 'defaults', 'runtime-records'],
+  ['hash-api', 'explain', 'defaults', 'runtime-records', 'discovery'],
   ['kubelet', 'stores'],
   ['upgrade'],
+  ['fleet'],
   ['cli', 'conformance'],
 ];
 const ENTRIES = new Set(['index.ts', 'node.ts']);

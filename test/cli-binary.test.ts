@@ -4,6 +4,8 @@
  * code, and each misuse refused with exit 2. Expected hashes are oracle rows.
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, outputSchema } from '../src/cli/registry.js';
 import { errorSchema } from '../src/cli/output-schema.js';
@@ -27,7 +29,8 @@ interface Doc {
 
 /** Parses a --json stdout document against the documented schema. */
 function doc(r: BinResult): Doc {
-  expect(r.err).not.toMatch(/error/);
+  // With --json, stderr holds nothing on success: warnings are in the document.
+  expect(r.err).toBe('');
   return outputSchema().parse(JSON.parse(r.out)) as Doc;
 }
 
@@ -35,8 +38,8 @@ function doc(r: BinResult): Doc {
 function errorDoc(r: BinResult) {
   expect(r.code).toBe(2);
   expect(r.out).toBe('');
-  const json = r.err.slice(r.err.indexOf('{'));
-  return errorSchema.parse(JSON.parse(json)).error;
+  // stderr is exactly one JSON document: no warning line before it.
+  return errorSchema.parse(JSON.parse(r.err)).error;
 }
 
 describe('help and version', () => {
@@ -346,38 +349,33 @@ describe('commands', () => {
     expect((d.rows[0]!['reasons'] as { kind: string }[])[0]!.kind).toBe('algorithm');
   });
 
-  it('plan: exit 0 when every container is kept or rewritten, 1 with an unreadable record listed as unknown', async () => {
-    const ok = await runBin([
-      'plan',
-      '--from',
-      '1.30',
-      '--to',
-      '1.31',
-      '--pods',
-      `${F}podlist.yaml`,
-      'fixtures/runtime/crictl-inspect-containerd.json',
-    ]);
+  it('plan: a running API pod without a record is unknown (exit 1); exit 0 once every container is joined; an unreadable record is listed', async () => {
+    const record = 'fixtures/runtime/crictl-inspect-containerd.json';
+    const both = await runBin(['plan', '--from', '1.30', '--to', '1.31', '--pods', `${F}podlist.yaml`, record]);
+    expect(both.code).toBe(1);
+    expect(both.out).toMatch(/rewrite +default\/nginx +nginx +9624f5a5 +a564281e/);
+    expect(both.out).toMatch(
+      /unknown +default\/simple-pod +simple-pod .*no runtime record: wrong --namespace or runtime root\?/,
+    );
+    const nginxOnly = (
+      parse(readFileSync(`${F}podlist.yaml`, 'utf8')) as { items: { metadata: { name: string } }[] }
+    ).items.filter((p) => p.metadata.name === 'nginx');
+    const ok = await runBin(['plan', '--from', '1.30', '--to', '1.31', '--pods', '-', record], {
+      stdin: JSON.stringify({ kind: 'List', items: nginxOnly }),
+    });
     expect(ok.code).toBe(0);
-    expect(ok.out).toMatch(/rewrite +default\/nginx +nginx +9624f5a5 +a564281e/);
-    const bad = await runBin([
-      'plan',
-      '--json',
-      '--from',
-      '1.30',
-      '--to',
-      '1.31',
-      '--pods',
-      `${F}podlist.yaml`,
-      'fixtures/runtime/crictl-inspect-containerd.json',
-      `${F}broken.yaml`,
-    ]);
+    expect(ok.out).toContain('# 1.30 -> 1.31: keep 0, rewrite 1, will-restart 0, unknown 0');
+    const bad = await runBin(
+      ['plan', '--json', '--from', '1.30', '--to', '1.31', '--pods', '-', record, `${F}broken.yaml`],
+      { stdin: JSON.stringify({ kind: 'List', items: nginxOnly }) },
+    );
     expect(bad.code).toBe(1);
     const d = doc(bad);
-    expect(d.rows.map((r) => [r['action'], r['recordFile']])).toEqual([
-      ['rewrite', 'fixtures/runtime/crictl-inspect-containerd.json'],
-      ['unknown', `${F}broken.yaml`],
+    expect(d.rows.map((r) => [r['action'], r['location']])).toEqual([
+      ['rewrite', resolve(record)],
+      ['unknown', resolve(`${F}broken.yaml`)],
     ]);
-    expect(d.summary).toMatchObject({ counts: { rewrite: 1, unknown: 1 } });
+    expect(d.summary).toMatchObject({ counts: { rewrite: 1, unknown: 1 }, out: null });
   });
 
   it('--ndjson: one row per line, each valid against the command row schema', async () => {
@@ -409,18 +407,18 @@ describe('misuse: exit 2', () => {
     [
       'unknown feature gate',
       ['changed', '-k', '1.29', '--hash', '62b86e75', '--feature-gates', 'InPlacePodVerticalScalng=true', pod],
-      'UNKNOWN_GATE',
+      'UNKNOWN_FEATURE_GATE',
     ],
     [
       'gate value Go does not parse',
       ['changed', '-k', '1.29', '--hash', '62b86e75', '--feature-gates', 'SidecarContainers=yes', pod],
-      'USAGE',
+      'INVALID_OPTION',
     ],
-    ['status without a hash', ['changed', '-k', '1.29', '--status', `${F}status-nohash.json`, pod], 'NO_STORED_HASH'],
+    ['status without a hash', ['changed', '-k', '1.29', '--status', `${F}status-nohash.json`, pod], 'MISSING_HASH'],
     [
       'record without a hash',
       ['changed', '-k', '1.29', '--record', `${F}docker-inspect-nohash.json`, pod],
-      'NO_STORED_HASH',
+      'MISSING_HASH',
     ],
     [
       'record of several pods, no Pod to match',

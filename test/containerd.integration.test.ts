@@ -145,7 +145,7 @@ for (const release of CONTAINERD_RELEASES)
         expect(first.err).toBe('');
         expect(first.code).toBe(0);
         expect(first.out).toContain(`rewrite ${fixtures.length}, will-restart 0, unknown 0`);
-        const again = await cli(args);
+        const again = await cli([...args, '--out', '-']);
         expect(again.out).toBe(readFileSync(planFile(), 'utf8'));
         expect(
           (await cli(['verify', '--kubelet', FROM, '--pods', podsFile(), '--containerd-root', daemon.root])).code,

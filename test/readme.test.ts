@@ -1,7 +1,7 @@
 /**
  * The README and the guides in docs/ run as written: every ```ts block executes (imports from
  * 'kubelet-hash' resolve to the source entry), type-checks, and shows true `// →` results. Every
- * `npx kubelet-hash <command>` they name is a real command with real options, and the CLI
+ * `kubelet-hash <command>` line they show is a real command with real options, and the CLI
  * reference documents every command and option the CLI has.
  */
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -63,7 +63,7 @@ describe('CLI commands named in the docs', () => {
       const shell = markdownBlocks(file, 'sh');
       for (const block of shell) {
         block.code.split('\n').forEach((line, i) => {
-          const m = /npx kubelet-hash (\S+)(.*)/.exec(line.replace(/\s+#.*$/, ''));
+          const m = /(?:^|[\s|])kubelet-hash (\S+)(.*)/.exec(line.replace(/\s+#.*$/, ''));
           if (!m) return;
           const [, name, rest] = m;
           if (name === 'help' || name === '<command>') return;

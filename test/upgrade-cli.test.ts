@@ -41,7 +41,7 @@ describe('kubelet-hash plan / apply / verify / rollback (CRI-O files)', () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain(`keep 0, rewrite ${fixtures.length}, will-restart 0, unknown 0`);
     const text = readFileSync(planFile, 'utf8');
-    expect((await cli(args)).out).toBe(text);
+    expect((await cli([...args, '--out', '-'])).out).toBe(text);
     const plan = JSON.parse(text) as NodeUpgradePlan;
     expect(plan).toMatchObject({
       kind: 'kubelet-hash/upgrade-plan',
@@ -183,7 +183,7 @@ describe('kubelet-hash plan / apply / verify / rollback (CRI-O files)', () => {
     const d = join(graph, 'overlay-containers', f.sandboxId, 'userdata');
     mkdirSync(d, { recursive: true });
     writeFileSync(join(d, 'config.json'), crioSpec({ ...f, id: f.sandboxId }, 'sandbox'));
-    const r = await cli(['plan', '--from', '1.30', '--to', '1.31', '--pods', podsFile, ...store]);
+    const r = await cli(['plan', '--from', '1.30', '--to', '1.31', '--pods', podsFile, ...store, '--out', '-']);
     expect((JSON.parse(r.out) as NodeUpgradePlan).entries).toHaveLength(fixtures.length);
   });
 });

@@ -1,15 +1,21 @@
 /**
- * CLI commands over the controllers' API: `changed`, `translate`, `identify`, `explain`, `plan`.
+ * CLI commands over the controllers' API: `changed`, `translate`, `identify`, `explain`.
  * A verdict is given only on inputs the tool can vouch for: a malformed hash, an unknown gate, a
  * status or record without a hash, or a record of another pod is refused (exit 2), never read as
  * "restart".
  */
 import { explainHashChange } from '../explain/index.js';
-import { HashFormatError } from '../errors.js';
+import { HashFormatError, OptionError, RecordError } from '../errors.js';
+import { didYouMean } from './suggest.js';
 import { parseHash } from '../hash/format.js';
-import { containerChanged, identifyReleases, translateHash, type FeatureGates } from '../kubelet/index.js';
-import { planUpgrade } from '../upgrade/index.js';
-import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY, releaseInfo, supportedReleases } from '../registry/registry.js';
+import {
+  containerChanged,
+  identifyReleases,
+  parseGateValue,
+  translateHash,
+  type FeatureGates,
+} from '../kubelet/index.js';
+import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY, modelledGates, releaseInfo } from '../registry/registry.js';
 import { readRuntimeRecords, type ContainerRecordInfo } from '../runtime-records/index.js';
 import {
   RefusalError,
@@ -21,7 +27,7 @@ import {
   type OptionDef,
 } from './command.js';
 import { CONTAINER, FILES_OPERAND, KUBELET_VERSION, single } from './commands.js';
-import { DEFAULTS_OPTIONS, readContainers, readObjects, specFor, within, type InputContainer } from './inputs.js';
+import { DEFAULTS_OPTIONS, readContainers, specFor, within, type InputContainer } from './inputs.js';
 import { readInput } from './io.js';
 import { OUTPUTS } from './output-schema.js';
 import { podLabel, table } from './table.js';
@@ -40,46 +46,43 @@ const TO: OptionDef = {
   value: 'VERSION',
   description: 'the kubelet version to compute for (required)',
 };
-const GATES: OptionDef = {
+export const GATES: OptionDef = {
   type: 'string',
   value: 'G=BOOL,…',
   description:
     "the kubelet's --feature-gates (InPlacePodVerticalScaling, SidecarContainers); values as Go's ParseBool reads them (true, True, 1, t, false, 0, f…)",
 };
 
-/** strconv.ParseBool, which the kubelet's --feature-gates flag uses. */
-const GO_BOOL: ReadonlyMap<string, boolean> = new Map<string, boolean>([
-  ...['1', 't', 'T', 'TRUE', 'true', 'True'].map((s): [string, boolean] => [s, true]),
-  ...['0', 'f', 'F', 'FALSE', 'false', 'False'].map((s): [string, boolean] => [s, false]),
-]);
-
-/** Gates whose setting changes how hashes are used, in any supported release. */
-function knownGates(): string[] {
-  return [...new Set(supportedReleases().flatMap((r) => Object.keys(releaseInfo(r).featureGates)))];
-}
-
-/** `--feature-gates A=true,B=false`, as the kubelet's flag is written; unknown names are refused. */
+/**
+ * `--feature-gates A=true,B=false`, as the kubelet's flag is written. The values stay text: the
+ * library reads them as the kubelet does (strconv.ParseBool) and refuses what the release does not
+ * have, with its own codes; an unknown name is refused here first, with the closest known name.
+ */
 export function featureGates(ctx: CommandContext): FeatureGates | undefined {
   const text = str(ctx.values, 'feature-gates');
   if (text === undefined) return undefined;
-  const gates: FeatureGates = {};
-  const known = knownGates();
+  const gates: Record<string, string> = {};
+  const known = modelledGates();
   for (const part of text
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)) {
     const m = /^([^=\s]+)=(.*)$/.exec(part);
     const name = m?.[1];
-    const value = m?.[2] === undefined ? undefined : GO_BOOL.get(m[2].trim());
+    const value = m?.[2]?.trim();
     if (name === undefined || value === undefined) {
       throw new UsageError(`--feature-gates expects Name=BOOL pairs separated by commas, got ${JSON.stringify(part)}`);
     }
     if (!known.includes(name)) {
-      throw new RefusalError(
-        'UNKNOWN_GATE',
-        `unknown feature gate ${JSON.stringify(name)}: kubelet-hash knows the gates that change how hashes are used (${known.join(', ')}); leave others out`,
+      throw new OptionError(
+        'UNKNOWN_FEATURE_GATE',
+        ['--feature-gates', name],
+        `one of the gates that change how hashes are used (${known.join(', ')}); leave others out`,
+        `found ${JSON.stringify(name)}${didYouMean(name, known)}`,
       );
     }
+    // Checked now so that the message names the flag; the library reads the same text again.
+    parseGateValue(value, ['--feature-gates', name]);
     gates[name] = value;
   }
   return gates;
@@ -99,9 +102,11 @@ function checkHash(text: unknown, where: string): void {
     parseHash(text);
   } catch (e) {
     if (!(e instanceof HashFormatError)) throw e;
-    throw new RefusalError(
+    throw new HashFormatError(
       'INVALID_HASH',
-      `${where}: ${JSON.stringify(text)} is not a hash the kubelet writes (hex digits, at most 64 bits)`,
+      e.path,
+      `${where}: a hash the kubelet writes (hex digits, at most 64 bits; either case is read, as the kubelet's strconv.ParseUint does)`,
+      e.detail,
     );
   }
 }
@@ -133,9 +138,11 @@ async function storedFor(
     const status = only.value as Record<string, unknown>;
     const key = JSON_KEYS.find((k) => Object.prototype.hasOwnProperty.call(status, k));
     if (key === undefined) {
-      throw new RefusalError(
-        'NO_STORED_HASH',
-        `${statusFile} holds no kubelet hash (no ${JSON_KEYS.map((k) => JSON.stringify(k)).join(', ')} key): nothing to compare`,
+      throw new HashFormatError(
+        'MISSING_HASH',
+        [],
+        `${statusFile}: a status with the kubelet's hash (a ${JSON_KEYS.map((k) => JSON.stringify(k)).join(', ')} key)`,
+        'none found: nothing to compare',
       );
     }
     // A YAML number (`hash: 311670`) arrives as its JSON text, which is what the kubelet would read.
@@ -146,9 +153,11 @@ async function storedFor(
   if (recordFile === undefined) throw new UsageError('give exactly one of --hash HEX, --status FILE or --record FILE');
   const rec = recordFor(readRuntimeRecords(await readInput(recordFile, ctx.io)), c, recordFile);
   if (rec.hash === undefined) {
-    throw new RefusalError(
-      'NO_STORED_HASH',
-      `${recordFile}: the record of container ${JSON.stringify(rec.containerName)} stores no ${HASH_KEY}: it was not started by a kubelet, or the label was removed`,
+    throw new HashFormatError(
+      'MISSING_HASH',
+      [],
+      `${recordFile}: a record of container ${JSON.stringify(rec.containerName)} with ${HASH_KEY}`,
+      'it stores none: it was not started by a kubelet, or the label was removed',
     );
   }
   checkHash(rec.hash, `${recordFile} ${HASH_KEY}`);
@@ -185,9 +194,11 @@ function recordFor(records: ContainerRecordInfo[], c: InputContainer, file: stri
       );
     const others =
       named.length > 0 ? `; it has ${JSON.stringify(c.name)} of ${[...new Set(named.map(who))].join(', ')}` : '';
-    throw new RefusalError(
+    throw new RecordError(
       'RECORD_MISMATCH',
-      `${file} holds no record of container ${JSON.stringify(c.name)} of pod ${target}${others}`,
+      [],
+      `${file}: a record of container ${JSON.stringify(c.name)} of pod ${target}`,
+      `none found${others}`,
     );
   }
   const pods = new Set(records.map((r) => r.podUid));
@@ -199,9 +210,11 @@ function recordFor(records: ContainerRecordInfo[], c: InputContainer, file: stri
   }
   const [only, ...more] = named;
   if (only === undefined || more.length > 0) {
-    throw new RefusalError(
+    throw new RecordError(
       'RECORD_MISMATCH',
-      `${file} holds no record of a container named ${JSON.stringify(c.name)} (it has ${records.map((r) => JSON.stringify(r.containerName)).join(', ') || 'none'})`,
+      [],
+      `${file}: one record of a container named ${JSON.stringify(c.name)}`,
+      `it has ${records.map((r) => JSON.stringify(r.containerName)).join(', ') || 'none'}`,
     );
   }
   return only;
@@ -399,72 +412,4 @@ const explain: CommandDef = {
   },
 };
 
-const plan: CommandDef = {
-  name: 'plan',
-  summary: "plan a kubelet upgrade: join the API pods with the node's runtime records, verify and translate each hash",
-  description:
-    'For every container of the node: reads its stored hash from the runtime records, checks it against what the --from kubelet computes for the API pod, and says what to do before the kubelet moves to --to: keep, rewrite the record, will-restart, or unknown (a record that cannot be read or verified is listed as unknown, never skipped).',
-  options: {
-    from: FROM,
-    to: TO,
-    pods: {
-      type: 'string',
-      required: true,
-      value: 'FILE',
-      description: 'the API pods: kubectl get pods -o yaml|json (a List, or several documents) (required)',
-    },
-    'feature-gates': GATES,
-  },
-  operands: [
-    {
-      name: 'RECORD',
-      description: 'runtime record files (docker inspect, config.v2.json, crictl inspect)',
-      count: 'many',
-    },
-  ],
-  examples: [
-    {
-      comment: 'plan a 1.30 → 1.31 upgrade',
-      command: 'kubelet-hash plan --from 1.30 --to 1.31 --pods pods.yaml crictl-*.json',
-    },
-  ],
-  finding: 'the plan has will-restart or unknown entries',
-  output: OUTPUTS.plan,
-  async run(ctx) {
-    const from = str(ctx.values, 'from', true);
-    const to = str(ctx.values, 'to', true);
-    const podsFile = str(ctx.values, 'pods', true);
-    const gates = featureGates(ctx);
-    const pods = (await readObjects(ctx, [podsFile])).map((o) => o.object.value);
-    const records: string[] = [];
-    for (const file of ctx.operands) records.push(await readInput(file, ctx.io));
-    const p = planUpgrade({ pods, records, from, to, ...(gates ? { featureGates: gates } : {}) });
-    const rows = p.entries.map((e) => ({
-      ...e,
-      recordFile: e.record !== undefined ? (ctx.operands[e.record] ?? null) : null,
-    }));
-    const text =
-      table(
-        ['action', 'pod', 'container', 'stored', 'to', 'record', 'reason'],
-        rows.map((e) => [
-          e.action,
-          `${e.podNamespace ?? '?'}/${e.podName ?? e.podUid}`,
-          e.containerName,
-          e.storedHash,
-          e.toHash,
-          e.recordFile,
-          e.reason,
-        ]),
-      ) +
-      `# ${p.from} -> ${p.to}: keep ${p.counts.keep}, rewrite ${p.counts.rewrite}, will-restart ${p.counts['will-restart']}, unknown ${p.counts.unknown}\n`;
-    const finding = p.counts['will-restart'] > 0 || p.counts.unknown > 0;
-    return {
-      exitCode: finding ? 1 : 0,
-      rows,
-      summary: { from: p.from, to: p.to, counts: p.counts, distinctSpecs: p.distinctSpecs },
-      text,
-    };
-  },
-};
-
-export const CONTROLLER_COMMANDS: CommandDef[] = [changed, translate, identify, explain, plan];
+export const CONTROLLER_COMMANDS: CommandDef[] = [changed, translate, identify, explain];

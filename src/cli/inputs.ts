@@ -7,7 +7,7 @@ import { applyApiserverDefaults, missingApiserverDefaults, wouldGetTokenMount } 
 import { KubeletHashError, formatJsonPath, type JsonPathSegment } from '../errors.js';
 import { locateContainers, type ContainerList } from '../pod/locate.js';
 import { manifestObjects, readDocuments, type ManifestObject, type SourcePosition } from '../pod/read-documents.js';
-import type { ReleaseInfo } from '../registry/registry.js';
+import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
 import { UsageError, flag, str, type CommandContext, type OptionDef } from './command.js';
 import { readInput } from './io.js';
 
@@ -152,7 +152,7 @@ export const DEFAULTS_OPTIONS: Record<string, OptionDef> = {
     type: 'string',
     value: 'NAME',
     description:
-      'with --apply-defaults (implied): add the service-account token mount of volume NAME (kube-api-access-… from 1.21), as the admission plugin does',
+      'with --apply-defaults (implied): add the service-account token mount of volume NAME (kube-api-access-… from 1.21), as the admission plugin does; `none` says the pod mounts no token (otherwise --apply-defaults warns for releases whose hash covers the mount, before 1.31)',
   },
 };
 
@@ -161,9 +161,11 @@ export const DEFAULTS_OPTIONS: Record<string, OptionDef> = {
  * as that release's apiserver stores it. Errors carry the container's file and position.
  */
 export function specFor(ctx: CommandContext, c: InputContainer, release: string): Record<string, unknown> {
-  const tokenVolume = str(ctx.values, 'token-volume');
-  if (!flag(ctx.values, 'apply-defaults') && tokenVolume === undefined) return c.container;
+  const given = str(ctx.values, 'token-volume');
+  if (!flag(ctx.values, 'apply-defaults') && given === undefined) return c.container;
+  const tokenVolume = given === 'none' ? undefined : given;
   const podSpec = podSpecOf(c);
+  if (given === undefined) warnTokenless(ctx, c, release, podSpec);
   return within<Record<string, unknown>>(c.ref.file, c.object, c.path, () =>
     applyApiserverDefaults(c.container, {
       kubeletVersion: release,
@@ -171,6 +173,32 @@ export function specFor(ctx: CommandContext, c: InputContainer, release: string)
       ...(podSpec && c.path.length > 0 ? { podSpec } : {}),
       ...(tokenVolume !== undefined ? { tokenVolume } : {}),
     }),
+  );
+}
+
+const warnedTokenless = new WeakSet<CommandContext>();
+
+/**
+ * `--apply-defaults` without `--token-volume`: the admission plugin mounts the service-account
+ * token into every real pod, and releases before 1.31 hash that mount, so the hash would match no
+ * real pod. One warning per run; `--token-volume none` says there is no mount.
+ */
+function warnTokenless(
+  ctx: CommandContext,
+  c: InputContainer,
+  release: string,
+  podSpec: Record<string, unknown> | null,
+): void {
+  if (warnedTokenless.has(ctx) || c.ref.pod === null) return;
+  const info = releaseInfo(release);
+  if (info.minor >= 31 || info.algorithm === 'name-image') return;
+  const mounts = within(c.ref.file, c.object, c.path, () =>
+    wouldGetTokenMount(c.container, { list: c.list, ...(podSpec ? { podSpec } : {}) }),
+  );
+  if (!mounts) return;
+  warnedTokenless.add(ctx);
+  ctx.warn(
+    `--apply-defaults added no service-account token mount to ${c.ref.file}: ${c.ref.kind ?? 'object'}/${c.ref.pod} ${JSON.stringify(c.name)}, but the apiserver mounts one into every pod whose service account does not set automountServiceAccountToken: false, and kubelet ${info.release} hashes it: give --token-volume NAME (the pod's kube-api-access-… volume from 1.21, default-token-… before), or --token-volume none when the pod mounts no token`,
   );
 }
 

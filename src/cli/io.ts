@@ -22,7 +22,7 @@ export async function readInput(path: string, io: CliIO): Promise<string> {
     return seen;
   }
   let text: string;
-  if (path !== '-') text = readFileSync(path, 'utf8');
+  if (path !== '-') text = withFileName(path, () => readFileSync(path, 'utf8'));
   else {
     const chunks: Buffer[] = [];
     for await (const chunk of io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
@@ -32,4 +32,22 @@ export async function readInput(path: string, io: CliIO): Promise<string> {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   io.texts.set(path, text);
   return text;
+}
+
+/**
+ * Runs file I/O on `path`; an error it throws names the file (Node leaves `path` out of some, such
+ * as EISDIR from a read), so the CLI can say which file failed.
+ */
+export function withFileName<T>(path: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof Error && 'code' in e && typeof e.code === 'string') {
+      const named = e as Error & { path?: unknown; syscall?: unknown };
+      if (typeof named.path !== 'string') named.path = path;
+      if (typeof named.syscall !== 'string') named.syscall = 'open';
+      if (!named.message.includes(path)) named.message = `${named.message} (${path})`;
+    }
+    throw e;
+  }
 }

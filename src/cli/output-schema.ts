@@ -91,17 +91,6 @@ const explainRow = z.looseObject({
   reasons: z.array(z.looseObject({ kind: z.string() })),
 });
 
-const planRow = z.looseObject({
-  action: z.enum(['keep', 'rewrite', 'will-restart', 'unknown']),
-  reason: z.string(),
-  podUid: z.string(),
-  containerName: z.string(),
-  recordFile: z
-    .string()
-    .nullable()
-    .describe('the record file this entry is about; null for an API container without record'),
-});
-
 const envelope = {
   kubeletHash: z.string().describe('version of kubelet-hash that wrote the document'),
   exitCode: z.union([z.literal(0), z.literal(1)]).describe('the exit code of the run'),
@@ -130,14 +119,6 @@ export const OUTPUTS = {
     summary: z.object({ identified: z.number().int().describe('containers with at least one match') }),
   },
   explain: { row: explainRow, summary: z.object({ from: z.string(), to: z.string() }) },
-  plan: {
-    row: planRow,
-    summary: z.looseObject({
-      from: z.string(),
-      to: z.string(),
-      counts: z.record(z.string(), z.number().int()).describe('entries per action'),
-    }),
-  },
 } as const;
 
 /** The `--json` error document on stderr (exit code 2). */
@@ -145,6 +126,7 @@ export const errorSchema = z.object({
   kubeletHash: z.string(),
   command: z.string().nullable().describe('the command, when one was recognised'),
   exitCode: z.literal(2),
+  warnings: z.array(z.string()).describe('the warnings of the run before it failed'),
   error: z.object({
     name: z.string().describe('error class: DecodeError, QuantityError, UsageError, RefusalError, IOError, …'),
     code: z.string().describe('stable reason: INVALID_YAML, INVALID_QUANTITY, USAGE, RECORD_MISMATCH, …'),
@@ -156,4 +138,12 @@ export const errorSchema = z.object({
     line: z.number().int().nullable(),
     column: z.number().int().nullable(),
   }),
+});
+
+/** The document on stderr after a `--ndjson` run that had warnings (its rows have no envelope). */
+export const warningsSchema = z.object({
+  kubeletHash: z.string(),
+  command: z.string(),
+  exitCode: z.union([z.literal(0), z.literal(1)]),
+  warnings: z.array(z.string()),
 });

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { usageLine, type CommandDef } from './command.js';
 import { EXIT_CODES, GLOBAL_OPTIONS, optionSpelling } from './help.js';
-import { errorSchema } from './output-schema.js';
+import { errorSchema, warningsSchema } from './output-schema.js';
 import { outputSchema } from './registry.js';
 
 const cell = (s: string): string => s.replaceAll('|', '\\|').replaceAll('\n', ' ');
@@ -176,14 +176,16 @@ export function renderCliReference(commands: readonly CommandDef[]): string {
 
 /** The JSON Schema of the `--json` outputs (stdout document and stderr error document). */
 export function renderOutputJsonSchema(commands: readonly CommandDef[]): string {
-  const schema = z.object({ output: outputSchema(commands), error: errorSchema });
+  const schema = z.object({ output: outputSchema(commands), error: errorSchema, warnings: warningsSchema });
   const js = z.toJSONSchema(schema, { unrepresentable: 'any' }) as { properties: Record<string, unknown> };
   return (
     JSON.stringify(
       {
         $schema: 'https://json-schema.org/draft/2020-12/schema',
         title: 'kubelet-hash --json output',
-        description: 'output: the document on stdout; error: the document on stderr when the run fails',
+        description:
+          'The root is the --json document on stdout ($defs/output); $defs/error is the document on stderr when the run fails (exit 2); $defs/warnings the document on stderr after a --ndjson run with warnings',
+        $ref: '#/$defs/output',
         $defs: js.properties,
       },
       null,

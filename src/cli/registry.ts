@@ -5,12 +5,16 @@ import { CORE_COMMANDS } from './commands.js';
 import { CONTROLLER_COMMANDS } from './commands-controllers.js';
 import { doctor } from './commands-doctor.js';
 import { fleet } from './commands-fleet.js';
-import { UPGRADE_COMMANDS, withNodeStores } from './commands-upgrade.js';
+import { NODE_COMMANDS } from './commands-plan.js';
+import { PREDICT_COMMANDS } from './commands-predict.js';
+import { UPGRADE_COMMANDS } from './commands-upgrade.js';
 import { documentSchema } from './output-schema.js';
 
 export const COMMANDS: readonly CommandDef[] = [
   ...CORE_COMMANDS,
-  ...CONTROLLER_COMMANDS.map((c) => (c.name === 'plan' ? withNodeStores(c) : c)),
+  ...CONTROLLER_COMMANDS,
+  ...PREDICT_COMMANDS,
+  ...NODE_COMMANDS,
   ...UPGRADE_COMMANDS,
   doctor,
   fleet,

@@ -18,6 +18,7 @@ import { GLOBAL_OPTIONS, commandHelp, programHelp } from './help.js';
 import { LocatedError } from './inputs.js';
 import type { CliIO } from './io.js';
 import { COMMANDS } from './registry.js';
+import { didYouMean } from './suggest.js';
 import { toolVersion } from './version.js';
 
 const bigintSafe = (_k: string, v: unknown): unknown => (typeof v === 'bigint' ? v.toString() : v);
@@ -32,8 +33,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   if (name === '--help' || name === '-h' || name === 'help') {
     const topic = name === 'help' ? rest[0] : undefined;
     const cmd = topic === undefined ? undefined : COMMANDS.find((c) => c.name === topic);
-    if (topic !== undefined && !cmd)
-      return fail(io, null, false, new UsageError(`unknown command ${JSON.stringify(topic)}`));
+    if (topic !== undefined && !cmd) return fail(io, null, false, unknownCommand(topic), []);
     io.stdout.write(cmd ? commandHelp(cmd) : programHelp(COMMANDS));
     return 0;
   }
@@ -43,13 +43,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
   const cmd = COMMANDS.find((c) => c.name === name);
   const wantsJson = rest.includes('--json') || rest.includes('--ndjson');
-  if (!cmd)
-    return fail(
-      io,
-      null,
-      wantsJson,
-      new UsageError(`unknown command ${JSON.stringify(name)}; see kubelet-hash --help`),
-    );
+  if (!cmd) return fail(io, null, wantsJson, unknownCommand(name), []);
   const end = rest.indexOf('--');
   const flags = end === -1 ? rest : rest.slice(0, end);
   if (flags.includes('--help') || flags.includes('-h')) {
@@ -59,12 +53,14 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const warnings: string[] = [];
   const progress = progressReporter(io);
   try {
-    const parsed = parseArgs({
-      args: rest,
-      options: { ...cmd.options, ...GLOBAL_OPTIONS },
-      allowPositionals: true,
-      strict: true,
-    });
+    const options = { ...cmd.options, ...GLOBAL_OPTIONS };
+    checkFlags(cmd, flags, options);
+    let parsed;
+    try {
+      parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
+    } catch (e) {
+      throw argsError(e, options);
+    }
     const values = parsed.values as Values;
     if (values['json'] && values['ndjson']) throw new UsageError('give --json or --ndjson, not both');
     checkOperands(cmd, parsed.positionals);
@@ -74,6 +70,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       io,
       warn: (message) => {
         warnings.push(message);
+        // With --json/--ndjson stderr holds one JSON document: the warnings go into it.
+        if (wantsJson) return;
         progress.clear();
         io.stderr.write(`kubelet-hash: warning: ${message}\n`);
       },
@@ -82,11 +80,65 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     const result = await cmd.run(ctx);
     progress.clear();
     io.stdout.write(render(cmd, values, result, warnings));
+    // --ndjson rows have no envelope: its warnings go to stderr as the one JSON document there.
+    if (values['ndjson'] && warnings.length > 0) {
+      const doc = { kubeletHash: toolVersion(), command: cmd.name, exitCode: result.exitCode, warnings };
+      io.stderr.write(JSON.stringify(doc, null, 2) + '\n');
+    }
     return result.exitCode;
   } catch (e) {
     progress.clear();
-    return fail(io, cmd, wantsJson, e);
+    return fail(io, cmd, wantsJson, e, warnings);
   }
+}
+
+function unknownCommand(name: string): UsageError {
+  const names = COMMANDS.map((c) => c.name);
+  return new UsageError(
+    `unknown command ${JSON.stringify(name)}${didYouMean(name, names)} (commands: ${names.join(', ')}; see kubelet-hash --help)`,
+  );
+}
+
+/** Refuses an option the command does not have, naming the closest one. */
+function checkFlags(cmd: CommandDef, flags: string[], options: Record<string, { short?: string; type: string }>): void {
+  const longs = Object.keys(options);
+  const byShort = new Map(Object.values(options).flatMap((o) => (o.short !== undefined ? [[o.short, o]] : [])));
+  for (let i = 0; i < flags.length; i++) {
+    const token = flags[i] ?? '';
+    if (token === '-' || !token.startsWith('-')) continue;
+    if (token.startsWith('--')) {
+      const name = token.slice(2).split('=')[0] ?? '';
+      // The next token is this option's value.
+      if (options[name]?.type === 'string' && !token.includes('=')) i++;
+      if (!longs.includes(name))
+        throw new UsageError(`kubelet-hash ${cmd.name} has no option --${name}${didYouMean(name, longs, '--')}`);
+    } else if (/^-[A-Za-z]/.test(token)) {
+      const o = byShort.get(token[1] ?? '');
+      if (!o) throw new UsageError(`kubelet-hash ${cmd.name} has no option ${token.slice(0, 2)}`);
+      if (o.type === 'string' && token.length === 2) i++;
+    }
+  }
+}
+
+/** node:util's parseArgs errors, said in our words. */
+function argsError(e: unknown, options: Record<string, { type: string; value?: string }>): unknown {
+  if (!(e instanceof TypeError) || !('code' in e) || !String(e.code).startsWith('ERR_PARSE_ARGS')) return e;
+  const m = /'(-[^' ]+)/.exec(e.message);
+  const given = m?.[1]?.replace(/^-+/, '').split('=')[0] ?? '';
+  const entry =
+    given in options
+      ? ([given, options[given]] as const)
+      : Object.entries(options).find(([, o]) => 'short' in o && o.short === given);
+  const flagName = entry?.[0] ?? given;
+  const opt = entry?.[1];
+  if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && opt) {
+    return new UsageError(
+      opt.type === 'string'
+        ? `--${flagName} expects a value (${opt.value ?? 'VALUE'}), got none`
+        : `--${flagName} is a switch and takes no value`,
+    );
+  }
+  return new UsageError(`cannot read the command line: ${e.message.replace(/\. To specify.*$/s, '')}`);
 }
 
 function checkOperands(cmd: CommandDef, operands: string[]): void {
@@ -165,10 +217,10 @@ function describe(e: unknown): ErrorFields {
   };
 }
 
-function fail(io: CliIO, cmd: CommandDef | null, json: boolean, e: unknown): 2 {
+function fail(io: CliIO, cmd: CommandDef | null, json: boolean, e: unknown, warnings: string[]): 2 {
   const f = describe(e);
   if (json) {
-    const doc = { kubeletHash: toolVersion(), command: cmd?.name ?? null, exitCode: 2, error: f };
+    const doc = { kubeletHash: toolVersion(), command: cmd?.name ?? null, exitCode: 2, warnings, error: f };
     io.stderr.write(JSON.stringify(doc, null, 2) + '\n');
     return 2;
   }

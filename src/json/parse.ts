@@ -3,6 +3,7 @@
  * null-prototype objects, so `__proto__` and `constructor` keys are ordinary data. Errors are
  * typed (`INVALID_JSON`) with the offending line and column.
  */
+import { lineColumnOf } from './line-index.js';
 import { DecodeError } from '../errors.js';
 import { JSON_NUMBER_SYNTAX, JsonNumber } from './number.js';
 
@@ -123,14 +124,7 @@ class Parser {
   constructor(private readonly s: string) {}
 
   fail(expected: string): never {
-    let line = 1;
-    let col = 1;
-    for (let i = 0; i < this.pos && i < this.s.length; i++) {
-      if (this.s.charCodeAt(i) === 10) {
-        line++;
-        col = 1;
-      } else col++;
-    }
+    const { line, column: col } = lineColumnOf(this.s, this.pos);
     const found = this.pos < this.s.length ? JSON.stringify(this.s[this.pos]) : 'end of input';
     throw new DecodeError('INVALID_JSON', [], expected, `found ${found} at line ${line}, column ${col}`);
   }

@@ -5,6 +5,7 @@
  *
  * Offsets are UTF-16 code-unit indices into the scanned JS string (what `slice` takes).
  */
+import { lineColumnOf } from './line-index.js';
 import { RecordError } from '../errors.js';
 import type { JsonPathSegment } from '../errors.js';
 
@@ -51,15 +52,8 @@ const MAX_DEPTH = 512;
 
 /** Describes an offset as line:column for error messages (1-based, like editors). */
 function where(text: string, offset: number): string {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 0x0a) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return `offset ${offset}, line ${line}, column ${offset - lineStart + 1}`;
+  const { line, column } = lineColumnOf(text, offset);
+  return `offset ${offset}, line ${line}, column ${column}`;
 }
 
 /** What a check-only scan returns for every value: it builds no tree. */

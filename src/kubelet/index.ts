@@ -15,12 +15,12 @@ export { translateHash, type TranslateOptions } from './translate.js';
 export { identifyReleases, type ReleaseMatch } from './identify.js';
 export { RESTART_RULES, type RestartRule, type RestartRuleId } from './restart-rules.js';
 export type { ContainerAction, PodRestartPolicy } from './decide.js';
+export { decide } from './decide.js';
 export type { ContainerStateInput, RuntimeStateName } from './runtime-state.js';
 export type { GateName, GateValue, StoredHashReading } from './options.js';
 
 // The door for the upgrade room, which plans a node through the same rules (not public API).
-export { applyChangedRule } from './changed-rule.js';
-export { checkOptions, escapesSchema, featureGatesSchema, resolveGates } from './options.js';
+export { checkOptions, escapesSchema, featureGatesSchema, parseGateValue, resolveGates } from './options.js';
 export { containerRole } from './container-role.js';
 export { describeMatches } from './identify.js';
 export { restartRule } from './restart-rules.js';

@@ -5,12 +5,13 @@
  * hash of a YAML manifest is the hash of what the apiserver receives. Every value keeps its place in
  * the source text, so an error's JSON path can be shown as a line and column.
  */
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node } from 'yaml';
 import { DecodeError, type JsonPathSegment } from '../errors.js';
 import { fitsInt64 } from '../go/ints.js';
 import { JsonNumber } from '../json/number.js';
 import { MAX_JSON_DEPTH, parseJsonStream, type JsonValue } from '../json/parse.js';
-import { nodeAt, scanJson } from '../json/spans.js';
+import { LineIndex } from '../json/line-index.js';
+import { PathOffsets } from '../json/path-offsets.js';
 import { resolvePlain, resolveTagged, type YamlScalar } from './yaml-scalars.js';
 
 /**
@@ -146,32 +147,18 @@ function asObject(v: JsonValue, path: JsonPathSegment[]): { [key: string]: JsonV
   return v;
 }
 
-/** Line and column of a UTF-16 offset. */
-function lineColumn(text: string, offset: number): SourcePosition {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, column: offset - lineStart + 1 };
-}
-
 function readJson(text: string): ManifestDocument[] {
   const values = parseJsonStream(text).filter((v) => v.value !== null);
-  return values.map(({ value, start, end }, index) => {
-    let root: ReturnType<typeof scanJson> | undefined;
+  const lines = new LineIndex(text);
+  return values.map(({ value, start }, index) => {
+    let offsets: PathOffsets | undefined;
     return {
       index,
       format: 'json' as const,
       value,
       positionOf(path: readonly JsonPathSegment[]): SourcePosition | null {
-        root ??= scanJson(text.slice(start, end));
-        for (let n = path.length; n >= 0; n--) {
-          const node = nodeAt(root, path.slice(0, n));
-          if (node) return lineColumn(text, start + node.start);
-        }
-        return null;
+        offsets ??= new PathOffsets(text, start);
+        return lines.at(offsets.offsetOf(path));
       },
     };
   });
@@ -181,9 +168,8 @@ function readJson(text: string): ManifestDocument[] {
 type Offsets = WeakMap<object, Map<JsonPathSegment, number>>;
 
 function readYaml(text: string): ManifestDocument[] {
-  const lines = new LineCounter();
+  const lines = new LineIndex(text);
   const docs = parseAllDocuments(text, {
-    lineCounter: lines,
     schema: 'failsafe',
     version: '1.1',
     uniqueKeys: false,
@@ -191,10 +177,7 @@ function readYaml(text: string): ManifestDocument[] {
     prettyErrors: false,
   });
   const list = Array.isArray(docs) ? docs : [docs];
-  const position = (offset: number): SourcePosition => {
-    const p = lines.linePos(offset);
-    return { line: p.line, column: p.col };
-  };
+  const position = (offset: number): SourcePosition => lines.at(offset);
   const out: ManifestDocument[] = [];
   for (const doc of list) {
     const error = doc.errors[0];

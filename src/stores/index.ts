@@ -19,3 +19,4 @@ export { DockerStore, type DockerStoreOptions } from './docker.js';
 export { fingerprintFile, fingerprinter } from './fingerprint.js';
 export { writeFileAtomic } from './files.js';
 export type { CommitHooks } from '../bbolt/index.js';
+export { containerdCensus, containerdSandboxes } from './containerd/census.js';

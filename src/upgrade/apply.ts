@@ -212,6 +212,8 @@ export interface VerifyNodeInput {
   featureGates?: FeatureGates;
   /** Where the records are. */
   store: StoreSpec;
+  /** The node's name (see {@link PlanNodeUpgradeInput.nodeName}). */
+  nodeName?: string;
 }
 
 /**
@@ -237,16 +239,18 @@ export async function verifyNode(input: VerifyNodeInput): Promise<{
   plan: NodeUpgradePlan;
 }> {
   const store = normalizeStoreSpec(input.store);
-  const records = await readNodeRecords(store);
+  const { records, unreadable } = await readNodeRecords(store);
   const plan = planFromRecords(
     {
       pods: input.pods,
       from: input.kubelet,
       to: input.kubelet,
       ...(input.featureGates ? { featureGates: input.featureGates } : {}),
+      ...(input.nodeName !== undefined ? { nodeName: input.nodeName } : {}),
     },
     store,
     records,
+    unreadable,
   );
   return { ok: plan.entries.every((e) => e.action === 'keep'), plan };
 }

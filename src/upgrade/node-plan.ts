@@ -4,10 +4,11 @@
  * The kubelet's rules stay in planUpgrade; this only joins its entries with the store's records.
  */
 import { readFileSync } from 'node:fs';
+import { KubeletHashError, StoreError } from '../errors.js';
 import type { FeatureGates } from '../kubelet/index.js';
-import { planUpgrade, type PlanEntry } from './plan-upgrade.js';
+import { planUpgrade, type PlanEntry, type PodSandboxInfo } from './plan-upgrade.js';
 import { readRuntimeRecords, type ContainerRecordInfo } from '../runtime-records/index.js';
-import { fingerprinter, type StoredContainer } from '../stores/index.js';
+import { containerdCensus, containerdSandboxes, fingerprinter, type StoredContainer } from '../stores/index.js';
 import { PLAN_KIND, PLAN_VERSION, type NodePlanEntry, type NodeUpgradePlan, type StoreSpec } from './plan-file.js';
 import { normalizeStoreSpec, openStore } from './store-spec.js';
 
@@ -39,6 +40,8 @@ export interface PlanNodeUpgradeInput {
   featureGates?: FeatureGates;
   /** Where the records are. */
   store: StoreSpec;
+  /** The node's name: the API pods with this `spec.nodeName` are the node's (see {@link PlanUpgradeInput.nodeName}). */
+  nodeName?: string;
 }
 
 /** A store's record as planUpgrade reads one (only identity and stored hashes matter to it). */
@@ -59,14 +62,42 @@ function asRecordInfo(s: StoredContainer): ContainerRecordInfo {
   return info;
 }
 
-/** The node's records: from the store, or from record files (each fingerprinted as a whole). */
-export async function readNodeRecords(spec: StoreSpec): Promise<StoredContainer[]> {
-  if (spec.runtime !== 'records') return openStore(spec).list();
+/** A record file that could not be read: planned as `unknown`, never skipped. */
+interface UnreadableRecord {
+  location: string;
+  fingerprint: string;
+  reason: string;
+}
+
+/** The node's records: from the store, or from record files (each fingerprinted as a whole; one that cannot be read is reported). */
+export async function readNodeRecords(
+  spec: StoreSpec,
+): Promise<{ records: StoredContainer[]; unreadable: UnreadableRecord[] }> {
+  if (spec.runtime !== 'records') return { records: await openStore(spec).list(), unreadable: [] };
   const fp = await fingerprinter();
   const out: StoredContainer[] = [];
+  const unreadable: UnreadableRecord[] = [];
   for (const file of spec.files) {
-    const bytes = readFileSync(file);
-    for (const info of readRuntimeRecords(bytes.toString('utf8'))) {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file);
+    } catch (e) {
+      throw new StoreError(
+        'STORE_IO',
+        [],
+        `a readable record file at ${file}`,
+        e instanceof Error ? e.message : String(e),
+      );
+    }
+    let infos: ContainerRecordInfo[];
+    try {
+      infos = readRuntimeRecords(bytes.toString('utf8'));
+    } catch (e) {
+      if (!(e instanceof KubeletHashError)) throw e;
+      unreadable.push({ location: file, fingerprint: fp(bytes), reason: `cannot read the record: ${e.message}` });
+      continue;
+    }
+    for (const info of infos) {
       const runtime = info.runtime === 'unknown' ? 'containerd' : info.runtime;
       const s: StoredContainer = {
         runtime,
@@ -83,7 +114,7 @@ export async function readNodeRecords(spec: StoreSpec): Promise<StoredContainer[
       out.push(s);
     }
   }
-  return out;
+  return { records: out, unreadable };
 }
 
 function toEntry(e: PlanEntry, rec: StoredContainer | undefined): NodePlanEntry {
@@ -114,20 +145,83 @@ function toEntry(e: PlanEntry, rec: StoredContainer | undefined): NodePlanEntry 
   return out;
 }
 
+/** The runtime's pod sandboxes, when the store keeps them where this package can read them (containerd). */
+function sandboxesOf(store: StoreSpec): { sandboxes?: PodSandboxInfo[]; note: string } {
+  if (store.runtime !== 'containerd')
+    return { note: `not checked: kubelet-hash reads pod sandboxes from containerd's meta.db only` };
+  const found = containerdSandboxes(store.root, store.namespace).map((s) => ({
+    id: s.id,
+    podUid: s.podUid,
+    hostNetwork: s.networkMode === 2,
+    ip: s.ip,
+  }));
+  // Every CRI pod has a sandbox; a namespace without any was not written by a kubelet's CRI plugin.
+  if (found.length === 0) return { note: `not checked: namespace ${store.namespace} holds no sandbox record` };
+  return {
+    sandboxes: found,
+    note: `${found.length} sandbox records read (existence, network mode, IP; readiness is live state the runtime does not persist)`,
+  };
+}
+
+/** What the store holds, for a refusal: where it was read and how many records each namespace has. */
+function describeStore(store: StoreSpec): string {
+  switch (store.runtime) {
+    case 'containerd': {
+      const census = containerdCensus(store.root);
+      const counts = census.namespaces.map(
+        (n) => `${n.namespace}: ${n.containers} containers, ${n.criContainers} CRI containers`,
+      );
+      return `read ${census.dbPath}, namespace ${JSON.stringify(store.namespace)}; namespaces in the file: ${counts.length > 0 ? counts.join('; ') : 'none'}`;
+    }
+    case 'cri-o':
+      return `read ${store.graphRoot}/overlay-containers/*/userdata/config.json`;
+    case 'docker':
+      return `read ${store.root}/containers/*/config.v2.json`;
+    case 'records':
+      return `read ${store.files.length} record files`;
+  }
+}
+
 /** Plans from records already read (shared by plan and verify). */
 export function planFromRecords(
   input: Omit<PlanNodeUpgradeInput, 'store'>,
   store: StoreSpec,
   records: readonly StoredContainer[],
+  unreadable: readonly UnreadableRecord[] = [],
 ): NodeUpgradePlan {
+  const { sandboxes, note } = records.length > 0 ? sandboxesOf(store) : { note: 'not checked: no records' };
   const plan = planUpgrade({
     pods: input.pods,
     records: records.map(asRecordInfo),
     from: input.from,
     to: input.to,
     ...(input.featureGates ? { featureGates: input.featureGates } : {}),
+    ...(input.nodeName !== undefined ? { nodeName: input.nodeName } : {}),
+    ...(sandboxes ? { sandboxes } : {}),
   });
+  // Nothing read while the API pods run containers here: a wrong root or namespace, never "all clear".
+  if (records.length === 0 && unreadable.length === 0 && plan.nodeContainers > 0) {
+    throw new StoreError(
+      'EMPTY_STORE',
+      [],
+      `CRI container records for the ${plan.nodeContainers} running containers of the node's API pods`,
+      `no record found: wrong --namespace or runtime root? (${describeStore(store)})`,
+    );
+  }
   const entries = plan.entries.map((e) => toEntry(e, e.record !== undefined ? records[e.record] : undefined));
+  for (const u of unreadable) {
+    entries.push({
+      action: 'unknown',
+      reason: u.reason,
+      location: u.location,
+      fingerprint: u.fingerprint,
+      podUid: '',
+      containerName: '',
+      observed: {},
+      computed: {},
+    });
+    plan.counts.unknown++;
+  }
   // Store order first (records sorted by location and id), then containers without a record.
   const key = (e: NodePlanEntry): string =>
     `${e.containerId === undefined ? 1 : 0}\u0000${e.location ?? ''}\u0000${e.containerId ?? ''}\u0000${e.podUid}\u0000${e.containerName}`;
@@ -140,6 +234,10 @@ export function planFromRecords(
     store,
     counts: plan.counts,
     entries,
+    sandboxes: {
+      note,
+      findings: (plan.sandboxFindings ?? []).map((f) => ({ ...f })),
+    },
   };
   if (input.featureGates && Object.keys(input.featureGates).length > 0) {
     out.featureGates = Object.fromEntries(
@@ -170,5 +268,6 @@ export function planFromRecords(
  */
 export async function planNodeUpgrade(input: PlanNodeUpgradeInput): Promise<NodeUpgradePlan> {
   const store = normalizeStoreSpec(input.store);
-  return planFromRecords(input, store, await readNodeRecords(store));
+  const { records, unreadable } = await readNodeRecords(store);
+  return planFromRecords(input, store, records, unreadable);
 }

@@ -169,6 +169,22 @@ export interface NodeUpgradePlan {
   };
   /** One entry per container: records in store order, then containers without a record. */
   entries: NodePlanEntry[];
+  /** The pod sandboxes: what was checked, and the pods the kubelet recreates whole (PodSandboxChanged). */
+  sandboxes?: {
+    /** What was read, or why sandboxes were not checked. */
+    note: string;
+    /** One per pod whose sandbox makes the kubelet recreate it. */
+    findings: {
+      /** The pod uid. */
+      podUid: string;
+      /** The pod's namespace. */
+      podNamespace?: string;
+      /** The pod's name. */
+      podName?: string;
+      /** What the kubelet finds. */
+      reason: string;
+    }[];
+  };
 }
 
 const hashPair = z.object({ hash: z.string(), hashWithoutResources: z.string().optional() });
@@ -210,6 +226,19 @@ const planFileSchema: z.ZodType<NodeUpgradePlan> = z.object({
   store: storeSpecSchema,
   counts: z.object({ keep: z.number(), rewrite: z.number(), 'will-restart': z.number(), unknown: z.number() }),
   entries: z.array(entrySchema),
+  sandboxes: z
+    .object({
+      note: z.string(),
+      findings: z.array(
+        z.object({
+          podUid: z.string(),
+          podNamespace: z.string().optional(),
+          podName: z.string().optional(),
+          reason: z.string(),
+        }),
+      ),
+    })
+    .optional(),
 });
 
 /**

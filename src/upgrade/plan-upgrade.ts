@@ -10,7 +10,7 @@ import { KubeletHashError, OptionError } from '../errors.js';
 import { formatHash } from '../hash/format.js';
 import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
 import { readRuntimeRecords, type ContainerRecordInfo, type HashChange } from '../runtime-records/index.js';
-import { applyChangedRule } from '../kubelet/index.js';
+import { decide } from '../kubelet/index.js';
 import { checkOptions, escapesSchema, featureGatesSchema, resolveGates, type FeatureGates } from '../kubelet/index.js';
 import { storedHashValue } from '../hash/format.js';
 import { patchTableNote } from '../hash/options.js';
@@ -83,6 +83,18 @@ export interface PlanUpgradeInput {
   /** The `to` kubelet's feature gates (unset gates take that release's default). */
   featureGates?: FeatureGates;
   /**
+   * The node's name. Every running container of an API pod scheduled there (`spec.nodeName`) must
+   * have a record, or it is listed as `unknown`. Without it: all pods when they are on one node (or
+   * carry no `spec.nodeName`), else the pods on the nodes of the pods the records belong to.
+   */
+  nodeName?: string;
+  /**
+   * The runtime's pod sandboxes (containerd's sandbox records). When given, a pod the kubelet
+   * recreates whatever the hashes (`PodSandboxChanged`: no sandbox, its network namespace mode not
+   * the pod's `hostNetwork`, no IP for a pod network) has its containers as `will-restart`.
+   */
+  sandboxes?: readonly PodSandboxInfo[];
+  /**
    * Static pod manifests (as on disk) that set `metadata.uid`: a static pod whose UID one of them
    * sets keeps it across a kubelet minor upgrade. Without this, a static pod survives a minor
    * upgrade only when its UID cannot be a generated one (not 32 lowercase hex digits).
@@ -92,6 +104,52 @@ export interface PlanUpgradeInput {
   fromJsonEscapes?: JsonEscapeMode;
   /** The same for the `to` kubelet. */
   toJsonEscapes?: JsonEscapeMode;
+}
+
+/**
+ * A pod sandbox as the runtime persisted it: what the kubelet's `PodSandboxChanged` reads.
+ *
+ * @example
+ * ```ts
+ * import type { PodSandboxInfo } from 'kubelet-hash';
+ * const sandbox: PodSandboxInfo = { id: 'a1b2', podUid: 'uid-1', hostNetwork: false, ip: '10.0.0.7' };
+ * sandbox.hostNetwork; // → false
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface PodSandboxInfo {
+  /** The sandbox id. */
+  id: string;
+  /** The pod uid it was created for. */
+  podUid: string;
+  /** Its network namespace is the node's (CRI NamespaceMode NODE). */
+  hostNetwork: boolean;
+  /** The pod IP recorded for it ('' when none). */
+  ip: string;
+}
+
+/**
+ * A pod the kubelet recreates whole (new sandbox, every container restarted) whatever the hashes.
+ *
+ * @example
+ * ```ts
+ * import type { SandboxFinding } from 'kubelet-hash';
+ * const finding: SandboxFinding = { podUid: 'uid-1', reason: 'no sandbox record for the pod' };
+ * finding.reason; // → 'no sandbox record for the pod'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface SandboxFinding {
+  /** The pod uid. */
+  podUid: string;
+  /** The API pod's name. */
+  podName?: string;
+  /** The API pod's namespace. */
+  podNamespace?: string;
+  /** What the kubelet's PodSandboxChanged finds. */
+  reason: string;
 }
 
 /**
@@ -190,6 +248,13 @@ export interface UpgradePlan {
     /** The `to` kubelet's toolchain, when the patch table chose it. */
     to?: string;
   };
+  /**
+   * How many regular and sidecar containers of the API pods on the node run (or may run: no
+   * status says otherwise); each has an entry, with a record or as `unknown`.
+   */
+  nodeContainers: number;
+  /** With `sandboxes`: the pods the kubelet recreates whole because of their sandbox. */
+  sandboxFindings?: SandboxFinding[];
 }
 
 const recordInfoSchema = z.looseObject({
@@ -208,6 +273,10 @@ const inputSchema = z.object({
   from: z.string(),
   to: z.string(),
   featureGates: featureGatesSchema.optional(),
+  nodeName: z.string().min(1).optional(),
+  sandboxes: z
+    .array(z.object({ id: z.string(), podUid: z.string(), hostNetwork: z.boolean(), ip: z.string() }))
+    .optional(),
   staticPodManifests: z.array(z.unknown()).optional(),
   fromJsonEscapes: escapesSchema.optional(),
   toJsonEscapes: escapesSchema.optional(),
@@ -220,7 +289,14 @@ const podSchema = z.looseObject({
     namespace: z.string().optional(),
     annotations: z.record(z.string(), z.string()).optional(),
   }),
-  spec: z.looseObject({}),
+  spec: z.looseObject({ nodeName: z.string().optional(), hostNetwork: z.boolean().optional() }),
+  status: z
+    .looseObject({
+      phase: z.string().optional(),
+      containerStatuses: z.array(z.unknown()).optional(),
+      initContainerStatuses: z.array(z.unknown()).optional(),
+    })
+    .optional(),
 });
 
 /**
@@ -236,6 +312,14 @@ interface ApiPod {
   /** A static pod (seen through its mirror pod): the in-place resize exemption does not apply. */
   staticPod: boolean;
   containers: Map<string, LocatedContainer>;
+  /** `spec.nodeName`, when scheduled. */
+  nodeName?: string;
+  /** `spec.hostNetwork`. */
+  hostNetwork: boolean;
+  /** The pod has finished (phase Succeeded or Failed): none of its containers runs. */
+  finished: boolean;
+  /** Container names whose status says they are not running (waiting, terminated). */
+  notRunning: Set<string>;
 }
 
 /**
@@ -374,8 +458,9 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
     base.toHash = formatHash(to.hash);
 
     const stored = storedHashValue(rec.hash);
-    // Would the `to` kubelet restart it as the record stands? (Also says "not compared" for init/ephemeral.)
-    const asIs = applyChangedRule({
+    // Would the `to` kubelet restart it as the record stands? decide() is the one evaluator of the
+    // kubelet's rules; the container runs (it has a record), its resources as its spec says.
+    const verdict = decide({
       info: toInfo,
       role,
       gates: toGates,
@@ -384,7 +469,16 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
       stored,
       expectedWithoutResources: to.withoutResources,
       storedWithoutResources: storedHashValue(rec.hashWithoutResources),
+      container: c.container,
+      path: c.path,
+      runtime: { state: 'running' },
     });
+    const asIs = {
+      rule: verdict.comparison,
+      changed: verdict.action === 'restart',
+      reason: verdict.reason,
+      ruleId: verdict.ruleId,
+    };
     if (asIs.rule === 'not-compared') {
       // A sidecar the `to` kubelet does not compare is compared by 1.32+: rewrite it now, so the
       // next upgrade does not restart it (only when its stored hash is verified against `from`).
@@ -429,16 +523,21 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
     );
   }
 
-  // Containers of the node's pods that have no record at all.
-  for (const uid of podsOnNode) {
-    const pod = pods.get(uid)!;
+  // Every running container of the node's pods must have a record: one without is `unknown`, so a
+  // wrong namespace or runtime root can never read as "nothing to do".
+  let nodeContainers = 0;
+  for (const pod of podsOnNodeOf(pods, opts.nodeName, podsOnNode)) {
+    if (pod.finished) continue;
     for (const c of pod.containers.values()) {
       const role = containerRole(c.list, c.container);
-      if ((role !== 'container' && role !== 'sidecar') || withRecord.has(c)) continue;
+      if (role !== 'container' && role !== 'sidecar') continue;
+      if (pod.notRunning.has(c.name) && !withRecord.has(c)) continue;
+      nodeContainers++;
+      if (withRecord.has(c)) continue;
       const e: PlanEntry = {
         action: 'unknown',
-        reason: 'no runtime record for this container on the node (not started yet, or removed)',
-        podUid: uid,
+        reason: `no runtime record: wrong --namespace or runtime root? (the API pod${pod.nodeName !== undefined ? ` on node ${pod.nodeName}` : ''} runs this container, but no record of the runtime names it)`,
+        podUid: pod.uid,
         containerName: c.name,
         list: c.list,
         role,
@@ -449,14 +548,17 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
     }
   }
 
+  const sandboxFindings = opts.sandboxes ? sandboxChanges(pods, entries, opts.sandboxes) : undefined;
   const counts: Record<PlanAction, number> = { keep: 0, rewrite: 0, 'will-restart': 0, unknown: 0 };
   for (const e of entries) counts[e.action]++;
   const plan: UpgradePlan = {
+    ...(sandboxFindings ? { sandboxFindings } : {}),
     from: fromInfo.release,
     to: toInfo.release,
     entries,
     counts,
     distinctSpecs: specs.distinct,
+    nodeContainers,
   };
   if (fromTable || toTable) {
     plan.toolchains = {
@@ -507,13 +609,100 @@ function readPods(items: readonly unknown[]): Map<string, ApiPod> {
         issue.message,
       );
     }
-    const { metadata } = parsed.data;
+    const { metadata, spec, status } = parsed.data;
     const containers = new Map(locateContainers(item).map((c) => [c.name, c]));
     const staticUid = metadata.annotations?.[MIRROR_ANNOTATION];
-    const pod: ApiPod = { uid: staticUid ?? metadata.uid, staticPod: staticUid !== undefined, containers };
+    const pod: ApiPod = {
+      uid: staticUid ?? metadata.uid,
+      staticPod: staticUid !== undefined,
+      containers,
+      hostNetwork: spec.hostNetwork === true,
+      finished: status?.phase === 'Succeeded' || status?.phase === 'Failed',
+      notRunning: notRunningNames([...(status?.containerStatuses ?? []), ...(status?.initContainerStatuses ?? [])]),
+    };
+    if (spec.nodeName !== undefined) pod.nodeName = spec.nodeName;
     if (metadata.name !== undefined) pod.name = metadata.name;
     if (metadata.namespace !== undefined) pod.namespace = metadata.namespace;
     if (!out.has(pod.uid)) out.set(pod.uid, pod);
   });
   return out;
+}
+
+/** Names of the containers whose `ContainerStatus` says they do not run (a status without `state.running`). */
+function notRunningNames(statuses: readonly unknown[]): Set<string> {
+  const out = new Set<string>();
+  for (const st of statuses) {
+    if (st === null || typeof st !== 'object') continue;
+    const { name, state } = st as { name?: unknown; state?: unknown };
+    if (typeof name !== 'string' || state === null || typeof state !== 'object') continue;
+    if (!('running' in state)) out.add(name);
+  }
+  return out;
+}
+
+/**
+ * The API pods scheduled on the node: those with `spec.nodeName` equal to `nodeName`; without
+ * one, every pod when they name at most one node, else the pods on the nodes of `joined` (pods a
+ * record belongs to). Refuses a multi-node list that no record places.
+ */
+function podsOnNodeOf(pods: Map<string, ApiPod>, nodeName: string | undefined, joined: Set<string>): ApiPod[] {
+  const all = [...pods.values()];
+  if (nodeName !== undefined) return all.filter((p) => p.nodeName === nodeName);
+  const nodes = new Set(all.map((p) => p.nodeName).filter((n): n is string => n !== undefined));
+  if (nodes.size <= 1) return all;
+  const here = new Set([...joined].map((uid) => pods.get(uid)?.nodeName).filter((n) => n !== undefined));
+  if (here.size === 0) {
+    const names = [...nodes].sort();
+    throw new OptionError(
+      'INVALID_OPTION',
+      ['input', 'nodeName'],
+      "the node's name: the pods are scheduled on several nodes and no record places this one",
+      `${names.length} nodes: ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}`,
+    );
+  }
+  return all.filter((p) => p.nodeName !== undefined && here.has(p.nodeName));
+}
+
+/** Why the kubelet's PodSandboxChanged recreates `pod`, or `undefined` when a sandbox fits it. */
+function sandboxProblem(pod: ApiPod, sandboxes: readonly PodSandboxInfo[] | undefined): string | undefined {
+  if (!sandboxes || sandboxes.length === 0) return 'the runtime holds no sandbox record for the pod';
+  const mode = (host: boolean): string => (host ? 'the node (hostNetwork)' : 'its own (pod network)');
+  const fitting = sandboxes.filter((s) => s.hostNetwork === pod.hostNetwork);
+  if (fitting.length === 0)
+    return `its sandbox's network namespace is ${mode(!pod.hostNetwork)} but the API pod asks for ${mode(pod.hostNetwork)}`;
+  if (!pod.hostNetwork && fitting.every((s) => s.ip === ''))
+    return 'its sandbox has no IP recorded for a pod-network pod';
+  return undefined;
+}
+
+/**
+ * The sandbox-changed conditions, per pod with entries: the containers of a pod the kubelet
+ * recreates become `will-restart` (a rewrite would not save them). Readiness is the runtime's live
+ * state, not persisted: the kubelet checks it after the runtime restarts.
+ */
+function sandboxChanges(
+  pods: Map<string, ApiPod>,
+  entries: PlanEntry[],
+  sandboxes: readonly PodSandboxInfo[],
+): SandboxFinding[] {
+  const byPod = new Map<string, PodSandboxInfo[]>();
+  for (const s of sandboxes) byPod.set(s.podUid, [...(byPod.get(s.podUid) ?? []), s]);
+  const findings = new Map<string, SandboxFinding | null>(); // null: its sandbox fits
+  for (const e of entries) {
+    const pod = pods.get(e.podUid);
+    if (!pod || e.action === 'unknown') continue;
+    let finding = findings.get(pod.uid);
+    if (finding === undefined) {
+      const reason = sandboxProblem(pod, byPod.get(pod.uid));
+      finding = reason === undefined ? null : { podUid: pod.uid, reason };
+      if (finding && pod.name !== undefined) finding.podName = pod.name;
+      if (finding && pod.namespace !== undefined) finding.podNamespace = pod.namespace;
+      findings.set(pod.uid, finding);
+    }
+    if (finding === null) continue;
+    e.action = 'will-restart';
+    e.reason = `${finding.reason}: the kubelet recreates the whole pod (PodSandboxChanged), whatever the hashes`;
+    delete e.change;
+  }
+  return [...findings.values()].filter((f): f is SandboxFinding => f !== null);
 }

@@ -221,6 +221,29 @@ export class ContainerdDaemon {
     return (await this.cri<{ items: CriSandbox[] }>('ListPodSandbox', {})).items;
   }
 
+  /** The pod sandboxes CRI serves: uid, network namespace mode (0 POD, 2 NODE) and IP, as the kubelet reads them. */
+  async criPodSandboxes(): Promise<{ id: string; uid: string; network: number; ip: string }[]> {
+    const c = this.criClient();
+    try {
+      const res = await call<{ items: { id: string; metadata: { uid: string } }[] }>(c, 'ListPodSandbox', {});
+      const out: { id: string; uid: string; network: number; ip: string }[] = [];
+      for (const item of res.items) {
+        const st = await call<{
+          status: { network: { ip: string } | null; linux: { namespaces: { options: { network: number } } } | null };
+        }>(c, 'PodSandboxStatus', { pod_sandbox_id: item.id });
+        out.push({
+          id: item.id,
+          uid: item.metadata.uid,
+          network: st.status.linux?.namespaces.options.network ?? 0,
+          ip: st.status.network?.ip ?? '',
+        });
+      }
+      return out;
+    } finally {
+      c.close();
+    }
+  }
+
   /** Creates container records through containerd's containers API (in `namespace`). */
   async createContainers(
     records: {

@@ -1,0 +1,303 @@
+/**
+ * The node commands that read a runtime's records: `plan` (what to do with every container before
+ * a kubelet upgrade; with --out, the plan file `apply` takes) and `verify` (after it). Both join
+ * the API pods scheduled on the node with the records: a running API container without a record
+ * is `unknown`, and a store that holds nothing while the pods run containers is refused.
+ */
+import { writeFileSync } from 'node:fs';
+import { z } from 'zod';
+import {
+  formatNodePlan,
+  planNodeUpgrade,
+  verifyNode,
+  type NodePlanEntry,
+  type NodeUpgradePlan,
+  type StoreSpec,
+} from '../upgrade/index.js';
+import {
+  UsageError,
+  str,
+  type CommandContext,
+  type CommandDef,
+  type CommandResult,
+  type OptionDef,
+} from './command.js';
+import { featureGates, GATES } from './commands-controllers.js';
+import { ENDPOINT_OPTIONS, KUBELET_SOURCE_OPTIONS, endpointStoreSpec, kubeletVersionOf } from './discovery-options.js';
+import { readObjects } from './inputs.js';
+import { withFileName } from './io.js';
+import { table } from './table.js';
+
+const STORE_OPTIONS: Record<string, OptionDef> = {
+  'containerd-root': {
+    type: 'string',
+    value: 'DIR',
+    description: "containerd's root: read the CRI containers from its meta.db (io.containerd.metadata.v1.bolt/meta.db)",
+  },
+  namespace: {
+    type: 'string',
+    value: 'NS',
+    description: "with --containerd-root: the CRI plugin's containerd namespace (default k8s.io)",
+  },
+  'crio-root': {
+    type: 'string',
+    value: 'DIR',
+    description: "CRI-O's containers/storage graphroot: read <root>/overlay-containers/<id>/userdata/config.json",
+  },
+  'crio-runroot': {
+    type: 'string',
+    value: 'DIR',
+    description: 'with --crio-root: the runroot, whose copies of config.json are rewritten too',
+  },
+  'docker-root': {
+    type: 'string',
+    value: 'DIR',
+    description: "dockerd's data root: read <root>/containers/<id>/config.v2.json",
+  },
+  'docker-config': {
+    type: 'string',
+    value: 'FILE',
+    description: 'with --docker-root: daemon.json, read for live-restore (default /etc/docker/daemon.json)',
+  },
+  ...ENDPOINT_OPTIONS,
+};
+
+const NODE_OPTIONS: Record<string, OptionDef> = {
+  pods: {
+    type: 'string',
+    required: true,
+    value: 'FILE',
+    description:
+      'the API pods: kubectl get pods -A -o yaml|json (a List, or several documents; - for standard input) (required)',
+  },
+  node: {
+    type: 'string',
+    value: 'NAME',
+    description:
+      "the node's name: the pods with this spec.nodeName are the node's (default: all pods when they name one node, else the nodes the records belong to)",
+  },
+  'feature-gates': GATES,
+  ...STORE_OPTIONS,
+};
+
+const RECORDS = {
+  name: 'RECORD',
+  description:
+    'runtime record files (docker inspect, config.v2.json, crictl inspect), instead of a runtime root: a plan from them can be read, not applied',
+  count: 'any',
+} as const;
+
+/** The store the options name, or record files. */
+function storeSpec(ctx: CommandContext): StoreSpec {
+  const found = endpointStoreSpec(ctx);
+  if (found) return found;
+  const v = ctx.values;
+  const roots = ['containerd-root', 'crio-root', 'docker-root'].filter((k) => str(v, k) !== undefined);
+  if (roots.length > 1)
+    throw new UsageError(
+      `give one of --containerd-root, --crio-root, --docker-root (got ${roots.map((r) => `--${r}`).join(', ')})`,
+    );
+  if (roots.length === 1 && ctx.operands.length > 0)
+    throw new UsageError('give a runtime root or record files, not both');
+  const containerd = str(v, 'containerd-root');
+  if (containerd !== undefined)
+    return { runtime: 'containerd', root: containerd, namespace: str(v, 'namespace') ?? 'k8s.io' };
+  if (str(v, 'namespace') !== undefined) throw new UsageError('--namespace goes with --containerd-root');
+  const crio = str(v, 'crio-root');
+  if (crio !== undefined) {
+    const runRoot = str(v, 'crio-runroot');
+    return { runtime: 'cri-o', graphRoot: crio, ...(runRoot !== undefined ? { runRoot } : {}) };
+  }
+  const docker = str(v, 'docker-root');
+  if (docker !== undefined) {
+    const daemonConfig = str(v, 'docker-config');
+    return { runtime: 'docker', root: docker, ...(daemonConfig !== undefined ? { daemonConfig } : {}) };
+  }
+  if (ctx.operands.length > 0) return { runtime: 'records', files: ctx.operands };
+  throw new UsageError(
+    'give the records: a runtime root (--containerd-root, --crio-root, --docker-root) or record files',
+  );
+}
+
+/** What plan and verify share: the pods, the store, the node and the gates. */
+async function nodeInput(ctx: CommandContext) {
+  const store = storeSpec(ctx);
+  const gates = featureGates(ctx);
+  const node = str(ctx.values, 'node');
+  const pods = (await readObjects(ctx, [str(ctx.values, 'pods', true)])).map((o) => o.object.value);
+  ctx.progress(0, 1, `reading the ${store.runtime} records`);
+  return { store, pods, ...(gates ? { featureGates: gates } : {}), ...(node !== undefined ? { nodeName: node } : {}) };
+}
+
+function entryTable(entries: readonly NodePlanEntry[]): string {
+  return table(
+    ['action', 'pod', 'container', 'stored', 'to', 'record', 'reason'],
+    entries.map((e) => [
+      e.action,
+      e.podName !== undefined ? `${e.podNamespace ?? '?'}/${e.podName}` : e.podUid || null,
+      e.containerName || null,
+      e.observed.hash,
+      e.computed.to,
+      e.containerId !== undefined && e.containerId !== '' ? e.containerId.slice(0, 13) : (e.location ?? null),
+      e.reason,
+    ]),
+  );
+}
+
+/** The per-pod sandbox findings, as comment lines. */
+function sandboxLines(plan: NodeUpgradePlan): string {
+  const s = plan.sandboxes;
+  if (!s) return '';
+  const pods = s.findings.map(
+    (f) => `# pod ${f.podNamespace ?? '?'}/${f.podName ?? f.podUid}: recreated whole by the kubelet: ${f.reason}\n`,
+  );
+  return `${pods.join('')}# sandboxes: ${s.note}\n`;
+}
+
+const countsLine = (plan: NodeUpgradePlan): string => {
+  const c = plan.counts;
+  return `keep ${c.keep}, rewrite ${c.rewrite}, will-restart ${c['will-restart']}, unknown ${c.unknown}`;
+};
+
+const entryRow = z.looseObject({
+  action: z.enum(['keep', 'rewrite', 'will-restart', 'unknown']),
+  reason: z.string(),
+  podUid: z.string().describe("the pod uid ('' for a record that could not be read)"),
+  containerName: z.string(),
+  podNamespace: z.string().optional(),
+  podName: z.string().optional(),
+  runtime: z.string().optional(),
+  containerId: z
+    .string()
+    .optional()
+    .describe("the runtime's container id (absent for an API container without record)"),
+  location: z.string().optional().describe('where the record lives: a file (absolute), or meta.db#bucket/path'),
+  fingerprint: z.string().optional().describe('xxHash64 of the record as read'),
+  observed: z.looseObject({ hash: z.string().optional(), hashWithoutResources: z.string().optional() }),
+  computed: z.looseObject({ from: z.string().optional(), to: z.string().optional() }),
+  change: z.looseObject({}).optional().describe('for rewrite: the stored hash(es) expected and the ones apply writes'),
+  candidates: z.string().optional(),
+});
+
+const sandboxesSummary = z
+  .object({
+    note: z.string().describe('what was read, or why sandboxes were not checked'),
+    findings: z.array(z.looseObject({ podUid: z.string(), reason: z.string() })),
+  })
+  .nullable()
+  .describe('the pods the kubelet recreates whole because of their sandbox (PodSandboxChanged)');
+
+const plan: CommandDef = {
+  name: 'plan',
+  summary: "plan a kubelet upgrade: join the node's API pods with its runtime records, verify and translate each hash",
+  description:
+    'For every container on the node: reads its stored hash from the runtime (--containerd-root, --crio-root, --docker-root, or record files), checks it against what the --from kubelet computes for the API pod, and says what to do before the kubelet moves to --to: keep, rewrite the record, will-restart, or unknown. The API pods scheduled on the node (--node, or see below) are joined with the records: a running API container without a record is unknown ("no runtime record: wrong --namespace or runtime root?"), a record without an API pod is listed as unknown, and a store holding no CRI container while the pods run containers is refused (exit 2, EMPTY_STORE, naming what was read). From containerd\'s meta.db it also reads the pod sandboxes: a pod whose sandbox is gone, has the wrong network mode for hostNetwork, or has no IP is recreated whole by the kubelet, so its containers are will-restart.\n' +
+    'Prints a table (or --json). With --out it also writes the plan file (format kubelet-hash/upgrade-plan version 1, keys sorted: the same node state gives the same bytes; --out - writes it to standard output instead of the table). apply takes plan files made from a runtime root only: one made from record files is refused by apply (those are read-only views). Reading a store is read-only; the runtime may still run. See docs/in-place-kubelet-upgrade.md.',
+  options: {
+    from: {
+      type: 'string',
+      value: 'VERSION',
+      description: 'the kubelet version that wrote the stored hashes (required, or --kubelet-binary / --node-object)',
+    },
+    ...KUBELET_SOURCE_OPTIONS,
+    to: { type: 'string', required: true, value: 'VERSION', description: 'the kubelet version to plan for (required)' },
+    ...NODE_OPTIONS,
+    out: {
+      type: 'string',
+      value: 'PLAN.json',
+      description: 'also write the plan file there (- : to standard output, instead of the table)',
+    },
+  },
+  operands: [RECORDS],
+  examples: [
+    {
+      comment: 'plan a containerd node, for apply',
+      command:
+        'kubelet-hash plan --from 1.30 --to 1.31 --pods pods.yaml --containerd-root /var/lib/containerd --out plan.json',
+    },
+    {
+      comment: 'plan from crictl inspect output (read only)',
+      command: 'kubelet-hash plan --from 1.30 --to 1.31 --pods pods.yaml crictl-*.json',
+    },
+  ],
+  finding: 'the plan has will-restart or unknown entries',
+  output: {
+    row: entryRow,
+    summary: z.looseObject({
+      from: z.string(),
+      to: z.string(),
+      counts: z.record(z.string(), z.number().int()).describe('entries per action'),
+      out: z.string().nullable().describe('the plan file written, when --out FILE was given'),
+      sandboxes: sandboxesSummary,
+    }),
+  },
+  async run(ctx): Promise<CommandResult> {
+    const input = await nodeInput(ctx);
+    const p = await planNodeUpgrade({
+      ...input,
+      from: await kubeletVersionOf(ctx, 'from'),
+      to: str(ctx.values, 'to', true),
+    });
+    const out = str(ctx.values, 'out');
+    const file = formatNodePlan(p);
+    const written = out !== undefined && out !== '-' ? out : null;
+    if (written !== null) withFileName(written, () => writeFileSync(written, file));
+    const human =
+      out === '-'
+        ? file
+        : `${entryTable(p.entries)}${sandboxLines(p)}# ${p.from} -> ${p.to}: ${countsLine(p)}${written !== null ? `; plan written to ${written}` : ''}\n`;
+    return {
+      exitCode: p.counts['will-restart'] + p.counts.unknown > 0 ? 1 : 0,
+      rows: p.entries as unknown as Record<string, unknown>[],
+      summary: { from: p.from, to: p.to, counts: p.counts, out: written, sandboxes: p.sandboxes ?? null },
+      text: human,
+    };
+  },
+};
+
+const verify: CommandDef = {
+  name: 'verify',
+  summary: 'check that every container on the node has a record whose hash the kubelet computes and keeps',
+  description:
+    'Reads the records as plan does and joins them with the API pods on the node: exit 0 only when every running API container has a record, its stored hash is what kubelet --kubelet computes for it, and that release keeps it (and, from containerd, its pod sandbox fits); exit 1 listing the containers that would restart or are unknown (including API containers with no record); exit 2 when the store holds no CRI container while the pods run some (EMPTY_STORE: wrong root or namespace).',
+  options: {
+    kubelet: {
+      type: 'string',
+      value: 'VERSION',
+      description: 'the kubelet version now on the node (required, or --kubelet-binary / --node-object)',
+    },
+    ...KUBELET_SOURCE_OPTIONS,
+    ...NODE_OPTIONS,
+  },
+  operands: [RECORDS],
+  examples: [
+    {
+      comment: 'after apply and the runtime restart',
+      command: 'kubelet-hash verify --kubelet 1.31 --pods pods.yaml --containerd-root /var/lib/containerd',
+    },
+  ],
+  finding: 'some container would restart or is unknown (no record, hash not verified)',
+  output: {
+    row: entryRow,
+    summary: z.object({
+      kubelet: z.string(),
+      ok: z.boolean(),
+      counts: z.record(z.string(), z.number().int()),
+      sandboxes: sandboxesSummary,
+    }),
+  },
+  async run(ctx) {
+    const input = await nodeInput(ctx);
+    const { ok, plan: p } = await verifyNode({ ...input, kubelet: await kubeletVersionOf(ctx, 'kubelet') });
+    const others = p.entries.filter((e) => e.action !== 'keep');
+    const text = `${others.length > 0 ? entryTable(others) : ''}${sandboxLines(p)}# ${p.to}: ${p.counts.keep} of ${p.entries.length} containers keep running${ok ? '' : `; ${countsLine(p)}`}\n`;
+    return {
+      exitCode: ok ? 0 : 1,
+      rows: p.entries as unknown as Record<string, unknown>[],
+      summary: { kubelet: p.to, ok, counts: p.counts, sandboxes: p.sandboxes ?? null },
+      text,
+    };
+  },
+};
+
+export const NODE_COMMANDS: CommandDef[] = [plan, verify];
