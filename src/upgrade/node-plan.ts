@@ -40,7 +40,7 @@ export interface PlanNodeUpgradeInput {
   featureGates?: FeatureGates;
   /** Where the records are. */
   store: StoreSpec;
-  /** The node's name: the API pods with this `spec.nodeName` are the node's (see {@link PlanUpgradeInput.nodeName}). */
+  /** The node's name: the API pods with this `spec.nodeName` are the node's (as `PlanUpgradeInput.nodeName` of `planUpgrade`). */
   nodeName?: string;
 }
 
