@@ -56,9 +56,10 @@ function sandboxRecord(f: FixtureContainer, hostNetwork: boolean) {
   };
 }
 
-// containerd 1.6 and 1.7 keep sandboxes as labelled containers, which this test writes itself; 2.x keeps
-// them in its own sandbox store.
-for (const release of ['1.6.20', '1.7.24'])
+// The sandbox records are written by hand as containerd 1.6's CRI plugin writes them. containerd 1.7.24's
+// CRI serves such a record without its Linux status, and 2.x keeps sandboxes in a store of its own: on
+// those the kubelet-created sandboxes of the kubelet and CRI-client tests are the evidence.
+for (const release of ['1.6.20'])
   describeReal(
     [['containerd', release]],
     (systems) => {

@@ -63,7 +63,8 @@ describe('CLI commands named in the docs', () => {
       const shell = markdownBlocks(file, 'sh');
       for (const block of shell) {
         block.code.split('\n').forEach((line, i) => {
-          const m = /(?:^|[\s|])kubelet-hash (\S+)(.*)/.exec(line.replace(/\s+#.*$/, ''));
+          // `kubectl -n kubelet-hash …` names the namespace, not a command.
+          const m = /(?:^|[\s|])(?<!-n )kubelet-hash (\S+)(.*)/.exec(line.replace(/\s+#.*$/, ''));
           if (!m) return;
           const [, name, rest] = m;
           if (name === 'help' || name === '<command>') return;
