@@ -1,7 +1,7 @@
 /** The hashing entry points: what a kubelet of a given release computes for a container. */
 import { ReleaseError } from '../errors.js';
 import { hashedBytes, preimageAndHash } from '../hash/compute.js';
-import { formatHash } from '../hash/format.js';
+import { formatHash, hex32 } from '../hash/format.js';
 import type { HashAlgorithmName } from '../models/model.js';
 import {
   CONTAINER_CHECKS,
@@ -49,7 +49,7 @@ export function hashContainer(container: ContainerInput, options: HashOptions): 
 
 function hashOf(container: ContainerInput, options: HashOptions, checks: ContainerChecks): string {
   const { info, jsonEscapes } = resolveHashOptions(options);
-  return formatHash(hashContainerInput(container, info, jsonEscapes, false, checks));
+  return hex32(hashContainerInput(container, info, jsonEscapes, false, checks));
 }
 
 /**
@@ -89,7 +89,7 @@ function hashWithoutResourcesOf(container: ContainerInput, options: HashOptions,
       `release ${info.release}`,
     );
   }
-  return formatHash(hashContainerInput(container, info, jsonEscapes, true, checks));
+  return hex32(hashContainerInput(container, info, jsonEscapes, true, checks));
 }
 
 /**

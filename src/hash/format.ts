@@ -6,6 +6,9 @@ import { HashFormatError, type JsonPathSegment } from '../errors.js';
 import { MAX_UINT64 } from '../go/ints.js';
 import { hex32 } from './fused/fnv.js';
 
+/** A 32-bit hash (every `HashContainer` result) as the kubelet writes it, by table: the per-hash hot path. */
+export { hex32 };
+
 /** What strconv.ParseUint(s, 16, 64) accepts: hex digits of either case, nothing else. */
 const PARSE_UINT_HEX = /^[0-9a-fA-F]+$/;
 

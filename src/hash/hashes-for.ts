@@ -117,13 +117,17 @@ const textShape: TextShape = { notContainerKey: false, hasName: false };
  */
 function checkFused(container: ContainerInput, checks: ContainerChecks): void {
   if (!checks.shape && !checks.requireName) return;
-  rooted(checks.path, () => {
-    if (typeof container !== 'string') {
-      if (checks.shape) checkContainerMembers(container, checks.requireName);
-      else checkContainerName(container);
-    } else if ((checks.shape && textShape.notContainerKey) || (checks.requireName && !textShape.hasName))
-      checkJson(parseJson(container), checks);
-  });
+  // No closure on the usual call (errors already rooted at the container): this runs on every hash.
+  if (checks.path.length === 0) checkFusedHere(container, checks);
+  else rooted(checks.path, () => checkFusedHere(container, checks));
+}
+
+function checkFusedHere(container: ContainerInput, checks: ContainerChecks): void {
+  if (typeof container !== 'string') {
+    if (checks.shape) checkContainerMembers(container, checks.requireName);
+    else checkContainerName(container);
+  } else if ((checks.shape && textShape.notContainerKey) || (checks.requireName && !textShape.hasName))
+    checkJson(parseJson(container), checks);
 }
 
 /**
