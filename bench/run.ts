@@ -19,6 +19,7 @@ import { containerJson, decodeFor } from '../src/hash/hashes-for.js';
 import { hashContainer, hashContainerWithoutResources, planUpgrade, releaseInfo } from '../src/index.js';
 import { oracleCases } from '../test/support/oracle.js';
 import { daemonSetFleet } from './fleet.js';
+import { goJudgeFor, goKubeletNs } from './go-kubelet.js';
 
 const quick = process.argv.includes('--quick');
 const compiled = import.meta.url.includes('/.bench-build/');
@@ -29,13 +30,6 @@ const BATCH_NS = quick ? 1e6 : 3e6; // each timed batch runs about this long
 const WARMUP_NS = quick ? 2e7 : 5e7;
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc (npm run bench does)');
-
-/**
- * Go kubelet figures (ns/op of HashContainer) to compare against. None have been measured: this
- * machine has no Go toolchain and cannot fetch k8s.io/api, and no published benchmark of
- * HashContainer is known to us. Left empty rather than invented; see README "Performance".
- */
-const GO_KUBELET_NS: Partial<Record<string, number>> = {};
 
 // --- inputs ---------------------------------------------------------------------------------
 
@@ -67,6 +61,8 @@ const ERAS: { era: string; version: string; withoutResources: boolean }[] = [
   { era: 'legacy', version: '1.8', withoutResources: false },
   { era: 'legacy', version: '1.15', withoutResources: false },
   { era: 'json', version: '1.16', withoutResources: false },
+  // The release a Go judge runs kubelet's own HashContainer for (the ÷ Go kubelet column).
+  { era: 'json', version: '1.20', withoutResources: false },
   { era: 'json', version: '1.29', withoutResources: false },
   { era: 'without-resources', version: '1.30', withoutResources: true },
   { era: 'name+image', version: '1.36', withoutResources: false },
@@ -174,22 +170,33 @@ interface Row {
   bareReadNs: number;
   textFloorRatio: number;
   objectMBps: number;
+  /** ns of the Go kubelet's HashContainer for the same container (our Go judges), where measured. */
+  goNs: number | null;
   goRatio: number | null;
   medianRoundObjectRatio: number;
   medianRoundTextRatio: number;
 }
 
 const rows: Row[] = [];
+const goMissing: string[] = [];
 for (const { era, version, withoutResources } of ERAS) {
   const hash = withoutResources ? hashContainerWithoutResources : hashContainer;
   const opts = { kubeletVersion: version };
-  for (const [container, id] of CONTAINERS) {
+  const { judge, missing } = goJudgeFor(version);
+  if (missing !== undefined) goMissing.push(missing);
+  const goNs = judge
+    ? goKubeletNs(
+        judge,
+        CONTAINERS.map(([, id]) => toText(plain(id))),
+      )
+    : [];
+  for (const [k, [container, id]] of CONTAINERS.entries()) {
     const obj = plain(id);
     const text = toText(obj);
     const bytes = consumed(obj, version, withoutResources);
     const m = measure([() => bareFnv(bytes), () => hash(obj, opts), () => hash(text, opts), () => bareRead(text)]);
     const [bareNs, objectNs, textNs, bareReadNs] = m.ns as [number, number, number, number];
-    const go = GO_KUBELET_NS[`${version}/${container}`];
+    const go = goNs[k];
     rows.push({
       era,
       version,
@@ -205,6 +212,7 @@ for (const { era, version, withoutResources } of ERAS) {
       bareReadNs,
       textFloorRatio: textNs / (bareNs + bareReadNs),
       objectMBps: (bytes.length / objectNs) * 1e3,
+      goNs: go ?? null,
       goRatio: go === undefined ? null : objectNs / go,
       medianRoundObjectRatio: m.ratio[1]!,
       medianRoundTextRatio: m.ratio[2]!,
@@ -313,6 +321,7 @@ const lines = [
 ];
 console.log(lines.join('\n'));
 console.log(`\nmedian oracle case: ${CONTAINERS[2]![1]}`);
+for (const m of goMissing) console.log(`÷ Go kubelet n/a: ${m}`);
 console.log(
   `heap after 1,000 hashes: ${f(heap.after1e3MB, 1)} MB; after 1,000,000: ${f(heap.after1e6MB, 1)} MB (growth ${f(heap.growthMB, 2)} MB); after 2,000,000: ${f(heap.after2e6MB, 1)} MB (${f(heap.secondMillionGrowthMB, 2)} MB more)`,
 );
