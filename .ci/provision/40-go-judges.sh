@@ -82,36 +82,14 @@ go127_root() {
   local root="$JUDGES/go-$GO127_VERSION"
   if [ ! -f "$root/.complete" ]; then
     local go src tmp
-    go=$(unpack_deb golang-1.27-go "$GO127_VERSION")
-    src=$(unpack_deb golang-1.27-src "$GO127_VERSION")
+    go=$(unpack_package golang-1.27-go "$GO127_VERSION")
+    src=$(unpack_package golang-1.27-src "$GO127_VERSION")
     tmp=$(mktemp -d "$JUDGES/.go127.XXXXXX")
     cp -a "$go/usr" "$src/usr" "$tmp/"
     touch "$tmp/.complete"
     rm -rf "$root" && mv "$tmp" "$root"
   fi
   printf '%s\n' "$root/usr/lib/go-1.27"
-}
-
-# lib.sh's unpack_package, for versions with an epoch as well: apt-get download names those files
-# NAME_EPOCH%3aVERSION_ARCH.deb. Prints the directory the package is unpacked in.
-unpack_deb() {
-  local name=$1 version=$2 dir file deb
-  dir="$KUBELET_HASH_CACHE/pkg/${name}_${version}"
-  if [ -f "$dir/.unpacked" ]; then printf '%s\n' "$dir"; return 0; fi
-  private_apt_update
-  mkdir -p "$KUBELET_HASH_CACHE/debs"
-  file="${name}_${version/:/%3a}_"
-  deb=$(find "$KUBELET_HASH_CACHE/debs" -maxdepth 1 -name "$file*.deb" | head -n 1)
-  if [ -z "$deb" ]; then
-    # shellcheck disable=SC2046
-    (cd "$KUBELET_HASH_CACHE/debs" && apt-get $(private_apt_opts) download -qq "$name=$version" >&2)
-    deb=$(find "$KUBELET_HASH_CACHE/debs" -maxdepth 1 -name "$file*.deb" | head -n 1)
-  fi
-  [ -n "$deb" ] || { log "apt-get download $name=$version left no $file*.deb"; return 1; }
-  rm -rf "$dir" && mkdir -p "$dir"
-  dpkg-deb -x "$deb" "$dir"
-  touch "$dir/.unpacked"
-  printf '%s\n' "$dir"
 }
 
 # The golang-*-dev packages apt would install for the three (resolved against sid, never
@@ -141,7 +119,7 @@ k8s_api_136_gopath() {
     tmp=$(mktemp -d "$JUDGES/.gopath136.XXXXXX")
     mkdir -p "$tmp/src"
     while IFS== read -r name version; do
-      dir=$(unpack_deb "$name" "$version")
+      dir=$(unpack_package "$name" "$version")
       [ -d "$dir/usr/share/gocode/src" ] && cp -a "$dir/usr/share/gocode/src/." "$tmp/src/"
     done <<<"$list"
     printf '%s\n' "$list" >"$tmp/packages"

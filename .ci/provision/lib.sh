@@ -57,13 +57,20 @@ LIST
 # Download one exact binary package version from the private configuration and unpack it (never
 # install it) into $KUBELET_HASH_CACHE/pkg/NAME_VERSION; prints that directory.
 unpack_package() {
-  local name=$1 version=$2 dir deb
+  local name=$1 version=$2 dir file deb
   dir="$KUBELET_HASH_CACHE/pkg/${name}_${version}"
   if [ -f "$dir/.unpacked" ]; then printf '%s\n' "$dir"; return 0; fi
   private_apt_update
   mkdir -p "$KUBELET_HASH_CACHE/debs"
-  (cd "$KUBELET_HASH_CACHE/debs" && apt-get $(private_apt_opts) download -qq "$name=$version" >&2)
-  deb=$(ls "$KUBELET_HASH_CACHE/debs/${name}_"*.deb | grep -F "_$(printf '%s' "$version" | sed 's/^[0-9]*://')_" | head -n 1)
+  # apt-get download writes an epoch's colon as %3a: NAME_EPOCH%3aVERSION_ARCH.deb.
+  file="${name}_${version/:/%3a}_"
+  deb=$(find "$KUBELET_HASH_CACHE/debs" -maxdepth 1 -name "$file*.deb" | head -n 1)
+  if [ -z "$deb" ]; then
+    # shellcheck disable=SC2046
+    (cd "$KUBELET_HASH_CACHE/debs" && apt-get $(private_apt_opts) download -qq "$name=$version" >&2)
+    deb=$(find "$KUBELET_HASH_CACHE/debs" -maxdepth 1 -name "$file*.deb" | head -n 1)
+  fi
+  [ -n "$deb" ] || { log "apt-get download $name=$version left no $file*.deb"; return 1; }
   rm -rf "$dir" && mkdir -p "$dir"
   dpkg-deb -x "$deb" "$dir"
   touch "$dir/.unpacked"
