@@ -15,11 +15,12 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { hashedBytes } from '../src/hash/compute.js';
-import { containerJson, decodeFor } from '../src/hash/hashes-for.js';
+import { decodeFor } from '../src/hash/hashes-for.js';
 import { hashContainer, hashContainerWithoutResources, planUpgrade, releaseInfo } from '../src/index.js';
-import { oracleCases } from '../test/support/oracle.js';
 import { daemonSetFleet } from './fleet.js';
 import { goJudgeFor, goKubeletNs } from './go-kubelet.js';
+import { CONTAINERS, ERAS, plain, toText } from './support/cases.js';
+import { measureInterleaved, timingSink } from './support/timing.js';
 
 const quick = process.argv.includes('--quick');
 const compiled = import.meta.url.includes('/.bench-build/');
@@ -32,41 +33,6 @@ const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc (npm run bench does)');
 
 // --- inputs ---------------------------------------------------------------------------------
-
-const toText = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? Number(x) : x));
-const cases = oracleCases();
-const plain = (id: string): object => JSON.parse(toText(cases.find((c) => c.id === id)!.container)) as object;
-/** The oracle case whose 1.29 pre-image has the median size: a typical container. */
-function medianCase(): string {
-  const sizes = cases
-    .map((c) => {
-      try {
-        const { pipeline, value } = decodeFor(containerJson(c.container as object), releaseInfo('1.29'));
-        return { id: c.id, n: hashedBytes(pipeline, value).length };
-      } catch {
-        return null;
-      }
-    })
-    .filter((x): x is { id: string; n: number } => x !== null)
-    .sort((a, b) => a.n - b.n);
-  return sizes[Math.floor(sizes.length / 2)]!.id;
-}
-const CONTAINERS: [string, string][] = [
-  ['minimal', 'minimal-name-image'],
-  ['sampleContainer', 'k8s-sampleContainer'],
-  ['median', medianCase()],
-  ['full-newest', 'full-newest'],
-];
-const ERAS: { era: string; version: string; withoutResources: boolean }[] = [
-  { era: 'legacy', version: '1.8', withoutResources: false },
-  { era: 'legacy', version: '1.15', withoutResources: false },
-  { era: 'json', version: '1.16', withoutResources: false },
-  // The release a Go judge runs kubelet's own HashContainer for (the ÷ Go kubelet column).
-  { era: 'json', version: '1.20', withoutResources: false },
-  { era: 'json', version: '1.29', withoutResources: false },
-  { era: 'without-resources', version: '1.30', withoutResources: true },
-  { era: 'name+image', version: '1.36', withoutResources: false },
-];
 
 function consumed(obj: object, version: string, wr: boolean): Uint8Array {
   const { pipeline, value } = decodeFor(obj, releaseInfo(version));
@@ -97,60 +63,8 @@ function bareFnv(bytes: Uint8Array): number {
 
 // --- timing ---------------------------------------------------------------------------------
 
-let sink = 0; // keeps results alive so nothing is optimised away
-
-/**
- * A timing loop of its own for one function: every measured function gets fresh bytecode, so its
- * call site sees only that function (a loop shared by all of them goes megamorphic and can deoptimise
- * whatever it inlined). Returns wall-clock ns per call (process CPU time ticks too coarsely for
- * millisecond batches).
- */
-function timingLoop(f: () => unknown): (n: number) => number {
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- a fresh loop per function is the point
-  const loop = new Function(
-    'f',
-    'now',
-    'n',
-    'let x = 0; const t = now(); for (let i = 0; i < n; i++) x ^= String(f()).length; return [Number(now() - t) / n, x];',
-  ) as (f: () => unknown, now: () => bigint, n: number) => [number, number];
-  return (n) => {
-    const [ns, x] = loop(f, () => process.hrtime.bigint(), n);
-    sink ^= x;
-    return ns;
-  };
-}
-
-/**
- * Interleaved batches, round after round: per function its best ns/op, and per function the median
- * over rounds of its time ÷ the first function's time in the same round (the ratio is what other
- * load on the machine disturbs least).
- */
-function measure(fns: (() => unknown)[]): { ns: number[]; ratio: number[] } {
-  const loops = fns.map(timingLoop);
-  const sizes = loops.map((loop) => {
-    // Warm up for WARMUP_NS of CPU: the generated hashers reach optimised code only after some
-    // tens of milliseconds (a 200-call warm-up measured the first rounds up to 2× slow).
-    let per = loop(200);
-    for (let spent = 0; spent < WARMUP_NS;) {
-      const n = Math.max(20, Math.ceil(BATCH_NS / Math.max(per, 1)));
-      per = loop(n);
-      spent += per * n;
-    }
-    return Math.max(20, Math.ceil(BATCH_NS / Math.max(per, 1)));
-  });
-  const best = fns.map(() => Infinity);
-  const ratios: number[][] = fns.map(() => []);
-  for (let r = 0; r < ROUNDS; r++) {
-    const times = loops.map((loop, k) => {
-      const per = loop(sizes[k]!);
-      best[k] = Math.min(best[k]!, per);
-      return per;
-    });
-    times.forEach((t, k) => ratios[k]!.push(t / times[0]!));
-  }
-  const median = (xs: number[]): number => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  return { ns: best, ratio: ratios.map(median) };
-}
+const measure = (fns: (() => unknown)[]): { ns: number[]; ratio: number[] } =>
+  measureInterleaved(fns, { rounds: ROUNDS, batchNs: BATCH_NS, warmupNs: WARMUP_NS });
 
 // --- hashing table --------------------------------------------------------------------------
 
@@ -223,7 +137,7 @@ for (const { era, version, withoutResources } of ERAS) {
 // --- heap -----------------------------------------------------------------------------------
 
 function heapAfter(total: number, done: number, inputs: (() => unknown)[]): { done: number; mb: number } {
-  for (let i = done; i < total; i++) sink ^= (inputs[i % inputs.length]!() as string).length;
+  for (let i = done; i < total; i++) timingSink((inputs[i % inputs.length]!() as string).length);
   gc!();
   gc!();
   return { done: total, mb: process.memoryUsage().heapUsed / 2 ** 20 };
@@ -349,7 +263,7 @@ writeFileSync(
       heap,
       plan,
       cli,
-      sink: sink & 1,
+      sink: timingSink() & 1,
     },
     null,
     2,
