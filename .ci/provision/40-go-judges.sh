@@ -6,9 +6,10 @@
 #   tree (lib.sh kubernetes_tree) with bookworm's Go 1.19;
 # - hash-judge-1.36: the 1.36 hash over sid's golang-k8s-api-dev 0.36.4 (the real v1.Container),
 #   built with sid's Go 1.27 unpacked (never installed).
-# Sources: test/support/go/NAME/main.go. Each binary is cached in $KUBELET_HASH_CACHE/go-judges/
+# Sources: test/support/go/NAME/main.go (the hash judges also hash-judge-protocol/protocol.go).
+# Each binary is cached in $KUBELET_HASH_CACHE/go-judges/
 # NAME-VERSIONS-SRC/ (VERSIONS: the packages it is built from; SRC: the first 12 hex digits of the
-# SHA-256 of main.go), which is where test/support/go-judges.ts looks: a changed source is rebuilt,
+# SHA-256 of those sources), which is where test/support/go-judges.ts looks: a changed source is rebuilt,
 # never run stale. Binaries never go into the clone.
 set -euo pipefail
 # Command substitutions below call functions that must stop at the first failure too.
@@ -20,7 +21,12 @@ JUDGES="$KUBELET_HASH_CACHE/go-judges"
 mkdir -p "$JUDGES"
 export GOCACHE="$KUBELET_HASH_CACHE/go-build" GOFLAGS= GO111MODULE=off CGO_ENABLED=0 GOTOOLCHAIN=local
 
-source_key() { sha256sum "$GO_SRC/$1/main.go" | cut -c1-12; }
+# A judge's sources: its main.go, and for the hash judges the protocol they share (built in beside it).
+judge_sources() {
+  printf '%s\n' "$GO_SRC/$1/main.go"
+  case $1 in hash-judge-*) printf '%s\n' "$GO_SRC/hash-judge-protocol/protocol.go" ;; esac
+}
+source_key() { judge_sources "$1" | xargs cat | sha256sum | cut -c1-12; }
 installed_version() { dpkg-query -W -f '${Version}' "$1"; }
 
 # install_judge NAME VERSIONS BUILD...: runs BUILD (which writes the binary to $out_tmp/NAME) unless
@@ -62,7 +68,7 @@ build_judge_120() {
   # A package directory of our own inside the shared cached tree, removed again after the build.
   pkg="cmd/zz-kubelet-hash-judge-$$"
   mkdir -p "$tree/$pkg"
-  cp "$GO_SRC/hash-judge-1.20/main.go" "$tree/$pkg/"
+  judge_sources hash-judge-1.20 | xargs cp -t "$tree/$pkg/"
   (cd "$tree" && GOPATH="$gopath" go build -o "$out_tmp/hash-judge-1.20" "./$pkg") || {
     rm -rf "${tree:?}/$pkg"
     return 1
@@ -134,7 +140,7 @@ build_judge_136() {
   goroot=$(go127_root)
   gopath=$(k8s_api_136_gopath)
   rm -rf "$gopath/src/kubelet-hash" && mkdir -p "$gopath/src/kubelet-hash/hash-judge-1.36"
-  cp "$GO_SRC/hash-judge-1.36/main.go" "$gopath/src/kubelet-hash/hash-judge-1.36/"
+  judge_sources hash-judge-1.36 | xargs cp -t "$gopath/src/kubelet-hash/hash-judge-1.36/"
   (cd "$gopath/src/kubelet-hash/hash-judge-1.36" &&
     GOROOT="$goroot" GOPATH="$gopath" "$goroot/bin/go" build -o "$out_tmp/hash-judge-1.36" .)
   rm -rf "$gopath/src/kubelet-hash"

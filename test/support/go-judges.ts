@@ -32,11 +32,13 @@ export function kubeletHashCache(): string {
   return process.env.KUBELET_HASH_CACHE ?? '/var/cache/kubelet-hash';
 }
 
+/** The judge's sources as 40-go-judges.sh hashes them: main.go, and the hash judges' shared protocol. */
 function sourceKey(id: string): string {
-  return createHash('sha256')
-    .update(readFileSync(join(GO_SOURCES, id, 'main.go')))
-    .digest('hex')
-    .slice(0, 12);
+  const files = [join(GO_SOURCES, id, 'main.go')];
+  if (id.startsWith('hash-judge-')) files.push(join(GO_SOURCES, 'hash-judge-protocol', 'protocol.go'));
+  const hash = createHash('sha256');
+  for (const f of files) hash.update(readFileSync(f));
+  return hash.digest('hex').slice(0, 12);
 }
 
 function locate(id: string, title: string): GoJudge {
