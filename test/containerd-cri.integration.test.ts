@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { applyApiserverDefaults, hashContainer } from '../src/index.js';
 import { checkBoltFile } from '../src/bbolt/index.js';
+import { containerdSandboxes } from '../src/stores/containerd/census.js';
 import { containerdMetaDbPath } from '../src/stores/containerd/store.js';
 import { buildBusyboxImage } from './support/busybox-image.js';
 import { cli } from './support/cli.js';
@@ -149,6 +150,26 @@ for (const release of CONTAINERD_RELEASES)
           );
         }
         expect(runtime.version()).toContain(` ${release}`);
+      });
+
+      it('the census reads from meta.db the pod sandboxes CRI serves (id, uid, name, namespace, host network)', async () => {
+        // The sandboxes RunPodSandbox made, as this release persists them (1.x: pause containers with
+        // the sandbox extension; 2.x also its sandbox store), against what CRI serves the kubelet.
+        const served = new Map((await runtime.criPodSandboxes()).map((s) => [s.id, s]));
+        const read = containerdSandboxes(runtime.root, 'k8s.io');
+        expect(read.map((s) => s.id).sort()).toEqual([...served.keys()].sort());
+        expect(read).toHaveLength(pods.length);
+        const byUid = new Map(pods.map((p) => [p.metadata.uid, p]));
+        for (const s of read) {
+          const cri = served.get(s.id)!;
+          expect(s.podUid).toBe(cri.uid);
+          expect(s.networkMode).toBe(cri.network);
+          expect(s.networkMode).toBe(2); // the test pods run in the node's network (no CNI here)
+          expect([s.podName, s.podNamespace]).toEqual([
+            byUid.get(s.podUid)!.metadata.name,
+            byUid.get(s.podUid)!.metadata.namespace,
+          ]);
+        }
       });
 
       it(`plan while containerd runs; apply refused while it holds meta.db; stopped, apply; started, the same containers run with the ${TO} hash`, async () => {

@@ -57,8 +57,9 @@ function sandboxRecord(f: FixtureContainer, hostNetwork: boolean) {
 }
 
 // The sandbox records are written by hand as containerd 1.6's CRI plugin writes them. containerd 1.7.24's
-// CRI serves such a record without its Linux status, and 2.x keeps sandboxes in a store of its own: on
-// those the kubelet-created sandboxes of the kubelet and CRI-client tests are the evidence.
+// CRI serves such a record (no pause task behind it) without its Linux status, and 2.x keeps sandboxes in a
+// store of its own: on those, test/containerd-cri.integration.test.ts is the evidence (the census reads the
+// sandboxes RunPodSandbox made on 1.6.20, 1.7.24 and 2.1.9 as CRI serves them).
 for (const release of ['1.6.20'])
   describeReal(
     [['containerd', release]],
