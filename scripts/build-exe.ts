@@ -29,6 +29,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The CLI as one CommonJS file (SEA runs CommonJS only, with no module loader for node_modules). */
 async function bundle(file: string): Promise<void> {
   const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+  const examplePod = readFileSync(join(ROOT, 'examples', 'pod.json'), 'utf8');
   await build({
     stdin: {
       // main.ts awaits at top level, which CommonJS cannot: the same wiring, as a promise.
@@ -48,8 +49,8 @@ async function bundle(file: string): Promise<void> {
     target: 'node20',
     outfile: file,
     logLevel: 'warning',
-    // import.meta.url has no CommonJS meaning; the executable's own path stands in (only the
-    // `example` command reads a file beside the package, and says so when it is missing).
+    // import.meta.url has no CommonJS meaning; the executable's own path stands in (nothing in the
+    // bundle reads a file beside the package: the example pod is written in below).
     define: { 'import.meta.url': '__kubelet_hash_url' },
     banner: { js: "const __kubelet_hash_url = require('node:url').pathToFileURL(__filename).href;" },
     plugins: [
@@ -60,6 +61,17 @@ async function bundle(file: string): Promise<void> {
         setup(b) {
           b.onLoad({ filter: /src[\\/]cli[\\/]version\.ts$/ }, () => ({
             contents: `export function toolVersion(): string { return ${JSON.stringify(version)}; }`,
+            loader: 'ts',
+          }));
+        },
+      },
+      {
+        // The `example` command's pod, examples/pod.json, written into the bundle: the executable
+        // has no package beside it to read the file from.
+        name: 'example-pod',
+        setup(b) {
+          b.onLoad({ filter: /src[\\/]cli[\\/]example-pod\.ts$/ }, () => ({
+            contents: `export function examplePodText(): string { return ${JSON.stringify(examplePod)}; }`,
             loader: 'ts',
           }));
         },

@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { hashContainer } from '../src/hash-api/index.js';
+import { cli } from './support/cli.js';
 import { ContainerdDaemon } from './support/containerd-daemon.js';
 import { describeReal } from './support/real-systems.js';
 import { fixtureContainers, fixturePod, fixtureSpec, type FixtureContainer } from './support/cri-fixtures.js';
@@ -117,6 +118,16 @@ describeReal(
       const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
       const v = await agent(['--version']);
       expect(v).toEqual({ code: 0, out: `kubelet-hash ${version.version}\n`, err: '' });
+    });
+
+    it('example runs from the x64 file alone: the pod is bundled into it, no package beside it', async () => {
+      expect(existsSync(join(dir, 'examples'))).toBe(false);
+      const r = await agent(['example', '-k', FROM, '-k', TO, '--json']);
+      expect(r.err).toBe('');
+      expect(r.code).toBe(0);
+      const fromPackage = await cli(['example', '-k', FROM, '-k', TO, '--json']);
+      expect(JSON.parse(r.out)).toEqual(JSON.parse(fromPackage.out));
+      expect((JSON.parse(r.out) as { rows: { file: string }[] }).rows[0]!.file).toBe('examples/pod.json');
     });
 
     it('the x64 file alone plans, applies and verifies the upgrade on the real containerd', async () => {

@@ -1,5 +1,4 @@
 /** The hashing commands: example, hash, preimage, releases. */
-import { fileURLToPath } from 'node:url';
 import { hashContainer, hashContainerWithoutResources, preimage } from '../hash-api/index.js';
 import { releaseInfo, supportedReleases, type ReleaseInfo } from '../registry/registry.js';
 import { kubeletToolchain } from '../registry/toolchain.js';
@@ -13,11 +12,14 @@ import {
   type CommandResult,
   type OptionDef,
 } from './command.js';
+import { examplePodText } from './example-pod.js';
 import { DEFAULTS_OPTIONS, readContainers, specFor, within, type InputContainer } from './inputs.js';
+import { provideInput } from './io.js';
 import { OUTPUTS } from './output-schema.js';
 import { podLabel, table } from './table.js';
 
-const EXAMPLE_POD = fileURLToPath(new URL('../../examples/pod.json', import.meta.url));
+/** The example's name in rows and messages: its place in the package, not this machine's path. */
+const EXAMPLE_POD = 'examples/pod.json';
 
 export const FILES_OPERAND = {
   name: 'FILE',
@@ -167,9 +169,9 @@ const example: CommandDef = {
   output: OUTPUTS.hash,
   async run(ctx) {
     const releases = releasesFrom(ctx);
+    // Served from the package (or, in the single executable, from the text bundled into it).
+    provideInput(ctx.io, EXAMPLE_POD, examplePodText());
     const result = hashRows(ctx, await readContainers(ctx, [EXAMPLE_POD]), releases);
-    // The rows name the bundled file by its place in the package, not by this machine's path.
-    for (const row of result.rows) row['file'] = 'examples/pod.json';
     const head =
       '# examples/pod.json: the hash each kubelet release stores for each container (io.kubernetes.container.hash)\n';
     return { ...result, text: head + String(result.text) };

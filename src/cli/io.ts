@@ -13,6 +13,12 @@ export interface CliIO {
   texts?: Map<string, string>;
 }
 
+/** Makes `name` read as `text` for the rest of this run: an input that is no file here (the bundled example). */
+export function provideInput(io: CliIO, name: string, text: string): void {
+  io.texts ??= new Map();
+  io.texts.set(name, text);
+}
+
 /** Reads a file, or standard input for `-` (which can be read only once per run). */
 export async function readInput(path: string, io: CliIO): Promise<string> {
   io.texts ??= new Map();

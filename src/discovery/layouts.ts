@@ -1,11 +1,8 @@
 /**
- * Where each distribution puts its container runtime, as the projects' own sources and docs say:
- * plain containerd (its defaults: config /etc/containerd/config.toml, root /var/lib/containerd),
- * k3s and rke2 (the k3s agent code: socket /run/k3s/containerd/containerd.sock, config
- * <data-dir>/agent/etc/containerd/config.toml, root <data-dir>/agent/containerd, data dirs
- * /var/lib/rancher/k3s and /var/lib/rancher/rke2), k0s (docs/runtime.md: --root=/var/lib/k0s/containerd,
- * --address=/run/k0s/containerd.sock, --config=/etc/k0s/containerd.toml; before 1.27 the socket
- * was /var/lib/k0s/run/containerd.sock), CRI-O and cri-dockerd.
+ * Where each distribution puts its container runtime, as the projects' own sources say (each
+ * layout names the files it was checked against): plain containerd (its defaults: config
+ * /etc/containerd/config.toml, root /var/lib/containerd), k3s and rke2 (both run the k3s agent
+ * code, each with its own data dir; they share the socket path), k0s, CRI-O and cri-dockerd.
  */
 
 /** One distribution's runtime layout, paths absolute on the node. */
@@ -32,6 +29,10 @@ export const RUNTIME_LAYOUTS: readonly RuntimeLayout[] = [
     defaultRoot: '/var/lib/containerd',
   },
   {
+    // rancher/rke2 @ v1.36.3+rke2r1: pkg/cli/cmds/server.go and agent.go make /var/lib/rancher/rke2 the
+    // default data dir; pkg/executor/staticpod/spw.go and pkg/cli/cmds/completion.go name the socket
+    // /run/k3s/containerd/containerd.sock. Config and root are the k3s agent's (below) under that data
+    // dir: rke2's go.mod builds in k3s-io/k3s.
     name: 'rke2',
     runtime: 'containerd',
     sockets: ['/run/k3s/containerd/containerd.sock'],
@@ -40,6 +41,11 @@ export const RUNTIME_LAYOUTS: readonly RuntimeLayout[] = [
     marker: '/var/lib/rancher/rke2/agent',
   },
   {
+    // k3s-io/k3s (index commits 001a6d9, 4586010, 046a817; the snapshot was too large to fetch by tag):
+    // pkg/datadir/datadir.go, default data dir /var/lib/rancher/k3s when run as root;
+    // pkg/agent/config/config.go, containerd config <data-dir>/agent/etc/containerd/config.toml and
+    // root <data-dir>/agent/containerd; pkg/agent/config/config_linux.go, state /run/k3s/containerd
+    // and the socket containerd.sock inside it.
     name: 'k3s',
     runtime: 'containerd',
     sockets: ['/run/k3s/containerd/containerd.sock'],
@@ -48,6 +54,12 @@ export const RUNTIME_LAYOUTS: readonly RuntimeLayout[] = [
     marker: '/var/lib/rancher/k3s/agent',
   },
   {
+    // k0sproject/k0s @ v1.36.3+k0s.2: pkg/component/worker/containerd/component.go starts containerd
+    // with root <data-dir>/containerd, state <run-dir>/containerd and the socket from utils_other.go
+    // (<run-dir>/containerd.sock); component_other.go, config /etc/k0s/containerd.toml;
+    // pkg/constant/constant_unix.go, data dir /var/lib/k0s; pkg/config/cfgvars.go, run dir /run/k0s
+    // as root and <data-dir>/run otherwise (the second socket: k0s not run as root, the same rule
+    // since v1.20, not an older release's path).
     name: 'k0s',
     runtime: 'containerd',
     sockets: ['/run/k0s/containerd.sock', '/var/lib/k0s/run/containerd.sock'],
