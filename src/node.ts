@@ -32,6 +32,7 @@ export {
   formatNodePlan,
   type NodeUpgradePlan,
   type NodePlanEntry,
+  type NodeRecordLocation,
   type StoreSpec,
   type PlanNodeUpgradeInput,
   type ApplyNodePlanOptions,

@@ -45,16 +45,16 @@ describe('planUpgrade with the runtime fixtures', () => {
     for (const e of plan.entries.filter((x) => x.action === 'rewrite')) {
       const spec = e.containerName === 'nginx' ? NGINX : SIMPLE;
       const id = e.containerName === 'nginx' ? 'real-containerd-nginx-2022' : 'real-cri-dockerd-simple-pod-2024';
-      expect(e.fromHash).toBe(oracleRow(id, '1.30').hash);
-      expect(e.toHash).toBe(oracleRow(id, '1.31').hash);
-      expect(e.storedHash).toBe(e.fromHash);
-      expect(e.change?.to.hash).toBe(e.toHash);
-      expect(e.change?.to.hashWithoutResources).toBeUndefined(); // 1.31 has none; stored copies stay
+      expect(e.computed.from).toBe(oracleRow(id, '1.30').hash);
+      expect(e.computed.to).toBe(oracleRow(id, '1.31').hash);
+      expect(e.observed.hash).toBe(e.computed.from);
+      expect(e.change.to.hash).toBe(e.computed.to);
+      expect(e.change.to.hashWithoutResources).toBeUndefined(); // 1.31 has none; stored copies stay
       const text = TEXTS[e.record!]!;
-      const rewritten = rewriteRuntimeRecord(text, e.change!);
+      const rewritten = rewriteRuntimeRecord(text, e.change);
       expect(rewritten.length).toBe(text.length); // both hashes are 8 hex digits; only they change
       const rec = readRuntimeRecords(rewritten).find((r) => r.containerId === e.containerId)!;
-      expect(rec.hash).toBe(e.toHash);
+      expect(rec.hash).toBe(e.computed.to);
       expect(containerChanged(spec, rec, { kubeletVersion: '1.31' }).changed).toBe(false);
       expect(
         containerChanged(

@@ -55,7 +55,7 @@ function rewritesFor(
     .map((e) => ({
       containerId: e.containerId!,
       fingerprint: byId.get(e.containerId!)!.fingerprint,
-      change: e.change!,
+      change: e.change,
     }));
   return { rewrites, counts: plan.counts };
 }

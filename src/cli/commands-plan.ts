@@ -173,10 +173,30 @@ const entryRow = z.looseObject({
     .describe("the runtime's container id (absent for an API container without record)"),
   location: z.string().optional().describe('where the record lives: a file (absolute), or meta.db#bucket/path'),
   fingerprint: z.string().optional().describe('xxHash64 of the record as read'),
-  observed: z.looseObject({ hash: z.string().optional(), hashWithoutResources: z.string().optional() }),
-  computed: z.looseObject({ from: z.string().optional(), to: z.string().optional() }),
-  change: z.looseObject({}).optional().describe('for rewrite: the stored hash(es) expected and the ones apply writes'),
-  candidates: z.string().optional(),
+  list: z
+    .enum(['initContainers', 'containers', 'ephemeralContainers'])
+    .optional()
+    .describe("the API container's pod-spec list"),
+  role: z
+    .enum(['container', 'sidecar', 'init', 'ephemeral'])
+    .optional()
+    .describe('how the kubelet treats the container'),
+  observed: z
+    .looseObject({ hash: z.string().optional(), hashWithoutResources: z.string().optional() })
+    .describe('the hash(es) the record stores'),
+  computed: z
+    .looseObject({ from: z.string().optional(), to: z.string().optional() })
+    .describe('what the --from and --to kubelets compute for the API spec'),
+  change: z
+    .looseObject({})
+    .optional()
+    .describe('rewrite entries only, always there: the stored hash(es) expected and the ones apply writes'),
+  candidates: z
+    .string()
+    .optional()
+    .describe("unknown entries only: the releases that would have written a stored hash --from doesn't compute"),
+  ruleId: z.string().optional().describe('the restart rule that decided the action (RESTART_RULES; never on unknown)'),
+  ruleSource: z.string().optional().describe("that rule's kubelet source"),
 });
 
 const sandboxesSummary = z

@@ -119,7 +119,7 @@ export interface HashPair {
 
 /**
  * What {@link rewriteRuntimeRecord} changes: the stored pair it expects and the pair it writes.
- * {@link planUpgrade} proposes one per container to rewrite ({@link PlanEntry.change}).
+ * {@link planUpgrade} proposes one per container to rewrite ({@link RewritePlanEntry.change}).
  *
  * @example
  * ```ts

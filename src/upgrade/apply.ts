@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { StoreError } from '../errors.js';
+import { parseWith, StoreError } from '../errors.js';
 import type { FeatureGates } from '../kubelet/index.js';
 import {
   fingerprinter,
@@ -119,9 +119,9 @@ export async function applyNodePlan(
       `${changed.length} changed: ${changed.slice(0, 5).join('; ')}`,
     );
   }
-  const rewrites: StoreRewrite[] = plan.entries.flatMap(({ action, containerId, fingerprint, change }) =>
-    action === 'rewrite' && change && containerId !== undefined && fingerprint !== undefined
-      ? [{ containerId, fingerprint, change }]
+  const rewrites: StoreRewrite[] = plan.entries.flatMap((e) =>
+    e.action === 'rewrite' && e.containerId !== undefined && e.fingerprint !== undefined
+      ? [{ containerId: e.containerId, fingerprint: e.fingerprint, change: e.change }]
       : [],
   );
   progress(`${options.dryRun ? 'checking' : 'applying'} ${rewrites.length} rewrites`);
@@ -180,10 +180,20 @@ export async function rollbackNodePlan(backupDir: string): Promise<BackupEntry[]
   } catch (e) {
     throw new StoreError('STORE_IO', [], `a backup manifest at ${path}`, (e as { code?: string }).code ?? String(e));
   }
-  const r = manifestSchema.safeParse(JSON.parse(text));
-  if (!r.success)
-    throw new StoreError('STORE_CORRUPT', [], `a kubelet-hash backup manifest at ${path}`, r.error.issues[0]?.message);
-  return openStore(r.data.store).restore(r.data.backups);
+  const expected = `a kubelet-hash backup manifest at ${path}`;
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new StoreError('STORE_CORRUPT', [], expected, String(e));
+  }
+  // The path names the field inside the manifest.
+  const manifest = parseWith(
+    manifestSchema,
+    doc,
+    ({ path: at, message }) => new StoreError('STORE_CORRUPT', at, expected, message),
+  );
+  return openStore(manifest.store).restore(manifest.backups);
 }
 
 /**

@@ -15,5 +15,6 @@ export {
   formatNodePlan,
   type NodeUpgradePlan,
   type NodePlanEntry,
+  type NodeRecordLocation,
   type StoreSpec,
 } from './plan-file.js';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { KubeletHashError, StoreError } from '../errors.js';
 import type { FeatureGates } from '../kubelet/index.js';
-import { planUpgrade, type PlanEntry, type PodSandboxInfo } from './plan-upgrade.js';
+import { planUpgrade, type PlanEntry, type PlanRecordIndex, type PodSandboxInfo } from './plan-upgrade.js';
 import { readRuntimeRecords, type ContainerRecordInfo } from '../runtime-records/index.js';
 import { containerdCensus, containerdSandboxes, fingerprinter, type StoredContainer } from '../stores/index.js';
 import { PLAN_KIND, PLAN_VERSION, type NodePlanEntry, type NodeUpgradePlan, type StoreSpec } from './plan-file.js';
@@ -117,31 +117,28 @@ export async function readNodeRecords(
   return { records: out, unreadable };
 }
 
+/**
+ * planUpgrade's entry with where its record lives instead of its index: the same union member
+ * (its observed hashes are the store's, which planUpgrade read).
+ */
 function toEntry(e: PlanEntry, rec: StoredContainer | undefined): NodePlanEntry {
-  const out: NodePlanEntry = {
-    action: e.action,
-    reason: e.reason,
-    podUid: e.podUid,
-    containerName: e.containerName,
-    observed: {},
-    computed: {},
-  };
+  // planUpgrade's result is this function's alone: its nested objects are not copied again.
+  const out: NodePlanEntry & PlanRecordIndex = { ...e };
+  delete out.record;
+  // The file names the record by location, not by the change's containerId.
+  if (out.action === 'rewrite') out.change = { from: out.change.from, to: out.change.to };
   if (rec) {
     out.runtime = rec.runtime;
     out.containerId = rec.containerId;
     out.location = rec.location;
     out.fingerprint = rec.fingerprint;
-    if (rec.hash !== undefined) out.observed.hash = rec.hash;
-    if (rec.hashWithoutResources !== undefined) out.observed.hashWithoutResources = rec.hashWithoutResources;
   }
   const ns = e.podNamespace ?? rec?.podNamespace;
   const name = e.podName ?? rec?.podName;
   if (ns !== undefined && ns !== '') out.podNamespace = ns;
+  else delete out.podNamespace;
   if (name !== undefined && name !== '') out.podName = name;
-  if (e.fromHash !== undefined) out.computed.from = e.fromHash;
-  if (e.toHash !== undefined) out.computed.to = e.toHash;
-  if (e.change) out.change = { from: { ...e.change.from }, to: { ...e.change.to } };
-  if (e.candidates !== undefined) out.candidates = e.candidates;
+  else delete out.podName;
   return out;
 }
 

@@ -6,7 +6,9 @@
  */
 import stableStringify from 'fast-json-stable-stringify';
 import { z } from 'zod';
-import { OptionError } from '../errors.js';
+import { OptionError, parseWith } from '../errors.js';
+import { RESTART_RULES, type RestartRuleId } from '../kubelet/index.js';
+import type { PlanEntry } from './plan-upgrade.js';
 
 /** The plan file's `kind`. */
 export const PLAN_KIND = 'kubelet-hash/upgrade-plan' as const;
@@ -59,72 +61,43 @@ export type StoreSpec =
     };
 
 /**
- * One container of a plan file.
+ * Where a node plan entry's record lives: the runtime, the file or bucket, and the record's
+ * fingerprint as read (absent for an API container without record).
+ *
+ * @example
+ * ```ts
+ * import type { NodeRecordLocation } from 'kubelet-hash/node';
+ * const where: NodeRecordLocation = { runtime: 'containerd', location: '/var/lib/containerd/io.containerd.metadata.v1.bolt/meta.db#v1/k8s.io/containers/c0ffee', fingerprint: '0123456789abcdef' };
+ * where.runtime; // → 'containerd'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface NodeRecordLocation {
+  /** The runtime that persisted the record. */
+  runtime?: string;
+  /** Where the record lives (a file, or `meta.db#bucket/path`). */
+  location?: string;
+  /** xxHash64 of the record as read (16 hex digits); apply refuses when it changed. */
+  fingerprint?: string;
+}
+
+/**
+ * One container of a plan file: `planUpgrade`'s entry (the same union by `action`, so a `rewrite`
+ * always has its `change`) with where its record lives instead of its index in `records`.
  *
  * @example
  * ```ts
  * import type { NodePlanEntry } from 'kubelet-hash/node';
  * const entry: NodePlanEntry = { action: 'keep', reason: 'init containers are not compared', podUid: 'u1', containerName: 'setup', observed: {}, computed: {} };
  * entry.action; // → 'keep'
+ * const hashes = (e: NodePlanEntry) => (e.action === 'rewrite' ? `${e.change.from.hash} -> ${e.change.to.hash}` : e.action);
+ * hashes(entry); // → 'keep'
  * ```
  *
  * @group Upgrades and runtime stores
  */
-export interface NodePlanEntry {
-  /** `keep`, `rewrite`, `will-restart` or `unknown` (see `reason`). */
-  action: 'keep' | 'rewrite' | 'will-restart' | 'unknown';
-  /** Why, in one line. */
-  reason: string;
-  /** The runtime that persisted the record. */
-  runtime?: string;
-  /** The runtime's container id. */
-  containerId?: string;
-  /** Where the record lives (a file, or `meta.db#bucket/path`). */
-  location?: string;
-  /** xxHash64 of the record as read (16 hex digits); apply refuses when it changed. */
-  fingerprint?: string;
-  /** The pod uid (from the record's labels, or the API pod). */
-  podUid: string;
-  /** The pod's namespace. */
-  podNamespace?: string;
-  /** The pod's name. */
-  podName?: string;
-  /** The container's name in the pod spec. */
-  containerName: string;
-  /** The hash(es) the record stores. */
-  observed: {
-    /** The stored `io.kubernetes.container.hash`. */
-    hash?: string;
-    /** The stored `io.kubernetes.container.hashWithoutResources`. */
-    hashWithoutResources?: string;
-  };
-  /** What the `from` and `to` kubelets compute for the API spec. */
-  computed: {
-    /** The `from` kubelet's hash. */
-    from?: string;
-    /** The `to` kubelet's hash. */
-    to?: string;
-  };
-  /** For `rewrite`: the stored hash(es) expected and the ones to write. */
-  change?: {
-    /** What the record must store now. */
-    from: {
-      /** `io.kubernetes.container.hash`. */
-      hash: string;
-      /** `io.kubernetes.container.hashWithoutResources` (1.27–1.30 with in-place resize). */
-      hashWithoutResources?: string;
-    };
-    /** What apply writes. */
-    to: {
-      /** `io.kubernetes.container.hash`. */
-      hash: string;
-      /** `io.kubernetes.container.hashWithoutResources` (1.27–1.30 with in-place resize). */
-      hashWithoutResources?: string;
-    };
-  };
-  /** For `unknown` with a stored hash the `from` kubelet does not compute: releases that would have written it. */
-  candidates?: string;
-}
+export type NodePlanEntry = PlanEntry<NodeRecordLocation>;
 
 /**
  * An in-place upgrade plan for one node: the releases, where the records are, and per container
@@ -196,8 +169,13 @@ export const storeSpecSchema: z.ZodType<StoreSpec> = z.discriminatedUnion('runti
   z.object({ runtime: z.literal('records'), files: z.array(z.string()) }),
 ]);
 
-const entrySchema = z.object({
-  action: z.enum(['keep', 'rewrite', 'will-restart', 'unknown']),
+const RULE_IDS: ReadonlySet<string> = new Set(RESTART_RULES.map((r) => r.id));
+const ruleIdSchema = z.custom<RestartRuleId>((v) => typeof v === 'string' && RULE_IDS.has(v), {
+  error: 'a restart rule id (RESTART_RULES)',
+});
+
+/** The fields of every action (PlanEntryFields and NodeRecordLocation). */
+const entryFields = {
   reason: z.string(),
   runtime: z.string().optional(),
   containerId: z.string().optional(),
@@ -210,11 +188,38 @@ const entrySchema = z.object({
   podNamespace: z.string().optional(),
   podName: z.string().optional(),
   containerName: z.string(),
+  list: z.enum(['initContainers', 'containers', 'ephemeralContainers']).optional(),
+  role: z.enum(['container', 'sidecar', 'init', 'ephemeral']).optional(),
   observed: z.object({ hash: z.string().optional(), hashWithoutResources: z.string().optional() }),
   computed: z.object({ from: z.string().optional(), to: z.string().optional() }),
-  change: z.object({ from: hashPair, to: hashPair }).optional(),
-  candidates: z.string().optional(),
-});
+  ruleId: ruleIdSchema.optional(),
+  ruleSource: z.string().optional(),
+};
+const noChange = z.undefined({ error: 'no change: only a rewrite entry has one' }).optional();
+const noCandidates = z.undefined({ error: 'no candidates: only an unknown entry has them' }).optional();
+const noRule = z.undefined({ error: 'no rule: no kubelet rule decides an unknown entry' }).optional();
+
+/** A plan file entry: the union by `action` of {@link NodePlanEntry} (its type is checked against it). */
+const entrySchema: z.ZodType<NodePlanEntry> = z.discriminatedUnion('action', [
+  z.object({ ...entryFields, action: z.literal('keep'), change: noChange, candidates: noCandidates }),
+  z.object({
+    ...entryFields,
+    action: z.literal('rewrite'),
+    change: z.object({ from: hashPair, to: hashPair }),
+    observed: z.object({ hash: z.string(), hashWithoutResources: z.string().optional() }),
+    computed: z.object({ from: z.string(), to: z.string() }),
+    candidates: noCandidates,
+  }),
+  z.object({ ...entryFields, action: z.literal('will-restart'), change: noChange, candidates: noCandidates }),
+  z.object({
+    ...entryFields,
+    action: z.literal('unknown'),
+    change: noChange,
+    candidates: z.string().optional(),
+    ruleId: noRule,
+    ruleSource: noRule,
+  }),
+]);
 
 /** The plan file, as zod reads it (its type is checked against {@link NodeUpgradePlan}). */
 const planFileSchema: z.ZodType<NodeUpgradePlan> = z.object({
@@ -263,14 +268,11 @@ export function parseNodePlan(text: string): NodeUpgradePlan {
   } catch (e) {
     throw new OptionError('INVALID_OPTION', [], 'a plan file (JSON)', String(e));
   }
-  const r = planFileSchema.safeParse(doc);
-  if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  throw new OptionError(
-    'INVALID_OPTION',
-    (issue?.path ?? []).map((p) => (typeof p === 'number' ? p : String(p))),
-    `a kubelet-hash upgrade plan, version ${PLAN_VERSION}`,
-    issue?.message,
+  return parseWith(
+    planFileSchema,
+    doc,
+    ({ path, message }) =>
+      new OptionError('INVALID_OPTION', path, `a kubelet-hash upgrade plan, version ${PLAN_VERSION}`, message),
   );
 }
 

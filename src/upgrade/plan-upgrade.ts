@@ -6,7 +6,7 @@
  * `to` hash is proposed. Identical specs (every pod of a DaemonSet) are hashed once.
  */
 import { z } from 'zod';
-import { KubeletHashError, OptionError } from '../errors.js';
+import { KubeletHashError, OptionError, parseWith } from '../errors.js';
 import { formatHash } from '../hash/format.js';
 import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
 import { readRuntimeRecords, type ContainerRecordInfo, type HashChange } from '../runtime-records/index.js';
@@ -153,7 +153,214 @@ export interface SandboxFinding {
 }
 
 /**
- * The plan for one runtime record's container, or for an API container with no record.
+ * The hashes a runtime record stores, exactly as stored (absent: the record stores none, or there
+ * is no record).
+ *
+ * @example
+ * ```ts
+ * import type { ObservedHashes } from 'kubelet-hash';
+ * const observed: ObservedHashes = { hash: '590c88e0' };
+ * observed.hash; // → '590c88e0'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface ObservedHashes {
+  /** The stored `io.kubernetes.container.hash`. */
+  hash?: string;
+  /** The stored `io.kubernetes.container.hashWithoutResources` (1.27–1.30). */
+  hashWithoutResources?: string;
+}
+
+/**
+ * What the `from` and `to` kubelets compute for the API spec (lowercase hex; absent until the API
+ * container is found and hashed).
+ *
+ * @example
+ * ```ts
+ * import type { ComputedHashes } from 'kubelet-hash';
+ * const computed: ComputedHashes = { from: '590c88e0', to: 'e220f96' };
+ * computed.to; // → 'e220f96'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface ComputedHashes {
+  /** The `from` kubelet's hash. */
+  from?: string;
+  /** The `to` kubelet's hash. */
+  to?: string;
+}
+
+/**
+ * What every plan entry holds, whatever its action: who the container is, what its record stores
+ * and what the two kubelets compute. The entries themselves are {@link PlanEntry}.
+ *
+ * @example
+ * ```ts
+ * import type { PlanEntryFields } from 'kubelet-hash';
+ * const who: PlanEntryFields = { reason: 'no runtime record', podUid: 'uid-1', containerName: 'web', observed: {}, computed: {} };
+ * who.containerName; // → 'web'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface PlanEntryFields {
+  /** One line for people: why this action (verification result, rule applied, or what is missing). */
+  reason: string;
+  /** The runtime's container id, from the record. */
+  containerId?: string;
+  /** The pod uid from the record's labels, or the API pod's (`''` when the record could not be read). */
+  podUid: string;
+  /** The API pod's name (or the record's, on a node plan). */
+  podName?: string;
+  /** The API pod's namespace (or the record's, on a node plan). */
+  podNamespace?: string;
+  /** The container name from the record's labels (`''` when the record could not be read). */
+  containerName: string;
+  /** The pod-spec list of the matching API container, once found. */
+  list?: ContainerList;
+  /** How the kubelet treats that container (`container`, `sidecar`, `init`, `ephemeral`). */
+  role?: ContainerRole;
+  /** The hashes the record stores. */
+  observed: ObservedHashes;
+  /** What `from` and `to` compute for the API spec. */
+  computed: ComputedHashes;
+  /** The row of the restart-rule table behind the action, when a kubelet rule decided it. */
+  ruleId?: RestartRuleId;
+  /** That rule's kubelet source, `path@tag (function)`. */
+  ruleSource?: string;
+}
+
+/**
+ * A container the `to` kubelet keeps as its record stands (same hash, or a container it does not compare).
+ *
+ * @example
+ * ```ts
+ * import type { KeepPlanEntry } from 'kubelet-hash';
+ * const entry: KeepPlanEntry = { action: 'keep', reason: 'the stored hash already equals the 1.31 hash', podUid: 'uid-1', containerName: 'web', observed: { hash: 'e220f96' }, computed: { from: '590c88e0', to: 'e220f96' } };
+ * entry.action; // → 'keep'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface KeepPlanEntry extends PlanEntryFields {
+  /** Nothing to do. */
+  action: 'keep';
+  /** Only a `rewrite` carries a change. */
+  change?: never;
+  /** Only an `unknown` entry carries candidates. */
+  candidates?: never;
+}
+
+/**
+ * A container whose stored hash `from` reproduces and that the `to` kubelet would restart unless
+ * its record is rewritten: apply `change` while the kubelet is stopped.
+ *
+ * @example
+ * ```ts
+ * import type { RewritePlanEntry } from 'kubelet-hash';
+ * const entry: RewritePlanEntry = {
+ *   action: 'rewrite', reason: 'verified against 1.30 (590c88e0); 1.31 computes e220f96', podUid: 'uid-1', containerName: 'web',
+ *   observed: { hash: '590c88e0' }, computed: { from: '590c88e0', to: 'e220f96' },
+ *   change: { from: { hash: '590c88e0' }, to: { hash: 'e220f96' } },
+ * };
+ * entry.change.to.hash; // → 'e220f96'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface RewritePlanEntry extends PlanEntryFields {
+  /** Rewrite the record's stored hash(es). */
+  action: 'rewrite';
+  /** The argument for `rewriteRuntimeRecord(text, change)`: the stored hash(es) expected and the ones to write. */
+  change: HashChange;
+  /** A rewrite is proposed only for a stored hash, verified against `from`. */
+  observed: ObservedHashes & {
+    /** The stored hash, which `from` computes for the API spec. */
+    hash: string;
+  };
+  /** Both kubelets hashed the API spec. */
+  computed: {
+    /** The `from` kubelet's hash (what the record stores). */
+    from: string;
+    /** The `to` kubelet's hash (what the rewrite stores). */
+    to: string;
+  };
+  /** Only an `unknown` entry carries candidates. */
+  candidates?: never;
+}
+
+/**
+ * A container the `to` kubelet restarts whatever is rewritten (no stored hash, a static pod whose
+ * UID changes, a pod sandbox the kubelet recreates).
+ *
+ * @example
+ * ```ts
+ * import type { WillRestartPlanEntry } from 'kubelet-hash';
+ * const entry: WillRestartPlanEntry = { action: 'will-restart', reason: 'the record stores no hash', podUid: 'uid-1', containerName: 'web', observed: {}, computed: {}, ruleId: 'hash' };
+ * entry.ruleId; // → 'hash'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface WillRestartPlanEntry extends PlanEntryFields {
+  /** Nothing can be done: the container restarts. */
+  action: 'will-restart';
+  /** Only a `rewrite` carries a change. */
+  change?: never;
+  /** Only an `unknown` entry carries candidates. */
+  candidates?: never;
+}
+
+/**
+ * A container that could not be verified (see `reason`): no record or no API pod, a spec that
+ * does not hash, or a stored hash `from` does not compute. Never rewritten.
+ *
+ * @example
+ * ```ts
+ * import type { UnknownPlanEntry } from 'kubelet-hash';
+ * const entry: UnknownPlanEntry = { action: 'unknown', reason: 'stored hash 1 is not what a 1.30 kubelet computes', podUid: 'uid-1', containerName: 'web', observed: { hash: '1' }, computed: { from: '590c88e0', to: 'e220f96' }, candidates: 'no release' };
+ * entry.candidates; // → 'no release'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface UnknownPlanEntry extends PlanEntryFields {
+  /** Not verified: not rewritten. */
+  action: 'unknown';
+  /** Only a `rewrite` carries a change. */
+  change?: never;
+  /** With a stored hash that `from` does not reproduce: the releases that would have written it. */
+  candidates?: string;
+  /** No kubelet rule decides an unknown entry. */
+  ruleId?: never;
+  /** No kubelet rule decides an unknown entry. */
+  ruleSource?: never;
+}
+
+/**
+ * Where a {@link planUpgrade} entry's record is: its index in `input.records`.
+ *
+ * @example
+ * ```ts
+ * import type { PlanRecordIndex } from 'kubelet-hash';
+ * const where: PlanRecordIndex = { record: 0 };
+ * where.record; // → 0
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface PlanRecordIndex {
+  /** Index in `records` of the record this entry is about (absent for a container without record). */
+  record?: number;
+}
+
+/**
+ * The plan for one runtime record's container, or for an API container with no record: a union
+ * by `action`, so `entry.action === 'rewrite'` narrows to an entry with a `change`, and the other
+ * actions have none. `Where` says where the record is: its index in `records` here; a node plan
+ * entry (`NodePlanEntry` of `kubelet-hash/node`) is `PlanEntry<NodeRecordLocation>`.
  *
  * @example
  * ```ts
@@ -164,50 +371,17 @@ export interface SandboxFinding {
  * const pods = { items: [{ metadata: { uid: 'uid-1', name: 'web-0', namespace: 'default' }, spec: { containers: [web] } }] };
  * const labels = { 'io.kubernetes.pod.name': 'web-0', 'io.kubernetes.pod.namespace': 'default', 'io.kubernetes.pod.uid': 'uid-1', 'io.kubernetes.container.name': 'web' };
  * const record = JSON.stringify({ status: { id: 'c0ffee', labels, annotations: { 'io.kubernetes.container.hash': '590c88e0' } } });
- * const [entry]: PlanEntry[] = planUpgrade({ pods, records: [record], from: '1.30', to: '1.31' }).entries;
- * [entry!.action, entry!.storedHash, entry!.toHash]; // → ['rewrite', '590c88e0', 'e220f96']
- * entry!.change; // → { from: { hash: '590c88e0' }, to: { hash: 'e220f96' }, containerId: 'c0ffee' }
- * entry!.reason; // → 'verified against 1.30 (590c88e0); 1.31 computes e220f96'
+ * const entry: PlanEntry = planUpgrade({ pods, records: [record], from: '1.30', to: '1.31' }).entries[0]!;
+ * [entry.action, entry.observed.hash, entry.computed.to]; // → ['rewrite', '590c88e0', 'e220f96']
+ * // Narrowed on the action: only a rewrite has a change, and it always has one.
+ * entry.action === 'rewrite' ? entry.change : 'no change'; // → { from: { hash: '590c88e0' }, to: { hash: 'e220f96' }, containerId: 'c0ffee' }
+ * entry.reason; // → 'verified against 1.30 (590c88e0); 1.31 computes e220f96'
  * ```
  *
  * @group Upgrades and runtime stores
  */
-export interface PlanEntry {
-  /** What to do with the container. */
-  action: PlanAction;
-  /** One line for people: why this action (verification result, rule applied, or what is missing). */
-  reason: string;
-  /** Index in `records` of the record this entry is about (absent for a container without record). */
-  record?: number;
-  /** The runtime's container id, from the record. */
-  containerId?: string;
-  /** The pod uid from the record's labels (`''` when the record could not be read). */
-  podUid: string;
-  /** The API pod's name, once the record is joined with it. */
-  podName?: string;
-  /** The API pod's namespace, once the record is joined with it. */
-  podNamespace?: string;
-  /** The container name from the record's labels (`''` when the record could not be read). */
-  containerName: string;
-  /** The pod-spec list of the matching API container, once found. */
-  list?: ContainerList;
-  /** How the kubelet treats that container (`container`, `sidecar`, `init`, `ephemeral`). */
-  role?: ContainerRole;
-  /** The stored hash text, exactly as stored. */
-  storedHash?: string;
-  /** What `from` and `to` compute for the API spec. */
-  fromHash?: string;
-  /** The hash the `to` kubelet computes for the API spec (lowercase hex). */
-  toHash?: string;
-  /** For `rewrite`: the argument for `rewriteRuntimeRecord(text, change)`. */
-  change?: HashChange;
-  /** For `unknown` with a stored hash that `from` does not reproduce: releases that would have written it. */
-  candidates?: string;
-  /** The row of the restart-rule table behind the action, when a kubelet rule decided it. */
-  ruleId?: RestartRuleId;
-  /** That rule's kubelet source, `path@tag (function)`. */
-  ruleSource?: string;
-}
+export type PlanEntry<Where extends object = PlanRecordIndex> =
+  (KeepPlanEntry & Where) | (RewritePlanEntry & Where) | (WillRestartPlanEntry & Where) | (UnknownPlanEntry & Where);
 
 /**
  * What {@link planUpgrade} returns.
@@ -340,7 +514,7 @@ interface ApiPod {
  * const record = JSON.stringify({ status: { id: 'c0ffee', labels, annotations: { 'io.kubernetes.container.hash': '590c88e0' } } });
  * const plan = planUpgrade({ pods, records: [record], from: '1.30', to: '1.31' });
  * plan.counts; // → { keep: 0, rewrite: 1, 'will-restart': 0, unknown: 0 }
- * const rewritten = plan.entries.map((e) => (e.action === 'rewrite' && e.change ? rewriteRuntimeRecord(record, e.change) : record));
+ * const rewritten = plan.entries.map((e) => (e.action === 'rewrite' ? rewriteRuntimeRecord(record, e.change) : record));
  * rewritten[0]!.includes('"io.kubernetes.container.hash":"e220f96"'); // → true
  * ```
  *
@@ -358,16 +532,31 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
   const minorUpgrade = fromInfo.minor !== toInfo.minor;
   /**
    * Completes an entry in place (10,000 records make 10,000 entries: no copies). The fields keep the
-   * order they always had: what `base` holds, then `change`/`candidates`, then the rule.
+   * order they always had: what `base` holds, then `change`/`candidates`, then the rule. Only
+   * {@link rewriteEntry} gives a change and only `unknown` entries get candidates, so the draft is the
+   * union member its action names.
    */
-  const settle = (entry: PlanEntry, action: PlanAction, reason: string, ruleId?: RestartRuleId): PlanEntry => {
+  const settle = (
+    entry: DraftEntry,
+    action: Exclude<PlanAction, 'rewrite'>,
+    reason: string,
+    ruleId?: RestartRuleId,
+  ): PlanEntry => {
     entry.action = action;
     entry.reason = reason;
     if (ruleId !== undefined) {
       entry.ruleId = ruleId;
       entry.ruleSource = restartRule(ruleId).source;
     }
-    return entry;
+    return entry as PlanEntry;
+  };
+  const rewriteEntry = (entry: DraftEntry, change: HashChange, reason: string, ruleId: RestartRuleId): PlanEntry => {
+    entry.action = 'rewrite';
+    entry.reason = reason;
+    entry.change = change;
+    entry.ruleId = ruleId;
+    entry.ruleSource = restartRule(ruleId).source;
+    return entry as RewritePlanEntry;
   };
 
   // A patch version takes the escapes of the Go that built it; explicit escapes win.
@@ -406,6 +595,8 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
         record: index,
         podUid: '',
         containerName: '',
+        observed: {},
+        computed: {},
       });
       return;
     }
@@ -416,15 +607,18 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
   });
 
   function planRecord(rec: ContainerRecordInfo, index: number): PlanEntry {
-    const base: PlanEntry = {
+    const base: DraftEntry = {
       action: 'unknown',
       reason: '',
       record: index,
       podUid: rec.podUid,
       containerName: rec.containerName,
+      observed: {},
+      computed: {},
     };
     if (rec.containerId !== undefined) base.containerId = rec.containerId;
-    if (rec.hash !== undefined) base.storedHash = rec.hash;
+    if (rec.hash !== undefined) base.observed.hash = rec.hash;
+    if (rec.hashWithoutResources !== undefined) base.observed.hashWithoutResources = rec.hashWithoutResources;
     // dockershim/cri-dockerd name the sandbox (pause) container "POD", which no API container can be
     // called (names are lowercase DNS labels); the kubelet never hashes it.
     if (rec.containerName === 'POD' && rec.hash === undefined)
@@ -454,8 +648,10 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
     const cached = hashesOf(c);
     if ('error' in cached) return settle(base, 'unknown', `cannot hash the API spec: ${cached.error}`);
     const { from, to } = cached.ok;
-    base.fromHash = formatHash(from.hash);
-    base.toHash = formatHash(to.hash);
+    const fromHash = formatHash(from.hash);
+    const toHash = formatHash(to.hash);
+    base.computed.from = fromHash;
+    base.computed.to = toHash;
 
     const stored = storedHashValue(rec.hash);
     // Would the `to` kubelet restart it as the record stands? decide() is the one evaluator of the
@@ -484,11 +680,10 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
       // next upgrade does not restart it (only when its stored hash is verified against `from`).
       const later = role === 'sidecar' && rec.hash !== undefined && stored === from.hash && stored !== to.hash;
       if (!later) return settle(base, 'keep', asIs.reason, asIs.ruleId);
-      base.change = changeFor(rec, from, to, fromInfo, toInfo, toGates.inPlaceResize);
-      return settle(
+      return rewriteEntry(
         base,
-        'rewrite',
-        `${asIs.reason}; verified against ${fromInfo.release} (${base.fromHash}) and rewritten to the ${toInfo.release} hash ${base.toHash}, so a later kubelet that compares sidecars (1.32+) does not restart it`,
+        changeFor(rec, from, to, fromInfo, toInfo, toGates.inPlaceResize),
+        `${asIs.reason}; verified against ${fromInfo.release} (${fromHash}) and rewritten to the ${toInfo.release} hash ${toHash}, so a later kubelet that compares sidecars (1.32+) does not restart it`,
         asIs.ruleId,
       );
     }
@@ -503,22 +698,20 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
     if (stored === to.hash)
       return settle(base, 'keep', `the stored hash already equals the ${toInfo.release} hash`, 'hash');
     if (stored !== from.hash) {
-      settle(
+      base.candidates = candidatesFor(c, stored);
+      return settle(
         base,
         'unknown',
-        `stored hash ${rec.hash} is not what a ${fromInfo.release} kubelet computes for the API spec (${base.fromHash}): the container may run another spec, or was created by another release; not rewriting`,
+        `stored hash ${rec.hash} is not what a ${fromInfo.release} kubelet computes for the API spec (${fromHash}): the container may run another spec, or was created by another release; not rewriting`,
       );
-      base.candidates = candidatesFor(c, stored);
-      return base;
     }
     if (!asIs.changed) {
       return settle(base, 'keep', `verified against ${fromInfo.release}; ${asIs.reason}`, asIs.ruleId);
     }
-    base.change = changeFor(rec, from, to, fromInfo, toInfo, toGates.inPlaceResize);
-    return settle(
+    return rewriteEntry(
       base,
-      'rewrite',
-      `verified against ${fromInfo.release} (${base.fromHash}); ${toInfo.release} computes ${base.toHash}`,
+      changeFor(rec, from, to, fromInfo, toInfo, toGates.inPlaceResize),
+      `verified against ${fromInfo.release} (${fromHash}); ${toInfo.release} computes ${toHash}`,
       asIs.ruleId,
     );
   }
@@ -534,13 +727,15 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
       if (pod.notRunning.has(c.name) && !withRecord.has(c)) continue;
       nodeContainers++;
       if (withRecord.has(c)) continue;
-      const e: PlanEntry = {
+      const e: UnknownPlanEntry = {
         action: 'unknown',
         reason: `no runtime record: wrong --namespace or runtime root? (the API pod${pod.nodeName !== undefined ? ` on node ${pod.nodeName}` : ''} runs this container, but no record of the runtime names it)`,
         podUid: pod.uid,
         containerName: c.name,
         list: c.list,
         role,
+        observed: {},
+        computed: {},
       };
       if (pod.name !== undefined) e.podName = pod.name;
       if (pod.namespace !== undefined) e.podNamespace = pod.namespace;
@@ -568,6 +763,14 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
   }
   return plan;
 }
+
+/** An entry being planned: every action's fields, settled in place into the {@link PlanEntry} its action names. */
+type DraftEntry = PlanEntryFields &
+  PlanRecordIndex & {
+    action: PlanAction;
+    change?: HashChange;
+    candidates?: string;
+  };
 
 /**
  * The rewrite: always the hash; the hash without resources too when the `to` kubelet reads it
@@ -599,17 +802,18 @@ function changeFor(
 function readPods(items: readonly unknown[]): Map<string, ApiPod> {
   const out = new Map<string, ApiPod>();
   items.forEach((item, i) => {
-    const parsed = podSchema.safeParse(item);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new OptionError(
-        'INVALID_OPTION',
-        ['input', 'pods', i, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))],
-        'a Pod as the apiserver serves it (metadata.uid, spec.containers)',
-        issue.message,
-      );
-    }
-    const { metadata, spec, status } = parsed.data;
+    const { metadata, spec, status } = parseWith(
+      podSchema,
+      item,
+      ({ path, message }) =>
+        new OptionError(
+          'INVALID_OPTION',
+          path,
+          'a Pod as the apiserver serves it (metadata.uid, spec.containers)',
+          message,
+        ),
+      ['input', 'pods', i],
+    );
     const containers = new Map(locateContainers(item).map((c) => [c.name, c]));
     const staticUid = metadata.annotations?.[MIRROR_ANNOTATION];
     const pod: ApiPod = {
@@ -700,9 +904,13 @@ function sandboxChanges(
       findings.set(pod.uid, finding);
     }
     if (finding === null) continue;
-    e.action = 'will-restart';
-    e.reason = `${finding.reason}: the kubelet recreates the whole pod (PodSandboxChanged), whatever the hashes`;
-    delete e.change;
+    // In place, as planUpgrade settles entries; the hash rule that decided keep/rewrite no longer does.
+    const d = e as DraftEntry;
+    d.action = 'will-restart';
+    d.reason = `${finding.reason}: the kubelet recreates the whole pod (PodSandboxChanged), whatever the hashes`;
+    delete d.change;
+    delete d.ruleId;
+    delete d.ruleSource;
   }
   return [...findings.values()].filter((f): f is SandboxFinding => f !== null);
 }
