@@ -128,7 +128,7 @@ export const errorSchema = z.object({
   exitCode: z.literal(2),
   warnings: z.array(z.string()).describe('the warnings of the run before it failed'),
   error: z.object({
-    name: z.string().describe('error class: DecodeError, QuantityError, UsageError, RefusalError, IOError, …'),
+    name: z.string().describe('error class: DecodeError, QuantityError, RecordError, UsageError, IOError, …'),
     code: z.string().describe('stable reason: INVALID_YAML, INVALID_QUANTITY, USAGE, RECORD_MISMATCH, …'),
     message: z.string(),
     path: z.string().nullable().describe('jq path of the offending value in its document'),
