@@ -27,7 +27,7 @@ import { readInput } from './io.js';
 import { OUTPUTS } from './output-schema.js';
 import { podLabel, table } from './table.js';
 import { JsonNumber } from '../json/number.js';
-import { manifestObjects, readDocuments, type ManifestObject } from '../pod/read-documents.js';
+import { readDocuments, type ManifestDocument } from '../pod/read-documents.js';
 
 const FROM: OptionDef = {
   type: 'string',
@@ -123,10 +123,11 @@ async function storedFor(
     throw new UsageError('--hash-without-resources goes with --hash');
   if (statusFile !== undefined) {
     const text = await readInput(statusFile, ctx.io);
-    const objects = within(statusFile, null, [], () => manifestObjects(readDocuments(text)));
-    const only = objects.length === 1 ? objects[0] : undefined;
-    // Nothing or several objects are refused as the library refuses nothing or a list for a status.
-    const status = only ? plainStatus(only.value) : objects.length === 0 ? undefined : objects.map((o) => o.value);
+    const documents = within(statusFile, null, [], () => readDocuments(text));
+    const only = documents.length === 1 ? documents[0] : undefined;
+    // The file's one document is the status; nothing or several are refused as the library refuses
+    // nothing or a list for a status.
+    const status = only ? plain(only.value) : documents.length === 0 ? undefined : documents.map((d) => plain(d.value));
     readStatus(statusFile, only ?? null, status);
     return { status: status as ContainerStatusInput, source: statusFile };
   }
@@ -142,18 +143,20 @@ async function storedFor(
  * Reads the stored hashes as `containerChanged` will (same codes, paths rooted at `status`), so a
  * refusal names the file it came from and, for a status file, the line of the key.
  */
-function readStatus(file: string, object: ManifestObject | null, status: unknown): void {
+function readStatus(file: string, document: ManifestDocument | null, status: unknown): void {
   try {
     readStoredHashes(status, ['status']);
   } catch (e) {
     if (!(e instanceof KubeletHashError)) throw e;
-    const at = object?.document.positionOf([...object.path, ...e.path.slice(1)]) ?? null;
-    throw new LocatedError(e, file, at);
+    throw new LocatedError(e, file, document?.positionOf(e.path.slice(1)) ?? null);
   }
 }
 
-/** A status object as the library takes it: a YAML/JSON number is its text, which is what the kubelet reads. */
-function plainStatus(value: Record<string, unknown>): Record<string, unknown> {
+/** A status as the library takes it: a YAML/JSON number is its text, which is what the kubelet reads from a label. */
+function plain(value: unknown): unknown {
+  if (value instanceof JsonNumber) return value.text;
+  if (Array.isArray(value)) return value.map((v: unknown) => (v instanceof JsonNumber ? v.text : v));
+  if (!isObject(value)) return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v instanceof JsonNumber ? v.text : v]));
 }
 
@@ -190,7 +193,7 @@ const changed: CommandDef = {
   summary: 'would this kubelet restart the running container? (exit 1 if so)',
   description:
     "Compares the hash stored for a running container (--hash, a --status file with the runtime's annotations, or a --record from docker inspect / crictl inspect) with what the kubelet of -k computes for the spec, with that release's restart rule.\n" +
-    'A record is matched to the container by pod uid, namespace and name (a node-wide docker inspect holds many pods); one of another pod is refused. A status or record without a kubelet hash, a malformed hash, and an unknown feature gate are refused (exit 2).',
+    'A record is matched to the container by pod uid, namespace and name (a node-wide docker inspect holds many pods; a mirror pod by the uid in its kubernetes.io/config.mirror annotation); one of another pod, or several that fit, are refused. A status or record without a kubelet hash, a malformed hash, and an unknown feature gate are refused (exit 2).',
   options: {
     'kubelet-version': { ...KUBELET_VERSION, required: true, description: `${KUBELET_VERSION.description} (required)` },
     hash: { type: 'string', value: 'HEX', description: 'the stored io.kubernetes.container.hash' },

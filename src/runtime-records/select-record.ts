@@ -30,13 +30,18 @@ export interface SelectRecordInput {
    * The pod, by whichever of its uid (`io.kubernetes.pod.uid`), name and namespace are known; each
    * one given must match. Without a uid or a name the records (of that namespace) must hold one pod.
    */
-  pod?: { uid?: string; name?: string; namespace?: string };
+  pod?: {
+    /** `metadata.uid`, or a mirror pod's `kubernetes.io/config.mirror` annotation (the `io.kubernetes.pod.uid` label). */
+    uid?: string;
+    /** `metadata.name` (the `io.kubernetes.pod.name` label). */
+    name?: string;
+    /** `metadata.namespace` (the `io.kubernetes.pod.namespace` label). */
+    namespace?: string;
+  };
 }
 
 /** What a record must say for {@link selectRecord}: a {@link ContainerRecordInfo}, or a store's record. */
-type RecordFields = Pick<ContainerRecordInfo, 'containerName' | 'podUid' | 'podName' | 'podNamespace'> & {
-  containerId?: string;
-};
+type RecordFields = Pick<ContainerRecordInfo, 'containerName' | 'podUid' | 'podName' | 'podNamespace' | 'containerId'>;
 
 /**
  * The record of one container of one pod out of `records` (from {@link readRuntimeRecords} or a
@@ -70,7 +75,9 @@ type RecordFields = Pick<ContainerRecordInfo, 'containerName' | 'podUid' | 'podN
  *
  * @group Upgrades and runtime stores
  */
-export function selectRecord<R extends RecordFields>(records: readonly R[], input: SelectRecordInput): R {
+export function selectRecord<
+  R extends Pick<ContainerRecordInfo, 'containerName' | 'podUid' | 'podName' | 'podNamespace' | 'containerId'>,
+>(records: readonly R[], input: SelectRecordInput): R {
   const { container, pod = {} } = input;
   const name = JSON.stringify(container);
   const inNamespace = records.filter((r) => pod.namespace === undefined || r.podNamespace === pod.namespace);
