@@ -242,7 +242,7 @@ const changed: CommandDef = {
     const c = single(
       await readContainers(ctx, ctx.operands, { ...containerName(ctx), releases: [releaseInfo(version)] }),
     );
-    // The gates this release lacks or locks, refused at the flag before the container is read.
+    // The gates this release lacks or locks, refused by the library at the flag, before the status is read.
     if (gates) resolveGates(releaseInfo(version), gates, [GATES_FLAG]);
     const { status, source } = await storedFor(ctx, c);
     const spec = specFor(ctx, c, version);
