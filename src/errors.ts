@@ -69,6 +69,10 @@ export const ERROR_CODES = {
     when: 'a gate the library does not model, or one the release does not have',
   },
   RECORD_MISMATCH: { class: 'RecordError', when: 'a record belongs to another container or pod than the one checked' },
+  AMBIGUOUS_RECORD: {
+    class: 'RecordError',
+    when: "several records fit one container, or records of several pods are given without the container's pod",
+  },
   STORE_LOCKED: { class: 'StoreError', when: 'the runtime holds the lock on its store (containerd runs)' },
   RUNTIME_RUNNING: { class: 'StoreError', when: "the runtime's daemon runs (crio, dockerd)" },
   LIVE_RESTORE_OFF: { class: 'StoreError', when: "dockerd's `live-restore` is off: stopping it stops the containers" },
@@ -83,6 +87,10 @@ export const ERROR_CODES = {
     when: 'the store holds no CRI container records while the API pods have running containers (wrong root or namespace)',
   },
   WRITE_INTERRUPTED: { class: 'StoreError', when: 'writing the bbolt meta page failed (the file keeps its old state)' },
+  RUNTIME_ROOT_MISMATCH: {
+    class: 'StoreError',
+    when: "a node plan was made for another runtime root than the one the kubelet's runtime endpoint serves",
+  },
 } as const satisfies Record<string, { class: ErrorClassName; when: string }>;
 
 /** The names of the error classes below (a code's `class` in {@link ERROR_CODES}). */
@@ -127,6 +135,7 @@ type CodesOf<C extends ErrorClassName> = {
  * | `MISSING_HASH` | {@link HashFormatError} | a caller-given status or record carries no kubelet hash |
  * | `UNKNOWN_FEATURE_GATE` | {@link OptionError} | a gate the library does not model, or one the release does not have |
  * | `RECORD_MISMATCH` | {@link RecordError} | a record belongs to another container or pod than the one checked |
+ * | `AMBIGUOUS_RECORD` | {@link RecordError} | several records fit one container, or records of several pods are given without the container's pod |
  * | `STORE_LOCKED` | {@link StoreError} | the runtime holds the lock on its store (containerd runs) |
  * | `RUNTIME_RUNNING` | {@link StoreError} | the runtime's daemon runs (crio, dockerd) |
  * | `LIVE_RESTORE_OFF` | {@link StoreError} | dockerd's `live-restore` is off: stopping it stops the containers |
@@ -135,6 +144,7 @@ type CodesOf<C extends ErrorClassName> = {
  * | `STORE_IO` | {@link StoreError} | reading or writing the store failed |
  * | `EMPTY_STORE` | {@link StoreError} | the store holds no CRI container records while the API pods have running containers (wrong root or namespace) |
  * | `WRITE_INTERRUPTED` | {@link StoreError} | writing the bbolt meta page failed (the file keeps its old state) |
+ * | `RUNTIME_ROOT_MISMATCH` | {@link StoreError} | a node plan was made for another runtime root than the one the kubelet's runtime endpoint serves |
  *
  * @example
  * ```ts
@@ -433,7 +443,9 @@ export class HashMismatchError extends KubeletHashError {
  * A runtime record (docker inspect, config.v2.json, crictl inspect) is malformed, or stores no
  * hash to rewrite: code `INVALID_RECORD`, with the JSON path inside the record. Thrown by
  * {@link readRuntimeRecords}, {@link detectRecordKind} and {@link rewriteRuntimeRecord};
- * {@link planUpgrade} turns it into an `unknown` entry instead.
+ * {@link planUpgrade} turns it into an `unknown` entry instead. A record of another container or
+ * pod is `RECORD_MISMATCH` ({@link containerChanged}, {@link selectRecord}), and several records
+ * that fit one container `AMBIGUOUS_RECORD` ({@link selectRecord}).
  *
  * @example
  * ```ts
@@ -463,7 +475,8 @@ export class RecordError extends KubeletHashError {
  * own checks (`STORE_CORRUPT`), a record is not what a plan read (`STORE_CHANGED`), or I/O failed
  * (`STORE_IO`, `WRITE_INTERRUPTED`), or stopping the runtime would stop its containers
  * (`LIVE_RESTORE_OFF`), or it holds no CRI container record for a node whose API pods run
- * containers (`EMPTY_STORE`: a wrong runtime root or namespace). Nothing has been written when it is thrown before a commit.
+ * containers (`EMPTY_STORE`: a wrong runtime root or namespace), or a plan was made for another root
+ * than the runtime's (`RUNTIME_ROOT_MISMATCH`). Nothing has been written when it is thrown before a commit.
  *
  * @example
  * ```ts

@@ -74,6 +74,8 @@ export {
   readRuntimeRecords,
   rewriteRuntimeRecord,
   detectRecordKind,
+  selectRecord,
+  type SelectRecordInput,
   type RecordKind,
   type RuntimeName,
   type ContainerRecordInfo,

@@ -1,18 +1,10 @@
-/** The CLI's own errors: a mistake in the command line, or a refusal to give a verdict. */
+/**
+ * The CLI's own error: a mistake in the command line itself. Every refusal of what the command
+ * line names (a file, a hash, a record, a plan) is the library's typed error, with its code.
+ */
 
 /** A mistake in the command line itself (exit 2 with the usage line). */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
   readonly code = 'USAGE';
-}
-
-/** The CLI declines to give a verdict on what it was given (exit 2); `code` says why. */
-export class RefusalError extends Error {
-  override readonly name = 'RefusalError';
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
 }

@@ -71,7 +71,7 @@ export interface CommandDef {
   run(ctx: CommandContext): Promise<CommandResult>;
 }
 
-export { RefusalError, UsageError } from './cli-errors.js';
+export { UsageError } from './cli-errors.js';
 import { UsageError } from './cli-errors.js';
 
 export function str(values: Values, name: string, required: true): string;

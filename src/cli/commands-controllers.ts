@@ -5,34 +5,29 @@
  * "restart".
  */
 import { explainHashChange } from '../explain/index.js';
-import { HashFormatError, OptionError, RecordError } from '../errors.js';
+import { HashFormatError, KubeletHashError, OptionError } from '../errors.js';
 import { didYouMean } from './suggest.js';
 import { parseHash } from '../hash/format.js';
 import {
   containerChanged,
   identifyReleases,
-  parseGateValue,
+  readGateSettings,
+  readStoredHashes,
+  resolveGates,
   translateHash,
+  type ContainerStatusInput,
   type FeatureGates,
 } from '../kubelet/index.js';
-import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY, modelledGates, releaseInfo } from '../registry/registry.js';
-import { readRuntimeRecords, type ContainerRecordInfo } from '../runtime-records/index.js';
-import {
-  RefusalError,
-  UsageError,
-  flag,
-  str,
-  type CommandContext,
-  type CommandDef,
-  type OptionDef,
-} from './command.js';
+import { modelledGates, releaseInfo } from '../registry/registry.js';
+import { readRuntimeRecords, selectRecord, type SelectRecordInput } from '../runtime-records/index.js';
+import { UsageError, flag, str, type CommandContext, type CommandDef, type OptionDef } from './command.js';
 import { CONTAINER, FILES_OPERAND, KUBELET_VERSION, single } from './commands.js';
-import { DEFAULTS_OPTIONS, readContainers, specFor, within, type InputContainer } from './inputs.js';
+import { DEFAULTS_OPTIONS, LocatedError, readContainers, specFor, within, type InputContainer } from './inputs.js';
 import { readInput } from './io.js';
 import { OUTPUTS } from './output-schema.js';
 import { podLabel, table } from './table.js';
 import { JsonNumber } from '../json/number.js';
-import { manifestObjects, readDocuments } from '../pod/read-documents.js';
+import { readDocuments, type ManifestDocument } from '../pod/read-documents.js';
 
 const FROM: OptionDef = {
   type: 'string',
@@ -53,16 +48,17 @@ export const GATES: OptionDef = {
     "the kubelet's --feature-gates (InPlacePodVerticalScaling, SidecarContainers); values as Go's ParseBool reads them (true, True, 1, t, false, 0, f…)",
 };
 
+const GATES_FLAG = '--feature-gates';
+
 /**
  * `--feature-gates A=true,B=false`, as the kubelet's flag is written. The values stay text: the
- * library reads them as the kubelet does (strconv.ParseBool) and refuses what the release does not
- * have, with its own codes; an unknown name is refused here first, with the closest known name.
+ * library reads them (strconv.ParseBool) and refuses names outside its table, with its own codes
+ * and paths rooted at the flag; the gates a release lacks are refused where the release is known.
  */
 export function featureGates(ctx: CommandContext): FeatureGates | undefined {
   const text = str(ctx.values, 'feature-gates');
   if (text === undefined) return undefined;
   const gates: Record<string, string> = {};
-  const known = modelledGates();
   for (const part of text
     .split(',')
     .map((s) => s.trim())
@@ -73,17 +69,15 @@ export function featureGates(ctx: CommandContext): FeatureGates | undefined {
     if (name === undefined || value === undefined) {
       throw new UsageError(`--feature-gates expects Name=BOOL pairs separated by commas, got ${JSON.stringify(part)}`);
     }
-    if (!known.includes(name)) {
-      throw new OptionError(
-        'UNKNOWN_FEATURE_GATE',
-        ['--feature-gates', name],
-        `one of the gates that change how hashes are used (${known.join(', ')}); leave others out`,
-        `found ${JSON.stringify(name)}${didYouMean(name, known)}`,
-      );
-    }
-    // Checked now so that the message names the flag; the library reads the same text again.
-    parseGateValue(value, ['--feature-gates', name]);
     gates[name] = value;
+  }
+  try {
+    readGateSettings(gates, [GATES_FLAG]);
+  } catch (e) {
+    // The library's refusal, with the closest known name (a typo is the usual cause).
+    if (!(e instanceof OptionError) || e.code !== 'UNKNOWN_FEATURE_GATE') throw e;
+    const name = String(e.path[1]);
+    throw new OptionError(e.code, e.path, e.expected, `${e.detail ?? ''}${didYouMean(name, modelledGates())}`);
   }
   return gates;
 }
@@ -111,13 +105,11 @@ function checkHash(text: unknown, where: string): void {
   }
 }
 
-const JSON_KEYS = [HASH_KEY, `annotation.${HASH_KEY}`, 'hash'];
-
-/** The stored hashes for `changed`: --hash, a status file, or a runtime record of the same pod. */
+/** The stored hashes for `changed`: --hash, a status file, or the runtime record of this container. */
 async function storedFor(
   ctx: CommandContext,
   c: InputContainer,
-): Promise<{ status: Record<string, unknown>; source: string }> {
+): Promise<{ status: ContainerStatusInput; source: string }> {
   const statusFile = str(ctx.values, 'status');
   const recordFile = str(ctx.values, 'record');
   const hash = hashArg(ctx, 'hash');
@@ -131,93 +123,69 @@ async function storedFor(
     throw new UsageError('--hash-without-resources goes with --hash');
   if (statusFile !== undefined) {
     const text = await readInput(statusFile, ctx.io);
-    const objects = within(statusFile, null, [], () => manifestObjects(readDocuments(text)));
-    const only = objects.length === 1 ? objects[0] : undefined;
-    if (only === undefined)
-      throw new RefusalError('INVALID_STATUS', `${statusFile}: expected one status object, found ${objects.length}`);
-    const status = only.value as Record<string, unknown>;
-    const key = JSON_KEYS.find((k) => Object.prototype.hasOwnProperty.call(status, k));
-    if (key === undefined) {
-      throw new HashFormatError(
-        'MISSING_HASH',
-        [],
-        `${statusFile}: a status with the kubelet's hash (a ${JSON_KEYS.map((k) => JSON.stringify(k)).join(', ')} key)`,
-        'none found: nothing to compare',
-      );
-    }
-    // A YAML number (`hash: 311670`) arrives as its JSON text, which is what the kubelet would read.
-    const stored = status[key];
-    checkHash(stored instanceof JsonNumber ? stored.text : stored, `${statusFile} ${key}`);
-    return { status, source: statusFile };
+    const documents = within(statusFile, null, [], () => readDocuments(text));
+    const only = documents.length === 1 ? documents[0] : undefined;
+    // The file's one document is the status; nothing or several are refused as the library refuses
+    // nothing or a list for a status.
+    const status = only ? plain(only.value) : documents.length === 0 ? undefined : documents.map((d) => plain(d.value));
+    readStatus(statusFile, only ?? null, status);
+    return { status: status as ContainerStatusInput, source: statusFile };
   }
   if (recordFile === undefined) throw new UsageError('give exactly one of --hash HEX, --status FILE or --record FILE');
-  const rec = recordFor(readRuntimeRecords(await readInput(recordFile, ctx.io)), c, recordFile);
-  if (rec.hash === undefined) {
-    throw new HashFormatError(
-      'MISSING_HASH',
-      [],
-      `${recordFile}: a record of container ${JSON.stringify(rec.containerName)} with ${HASH_KEY}`,
-      'it stores none: it was not started by a kubelet, or the label was removed',
-    );
-  }
-  checkHash(rec.hash, `${recordFile} ${HASH_KEY}`);
-  if (rec.hashWithoutResources !== undefined)
-    checkHash(rec.hashWithoutResources, `${recordFile} ${HASH_WITHOUT_RESOURCES_KEY}`);
-  const status: Record<string, unknown> = { hash: rec.hash };
-  if (rec.hashWithoutResources !== undefined) status['hashWithoutResources'] = rec.hashWithoutResources;
-  return { status, source: recordFile };
+  const text = await readInput(recordFile, ctx.io);
+  const record = within(recordFile, null, [], () => selectRecord(readRuntimeRecords(text), recordTarget(c)));
+  // The record is the status, as the library takes it: its hash, and its identity checked again.
+  readStatus(recordFile, null, record);
+  return { status: record, source: recordFile };
 }
 
 /**
- * The record of this container of this pod. A Pod is matched by its uid, namespace and name (those
- * it has); without a pod identity (a bare container, a template) the record must hold one pod only.
+ * Reads the stored hashes as `containerChanged` will (same codes, paths rooted at `status`), so a
+ * refusal names the file it came from and, for a status file, the line of the key.
  */
-function recordFor(records: ContainerRecordInfo[], c: InputContainer, file: string): ContainerRecordInfo {
+function readStatus(file: string, document: ManifestDocument | null, status: unknown): void {
+  try {
+    readStoredHashes(status, ['status']);
+  } catch (e) {
+    if (!(e instanceof KubeletHashError)) throw e;
+    throw new LocatedError(e, file, document?.positionOf(e.path.slice(1)) ?? null);
+  }
+}
+
+/** A status as the library takes it: a YAML/JSON number is its text, which is what the kubelet reads from a label. */
+function plain(value: unknown): unknown {
+  if (value instanceof JsonNumber) return value.text;
+  if (Array.isArray(value)) return value.map((v: unknown) => (v instanceof JsonNumber ? v.text : v));
+  if (!isObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v instanceof JsonNumber ? v.text : v]));
+}
+
+const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
+
+/**
+ * Which record is this container's: a Pod is matched by its uid, name and namespace (a mirror
+ * pod's records carry the static pod's uid, its config.mirror annotation); a bare container or a
+ * template has no pod identity, so the records must hold one pod.
+ */
+function recordTarget(c: InputContainer): SelectRecordInput {
   const meta = c.object.value['metadata'];
   const isPod = c.ref.kind === 'Pod' || (c.ref.kind === null && meta !== undefined);
-  const who = (r: ContainerRecordInfo): string => `${r.podNamespace}/${r.podName} (uid ${r.podUid})`;
-  const named = records.filter((r) => r.containerName === c.name);
-  if (isPod && (c.uid !== null || c.ref.pod !== null)) {
-    const same = named.filter(
-      (r) =>
-        (c.uid === null || r.podUid === c.uid) &&
-        (c.ref.pod === null || r.podName === c.ref.pod) &&
-        (c.ref.namespace === null || r.podNamespace === c.ref.namespace),
-    );
-    const target = `${c.ref.namespace ?? '?'}/${c.ref.pod ?? '?'}${c.uid ? ` (uid ${c.uid})` : ''}`;
-    const [first, ...rest] = same;
-    if (first !== undefined && rest.length === 0) return first;
-    if (same.length > 1)
-      throw new RefusalError(
-        'AMBIGUOUS_RECORD',
-        `${file}: ${same.length} records match container ${JSON.stringify(c.name)} of ${target}`,
-      );
-    const others =
-      named.length > 0 ? `; it has ${JSON.stringify(c.name)} of ${[...new Set(named.map(who))].join(', ')}` : '';
-    throw new RecordError(
-      'RECORD_MISMATCH',
-      [],
-      `${file}: a record of container ${JSON.stringify(c.name)} of pod ${target}`,
-      `none found${others}`,
-    );
-  }
-  const pods = new Set(records.map((r) => r.podUid));
-  if (pods.size > 1) {
-    throw new RefusalError(
-      'AMBIGUOUS_RECORD',
-      `${file} holds containers of ${pods.size} pods; give the Pod (kubectl get pod NAME -o yaml) so its record is matched by pod identity, not by container name`,
-    );
-  }
-  const [only, ...more] = named;
-  if (only === undefined || more.length > 0) {
-    throw new RecordError(
-      'RECORD_MISMATCH',
-      [],
-      `${file}: one record of a container named ${JSON.stringify(c.name)}`,
-      `it has ${records.map((r) => JSON.stringify(r.containerName)).join(', ') || 'none'}`,
-    );
-  }
-  return only;
+  if (!isPod) return { container: c.name };
+  const annotations = isObject(meta) ? meta['annotations'] : undefined;
+  const mirror = isObject(annotations) ? annotations[MIRROR_ANNOTATION] : undefined;
+  const uid = typeof mirror === 'string' ? mirror : c.uid;
+  return {
+    container: c.name,
+    pod: {
+      ...(uid !== null ? { uid } : {}),
+      ...(c.ref.pod !== null ? { name: c.ref.pod } : {}),
+      ...(c.ref.namespace !== null ? { namespace: c.ref.namespace } : {}),
+    },
+  };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 const changed: CommandDef = {
@@ -225,7 +193,7 @@ const changed: CommandDef = {
   summary: 'would this kubelet restart the running container? (exit 1 if so)',
   description:
     "Compares the hash stored for a running container (--hash, a --status file with the runtime's annotations, or a --record from docker inspect / crictl inspect) with what the kubelet of -k computes for the spec, with that release's restart rule.\n" +
-    'A record is matched to the container by pod uid, namespace and name (a node-wide docker inspect holds many pods); one of another pod is refused. A status or record without a kubelet hash, a malformed hash, and an unknown feature gate are refused (exit 2).',
+    'A record is matched to the container by pod uid, namespace and name (a node-wide docker inspect holds many pods; a mirror pod by the uid in its kubernetes.io/config.mirror annotation); one of another pod, or several that fit, are refused. A status or record without a kubelet hash, a malformed hash, and an unknown feature gate are refused (exit 2).',
   options: {
     'kubelet-version': { ...KUBELET_VERSION, required: true, description: `${KUBELET_VERSION.description} (required)` },
     hash: { type: 'string', value: 'HEX', description: 'the stored io.kubernetes.container.hash' },
@@ -274,6 +242,8 @@ const changed: CommandDef = {
     const c = single(
       await readContainers(ctx, ctx.operands, { ...containerName(ctx), releases: [releaseInfo(version)] }),
     );
+    // The gates this release lacks or locks, refused by the library at the flag, before the status is read.
+    if (gates) resolveGates(releaseInfo(version), gates, [GATES_FLAG]);
     const { status, source } = await storedFor(ctx, c);
     const spec = specFor(ctx, c, version);
     const r = within(c.ref.file, c.object, c.path, () =>

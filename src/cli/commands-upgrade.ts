@@ -6,11 +6,16 @@ import { z } from 'zod';
 import { applyNodePlan, parseNodePlan, rollbackNodePlan, type NodeUpgradePlan } from '../upgrade/index.js';
 import { flag, str, type CommandContext, type CommandDef } from './command.js';
 import { ENDPOINT_OPTIONS, checkPlanRoot } from './discovery-options.js';
+import { within } from './inputs.js';
 import { readInput } from './io.js';
 
-/** The runtime root a plan was made for (the store's root or graph root). */
-const plannedRoot = (plan: NodeUpgradePlan): string | undefined =>
-  'root' in plan.store ? plan.store.root : 'graphRoot' in plan.store ? plan.store.graphRoot : undefined;
+/** The runtime root a plan was made for (the store's root or graph root), and its key in the plan. */
+const plannedRoot = (plan: NodeUpgradePlan): { root: string; key: string } | undefined =>
+  'root' in plan.store
+    ? { root: plan.store.root, key: 'root' }
+    : 'graphRoot' in plan.store
+      ? { root: plan.store.graphRoot, key: 'graphRoot' }
+      : undefined;
 const backupDirOf = (ctx: CommandContext, planFile: string): string =>
   str(ctx.values, 'backup-dir') ?? `${planFile}.backup`;
 
@@ -52,7 +57,9 @@ const apply: CommandDef = {
   async run(ctx) {
     const file = ctx.operands[0] ?? '-';
     const plan = parseNodePlan(await readInput(file, ctx.io));
-    checkPlanRoot(ctx.values, plannedRoot(plan));
+    within(file, null, [], () => {
+      checkPlanRoot(ctx.values, plannedRoot(plan));
+    });
     const dryRun = flag(ctx.values, 'dry-run');
     const report = await applyNodePlan(plan, {
       ...(dryRun ? { dryRun } : { backupDir: backupDirOf(ctx, file) }),

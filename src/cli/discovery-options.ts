@@ -3,15 +3,15 @@
  * `--kubelet-binary` / `--node-object` instead of a typed `--from`. Kept apart from the commands so
  * that plan/verify/apply only call in here.
  */
-import { resolve } from 'node:path';
 import {
+  checkPlannedRoot,
   discoverRuntime,
   versionOfKubeletBinary,
   versionOfNodeObject,
   type RuntimeDiscovery,
 } from '../discovery/index.js';
 import type { StoreSpec } from '../upgrade/index.js';
-import { RefusalError, UsageError, str, type CommandContext, type OptionDef, type Values } from './command.js';
+import { UsageError, str, type CommandContext, type OptionDef, type Values } from './command.js';
 import { readObjects } from './inputs.js';
 
 export const ENDPOINT_OPTIONS: Record<string, OptionDef> = {
@@ -93,13 +93,8 @@ export async function kubeletVersionOf(ctx: CommandContext, typed: string): Prom
   throw new UsageError(`--${typed} is required (or --kubelet-binary / --node-object)`);
 }
 
-/** apply/rollback with --runtime-endpoint: the plan must name the root that runtime uses. */
-export function checkPlanRoot(values: Values, plannedRoot: string | undefined): void {
+/** apply with --runtime-endpoint: the plan must name the root that runtime uses (`store.root` or `store.graphRoot`). */
+export function checkPlanRoot(values: Values, planned: { root: string; key: string } | undefined): void {
   const d = discoveredRuntime(values);
-  if (!d || plannedRoot === undefined) return;
-  if (resolve(d.rootOnDisk) !== resolve(plannedRoot))
-    throw new RefusalError(
-      'RUNTIME_ROOT_MISMATCH',
-      `the plan was made for the runtime root ${plannedRoot}, but ${str(values, 'runtime-endpoint')!} serves ${d.root} (${d.rootFrom}): plan again on this node`,
-    );
+  if (d && planned) checkPlannedRoot(d, planned.root, ['store', planned.key]);
 }

@@ -128,10 +128,15 @@ export const errorSchema = z.object({
   exitCode: z.literal(2),
   warnings: z.array(z.string()).describe('the warnings of the run before it failed'),
   error: z.object({
-    name: z.string().describe('error class: DecodeError, QuantityError, UsageError, RefusalError, IOError, …'),
+    name: z.string().describe('error class: DecodeError, QuantityError, RecordError, UsageError, IOError, …'),
     code: z.string().describe('stable reason: INVALID_YAML, INVALID_QUANTITY, USAGE, RECORD_MISMATCH, …'),
     message: z.string(),
-    path: z.string().nullable().describe('jq path of the offending value in its document'),
+    path: z
+      .string()
+      .nullable()
+      .describe(
+        'jq path of the offending value: in its document, or rooted at what it was given as, as the library names it (.status…, .records, ["--feature-gates"]…)',
+      ),
     expected: z.string().nullable(),
     detail: z.string().nullable(),
     file: z.string().nullable(),

@@ -6,7 +6,6 @@
 import { parseArgs } from 'node:util';
 import { KubeletHashError, formatJsonPath } from '../errors.js';
 import {
-  RefusalError,
   UsageError,
   usageLine,
   type CommandContext,
@@ -199,8 +198,7 @@ function describe(e: unknown): ErrorFields {
       detail: inner.detail ?? null,
     };
   }
-  if (inner instanceof UsageError || inner instanceof RefusalError)
-    return { name: inner.name, code: inner.code, message: inner.message, ...base };
+  if (inner instanceof UsageError) return { name: inner.name, code: inner.code, message: inner.message, ...base };
   if (inner instanceof TypeError && 'code' in inner && String(inner.code).startsWith('ERR_PARSE_ARGS')) {
     return { name: 'UsageError', code: 'USAGE', message: inner.message, ...base };
   }

@@ -4,4 +4,5 @@
  * --node-object and `doctor`.
  */
 export { discoverRuntime, type RuntimeDiscovery } from './discover.js';
+export { checkPlannedRoot } from './plan-root.js';
 export { versionOfKubeletBinary, versionOfKubeletOutput, versionOfNodeObject } from './kubelet-version.js';

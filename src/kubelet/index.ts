@@ -3,6 +3,8 @@ export { containerChanged, type ContainerChangedOptions, type ContainerChangedRe
 export type { ChangedRule } from './changed-rule.js';
 export type { ContainerRole } from './container-role.js';
 export type { ContainerStatusInput } from './stored-status.js';
+// The CLI reads a --status or --record file's hashes the same way before it decides (not public API).
+export { readStoredHashes } from './stored-status.js';
 export type { FeatureGates, HashValueInput } from './options.js';
 export {
   predictRestarts,
@@ -20,7 +22,7 @@ export type { ContainerStateInput, RuntimeStateName } from './runtime-state.js';
 export type { GateName, GateValue, StoredHashReading } from './options.js';
 
 // The door for the upgrade room, which plans a node through the same rules (not public API).
-export { checkOptions, escapesSchema, featureGatesSchema, parseGateValue, resolveGates } from './options.js';
+export { checkOptions, escapesSchema, featureGatesSchema, readGateSettings, resolveGates } from './options.js';
 export { containerRole } from './container-role.js';
 export { describeMatches } from './identify.js';
 export { restartRule } from './restart-rules.js';

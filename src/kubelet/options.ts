@@ -108,11 +108,16 @@ export function parseGateValue(value: unknown, path: JsonPathSegment[]): boolean
 }
 
 /**
- * Checks every gate the caller set: a name outside the library's table is refused
- * (`UNKNOWN_FEATURE_GATE`), and so is a modelled gate the release does not have (the kubelet
- * refuses it: "unrecognized feature gate"). Returns the parsed values.
+ * The gates a caller set, each value read as the kubelet reads it (strconv.ParseBool), refusing a
+ * name outside the library's table (`UNKNOWN_FEATURE_GATE`) and, given a release, a gate it does
+ * not have (the kubelet refuses it: "unrecognized feature gate"). Without a release this is what can be checked before the kubelet is known (the CLI's
+ * `--feature-gates`); the calls that take a release check the rest.
  */
-function readGates(info: ReleaseInfo, gates: unknown, path: JsonPathSegment[]): Partial<Record<GateName, boolean>> {
+export function readGateSettings(
+  gates: unknown,
+  path: JsonPathSegment[],
+  info?: ReleaseInfo,
+): Partial<Record<GateName, boolean>> {
   const out: Partial<Record<GateName, boolean>> = {};
   if (gates === undefined || gates === null) return out;
   for (const [name, raw] of Object.entries(gates as Record<string, unknown>)) {
@@ -123,11 +128,11 @@ function readGates(info: ReleaseInfo, gates: unknown, path: JsonPathSegment[]): 
       throw new OptionError(
         'UNKNOWN_FEATURE_GATE',
         [...path, name],
-        `one of the gates kubelet-hash models (${modelled.join(', ')}): a kubelet refuses names it does not know, and the library cannot tell whether kubelet ${info.release} knows this one; leave out gates that do not change restarts`,
+        `one of the gates kubelet-hash models (${modelled.join(', ')}): a kubelet refuses names it does not know, and the library cannot tell whether ${info ? `kubelet ${info.release}` : 'a given kubelet'} knows this one; leave out gates that do not change restarts`,
         `found ${JSON.stringify(name)}`,
       );
     }
-    if (!info.featureGates[name as GateName]) {
+    if (info && !info.featureGates[name as GateName]) {
       throw new OptionError(
         'UNKNOWN_FEATURE_GATE',
         [...path, name],
@@ -172,7 +177,7 @@ export interface ResolvedGates {
 }
 
 export function resolveGates(info: ReleaseInfo, gates: unknown, path: JsonPathSegment[]): ResolvedGates {
-  const set = readGates(info, gates, path);
+  const set = readGateSettings(gates, path, info);
   return {
     inPlaceResize: gateEnabled(info, set.InPlacePodVerticalScaling, 'InPlacePodVerticalScaling', path),
     sidecars: gateEnabled(info, set.SidecarContainers, 'SidecarContainers', path),

@@ -5,7 +5,7 @@
  * `ContainerRecordInfo` from the runtime module).
  */
 import { z } from 'zod';
-import { HashFormatError, OptionError, type JsonPathSegment } from '../errors.js';
+import { HashFormatError, OptionError, parseWith, type JsonPathSegment } from '../errors.js';
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../registry/registry.js';
 import { DOCKER_ANNOTATION_PREFIX } from '../runtime-records/index.js';
 import { hashValueSchema, readHashValue, type HashValueInput, type StoredHashReading } from './options.js';
@@ -50,7 +50,11 @@ export interface StoredHashes {
   hashWithoutResourcesText?: string;
 }
 
-const statusSchema = z.record(z.string(), z.unknown());
+// An object of any keys (a null-prototype one from parseJson too); an array is no status.
+const statusSchema = z.custom<Record<string, unknown>>(
+  (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+  `the stored annotations ({ "${HASH_KEY}": "…" }) or { hash, hashWithoutResources }`,
+);
 
 /**
  * Reads a status in any accepted form; throws {@link OptionError} for a non-object. With the
@@ -62,15 +66,12 @@ export function readStoredHashes(
   path: JsonPathSegment[] = ['status'],
   reading: StoredHashReading = 'strict',
 ): StoredHashes {
-  const parsed = statusSchema.safeParse(status);
-  if (!parsed.success || Array.isArray(status)) {
-    throw new OptionError(
-      'INVALID_OPTION',
-      path,
-      `the stored annotations ({ "${HASH_KEY}": "…" }) or { hash, hashWithoutResources }`,
-    );
-  }
-  const map = status as Record<string, unknown>;
+  const map = parseWith(
+    statusSchema,
+    status,
+    ({ path: at, message }) => new OptionError('INVALID_OPTION', at, message, `found ${describeStatus(status)}`),
+    path,
+  );
   const [hashKey, wrKey] = annotationKeys(map) ?? ['hash', 'hashWithoutResources'];
   const rawHash = map[hashKey];
   const rawWr = map[wrKey];
@@ -78,14 +79,13 @@ export function readStoredHashes(
     [hashKey, rawHash],
     [wrKey, rawWr],
   ] as const) {
-    if (v !== undefined && v !== null && !hashValueSchema.safeParse(v).success) {
-      throw new OptionError(
-        'INVALID_OPTION',
-        [...path, key],
-        'a hash as stored (hex text), a number or a bigint',
-        `found ${typeof v}`,
-      );
-    }
+    parseWith(
+      storedValueSchema,
+      v,
+      ({ path: at }) =>
+        new OptionError('INVALID_OPTION', at, 'a hash as stored (hex text), a number or a bigint', `found ${typeof v}`),
+      [...path, key],
+    );
   }
   if (reading === 'strict' && (rawHash === undefined || rawHash === null)) {
     throw new HashFormatError(
@@ -102,6 +102,14 @@ export function readStoredHashes(
   if (typeof rawHash === 'string') out.hashText = rawHash;
   if (typeof rawWr === 'string') out.hashWithoutResourcesText = rawWr;
   return out;
+}
+
+const storedValueSchema = hashValueSchema.nullish();
+
+/** What a refused status was: `a list of 2 values`, `nothing`, `string`. */
+function describeStatus(status: unknown): string {
+  if (Array.isArray(status)) return `a list of ${status.length} value${status.length === 1 ? '' : 's'}`;
+  return status === undefined ? 'nothing' : status === null ? 'null' : typeof status;
 }
 
 /** The keys to read when `map` is an annotation map (CRI or docker-style), else null. */

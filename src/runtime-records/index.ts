@@ -2,6 +2,7 @@
 export type { RecordKind, RuntimeName, ContainerRecordInfo, HashPair, HashChange } from './types.js';
 export { detectRecordKind } from './record-kind.js';
 export { readRuntimeRecords } from './read-records.js';
+export { selectRecord, type SelectRecordInput } from './select-record.js';
 export { rewriteRuntimeRecord } from './rewrite-record.js';
 
 export { DOCKER_ANNOTATION_PREFIX } from './schemas.js';
