@@ -277,6 +277,25 @@ describe('changed refuses with the library error for the same bad input', () => 
       ).expected,
     });
   });
+
+  it('predict refuses such a gate at the flag too, not in the new manifest', async () => {
+    const r = await cli([
+      'predict',
+      '--json',
+      '-k',
+      '1.26',
+      '--feature-gates',
+      'InPlacePodVerticalScaling=true',
+      POD_FILE,
+      POD_FILE,
+    ]);
+    expect(r.code).toBe(2);
+    expect(errorSchema.parse(JSON.parse(r.err)).error).toMatchObject({
+      code: 'UNKNOWN_FEATURE_GATE',
+      path: '["--feature-gates"].InPlacePodVerticalScaling',
+      file: null,
+    });
+  });
 });
 
 describe('RUNTIME_ROOT_MISMATCH', () => {

@@ -242,8 +242,8 @@ const changed: CommandDef = {
     const c = single(
       await readContainers(ctx, ctx.operands, { ...containerName(ctx), releases: [releaseInfo(version)] }),
     );
-    // The gates this release lacks or locks, refused by the library at the flag, before the status is read.
-    if (gates) resolveGates(releaseInfo(version), gates, [GATES_FLAG]);
+    // Before the status is read.
+    checkGatesFor(version, gates);
     const { status, source } = await storedFor(ctx, c);
     const spec = specFor(ctx, c, version);
     const r = within(c.ref.file, c.object, c.path, () =>
@@ -263,6 +263,11 @@ const changed: CommandDef = {
     };
   },
 };
+
+/** The gates `version` lacks or locks, refused by the library at the flag (not in an input file). */
+export function checkGatesFor(version: string, gates: FeatureGates | undefined): void {
+  if (gates) resolveGates(releaseInfo(version), gates, [GATES_FLAG]);
+}
 
 function containerName(ctx: CommandContext): { container?: string } {
   const name = str(ctx.values, 'container');

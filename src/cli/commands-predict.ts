@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { predictRestarts } from '../kubelet/index.js';
 import { UsageError, flag, str, type CommandContext, type CommandDef } from './command.js';
-import { GATES, featureGates } from './commands-controllers.js';
+import { GATES, checkGatesFor, featureGates } from './commands-controllers.js';
 import { KUBELET_VERSION } from './commands.js';
 import { readObjects, within } from './inputs.js';
 import type { ManifestObject } from '../pod/read-documents.js';
@@ -99,6 +99,7 @@ const predict: CommandDef = {
   async run(ctx: CommandContext) {
     const kubelet = str(ctx.values, 'kubelet', true);
     const gates = featureGates(ctx);
+    checkGatesFor(kubelet, gates);
     const [oldFile, newFile] = ctx.operands as [string, string];
     const matched = pairs(await readObjects(ctx, [oldFile]), await readObjects(ctx, [newFile]));
     const rows: Record<string, unknown>[] = [];
