@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as ours from '../src/index.js';
 import { CONTAINERS, ERAS, plain, toText } from './support/cases.js';
-import { geomean, measureInterleaved } from './support/timing.js';
+import { geomean, median, timingLoop, warmedBatchSize } from './support/timing.js';
 
 type HashApi = Pick<typeof ours, 'hashContainer' | 'hashContainerWithoutResources'>;
 
@@ -55,8 +55,19 @@ try {
     for (const [container, id] of CONTAINERS) {
       const obj = plain(id);
       const text = toText(obj);
-      const object = measureInterleaved([() => a(obj, opts), () => b(obj, opts)], plan).ratio[1]!;
-      const textual = measureInterleaved([() => a(text, opts), () => b(text, opts)], plan).ratio[1]!;
+      // All four take turns in every round, and each round gives this ÷ that for both inputs: the
+      // pairs see the same moment of the machine (measured separately, the pairs drifted apart).
+      const loops = [() => a(obj, opts), () => b(obj, opts), () => a(text, opts), () => b(text, opts)].map(timingLoop);
+      const sizes = loops.map((loop) => warmedBatchSize(loop, plan));
+      const objectRounds: number[] = [];
+      const textRounds: number[] = [];
+      for (let r = 0; r < plan.rounds; r++) {
+        const [ta, tb, xa, xb] = loops.map((loop, k) => loop(sizes[k]!)) as [number, number, number, number];
+        objectRounds.push(tb / ta);
+        textRounds.push(xb / xa);
+      }
+      const object = median(objectRounds);
+      const textual = median(textRounds);
       objectRatios.push(object);
       textRatios.push(textual);
       console.log(`| ${version} | ${container} | ${object.toFixed(2)} | ${textual.toFixed(2)} |`);

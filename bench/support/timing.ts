@@ -17,7 +17,7 @@ export function timingSink(x = 0): number {
  * whatever it inlined). Returns wall-clock ns per call (process CPU time ticks too coarsely for
  * millisecond batches).
  */
-function timingLoop(f: () => unknown): (n: number) => number {
+export function timingLoop(f: () => unknown): (n: number) => number {
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- a fresh loop per function is the point
   const loop = new Function(
     'f',
@@ -69,6 +69,20 @@ export function measureInterleaved(fns: (() => unknown)[], plan: TimingPlan): { 
     times.forEach((t, k) => ratios[k]!.push(t / times[0]!));
   }
   return { ns: best, ratio: ratios.map(median) };
+}
+
+/**
+ * Warms `loop` up and returns how many calls make one batch. The generated hashers reach optimised
+ * code only after some tens of milliseconds (a 200-call warm-up measured the first rounds up to 2× slow).
+ */
+export function warmedBatchSize(loop: (n: number) => number, plan: TimingPlan): number {
+  let per = loop(200);
+  for (let spent = 0; spent < plan.warmupNs;) {
+    const n = Math.max(20, Math.ceil(plan.batchNs / Math.max(per, 1)));
+    per = loop(n);
+    spent += per * n;
+  }
+  return Math.max(20, Math.ceil(plan.batchNs / Math.max(per, 1)));
 }
 
 export function median(xs: readonly number[]): number {
