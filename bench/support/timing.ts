@@ -47,17 +47,7 @@ export interface TimingPlan {
  */
 export function measureInterleaved(fns: (() => unknown)[], plan: TimingPlan): { ns: number[]; ratio: number[] } {
   const loops = fns.map(timingLoop);
-  const sizes = loops.map((loop) => {
-    // Warm up: the generated hashers reach optimised code only after some tens of milliseconds (a
-    // 200-call warm-up measured the first rounds up to 2× slow).
-    let per = loop(200);
-    for (let spent = 0; spent < plan.warmupNs;) {
-      const n = Math.max(20, Math.ceil(plan.batchNs / Math.max(per, 1)));
-      per = loop(n);
-      spent += per * n;
-    }
-    return Math.max(20, Math.ceil(plan.batchNs / Math.max(per, 1)));
-  });
+  const sizes = loops.map((loop) => warmedBatchSize(loop, plan));
   const best = fns.map(() => Infinity);
   const ratios: number[][] = fns.map(() => []);
   for (let r = 0; r < plan.rounds; r++) {
