@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runConformance } from '../src/conformance/run.js';
 import { formatReport } from '../src/conformance/report.js';
@@ -66,5 +68,36 @@ describe('conformance over fixtures/oracle', () => {
     const report = runConformance(oracleCases(), [row]);
     expect(report.skipped).toBe(1);
     expect(report.releases[0]).toMatchObject({ release: '1.99', skipped: 1, hash: { matched: 0, total: 0 } });
+  });
+});
+
+describe('npm run conformance (src/cli/conformance.ts)', () => {
+  const tsx = join(import.meta.dirname, '..', 'node_modules', 'tsx', 'dist', 'cli.mjs');
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, [tsx, 'src/cli/conformance.ts', ...args], {
+      cwd: join(import.meta.dirname, '..'),
+      encoding: 'utf8',
+    });
+
+  it('takes an oracle folder as well as its two files', () => {
+    const r = run('fixtures/oracle');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const n = oracleExpected().length;
+    expect(r.stdout).toContain(`conformance: ${n}/${n} rows match, 0 skipped, 0 mismatches`);
+  });
+
+  it('refuses what it cannot read in one line, exit 2, naming the file and the line', () => {
+    const notJson = run('fixtures/oracle/cases.ndjson', 'fixtures/oracle/README.md');
+    expect(notJson.status).toBe(2);
+    expect(notJson.stderr).toMatch(
+      /^conformance: INVALID_FIXTURE at \["fixtures\/oracle\/README\.md"\]\[1\]: .*not valid JSON/,
+    );
+    expect(notJson.stderr.trim().split('\n')).toHaveLength(1);
+    const missing = run('no-such-cases.ndjson', 'no-such-expected.ndjson');
+    expect([missing.status, missing.stderr]).toEqual([2, 'conformance: no-such-cases.ndjson: ENOENT\n']);
+    const lone = run('fixtures/oracle/cases.ndjson');
+    expect(lone.status).toBe(2);
+    expect(lone.stderr).toContain('expected a folder with cases.ndjson and expected.ndjson, or two files');
   });
 });

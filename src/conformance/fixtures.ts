@@ -44,7 +44,7 @@ function* lines(text: string): Generator<[number, string]> {
 }
 
 /** A fixture line that is not in the oracle format (a development tool's error, not part of the library's ErrorCode set). */
-class FixtureError extends Error {
+export class FixtureError extends Error {
   readonly code = 'INVALID_FIXTURE';
   constructor(
     readonly path: readonly (string | number)[],
@@ -57,6 +57,15 @@ class FixtureError extends Error {
   }
 }
 
+/** One line's JSON, or a {@link FixtureError} naming the file and line (not a bare SyntaxError). */
+function jsonLine(l: string, file: string, line: number): unknown {
+  try {
+    return JSON.parse(l) as unknown;
+  } catch (e) {
+    throw new FixtureError([file, line], (e as Error).message);
+  }
+}
+
 function validate<T>(schema: z.ZodType<T>, raw: unknown, file: string, line: number): T {
   return parseWith(schema, raw, (issue) => new FixtureError([file, line, ...issue.inside.map(String)], issue.message));
 }
@@ -65,8 +74,8 @@ export function readCases(text: string, file = 'cases'): FixtureCase[] {
   const out: FixtureCase[] = [];
   for (const [n, l] of lines(text)) {
     // Our own parser keeps numbers as source text; JSON.parse is only used for the plain fields.
+    const row = validate(caseShape, jsonLine(l, file, n), file, n);
     const raw = parseJson(l);
-    const row = validate(caseShape, JSON.parse(l), file, n);
     const container = (raw as Record<string, JsonValue>)['container'] ?? null;
     out.push({ id: row.case, description: row.description, container });
   }
@@ -75,6 +84,6 @@ export function readCases(text: string, file = 'cases'): FixtureCase[] {
 
 export function readExpected(text: string, file = 'expected'): ExpectedRow[] {
   const out: ExpectedRow[] = [];
-  for (const [n, l] of lines(text)) out.push(validate<ExpectedRow>(expectedShape, JSON.parse(l), file, n));
+  for (const [n, l] of lines(text)) out.push(validate<ExpectedRow>(expectedShape, jsonLine(l, file, n), file, n));
   return out;
 }
