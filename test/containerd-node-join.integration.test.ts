@@ -15,7 +15,13 @@ import { containerdSandboxes } from '../src/stores/containerd/census.js';
 import { cli } from './support/cli.js';
 import { ContainerdDaemon } from './support/containerd-daemon.js';
 import { describeReal } from './support/real-systems.js';
-import { fixtureContainers, fixturePod, fixtureSpec, type FixtureContainer } from './support/cri-fixtures.js';
+import {
+  criRecord,
+  fixtureContainers,
+  fixturePod,
+  fixtureSpec,
+  type FixtureContainer,
+} from './support/cri-fixtures.js';
 
 const FROM = '1.30';
 const NS = 'k8s.io';
@@ -90,12 +96,7 @@ for (const release of ['1.6.20'])
         fixtures = fixtureContainers(pods, FROM);
         await daemon.start();
         await daemon.createContainers(
-          fixtures.map((f) => ({
-            id: f.id,
-            labels: { ...f.labels, 'io.cri-containerd.kind': 'container' },
-            spec: fixtureSpec(f),
-            extensions: { 'io.cri-containerd.container.metadata': f.extension },
-          })),
+          fixtures.map((f) => criRecord(f)),
           NS,
         );
         // Sandboxes for pods 0-2 (pod 1's with the node's network namespace); pod 3 has none.

@@ -19,7 +19,7 @@ import { fingerprintFile } from '../src/stores/fingerprint.js';
 import type { BackupEntry, StoreRewrite, StoredContainer } from '../src/stores/types.js';
 import { cli } from './support/cli.js';
 import { ContainerdDaemon } from './support/containerd-daemon.js';
-import { fixtureContainers, fixturePod, fixtureSpec, type FixtureContainer } from './support/cri-fixtures.js';
+import { criRecord, fixtureContainers, fixturePod, type FixtureContainer } from './support/cri-fixtures.js';
 import { expectRealBboltAgrees } from './support/real-bbolt.js';
 import { CONTAINERD_RELEASES, describeReal } from './support/real-systems.js';
 
@@ -92,12 +92,7 @@ for (const release of CONTAINERD_RELEASES)
         expect(fixtures.length).toBeGreaterThanOrEqual(200);
         expect(fixtures.some((f) => f.extension.length > 8192)).toBe(true);
         await daemon.createContainers(
-          fixtures.map((f, i) => ({
-            id: f.id,
-            labels: { ...f.labels, 'io.cri-containerd.kind': 'container' },
-            spec: fixtureSpec(f, i % 40 === 0 ? 6000 : 0),
-            extensions: { 'io.cri-containerd.container.metadata': f.extension },
-          })),
+          fixtures.map((f, i) => criRecord(f, i % 40 === 0 ? 6000 : 0)),
           NS,
         );
         for (const f of fixtures)
@@ -227,17 +222,7 @@ for (const release of CONTAINERD_RELEASES)
 
         // containerd still writes: one more container, then a restart still serves everything.
         const extra = fixtureContainers([fixturePod(PODS + 1)], TO, PODS + 1)[0]!;
-        await daemon.createContainers(
-          [
-            {
-              id: extra.id,
-              labels: { ...extra.labels, 'io.cri-containerd.kind': 'container' },
-              spec: fixtureSpec(extra),
-              extensions: { 'io.cri-containerd.container.metadata': extra.extension },
-            },
-          ],
-          NS,
-        );
+        await daemon.createContainers([criRecord(extra)], NS);
         mkdirSync(join(daemon.root, 'io.containerd.grpc.v1.cri', 'containers', extra.id), { recursive: true });
         await daemon.stop();
         expect(checkBoltFile(dbPath).faults).toEqual([]);

@@ -23,7 +23,7 @@ import { openStore } from '../src/upgrade/store-spec.js';
 import type { BackupEntry } from '../src/stores/types.js';
 import type { FileOperation } from '../src/bbolt/write.js';
 import { writeBoltFile, type BoltTree } from './support/bolt-builder.js';
-import { fixtureContainers, fixturePod, fixtureSpec } from './support/cri-fixtures.js';
+import { criRecord, fixtureContainers, fixturePod } from './support/cri-fixtures.js';
 import { writeCrioNode } from './support/crio-fixtures.js';
 import { crashStates, replay, splitWrites, traceRecorder } from './support/crash-replay.js';
 import { BBOLT_CHECK, judgeAvailable, judgeRequired } from './support/go-judges.js';
@@ -60,12 +60,11 @@ describe.runIf(judgeRequired(BBOLT_CHECK)).each(['synced', 'none'] as const)(
       mkdirSync(join(root, 'io.containerd.metadata.v1.bolt'), { recursive: true });
       const containers: BoltTree = {};
       for (const f of fixtures) {
-        containers[f.id] = {
+        const { id, ...record } = criRecord(f, f.id.startsWith('0') ? 6000 : 0);
+        containers[id] = {
+          ...record,
           createdat: Buffer.alloc(15, 1),
-          extensions: { 'io.cri-containerd.container.metadata': f.extension },
-          labels: { ...f.labels, 'io.cri-containerd.kind': 'container' },
           runtime: { name: 'io.containerd.runc.v2' },
-          spec: fixtureSpec(f, f.id.startsWith('0') ? 6000 : 0),
           updatedat: Buffer.alloc(15, 1),
         };
       }

@@ -25,7 +25,7 @@ import { hashContainer } from '../src/hash-api/index.js';
 import { cli } from './support/cli.js';
 import { ContainerdDaemon } from './support/containerd-daemon.js';
 import { describeReal } from './support/real-systems.js';
-import { fixtureContainers, fixturePod, fixtureSpec, type FixtureContainer } from './support/cri-fixtures.js';
+import { criRecord, fixtureContainers, fixturePod, type FixtureContainer } from './support/cri-fixtures.js';
 
 const inCi = process.env.CI === 'true';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -92,12 +92,7 @@ describeReal(
       fixtures = fixtureContainers(pods, FROM);
       await daemon.start();
       await daemon.createContainers(
-        fixtures.map((f) => ({
-          id: f.id,
-          labels: { ...f.labels, 'io.cri-containerd.kind': 'container' },
-          spec: fixtureSpec(f),
-          extensions: { 'io.cri-containerd.container.metadata': f.extension },
-        })),
+        fixtures.map((f) => criRecord(f)),
         'k8s.io',
       );
       for (const f of fixtures)

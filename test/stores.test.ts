@@ -13,7 +13,7 @@ import { ContainerdStore, CrioStore, DockerStore, containerdMetaDbPath, fingerpr
 import { restoreBackups } from '../src/stores/files.js';
 import { checkBoltFile } from '../src/bbolt/index.js';
 import { writeBoltFile, type BoltTree } from './support/bolt-builder.js';
-import { fixtureContainers, fixturePod, fixtureSpec } from './support/cri-fixtures.js';
+import { criRecord, fixtureContainers, fixturePod } from './support/cri-fixtures.js';
 import { crioSpec } from './support/crio-fixtures.js';
 import { hashContainer } from '../src/hash-api/index.js';
 import { expectRealBboltAgrees } from './support/real-bbolt.js';
@@ -202,12 +202,11 @@ describe('containerd store on a NoFreelistSync meta.db (containerd 1.7+ style)',
     );
     const containers: BoltTree = {};
     for (const f of many) {
-      containers[f.id] = {
+      const { id, ...record } = criRecord(f);
+      containers[id] = {
+        ...record,
         createdat: Buffer.alloc(15, 1),
-        extensions: { 'io.cri-containerd.container.metadata': f.extension },
-        labels: { ...f.labels, 'io.cri-containerd.kind': 'container' },
         runtime: { name: 'io.containerd.runc.v2' },
-        spec: fixtureSpec(f),
         updatedat: Buffer.alloc(15, 1),
       };
     }

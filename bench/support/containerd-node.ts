@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeBoltFile, type BoltTree } from '../../test/support/bolt-builder.js';
-import { fixtureContainers, fixturePod, fixtureSpec, type FixtureContainer } from '../../test/support/cri-fixtures.js';
+import { criRecord, fixtureContainers, fixturePod, type FixtureContainer } from '../../test/support/cri-fixtures.js';
 import { containerdMetaDbPath } from '../../src/stores/containerd/store.js';
 
 export function buildNode(root: string, count: number, freelist: 'synced' | 'none' = 'synced'): FixtureContainer[] {
@@ -14,16 +14,15 @@ export function buildNode(root: string, count: number, freelist: 'synced' | 'non
   const all = fixtureContainers(pods, '1.30').slice(0, count);
   const containers: BoltTree = {};
   for (const f of all) {
-    containers[f.id] = {
+    const { id, ...record } = criRecord(f, 1500);
+    containers[id] = {
+      ...record,
       createdat: Buffer.alloc(15, 1),
-      extensions: { 'io.cri-containerd.container.metadata': f.extension },
       image: 'registry.example.com/team/app:1.0',
-      labels: { ...f.labels, 'io.cri-containerd.kind': 'container' },
       runtime: { name: 'io.containerd.runc.v2' },
       sandboxid: f.sandboxId,
       snapshotKey: f.id,
       snapshotter: 'overlayfs',
-      spec: fixtureSpec(f, 1500),
       updatedat: Buffer.alloc(15, 1),
     };
   }

@@ -176,6 +176,23 @@ export function fixtureContainers(pods: readonly FixturePod[], kubelet: string, 
   return out;
 }
 
+/**
+ * The container record containerd's CRI plugin keeps for `c`: its kubelet labels with the CRI kind,
+ * the spec ({@link fixtureSpec}, `padding`) and the CRI metadata extension. What a test hands to
+ * containerd's containers API, or writes into a meta.db with the other fields of a record.
+ */
+export function criRecord(
+  c: FixtureContainer,
+  padding = 0,
+): { id: string; labels: Record<string, string>; spec: Buffer; extensions: Record<string, Buffer> } {
+  return {
+    id: c.id,
+    labels: { ...c.labels, 'io.cri-containerd.kind': 'container' },
+    spec: fixtureSpec(c, padding),
+    extensions: { 'io.cri-containerd.container.metadata': c.extension },
+  };
+}
+
 /** A minimal OCI runtime spec as containerd stores it (Any around JSON), `padding` bytes long-ish. */
 export function fixtureSpec(c: FixtureContainer, padding = 0): Buffer {
   const spec = {
