@@ -27,6 +27,8 @@ import { readInput } from './io.js';
 import { OUTPUTS } from './output-schema.js';
 import { podLabel, table } from './table.js';
 import { JsonNumber } from '../json/number.js';
+import { isPlainObject } from '../decode/input.js';
+import { mirroredPodUid } from '../pod/mirror-pod.js';
 import { readDocuments, type ManifestDocument } from '../pod/read-documents.js';
 
 const FROM: OptionDef = {
@@ -156,11 +158,9 @@ function readStatus(file: string, document: ManifestDocument | null, status: unk
 function plain(value: unknown): unknown {
   if (value instanceof JsonNumber) return value.text;
   if (Array.isArray(value)) return value.map((v: unknown) => (v instanceof JsonNumber ? v.text : v));
-  if (!isObject(value)) return value;
+  if (!isPlainObject(value)) return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v instanceof JsonNumber ? v.text : v]));
 }
-
-const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
 
 /**
  * Which record is this container's: a Pod is matched by its uid, name and namespace (a mirror
@@ -171,9 +171,7 @@ function recordTarget(c: InputContainer): SelectRecordInput {
   const meta = c.object.value['metadata'];
   const isPod = c.ref.kind === 'Pod' || (c.ref.kind === null && meta !== undefined);
   if (!isPod) return { container: c.name };
-  const annotations = isObject(meta) ? meta['annotations'] : undefined;
-  const mirror = isObject(annotations) ? annotations[MIRROR_ANNOTATION] : undefined;
-  const uid = typeof mirror === 'string' ? mirror : c.uid;
+  const uid = mirroredPodUid(meta) ?? c.uid;
   return {
     container: c.name,
     pod: {
@@ -182,10 +180,6 @@ function recordTarget(c: InputContainer): SelectRecordInput {
       ...(c.ref.namespace !== null ? { namespace: c.ref.namespace } : {}),
     },
   };
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 const changed: CommandDef = {

@@ -13,6 +13,7 @@ import type { ContainerInput } from '../hash/hashes-for.js';
 import { CONTAINER_CHECKS, hashesFor } from '../hash/hashes-for.js';
 import type { HashOptions } from '../hash/options.js';
 import type { ContainerList } from '../pod/locate.js';
+import { mirroredPodUid } from '../pod/mirror-pod.js';
 import { readStoredHashes, recordIdentity, type ContainerStatusInput } from './stored-status.js';
 import type { RestartRuleId } from './restart-rules.js';
 import { containerStateSchema, readContainerState, type ContainerStateInput } from './runtime-state.js';
@@ -207,10 +208,8 @@ function checkIdentity(containerOf: () => unknown, status: unknown, pod: unknown
       'the pod being checked, with metadata (uid, name, namespace)',
     );
   }
-  const annotations = memberOf(meta, 'annotations');
-  const mirror = isPlainObject(annotations) ? memberOf(annotations, 'kubernetes.io/config.mirror') : undefined;
   const want = {
-    podUid: typeof mirror === 'string' ? mirror : memberOf(meta, 'uid'),
+    podUid: mirroredPodUid(meta) ?? memberOf(meta, 'uid'),
     podName: memberOf(meta, 'name'),
     podNamespace: memberOf(meta, 'namespace'),
   };

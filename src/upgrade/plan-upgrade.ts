@@ -18,6 +18,7 @@ import { containerRole, type ContainerRole } from '../kubelet/index.js';
 import type { ReleaseHashes } from '../hash/hashes-for.js';
 import { describeMatches, identifyReleases } from '../kubelet/index.js';
 import { locateContainers, type ContainerList, type LocatedContainer } from '../pod/locate.js';
+import { mirroredPodUid } from '../pod/mirror-pod.js';
 import { stableKey } from '../json/stable-key.js';
 import { restartRule, type RestartRuleId } from '../kubelet/index.js';
 import { manifestUid, maybeGeneratedStaticUid } from '../kubelet/index.js';
@@ -473,12 +474,6 @@ const podSchema = z.looseObject({
     .optional(),
 });
 
-/**
- * A mirror pod (the apiserver's copy of a static pod) carries the static pod's UID in this
- * annotation; the node's containers are labelled with that UID, not the mirror pod's.
- */
-const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
-
 interface ApiPod {
   uid: string;
   name?: string;
@@ -815,7 +810,7 @@ function readPods(items: readonly unknown[]): Map<string, ApiPod> {
       ['input', 'pods', i],
     );
     const containers = new Map(locateContainers(item).map((c) => [c.name, c]));
-    const staticUid = metadata.annotations?.[MIRROR_ANNOTATION];
+    const staticUid = mirroredPodUid(metadata);
     const pod: ApiPod = {
       uid: staticUid ?? metadata.uid,
       staticPod: staticUid !== undefined,
