@@ -6,6 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
+import { CONTAINER_LISTS } from '../pod/locate.js';
 import {
   formatNodePlan,
   planNodeUpgrade,
@@ -173,10 +174,7 @@ const entryRow = z.looseObject({
     .describe("the runtime's container id (absent for an API container without record)"),
   location: z.string().optional().describe('where the record lives: a file (absolute), or meta.db#bucket/path'),
   fingerprint: z.string().optional().describe('xxHash64 of the record as read'),
-  list: z
-    .enum(['initContainers', 'containers', 'ephemeralContainers'])
-    .optional()
-    .describe("the API container's pod-spec list"),
+  list: z.enum(CONTAINER_LISTS).optional().describe("the API container's pod-spec list"),
   role: z
     .enum(['container', 'sidecar', 'init', 'ephemeral'])
     .optional()

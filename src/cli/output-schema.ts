@@ -5,8 +5,9 @@
  * docs/cli.md and docs/cli-output.schema.json are generated from these schemas.
  */
 import { z } from 'zod';
+import { CONTAINER_LISTS } from '../pod/locate.js';
 
-const list = z.enum(['initContainers', 'containers', 'ephemeralContainers']);
+const list = z.enum(CONTAINER_LISTS);
 
 /** The fields every row about an input container starts with. */
 const containerRefShape = {

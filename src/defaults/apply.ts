@@ -12,7 +12,7 @@ import { isPlainObject, hasToJson, memberOf } from '../decode/input.js';
 import { quantityTokenOf } from '../decode/quantity-token.js';
 import { unmarshalQuantity } from '../quantity/quantity.js';
 import { releaseInfo } from '../registry/registry.js';
-import type { ContainerList } from '../pod/locate.js';
+import { CONTAINER_LISTS, type ContainerList } from '../pod/locate.js';
 import { defaultPullPolicy } from './image-reference.js';
 import { fieldAt } from './model-paths.js';
 import { roundedUpToMilli } from './round-quantity.js';
@@ -59,7 +59,7 @@ const optionsSchema = z.object({
   kubeletVersion: z.string(),
   podSpec: z.looseObject({}).optional(),
   tokenVolume: z.string().min(1).optional(),
-  list: z.enum(['initContainers', 'containers', 'ephemeralContainers']).optional(),
+  list: z.enum(CONTAINER_LISTS).optional(),
   featureGates: z.record(z.string(), z.boolean()).optional(),
 });
 

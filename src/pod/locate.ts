@@ -49,7 +49,11 @@ export interface LocatedContainer {
 }
 
 /** The pod spec's container lists, in the order they are reported. */
-export const CONTAINER_LISTS: readonly ContainerList[] = ['initContainers', 'containers', 'ephemeralContainers'];
+export const CONTAINER_LISTS = [
+  'initContainers',
+  'containers',
+  'ephemeralContainers',
+] as const satisfies readonly ContainerList[];
 const OBJECT_KEYS: readonly string[] = ['apiVersion', 'kind', 'metadata', 'spec', 'template'];
 
 /**

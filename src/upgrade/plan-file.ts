@@ -6,6 +6,7 @@
  */
 import stableStringify from 'fast-json-stable-stringify';
 import { z } from 'zod';
+import { CONTAINER_LISTS } from '../pod/locate.js';
 import { OptionError, parseWith } from '../errors.js';
 import { RESTART_RULES, type RestartRuleId } from '../kubelet/index.js';
 import type { PlanEntry } from './plan-upgrade.js';
@@ -188,7 +189,7 @@ const entryFields = {
   podNamespace: z.string().optional(),
   podName: z.string().optional(),
   containerName: z.string(),
-  list: z.enum(['initContainers', 'containers', 'ephemeralContainers']).optional(),
+  list: z.enum(CONTAINER_LISTS).optional(),
   role: z.enum(['container', 'sidecar', 'init', 'ephemeral']).optional(),
   observed: z.object({ hash: z.string().optional(), hashWithoutResources: z.string().optional() }),
   computed: z.object({ from: z.string().optional(), to: z.string().optional() }),
@@ -206,7 +207,7 @@ const entrySchema: z.ZodType<NodePlanEntry> = z.discriminatedUnion('action', [
     ...entryFields,
     action: z.literal('rewrite'),
     change: z.object({ from: hashPair, to: hashPair }),
-    observed: z.object({ hash: z.string(), hashWithoutResources: z.string().optional() }),
+    observed: hashPair,
     computed: z.object({ from: z.string(), to: z.string() }),
     candidates: noCandidates,
   }),
