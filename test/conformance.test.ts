@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runConformance } from '../src/conformance/run.js';
@@ -85,6 +87,14 @@ describe('npm run conformance (src/cli/conformance.ts)', () => {
     expect(r.status).toBe(0);
     const n = oracleExpected().length;
     expect(r.stdout).toContain(`conformance: ${n}/${n} rows match, 0 skipped, 0 mismatches`);
+  });
+
+  it('fails (exit 1) when no row was compared: an empty expected file is no all-clear', () => {
+    const empty = join(mkdtempSync(join(tmpdir(), 'kh-conformance-')), 'expected.ndjson');
+    writeFileSync(empty, '');
+    const none = run('fixtures/oracle/cases.ndjson', empty);
+    expect(none.status).toBe(1);
+    expect(none.stdout).toContain('no row was compared');
   });
 
   it('refuses what it cannot read in one line, exit 2, naming the file and the line', () => {

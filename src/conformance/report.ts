@@ -21,6 +21,8 @@ export function formatReport(report: ConformanceReport, maxMismatches = 10): str
   if (report.mismatches.length > maxMismatches)
     out.push(`… and ${report.mismatches.length - maxMismatches} more mismatches`);
   const checked = report.rows - report.skipped;
+  if (checked === 0)
+    out.push('', 'conformance: no row was compared (an empty expected file, or every row skipped): not a pass');
   out.push(
     '',
     `conformance: ${checked - new Set(report.mismatches.map((m) => `${m.case}@${m.release}`)).size}/${checked} rows match, ${report.skipped} skipped, ${report.mismatches.length} mismatches`,
