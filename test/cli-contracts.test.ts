@@ -164,6 +164,13 @@ describe('predict', () => {
   const imageBump = file('after.yaml', deployment('nginx:1.28'));
   const envOnly = file('env.yaml', deployment('nginx:1.27', [{ name: 'LEVEL', value: 'debug' }]));
 
+  it('new manifests with no object are refused (exit 2), not a 0-of-0 all-clear', async () => {
+    const empty = file('empty.json', JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [] }));
+    const r = await cli(['predict', '-k', '1.31', before, empty]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('the new manifests hold no objects: nothing to compare');
+  });
+
   it('an image bump restarts that container (exit 1), on every release', async () => {
     const r = await cli(['predict', '--kubelet', '1.31', before, imageBump]);
     expect(r.code).toBe(1);

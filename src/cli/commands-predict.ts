@@ -27,6 +27,8 @@ function pairs(
   before: { file: string; object: ManifestObject }[],
   after: { file: string; object: ManifestObject }[],
 ): { id: string; old: (typeof before)[number]; new: (typeof after)[number] }[] {
+  // Nothing to compare is no verdict: an empty NEW would otherwise report 0 of 0 containers, exit 0.
+  if (after.length === 0) throw new UsageError('the new manifests hold no objects: nothing to compare');
   const oldById = new Map(before.map((o, i) => [identity(o.object, i), o]));
   const out: { id: string; old: (typeof before)[number]; new: (typeof after)[number] }[] = [];
   after.forEach((n, i) => {
