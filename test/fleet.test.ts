@@ -209,7 +209,10 @@ describe('fleet manifests', () => {
     for (const { target } of TARGET_JUDGES) {
       const minor = Number(target.slice(2));
       const problems = problemsFor(target, job);
-      expect(problems.every((p) => p.includes(': unknown field')), target).toBe(true);
+      expect(
+        problems.every((p) => p.includes(': unknown field')),
+        target,
+      ).toBe(true);
       expect(problems.map((p) => p.slice(0, p.indexOf(':'))).sort(), target).toEqual(
         fields
           .filter(([, first, last]) => minor < first || minor > last)

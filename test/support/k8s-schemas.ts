@@ -14,7 +14,11 @@
  * its metadata by the target's ObjectMeta.
  */
 import { OPENAPI_RELEASES, objectMetaProblems, openapiProblems, planProblems } from './kube-openapi.js';
-import { KUBERNETES_MODELS, kubernetesModelsEnumProblems, kubernetesModelsProblems } from './kubernetes-models-judge.js';
+import {
+  KUBERNETES_MODELS,
+  kubernetesModelsEnumProblems,
+  kubernetesModelsProblems,
+} from './kubernetes-models-judge.js';
 
 export type K8sObject = Record<string, unknown> & { kind: string; apiVersion: string };
 

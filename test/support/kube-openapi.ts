@@ -40,7 +40,12 @@ interface Release {
 const releases = new Map<string, Release>();
 
 /** Adds `release`'s document of `apiVersion` to `ajv`, strict; the ref of each top-level kind it serves. */
-function addDocument(ajv: Ajv, release: string, apiVersion: string, kinds: Map<string, string>): (name: string) => string {
+function addDocument(
+  ajv: Ajv,
+  release: string,
+  apiVersion: string,
+  kinds: Map<string, string>,
+): (name: string) => string {
   const doc = JSON.parse(readFileSync(new URL(`${release}/${DOCUMENTS[apiVersion]!}`, root), 'utf8')) as {
     components: { schemas: Record<string, Schema> };
   };
@@ -82,7 +87,9 @@ export function openapiProblems(release: string, o: Record<string, unknown>): st
 /** What `release`'s ObjectMeta refuses in `meta` (a custom resource's metadata), paths under `/metadata`. */
 export function objectMetaProblems(release: string, meta: unknown): string[] {
   const validate = validatorOf(loadRelease(release).ajv, `kube-openapi:${release}/v1#/$defs/${OBJECT_META}`);
-  return validate(meta) ? [] : describeErrors(validate.errors).map((p) => `/metadata${p.startsWith('/:') ? p.slice(1) : p}`);
+  return validate(meta)
+    ? []
+    : describeErrors(validate.errors).map((p) => `/metadata${p.startsWith('/:') ? p.slice(1) : p}`);
 }
 
 interface Crd {
