@@ -39,7 +39,10 @@ interface Release {
 
 const releases = new Map<string, Release>();
 
-/** Adds `release`'s document of `apiVersion` to `ajv`, strict; the ref of each top-level kind it serves. */
+/**
+ * Adds `release`'s document of `apiVersion` to `ajv`, strict, and records in `kinds` the ref of each
+ * top-level kind it serves; returns how a component name becomes a ref.
+ */
 function addDocument(
   ajv: Ajv,
   release: string,

@@ -20,7 +20,7 @@
  * `x-kubernetes-validations` CEL rules, which this does not evaluate) are declared as keywords
  * that validate nothing, so ajv's strict mode still refuses any keyword it was not told about.
  */
-import { Ajv, type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 
 type Schema = Record<string, unknown>;
 
@@ -192,5 +192,3 @@ export function validatorOf(ajv: Ajv, ref: string): ValidateFunction {
   if (!v) throw new Error(`no schema ${ref}`);
   return v;
 }
-
-export type { AnySchemaObject };
