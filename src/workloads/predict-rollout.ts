@@ -212,7 +212,7 @@ export function predictRollout(
       reason: d.reason,
       pods: d.pods,
       changes: names,
-      admittedBy: d.inPlaceRules ?? [],
+      admittedBy: [...(d.inPlaceRules ?? []), ...(restarts.length > 0 ? (['kruise-env-from-metadata'] as const) : [])],
     });
   }
   if (!isKruise && (NATIVE_KINDS as readonly string[]).includes(kind)) {
