@@ -11,7 +11,7 @@ import { rolloutRule } from './rollout-rules.js';
 import type { Decision } from './verdict.js';
 
 type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (isPlainObject(v) ? (v as Obj) : {});
+const obj = (v: unknown): Obj => (isPlainObject(v) ? v : {});
 
 /** The kinds this module decides for (the built-in API groups). */
 export const NATIVE_KINDS = [

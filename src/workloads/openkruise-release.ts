@@ -8,7 +8,18 @@ import { OptionError, type JsonPathSegment } from '../errors.js';
 import { isPlainObject } from '../decode/input.js';
 import { parseGateValue } from '../kubelet/index.js';
 
-/** The OpenKruise manager gates that change what is updated in place. */
+/**
+ * The OpenKruise manager gates that change what is updated in place.
+ *
+ * @example
+ * ```ts
+ * import type { OpenKruiseGateName } from 'kubelet-hash';
+ * const gate: OpenKruiseGateName = 'InPlaceWorkloadVerticalScaling';
+ * gate; // → 'InPlaceWorkloadVerticalScaling'
+ * ```
+ *
+ * @group Kubelet decisions
+ */
 export type OpenKruiseGateName = 'InPlaceUpdateEnvFromMetadata' | 'InPlaceWorkloadVerticalScaling';
 
 /**
@@ -72,7 +83,7 @@ export function resolveOpenKruise(value: unknown, path: JsonPathSegment[]): Open
       'it is required for OpenKruise workloads',
     );
   }
-  const v = (value as Record<string, unknown>)['version'];
+  const v = value['version'];
   const m = typeof v === 'string' ? /^v?1\.(\d+)(?:\.\d+)?$/.exec(v.trim()) : null;
   const minor = m ? Number(m[1]) : NaN;
   if (!(minor >= FIRST_MINOR && minor <= LAST_MINOR)) {
@@ -84,12 +95,12 @@ export function resolveOpenKruise(value: unknown, path: JsonPathSegment[]): Open
     );
   }
   const gatesPath = [...path, 'featureGates'];
-  const gates = (value as Record<string, unknown>)['featureGates'];
+  const gates = value['featureGates'];
   const set: Partial<Record<OpenKruiseGateName, boolean>> = {};
   if (gates !== undefined && gates !== null) {
     if (!isPlainObject(gates))
       throw new OptionError('INVALID_OPTION', gatesPath, 'an object of gate names to booleans');
-    for (const [name, raw] of Object.entries(gates as Record<string, unknown>)) {
+    for (const [name, raw] of Object.entries(gates)) {
       if (!(name in GATES)) {
         throw new OptionError(
           'UNKNOWN_FEATURE_GATE',

@@ -14,7 +14,7 @@ import type { RolloutRuleId } from './rollout-rules.js';
 import type { Decision } from './verdict.js';
 
 type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (isPlainObject(v) ? (v as Obj) : {});
+const obj = (v: unknown): Obj => (isPlainObject(v) ? v : {});
 
 /** The OpenKruise workloads modelled. */
 export type KruiseKind = 'CloneSet' | 'StatefulSet' | 'DaemonSet';

@@ -7,6 +7,7 @@ import type { JsonPathSegment } from '../errors.js';
 import { isPlainObject } from '../decode/input.js';
 import type { ReleaseInfo } from '../registry/registry.js';
 import { parseQuantity, quantityString } from '../quantity/quantity.js';
+import { JsonNumber } from '../json/number.js';
 import { fieldPath, isAbsent, sameJson, valueAt, type TemplateChange } from './template-diff.js';
 import type { RolloutRuleId } from './rollout-rules.js';
 
@@ -30,7 +31,7 @@ export type PodUpdateVerdict =
     };
 
 type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (isPlainObject(v) ? (v as Obj) : {});
+const obj = (v: unknown): Obj => (isPlainObject(v) ? v : {});
 const MIRROR = 'kubernetes.io/config.mirror';
 
 /** Whether resize requests are admitted in this release (1.27–1.32 in the update, 1.33+ by subresource). */
@@ -231,11 +232,7 @@ function ephemeralVerdict(before: Obj, after: Obj, info: ReleaseInfo): JsonPathS
 function onlyAddedTolerations(before: unknown, after: unknown): number | null {
   const a = Array.isArray(before) ? (before as unknown[]) : [];
   const b = Array.isArray(after) ? (after as unknown[]) : [];
-  const strip = (t: unknown) => {
-    const { tolerationSeconds: _, ...rest } = obj(t);
-    void _;
-    return rest;
-  };
+  const strip = (t: unknown) => Object.fromEntries(Object.entries(obj(t)).filter(([k]) => k !== 'tolerationSeconds'));
   const i = a.findIndex((t) => !b.some((n) => sameJson(strip(t), strip(n))));
   return i < 0 ? null : i;
 }
@@ -267,7 +264,8 @@ export function qosClass(spec: Obj): 'Guaranteed' | 'Burstable' | 'BestEffort' {
 /** Equal as quantities (`1` and `1000m` are); text that is no quantity compares as text. */
 function sameQuantity(a: unknown, b: unknown): boolean {
   const canonical = (v: unknown): string => {
-    const text = typeof v === 'string' || typeof v === 'number' || typeof v === 'object' ? String(v) : '';
+    // A JsonNumber (numbers kept as source text) prints its text.
+    const text = typeof v === 'string' || typeof v === 'number' ? String(v) : v instanceof JsonNumber ? v.text : '';
     try {
       return quantityString(parseQuantity(text));
     } catch {

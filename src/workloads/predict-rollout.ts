@@ -46,6 +46,18 @@ export interface PredictRolloutOptions extends PredictRestartsOptions {
  * A container OpenKruise itself restarts during an in-place update (to take env from changed
  * metadata), where the kubelet alone would keep it.
  *
+ * @example
+ * ```ts
+ * import { predictRollout, type ControllerRestart } from 'kubelet-hash';
+ * const env = [{ name: 'VER', valueFrom: { fieldRef: { fieldPath: "metadata.labels['ver']" } } }];
+ * const cs = (ver: string) => ({
+ *   apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'web' },
+ *   spec: { updateStrategy: { type: 'InPlaceIfPossible' }, template: { metadata: { labels: { ver } }, spec: { containers: [{ name: 'web', image: 'nginx', env }] } } },
+ * });
+ * const restarted: ControllerRestart[] = predictRollout(cs('1'), cs('2'), { kubeletVersion: '1.31', openKruise: { version: 'v1.8' } }).controllerRestarts;
+ * restarted.map((r) => r.name); // → ['web']
+ * ```
+ *
  * @group Kubelet decisions
  */
 export interface ControllerRestart {
@@ -104,7 +116,7 @@ export interface RolloutPrediction {
 
 const KRUISE_KINDS: readonly string[] = ['CloneSet', 'StatefulSet', 'DaemonSet'];
 type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (isPlainObject(v) ? (v as Obj) : {});
+const obj = (v: unknown): Obj => (isPlainObject(v) ? v : {});
 
 /**
  * Predicts what an edit of `oldObject` into `newObject` does to running pods, and who decides
@@ -249,7 +261,7 @@ export function predictRollout(
 
 /** A workload's pod template as metadata and spec (a CronJob's through its job template). */
 function templateOf(o: unknown, kind: string): PodTemplateParts {
-  const found = isPlainObject(o) ? findPodSpec(o as Obj) : null;
+  const found = isPlainObject(o) ? findPodSpec(o) : null;
   const spec = obj(obj(o)['spec']);
   const template = kind === 'CronJob' ? obj(obj(obj(spec['jobTemplate'])['spec'])['template']) : obj(spec['template']);
   return { metadata: template['metadata'], spec: template['spec'] ?? found?.spec };

@@ -14,12 +14,28 @@
  * controller (replaces pods, or patches them in place), or the kubelet (restarts containers of a
  * pod patched in place).
  *
+ * @example
+ * ```ts
+ * import { predictRollout, type RolloutDecider } from 'kubelet-hash';
+ * const pod = (image: string) => ({ kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'web', image }] } });
+ * const by: RolloutDecider = predictRollout(pod('nginx:1'), pod('nginx:2'), { kubeletVersion: '1.31' }).decidedBy;
+ * by; // → 'kubelet'
+ * ```
+ *
  * @group Kubelet decisions
  */
 export type RolloutDecider = 'apiserver' | 'controller' | 'kubelet';
 
 /**
  * Every rule {@link predictRollout} applies; see {@link ROLLOUT_RULES}.
+ *
+ * @example
+ * ```ts
+ * import { predictRollout, type RolloutRuleId } from 'kubelet-hash';
+ * const job = (image: string) => ({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { template: { spec: { containers: [{ name: 'a', image }] } } } });
+ * const id: RolloutRuleId | null = predictRollout(job('a:1'), job('a:2'), { kubeletVersion: '1.31' }).ruleId;
+ * id; // → 'job-template-immutable'
+ * ```
  *
  * @group Kubelet decisions
  */
@@ -63,6 +79,13 @@ export type RolloutRuleId =
 
 /**
  * One rule of who applies a change.
+ *
+ * @example
+ * ```ts
+ * import { ROLLOUT_RULES, type RolloutRule } from 'kubelet-hash';
+ * const byApiserver: RolloutRule[] = ROLLOUT_RULES.filter((r) => r.decidedBy === 'apiserver' && r.id.startsWith('pod-'));
+ * byApiserver.some((r) => r.id === 'pod-spec-immutable'); // → true
+ * ```
  *
  * @group Kubelet decisions
  */

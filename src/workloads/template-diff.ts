@@ -39,7 +39,7 @@ export function valueAt(root: unknown, path: readonly JsonPathSegment[]): unknow
   let v: unknown = root;
   for (const seg of path) {
     if (typeof seg === 'number') v = Array.isArray(v) ? (v as unknown[])[seg] : undefined;
-    else v = isPlainObject(v) ? (v as Record<string, unknown>)[seg] : undefined;
+    else v = isPlainObject(v) ? v[seg] : undefined;
     if (v === undefined) return undefined;
   }
   return v;
@@ -49,7 +49,7 @@ export function valueAt(root: unknown, path: readonly JsonPathSegment[]): unknow
 export function isAbsent(v: unknown): boolean {
   if (v === undefined || v === null) return true;
   if (Array.isArray(v)) return v.length === 0;
-  if (isPlainObject(v)) return Object.keys(v).every((k) => isAbsent((v as Record<string, unknown>)[k]));
+  if (isPlainObject(v)) return Object.keys(v).every((k) => isAbsent(v[k]));
   return false;
 }
 
@@ -57,8 +57,8 @@ export function isAbsent(v: unknown): boolean {
 export function diffTemplates(before: PodTemplateParts, after: PodTemplateParts, info: ReleaseInfo): TemplateChange[] {
   const out: TemplateChange[] = [];
   diffJson(before.metadata, after.metadata, ['metadata'], out);
-  const a = isPlainObject(before.spec) ? (before.spec as Record<string, unknown>) : {};
-  const b = isPlainObject(after.spec) ? (after.spec as Record<string, unknown>) : {};
+  const a = isPlainObject(before.spec) ? before.spec : {};
+  const b = isPlainObject(after.spec) ? after.spec : {};
   const lists = new Set<string>(CONTAINER_LISTS);
   const rest = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([k]) => !lists.has(k)));
   diffJson(rest(a), rest(b), ['spec'], out);
@@ -105,8 +105,8 @@ function diffJson(a: unknown, b: unknown, path: JsonPathSegment[], out: Template
     return;
   }
   if (isPlainObject(a) && isPlainObject(b)) {
-    const oa = a as Record<string, unknown>;
-    const ob = b as Record<string, unknown>;
+    const oa = a;
+    const ob = b;
     for (const k of new Set([...Object.keys(oa), ...Object.keys(ob)])) diffJson(oa[k], ob[k], [...path, k], out);
     return;
   }

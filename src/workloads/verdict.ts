@@ -8,6 +8,14 @@ import type { RolloutDecider, RolloutRuleId } from './rollout-rules.js';
  * `on-delete` (pods take the change only when deleted), `future-pods` (only pods or Jobs created
  * later use it), `held` (a paused rollout or a partition that covers every pod).
  *
+ * @example
+ * ```ts
+ * import { predictRollout, type RolloutVerdict } from 'kubelet-hash';
+ * const rs = (image: string) => ({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'r' }, spec: { template: { spec: { containers: [{ name: 'a', image }] } } } });
+ * const v: RolloutVerdict | 'unpredictable' = predictRollout(rs('a:1'), rs('a:2'), { kubeletVersion: '1.31' }).verdict;
+ * v; // → 'future-pods'
+ * ```
+ *
  * @group Kubelet decisions
  */
 export type RolloutVerdict = 'refused' | 'replaced' | 'in-place' | 'unchanged' | 'on-delete' | 'future-pods' | 'held';
