@@ -210,7 +210,7 @@ export function predictRollout(
   if (isKruise && KRUISE_KINDS.includes(kind)) {
     const kruise = resolveOpenKruise(openKruise, ['openKruise']);
     const [oldT, newT] = [templateOf(oldObject, kind), templateOf(newObject, kind)];
-    const changes = diffTemplates(oldT, newT, info);
+    const changes = diffTemplates(oldT, newT, info, templateRoot(kind));
     const d = kruiseRollout(kind as KruiseKind, newObject, oldT, newT, changes, kruise);
     const names = changes.map((c) => fieldPath(c.path));
     const withKruise = { ...base, openKruise: kruise.release };
@@ -228,7 +228,12 @@ export function predictRollout(
     });
   }
   if (!isKruise && (NATIVE_KINDS as readonly string[]).includes(kind)) {
-    const changes = diffTemplates(templateOf(oldObject, kind), templateOf(newObject, kind), info).filter(
+    const changes = diffTemplates(
+      templateOf(oldObject, kind),
+      templateOf(newObject, kind),
+      info,
+      templateRoot(kind),
+    ).filter(
       (c) =>
         !(
           kind === 'Deployment' &&
@@ -257,6 +262,11 @@ export function predictRollout(
     restarts: 0,
     exitCode: 2,
   };
+}
+
+/** Where a workload's pod template sits in its document. */
+function templateRoot(kind: string): string[] {
+  return kind === 'CronJob' ? ['spec', 'jobTemplate', 'spec', 'template'] : ['spec', 'template'];
 }
 
 /** A workload's pod template as metadata and spec (a CronJob's through its job template). */

@@ -6,7 +6,7 @@
  * compared as JSON with `null`, `[]` and `{}` counting as absent, as a Go round trip with
  * `omitempty` leaves them.
  */
-import { formatJsonPath, type JsonPathSegment } from '../errors.js';
+import { formatJsonPath, KubeletHashError, type JsonPathSegment } from '../errors.js';
 import { diffGoValuePaths } from '../go/value-diff.js';
 import { DECODE_ONLY, hashesFor } from '../hash/hashes-for.js';
 import type { ReleaseInfo } from '../registry/registry.js';
@@ -53,8 +53,16 @@ export function isAbsent(v: unknown): boolean {
   return false;
 }
 
-/** The changes from `before` to `after`; containers decoded with `info`'s model. */
-export function diffTemplates(before: PodTemplateParts, after: PodTemplateParts, info: ReleaseInfo): TemplateChange[] {
+/**
+ * The changes from `before` to `after`; containers decoded with `info`'s model, their decode
+ * errors rooted at `root` (where the template sits in the document: `['spec', 'template']`).
+ */
+export function diffTemplates(
+  before: PodTemplateParts,
+  after: PodTemplateParts,
+  info: ReleaseInfo,
+  root: readonly JsonPathSegment[] = [],
+): TemplateChange[] {
   const out: TemplateChange[] = [];
   diffJson(before.metadata, after.metadata, ['metadata'], out);
   const a = isPlainObject(before.spec) ? before.spec : {};
@@ -62,7 +70,7 @@ export function diffTemplates(before: PodTemplateParts, after: PodTemplateParts,
   const lists = new Set<string>(CONTAINER_LISTS);
   const rest = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([k]) => !lists.has(k)));
   diffJson(rest(a), rest(b), ['spec'], out);
-  for (const list of CONTAINER_LISTS) diffContainerList(a[list], b[list], ['spec', list], info, out);
+  for (const list of CONTAINER_LISTS) diffContainerList(a[list], b[list], ['spec', list], info, out, root);
   return out;
 }
 
@@ -72,6 +80,7 @@ function diffContainerList(
   path: JsonPathSegment[],
   info: ReleaseInfo,
   out: TemplateChange[],
+  root: readonly JsonPathSegment[],
 ): void {
   const la = Array.isArray(a) ? (a as unknown[]) : [];
   const lb = Array.isArray(b) ? (b as unknown[]) : [];
@@ -82,11 +91,24 @@ function diffContainerList(
   la.forEach((ca, i) => {
     const cb = lb[i];
     const p = [...path, i];
-    // Decode errors are rooted where the container sits in the template.
-    const { pipeline } = hashesFor(ca as object, info, undefined, { ...DECODE_ONLY, path: p });
-    hashesFor(cb as object, info, undefined, { ...DECODE_ONLY, path: p });
-    const va = pipeline.decodeFull(ca);
-    const vb = pipeline.decodeFull(cb);
+    if (!isPlainObject(ca) || !isPlainObject(cb)) {
+      // Not containers (the front ends refuse those before): a change of the element as a whole.
+      if (!sameJson(ca, cb)) out.push({ op: 'replace', path: p });
+      return;
+    }
+    // Decode errors are rooted where the container sits in the document.
+    const at = [...root, ...p];
+    const { pipeline } = hashesFor(ca, info, undefined, { ...DECODE_ONLY, path: at });
+    hashesFor(cb, info, undefined, { ...DECODE_ONLY, path: at });
+    const decode = (x: unknown) => {
+      try {
+        return pipeline.decodeFull(x);
+      } catch (e) {
+        throw e instanceof KubeletHashError ? e.withPathPrefix(at) : e;
+      }
+    };
+    const va = decode(ca);
+    const vb = decode(cb);
     for (const sub of diffGoValuePaths(pipeline.root, va, vb)) {
       const inA = !isAbsent(valueAt(ca, sub));
       const inB = !isAbsent(valueAt(cb, sub));
