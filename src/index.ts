@@ -45,6 +45,7 @@ export {
   type GateValue,
   type StoredHashReading,
 } from './kubelet/index.js';
+export * from './workloads/index.js';
 export * from './explain/index.js';
 export {
   applyApiserverDefaults,

@@ -25,6 +25,7 @@ const FRONT_ENDS = new Set([
   'conformance',
   'fleet',
   'discovery',
+  'workloads',
 ]);
 
 /**
@@ -40,7 +41,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['hash'],
   ['hash-api', 'explain', 'defaults', 'runtime-records', 'discovery'],
   ['kubelet', 'stores'],
-  ['upgrade'],
+  ['upgrade', 'workloads'],
   ['fleet'],
   ['cli', 'conformance'],
 ];

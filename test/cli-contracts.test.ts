@@ -171,36 +171,127 @@ describe('predict', () => {
     expect(r.err).toContain('the new manifests hold no objects: nothing to compare');
   });
 
-  it('an image bump restarts that container (exit 1), on every release', async () => {
-    const r = await cli(['predict', '--kubelet', '1.31', before, imageBump]);
-    expect(r.code).toBe(1);
-    expect(r.out).toMatch(/^restart +Deployment\/shop\/web +web +hash /m);
-    expect(r.out).toMatch(/^keep +Deployment\/shop\/web +log /m);
+  const pod = (image: string, env?: { name: string; value: string }[]) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'web-0', namespace: 'shop' },
+    spec: deployment(image, env).spec.template.spec,
+  });
+  const podBefore = file('pod-before.yaml', pod('nginx:1.27'));
+
+  it('a Deployment template change replaces every pod, decided by the controller (exit 1), whatever the kubelet would do', async () => {
+    for (const [k, after] of [
+      ['1.31', imageBump],
+      ['1.31', envOnly],
+      ['1.30', envOnly],
+    ] as const) {
+      const r = await cli(['predict', '--json', '-k', k, before, after]);
+      expect(r.code).toBe(1);
+      const doc = outputSchema().parse(JSON.parse(r.out)) as {
+        rows: { action: string; decidedBy: string; verdict: string; rolloutRuleId: string }[];
+        summary: unknown;
+      };
+      expect(doc.rows.map((x) => [x.action, x.decidedBy, x.rolloutRuleId])).toEqual([
+        ['replaced', 'controller', 'deployment-rollout'],
+        ['replaced', 'controller', 'deployment-rollout'],
+      ]);
+      expect(doc.summary).toEqual({ release: k, openKruise: null, objects: 1, restarts: 0, replaced: 1, refused: 0 });
+    }
+    // A change outside the template rolls nothing.
+    const scaled = file('scaled.yaml', {
+      ...deployment('nginx:1.27'),
+      spec: { ...deployment('nginx:1.27').spec, replicas: 5 },
+    });
+    const r = await cli(['predict', '-k', '1.31', before, scaled]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^unchanged +controller +Deployment\/shop\/web +web +template-unchanged /m);
   });
 
-  it('an env change restarts on 1.30 but not on 1.31 (hash of name and image only); --json rows match the schema', async () => {
-    expect((await cli(['predict', '-k', '1.30', before, envOnly])).code).toBe(1);
-    const r = await cli(['predict', '--json', '-k', '1.31', before, envOnly]);
-    expect(r.code).toBe(0);
-    const doc = outputSchema().parse(JSON.parse(r.out)) as { rows: { action: string }[]; summary: unknown };
-    expect(doc.rows.map((x) => x.action)).toEqual(['keep', 'keep']);
-    expect(doc.summary).toEqual({ release: '1.31', objects: 1, restarts: 0 });
+  it('a Pod image bump is admitted by the apiserver, then restarts that container (exit 1)', async () => {
+    const r = await cli(['predict', '--kubelet', '1.31', podBefore, file('pod-image.yaml', pod('nginx:1.28'))]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^restart +kubelet +Pod\/shop\/web-0 +web +hash /m);
+    expect(r.out).toMatch(/^keep +kubelet +Pod\/shop\/web-0 +log /m);
+  });
+
+  it('a Pod env change is refused by the apiserver at spec.containers[0].env (exit 2, rows in --json)', async () => {
+    const r = await cli([
+      'predict',
+      '--json',
+      '-k',
+      '1.31',
+      podBefore,
+      file('pod-env.yaml', pod('nginx:1.27', [{ name: 'LEVEL', value: 'debug' }])),
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe('');
+    const doc = outputSchema().parse(JSON.parse(r.out)) as {
+      exitCode: number;
+      rows: { action: string; decidedBy: string; field: string; reportedField: string }[];
+    };
+    expect(doc.exitCode).toBe(2);
+    expect(doc.rows.map((x) => [x.action, x.decidedBy, x.field, x.reportedField])).toEqual([
+      ['refused', 'apiserver', 'spec.containers[0].env', 'spec'],
+      ['refused', 'apiserver', 'spec.containers[0].env', 'spec'],
+    ]);
+  });
+
+  it('an OpenKruise CloneSet needs --openkruise; InPlaceIfPossible recreates for env, patches in place for an image', async () => {
+    const cs = (image: string, env?: { name: string; value: string }[]) => ({
+      ...deployment(image, env),
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'CloneSet',
+      spec: { ...deployment(image, env).spec, updateStrategy: { type: 'InPlaceIfPossible' } },
+    });
+    const old = file('cs.yaml', cs('nginx:1.27'));
+    const env = file('cs-env.yaml', cs('nginx:1.27', [{ name: 'LEVEL', value: 'debug' }]));
+    const image = file('cs-image.yaml', cs('nginx:1.28'));
+    const missing = await cli(['predict', '-k', '1.31', old, image]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('openKruise');
+    const recreated = await cli(['predict', '-k', '1.31', '--openkruise', 'v1.8', old, env]);
+    expect(recreated.code).toBe(1);
+    expect(recreated.out).toMatch(/^replaced +controller +CloneSet\/shop\/web +web +kruise-recreate-fallback /m);
+    const inPlace = await cli(['predict', '--json', '-k', '1.31', '--openkruise', 'v1.8', old, image]);
+    expect(inPlace.code).toBe(1);
+    const doc = outputSchema().parse(JSON.parse(inPlace.out)) as {
+      rows: { action: string; decidedBy: string; verdict: string }[];
+      summary: { restarts: number };
+    };
+    expect(doc.rows.map((x) => [x.action, x.decidedBy, x.verdict])).toEqual([
+      ['restart', 'kubelet', 'in-place'],
+      ['keep', 'kubelet', 'in-place'],
+    ]);
+    expect(doc.summary.restarts).toBe(1);
+    const badGate = await cli([
+      'predict',
+      '-k',
+      '1.31',
+      '--openkruise',
+      'v1.7',
+      '--openkruise-gates',
+      'InPlaceWorkloadVerticalScaling=true',
+      old,
+      image,
+    ]);
+    expect(badGate.code).toBe(2);
+    expect(badGate.err).toContain('InPlaceWorkloadVerticalScaling');
   });
 
   it('reads standard input and Lists, pairing objects by kind, namespace and name', async () => {
     const list = (d: unknown[]) => ({ apiVersion: 'v1', kind: 'List', items: d });
-    const other = { ...deployment('redis:7'), metadata: { name: 'cache', namespace: 'shop' } };
-    const after = file('list-after.yaml', list([other, deployment('nginx:1.28')]));
+    const other = { ...pod('redis:7'), metadata: { name: 'cache', namespace: 'shop' } };
+    const after = file('list-after.yaml', list([other, pod('nginx:1.28')]));
     const r = await cli(
       ['predict', '--json', '-k', '1.29', '-', after],
-      JSON.stringify(list([deployment('nginx:1.27'), other])),
+      JSON.stringify(list([pod('nginx:1.27'), other])),
     );
     const rows = (JSON.parse(r.out) as { rows: { object: string; container: string; action: string }[] }).rows;
     expect(rows.map((x) => [x.object, x.container, x.action])).toEqual([
-      ['Deployment/shop/cache', 'web', 'keep'],
-      ['Deployment/shop/cache', 'log', 'keep'],
-      ['Deployment/shop/web', 'web', 'restart'],
-      ['Deployment/shop/web', 'log', 'keep'],
+      ['Pod/shop/cache', 'web', 'keep'],
+      ['Pod/shop/cache', 'log', 'keep'],
+      ['Pod/shop/web-0', 'web', 'restart'],
+      ['Pod/shop/web-0', 'log', 'keep'],
     ]);
     expect(r.code).toBe(1);
   });

@@ -32,8 +32,11 @@ interface OperandDef {
 
 /** What a command hands back: rows for `--json`/`--ndjson`, text for people, its exit code. */
 export interface CommandResult {
-  /** 0 success, 1 a finding (would restart, not identified, plan with will-restart/unknown entries). */
-  exitCode: 0 | 1;
+  /**
+   * 0 success, 1 a finding (would restart, not identified, plan with will-restart/unknown entries),
+   * 2 a verdict that is no answer (`predict`: the edit is refused, or its controller is not modelled).
+   */
+  exitCode: 0 | 1 | 2;
   /** One JSON object per row (the `rows` of the `--json` document, the lines of `--ndjson`). */
   rows: Record<string, unknown>[];
   /** Totals or parameters of the whole run, for `--json`; null when the command has none. */

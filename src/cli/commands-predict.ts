@@ -1,10 +1,11 @@
 /**
- * `predict`: the controllers' question "which containers does this patch restart?" from an old and
- * a new manifest (Pods, workloads with a pod template, Lists of them), with the kubelet's restart
- * rules per container, through the library's `predictRestarts`.
+ * `predict`: what an edit from an old to a new manifest (Pods, workloads, Lists of them) does to the
+ * running pods, answered by whoever applies it (the apiserver's Pod rules, the workload's
+ * controller, OpenKruise, then the kubelet per container), through the library's `predictRollout`.
  */
 import { z } from 'zod';
-import { predictRestarts } from '../kubelet/index.js';
+import { predictRollout, type RolloutPrediction } from '../workloads/index.js';
+import { locateContainers } from '../pod/locate.js';
 import { UsageError, flag, str, type CommandContext, type CommandDef } from './command.js';
 import { GATES, checkGatesFor, featureGates } from './commands-controllers.js';
 import { KUBELET_VERSION } from './commands.js';
@@ -44,14 +45,117 @@ function pairs(
   return out;
 }
 
+const ACTIONS = [
+  'restart',
+  'keep',
+  'start',
+  'remove',
+  'deferred',
+  'stays-stopped',
+  'replaced',
+  'refused',
+  'unchanged',
+  'on-delete',
+  'future-pods',
+  'held',
+  'unpredictable',
+] as const;
+
+/** `--openkruise-gates A=true,B=false`, read like --feature-gates (the library checks names and values). */
+function kruiseGates(ctx: CommandContext): Record<string, string> | undefined {
+  const text = str(ctx.values, 'openkruise-gates');
+  if (text === undefined) return undefined;
+  if (str(ctx.values, 'openkruise') === undefined)
+    throw new UsageError('--openkruise-gates needs --openkruise VERSION');
+  const gates: Record<string, string> = {};
+  for (const part of text
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
+    const m = /^([^=\s]+)=(.*)$/.exec(part);
+    if (!m?.[1] || m[2] === undefined) {
+      throw new UsageError(
+        `--openkruise-gates expects Name=BOOL pairs separated by commas, got ${JSON.stringify(part)}`,
+      );
+    }
+    gates[m[1]] = m[2].trim();
+  }
+  return gates;
+}
+
+/** One row per container: the kubelet's verdict when the pod is patched in place, else the pod-level verdict. */
+function rowsOf(id: string, doc: unknown, r: RolloutPrediction): Record<string, unknown>[] {
+  const common = {
+    object: id,
+    decidedBy: r.decidedBy,
+    verdict: r.verdict,
+    pods: r.pods,
+    field: r.field ?? null,
+    reportedField: r.reportedField ?? null,
+    rolloutRuleId: r.ruleId,
+    rolloutRuleSource: r.ruleSource,
+  };
+  const k = r.kubelet;
+  if (!k) {
+    return locateContainers(doc).map((c) => ({
+      ...common,
+      container: c.name,
+      list: c.list,
+      role: null,
+      action: r.verdict,
+      reason: r.reason,
+      ruleId: r.ruleId,
+      ruleSource: r.ruleSource,
+      assumptions: [],
+      storedHash: null,
+      expectedHash: null,
+      changes: r.changes,
+      hashedChanges: [],
+      podRecreated: r.verdict === 'replaced',
+    }));
+  }
+  const byController = new Map(r.controllerRestarts.map((c) => [c.name, c.reason]));
+  return k.containers.map((c) => {
+    const controller = byController.get(c.name);
+    const recreated = k.podRecreated && c.action === 'keep';
+    return {
+      ...common,
+      decidedBy: controller !== undefined ? 'controller' : 'kubelet',
+      container: c.name,
+      list: c.list,
+      role: c.role,
+      action: controller !== undefined || recreated ? 'restart' : c.action,
+      reason: controller ?? (recreated ? (k.podReason ?? c.reason) : c.reason),
+      ruleId: c.ruleId ?? null,
+      ruleSource: c.ruleSource ?? null,
+      assumptions: c.assumptions,
+      storedHash: c.storedHash ?? null,
+      expectedHash: c.expectedHash ?? null,
+      changes: c.changes,
+      hashedChanges: c.hashedChanges,
+      podRecreated: k.podRecreated,
+    };
+  });
+}
+
 const predict: CommandDef = {
   name: 'predict',
-  summary: 'which containers a kubelet restarts when a pod is patched from OLD to NEW (exit 1 if any)',
+  summary: 'what an edit from OLD to NEW does to running pods, and who decides (exit 1 restart/replace, 2 refused)',
   description:
-    "Compares the containers of OLD and NEW (Pods, pod specs, workloads with a pod template, or Lists of them; objects are paired by kind, namespace and name) as the kubelet of --kubelet does for an in-place update (the pod object patched, not recreated; OpenKruise style): per container restart, keep, start, remove, deferred or stays-stopped, with the restart rule that decided and why. The running containers are taken to have been created by this kubelet from OLD; with --status the states come from OLD's status (not running, startup probe, resources), otherwise they are assumed running and listed as assumptions.",
+    "Compares OLD and NEW (Pods, workloads with a pod template, or Lists of them; objects are paired by kind, namespace and name) and answers for whoever applies the change. A Pod edit goes through the apiserver's update rules of --kubelet's release first: one it refuses (an env change, an added container) is `refused` with its field, exit 2; one it admits is decided by the kubelet per container (restart, keep, start, remove, deferred, stays-stopped), with the restart rule and why. A Deployment, StatefulSet (partition, OnDelete), DaemonSet, ReplicaSet, ReplicationController, Job or CronJob edit is decided by its controller: pods `replaced` (exit 1), `on-delete`, `future-pods`, `held`, `unchanged`, or `refused` by the apiserver (a Job's template, a selector). An OpenKruise CloneSet, Advanced StatefulSet or DaemonSet (--openkruise VERSION) is recreated, refused (InPlaceOnly), or patched in place and then decided by the kubelet. An object without a kind is taken as a pod patched in place. NEW is the whole object after the edit, as the apiserver would store it (a field missing from NEW is a removal), and both sides are compared as given, without apiserver defaulting. The running containers are taken to have been created by this kubelet from OLD; with --status the states come from OLD's status, otherwise they are assumed running and listed as assumptions.",
   options: {
     kubelet: { ...KUBELET_VERSION, required: true, description: `${KUBELET_VERSION.description} (required)` },
     'feature-gates': GATES,
+    openkruise: {
+      type: 'string',
+      value: 'VERSION',
+      description: 'the OpenKruise release (v1.0 – v1.9) running apps.kruise.io workloads (required for them)',
+    },
+    'openkruise-gates': {
+      type: 'string',
+      value: 'G=BOOL,…',
+      description: "kruise-manager's --feature-gates (InPlaceUpdateEnvFromMetadata, InPlaceWorkloadVerticalScaling)",
+    },
     'static-pod': {
       type: 'boolean',
       description: 'the pod is a static pod (manifest edits without metadata.uid recreate the whole pod)',
@@ -63,27 +167,41 @@ const predict: CommandDef = {
   },
   operands: [
     { name: 'OLD', description: 'the manifest(s) as running now; - for standard input', count: 'one' },
-    { name: 'NEW', description: 'the manifest(s) after the patch; - for standard input', count: 'one' },
+    { name: 'NEW', description: 'the manifest(s) after the edit; - for standard input', count: 'one' },
   ],
   examples: [
     {
       comment: 'does this image bump restart anything on 1.31 nodes?',
       command: 'kubectl get pod web-0 -o yaml | kubelet-hash predict --kubelet 1.31 - web-0-patched.yaml',
     },
+    {
+      comment: 'an OpenKruise CloneSet with InPlaceIfPossible: in place or recreated?',
+      command: 'kubelet-hash predict -k 1.31 --openkruise v1.8 cloneset.yaml cloneset-new.yaml',
+    },
   ],
-  finding: 'the kubelet would restart (or the pod is recreated with) at least one running container',
+  finding:
+    'a running container restarts or a pod is replaced (exit 1); an edit is refused or its controller unknown (exit 2)',
   output: {
     row: z.looseObject({
       object: z.string().describe('Kind/namespace/name of the new object'),
       container: z.string(),
       list: z.string(),
-      role: z.string(),
-      action: z.enum(['restart', 'keep', 'start', 'remove', 'deferred', 'stays-stopped']),
+      role: z.string().nullable().describe('the kubelet role (null where the pod is not patched in place)'),
+      action: z.enum(ACTIONS).describe('the kubelet action, or the pod-level verdict where no kubelet decides'),
+      decidedBy: z.enum(['apiserver', 'controller', 'kubelet']).describe('who decides this row'),
+      verdict: z
+        .enum(['refused', 'replaced', 'in-place', 'unchanged', 'on-delete', 'future-pods', 'held', 'unpredictable'])
+        .describe('what happens to the pod(s) of the object'),
+      pods: z.string().describe('which pods, for people: `every pod`, `ordinals 2–4 (partition 2)`, `none`'),
+      field: z.string().nullable().describe('a refusal: the first refused change, e.g. `spec.containers[0].env`'),
+      reportedField: z.string().nullable().describe('a refusal: the field the refusing component names (`spec`)'),
+      rolloutRuleId: z.string().nullable().describe('the ROLLOUT_RULES row that decided the object'),
+      rolloutRuleSource: z.string().nullable(),
       reason: z.string(),
       ruleId: z
         .string()
         .nullable()
-        .describe('the restart-rule row that decided (null for a container in one spec only)'),
+        .describe('the restart-rule row (in place), or the rollout rule; null for a container in one spec only'),
       ruleSource: z.string().nullable(),
       assumptions: z.array(z.string()),
       storedHash: z.string().nullable(),
@@ -94,62 +212,66 @@ const predict: CommandDef = {
     }),
     summary: z.object({
       release: z.string(),
+      openKruise: z.string().nullable(),
       objects: z.number().int(),
-      restarts: z.number().int().describe('running containers the kubelet kills and recreates'),
+      restarts: z.number().int().describe('running containers restarted in place (kubelet or OpenKruise)'),
+      replaced: z.number().int().describe('objects whose pods are replaced'),
+      refused: z.number().int().describe('objects whose edit is refused or not predictable'),
     }),
   },
   async run(ctx: CommandContext) {
     const kubelet = str(ctx.values, 'kubelet', true);
     const gates = featureGates(ctx);
     checkGatesFor(kubelet, gates);
+    const kruiseVersion = str(ctx.values, 'openkruise');
+    const kgates = kruiseGates(ctx);
     const [oldFile, newFile] = ctx.operands as [string, string];
     const matched = pairs(await readObjects(ctx, [oldFile]), await readObjects(ctx, [newFile]));
     const rows: Record<string, unknown>[] = [];
     let restarts = 0;
+    let replaced = 0;
+    let refused = 0;
     let release = '';
+    let exitCode: 0 | 1 | 2 = 0;
     for (const p of matched) {
       const status = flag(ctx.values, 'status') ? p.old.object.value['status'] : undefined;
       const r = within(p.new.file, p.new.object, [], () =>
-        predictRestarts(p.old.object.value, p.new.object.value, {
+        predictRollout(p.old.object.value, p.new.object.value, {
           kubeletVersion: kubelet,
           ...(gates ? { featureGates: gates } : {}),
           ...(flag(ctx.values, 'static-pod') ? { staticPod: true } : {}),
           ...(status !== undefined ? { podStatus: status } : {}),
+          ...(kruiseVersion !== undefined
+            ? { openKruise: { version: kruiseVersion, ...(kgates ? { featureGates: kgates } : {}) } }
+            : {}),
         }),
       );
       release = r.release;
       restarts += r.restarts;
-      for (const c of r.containers) {
-        rows.push({
-          object: p.id,
-          container: c.name,
-          list: c.list,
-          role: c.role,
-          action: r.podRecreated && c.action === 'keep' ? 'restart' : c.action,
-          reason: r.podRecreated && c.action === 'keep' ? (r.podReason ?? c.reason) : c.reason,
-          ruleId: c.ruleId ?? null,
-          ruleSource: c.ruleSource ?? null,
-          assumptions: c.assumptions,
-          storedHash: c.storedHash ?? null,
-          expectedHash: c.expectedHash ?? null,
-          changes: c.changes,
-          hashedChanges: c.hashedChanges,
-          podRecreated: r.podRecreated,
-        });
-      }
+      if (r.verdict === 'replaced') replaced++;
+      if (r.exitCode === 2) refused++;
+      exitCode = Math.max(exitCode, r.exitCode) as 0 | 1 | 2;
+      rows.push(...rowsOf(p.id, p.new.object.value, r));
     }
     const text =
       table(
-        ['action', 'object', 'container', 'rule', 'reason'],
+        ['action', 'by', 'object', 'container', 'rule', 'reason'],
         rows.map((r) => [
           r['action'] as string,
+          r['decidedBy'] as string,
           r['object'] as string,
           r['container'] as string,
           r['ruleId'] as string | null,
           r['reason'] as string,
         ]),
-      ) + `# kubelet ${release}: ${restarts} of ${rows.length} containers restart\n`;
-    return { exitCode: restarts > 0 ? 1 : 0, rows, summary: { release, objects: matched.length, restarts }, text };
+      ) +
+      `# kubelet ${release}: ${restarts} of ${rows.length} containers restart in place; ${replaced} of ${matched.length} objects replace their pods; ${refused} refused or not predictable\n`;
+    return {
+      exitCode,
+      rows,
+      summary: { release, openKruise: kruiseVersion ?? null, objects: matched.length, restarts, replaced, refused },
+      text,
+    };
   },
 };
 

@@ -94,7 +94,9 @@ const explainRow = z.looseObject({
 
 const envelope = {
   kubeletHash: z.string().describe('version of kubelet-hash that wrote the document'),
-  exitCode: z.union([z.literal(0), z.literal(1)]).describe('the exit code of the run'),
+  exitCode: z
+    .union([z.literal(0), z.literal(1), z.literal(2)])
+    .describe('the exit code of the run (2 with rows: `predict` found an edit refused or not predictable)'),
   warnings: z.array(z.string()).describe('the warnings also printed on stderr'),
 };
 
@@ -150,6 +152,6 @@ export const errorSchema = z.object({
 export const warningsSchema = z.object({
   kubeletHash: z.string(),
   command: z.string(),
-  exitCode: z.union([z.literal(0), z.literal(1)]),
+  exitCode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
   warnings: z.array(z.string()),
 });

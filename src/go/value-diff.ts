@@ -8,21 +8,26 @@ import { INT_OR_STRING_TYPE, QUANTITY_TYPE, type GoType } from '../models/gotype
 
 /** Paths where `a` and `b` (both decoded with `type`) differ; a whole subtree counts once. */
 export function diffGoValues(type: GoType, a: GoValue, b: GoValue): string[] {
-  const out: string[] = [];
+  return diffGoValuePaths(type, a, b).map(formatJsonPath);
+}
+
+/** The same differences as path segments (JSON member names and list indexes). */
+export function diffGoValuePaths(type: GoType, a: GoValue, b: GoValue): JsonPathSegment[][] {
+  const out: JsonPathSegment[][] = [];
   walk(type, a, b, [], out);
   return out;
 }
 
-function walk(type: GoType, a: GoValue, b: GoValue, path: JsonPathSegment[], out: string[]): void {
+function walk(type: GoType, a: GoValue, b: GoValue, path: JsonPathSegment[], out: JsonPathSegment[][]): void {
   if (a === b) return;
   switch (type.kind) {
     case 'ptr':
-      if (a === null || b === null) out.push(formatJsonPath(path));
+      if (a === null || b === null) out.push(path);
       else walk(type.elem, a, b, path, out);
       return;
     case 'slice': {
       if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) {
-        out.push(formatJsonPath(path));
+        out.push(path);
         return;
       }
       for (let i = 0; i < a.length; i++) walk(type.elem, a[i] as GoValue, b[i] as GoValue, [...path, i], out);
@@ -30,13 +35,13 @@ function walk(type: GoType, a: GoValue, b: GoValue, path: JsonPathSegment[], out
     }
     case 'map': {
       if (a === null || b === null) {
-        out.push(formatJsonPath(path));
+        out.push(path);
         return;
       }
       const ma = new Map(a as GoMap);
       const mb = new Map(b as GoMap);
       for (const k of new Set([...ma.keys(), ...mb.keys()])) {
-        if (!ma.has(k) || !mb.has(k)) out.push(formatJsonPath([...path, k]));
+        if (!ma.has(k) || !mb.has(k)) out.push([...path, k]);
         else walk(type.elem, ma.get(k) as GoValue, mb.get(k) as GoValue, [...path, k], out);
       }
       return;
@@ -44,7 +49,7 @@ function walk(type: GoType, a: GoValue, b: GoValue, path: JsonPathSegment[], out
     case 'struct': {
       // Quantities and IntOrString are single values to the user, whatever their Go internals.
       if (type.name === QUANTITY_TYPE || type.name === INT_OR_STRING_TYPE) {
-        if (!deepEqual(a, b)) out.push(formatJsonPath(path));
+        if (!deepEqual(a, b)) out.push(path);
         return;
       }
       const oa = a as Readonly<Record<string, GoValue>>;
@@ -62,7 +67,7 @@ function walk(type: GoType, a: GoValue, b: GoValue, path: JsonPathSegment[], out
       return;
     }
     default:
-      if (a !== b) out.push(formatJsonPath(path));
+      if (a !== b) out.push(path);
   }
 }
 

@@ -22,7 +22,14 @@ export type { ContainerStateInput, RuntimeStateName } from './runtime-state.js';
 export type { GateName, GateValue, StoredHashReading } from './options.js';
 
 // The door for the upgrade room, which plans a node through the same rules (not public API).
-export { checkOptions, escapesSchema, featureGatesSchema, readGateSettings, resolveGates } from './options.js';
+export {
+  checkOptions,
+  escapesSchema,
+  featureGatesSchema,
+  parseGateValue,
+  readGateSettings,
+  resolveGates,
+} from './options.js';
 export { containerRole } from './container-role.js';
 export { describeMatches } from './identify.js';
 export { restartRule } from './restart-rules.js';

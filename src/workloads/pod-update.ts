@@ -1,0 +1,276 @@
+/**
+ * The apiserver's update rules for a running Pod (ValidatePodUpdate and the resize and
+ * ephemeralcontainers subresources), per release: which changes it admits and through which
+ * request, and the first change it refuses with its field.
+ */
+import type { JsonPathSegment } from '../errors.js';
+import { isPlainObject } from '../decode/input.js';
+import type { ReleaseInfo } from '../registry/registry.js';
+import { parseQuantity, quantityString } from '../quantity/quantity.js';
+import { JsonNumber } from '../json/number.js';
+import { fieldPath, isAbsent, sameJson, valueAt, type TemplateChange } from './template-diff.js';
+import type { RolloutRuleId } from './rollout-rules.js';
+
+/** What the apiserver does with a Pod edit. */
+export type PodUpdateVerdict =
+  | {
+      accepted: true;
+      /** The requests that carry it: the Pod update, the resize or ephemeralcontainers subresource. */
+      requests: ('update' | 'resize' | 'ephemeralcontainers')[];
+      /** The rules that admitted a change (in the order of the changes). */
+      ruleIds: RolloutRuleId[];
+    }
+  | {
+      accepted: false;
+      ruleId: RolloutRuleId;
+      /** The first refused change, as a field path (`spec.containers[0].env`). */
+      field: string;
+      /** The field the apiserver's error names (`spec` for the catch-all refusal). */
+      reportedField: string;
+      reason: string;
+    };
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj => (isPlainObject(v) ? v : {});
+const MIRROR = 'kubernetes.io/config.mirror';
+
+/** Whether resize requests are admitted in this release (1.27–1.32 in the update, 1.33+ by subresource). */
+function resizeRule(info: ReleaseInfo, inPlaceResize: boolean): RolloutRuleId | null {
+  if (!inPlaceResize || info.minor < 27) return null;
+  return info.minor >= 33 ? 'pod-resize-subresource' : 'pod-resources-update';
+}
+
+/**
+ * The apiserver's verdict on patching `oldPod` into `newPod` (both Pods), given the changes
+ * between their metadata and spec. `inPlaceResize` is the InPlacePodVerticalScaling gate.
+ */
+export function checkPodUpdate(
+  oldPod: unknown,
+  newPod: unknown,
+  changes: readonly TemplateChange[],
+  info: ReleaseInfo,
+  inPlaceResize: boolean,
+): PodUpdateVerdict {
+  const refuse = (ruleId: RolloutRuleId, path: readonly JsonPathSegment[], reason: string, reported?: string) => ({
+    accepted: false as const,
+    ruleId,
+    field: fieldPath(path),
+    reportedField: reported ?? fieldPath(path),
+    reason,
+  });
+  const oldMeta = obj(obj(oldPod)['metadata']);
+  const newMeta = obj(obj(newPod)['metadata']);
+  const oldSpec = obj(obj(oldPod)['spec']);
+  const newSpec = obj(obj(newPod)['spec']);
+
+  // ValidateObjectMetaUpdate: identity fields, when both sides give them.
+  for (const k of ['name', 'namespace', 'uid']) {
+    const a = oldMeta[k];
+    const b = newMeta[k];
+    if (a !== undefined && b !== undefined && a !== b) {
+      return refuse('pod-metadata-immutable', ['metadata', k], 'field is immutable');
+    }
+  }
+  const oldMirror = obj(oldMeta['annotations'])[MIRROR];
+  const newMirror = obj(newMeta['annotations'])[MIRROR];
+  if (oldMirror !== newMirror) {
+    return refuse(
+      'pod-mirror-annotation',
+      ['metadata', 'annotations', MIRROR],
+      'the mirror pod annotation may not change',
+    );
+  }
+
+  // ValidateContainerUpdates: same number of containers and init containers, images non-empty.
+  for (const list of ['containers', 'initContainers'] as const) {
+    const a = Array.isArray(oldSpec[list]) ? (oldSpec[list] as unknown[]) : [];
+    const b = Array.isArray(newSpec[list]) ? (newSpec[list] as unknown[]) : [];
+    if (a.length !== b.length) {
+      return refuse(
+        'pod-containers-added-or-removed',
+        ['spec', list],
+        `pod updates may not add or remove containers (${a.length} → ${b.length} ${list})`,
+      );
+    }
+  }
+
+  const requests = new Set<'update' | 'resize' | 'ephemeralcontainers'>();
+  const ruleIds: RolloutRuleId[] = [];
+  const admit = (id: RolloutRuleId, via: 'update' | 'resize' | 'ephemeralcontainers') => {
+    requests.add(via);
+    if (!ruleIds.includes(id)) ruleIds.push(id);
+  };
+  const resize = resizeRule(info, inPlaceResize);
+  let resized: TemplateChange | undefined;
+  const forbidden = `pod updates may not change fields other than ${updatableFields(info, resize).join(', ')}`;
+
+  for (const c of changes) {
+    const [top, key, index] = c.path;
+    if (top === 'metadata') {
+      if (key === 'labels' || key === 'annotations') admit('pod-metadata-mutable', 'update');
+      // Other metadata (ownerReferences, finalizers, server-set fields) does not reach the kubelet.
+      continue;
+    }
+    if (key === 'containers' || key === 'initContainers') {
+      const field = c.path.slice(3);
+      if (field.length === 1 && field[0] === 'image' && c.op === 'replace') {
+        admit('pod-image', 'update');
+        continue;
+      }
+      if (field[0] === 'image') return refuse('pod-image', c.path, 'Required value: the image may not be removed');
+      if (field[0] === 'resources' && resize && resizable(key, newSpec, index, field, info)) {
+        resized ??= c;
+        admit(resize, resize === 'pod-resize-subresource' ? 'resize' : 'update');
+        continue;
+      }
+      return refuse('pod-spec-immutable', c.path, forbidden, 'spec');
+    }
+    if (key === 'ephemeralContainers') {
+      const verdict = ephemeralVerdict(oldSpec, newSpec, info);
+      if (verdict)
+        return refuse('pod-ephemeral-immutable', verdict, 'ephemeral containers may not be removed or changed');
+      admit('pod-ephemeral-subresource', 'ephemeralcontainers');
+      continue;
+    }
+    if (key === 'activeDeadlineSeconds') {
+      const before = oldSpec['activeDeadlineSeconds'];
+      const after = newSpec['activeDeadlineSeconds'];
+      if (isAbsent(after))
+        return refuse('pod-active-deadline', c.path, 'must not update from a positive integer to nil value');
+      if (!isAbsent(before) && Number(after) > Number(before)) {
+        return refuse('pod-active-deadline', c.path, 'must be less than or equal to previous value');
+      }
+      admit('pod-active-deadline', 'update');
+      continue;
+    }
+    if (key === 'tolerations') {
+      const missing = onlyAddedTolerations(oldSpec['tolerations'], newSpec['tolerations']);
+      if (missing !== null) {
+        return refuse(
+          'pod-tolerations-added',
+          ['spec', 'tolerations'],
+          `existing toleration can not be modified except its tolerationSeconds (spec.tolerations[${missing}] of the old pod)`,
+        );
+      }
+      admit('pod-tolerations-added', 'update');
+      continue;
+    }
+    if (key === 'schedulingGates' && info.minor >= 27) {
+      const before = Array.isArray(oldSpec['schedulingGates']) ? (oldSpec['schedulingGates'] as unknown[]) : [];
+      const after = Array.isArray(newSpec['schedulingGates']) ? (newSpec['schedulingGates'] as unknown[]) : [];
+      if (!after.every((g) => before.some((o) => sameJson(o, g)))) {
+        return refuse('pod-scheduling-gates-removed', ['spec', 'schedulingGates'], 'only deletion is allowed');
+      }
+      admit('pod-scheduling-gates-removed', 'update');
+      continue;
+    }
+    if (key === 'terminationGracePeriodSeconds' && info.minor >= 21) {
+      const before = oldSpec['terminationGracePeriodSeconds'];
+      if (Number(before) < 0 && Number(newSpec['terminationGracePeriodSeconds']) === 1) {
+        admit('pod-termination-grace-negative', 'update');
+        continue;
+      }
+    }
+    return refuse('pod-spec-immutable', c.path, forbidden, 'spec');
+  }
+
+  if (resized && qosClass(oldSpec) !== qosClass(newSpec)) {
+    return refuse('pod-resize-qos', resized.path, `Pod QoS is immutable (${qosClass(oldSpec)} → ${qosClass(newSpec)})`);
+  }
+  // From 1.33 a resize is its own request, which changes nothing else.
+  if (requests.has('resize') && requests.has('update') && resized) {
+    return refuse(
+      'pod-resize-subresource',
+      resized.path,
+      'resources change only through the resize subresource, in a request that changes nothing else (send the other changes apart)',
+    );
+  }
+  return { accepted: true, requests: requests.size > 0 ? [...requests] : ['update'], ruleIds };
+}
+
+/** The fields the release's ValidatePodUpdate message lists as updatable. */
+function updatableFields(info: ReleaseInfo, resize: RolloutRuleId | null): string[] {
+  const out = ['spec.containers[*].image', 'spec.initContainers[*].image', 'spec.activeDeadlineSeconds'];
+  out.push('spec.tolerations (only additions to existing tolerations)');
+  if (info.minor >= 21)
+    out.push('spec.terminationGracePeriodSeconds (allow it to be set to 1 if it was previously negative)');
+  if (resize === 'pod-resources-update') out.push('spec.containers[*].resources (for CPU/memory only)');
+  if (info.minor >= 27) out.push('spec.schedulingGates (only deletions)');
+  return out;
+}
+
+/** cpu/memory requests or limits of a container (1.27+) or a sidecar (1.33+), nothing else of resources. */
+function resizable(
+  list: JsonPathSegment | undefined,
+  spec: Obj,
+  index: JsonPathSegment | undefined,
+  field: readonly JsonPathSegment[],
+  info: ReleaseInfo,
+): boolean {
+  if (list === 'initContainers') {
+    const c = obj(valueAt(spec, ['initContainers', index ?? -1]));
+    if (!(info.minor >= 33 && c['restartPolicy'] === 'Always')) return false;
+  }
+  const [, kind, resource] = field;
+  return (kind === 'limits' || kind === 'requests') && (resource === 'cpu' || resource === 'memory');
+}
+
+/** null when `after` keeps every ephemeral container of `before` unchanged (and only adds); else the path refused. */
+function ephemeralVerdict(before: Obj, after: Obj, info: ReleaseInfo): JsonPathSegment[] | null {
+  const a = Array.isArray(before['ephemeralContainers']) ? (before['ephemeralContainers'] as unknown[]) : [];
+  const b = Array.isArray(after['ephemeralContainers']) ? (after['ephemeralContainers'] as unknown[]) : [];
+  if (info.minor < 23) return ['spec', 'ephemeralContainers'];
+  for (let i = 0; i < a.length; i++) {
+    const name = obj(a[i])['name'];
+    const j = b.findIndex((x) => obj(x)['name'] === name);
+    if (j < 0 || !sameJson(a[i], b[j])) return ['spec', 'ephemeralContainers', j < 0 ? i : j];
+  }
+  return null;
+}
+
+/** The index of an old toleration the new list lacks (compared without tolerationSeconds), or null. */
+function onlyAddedTolerations(before: unknown, after: unknown): number | null {
+  const a = Array.isArray(before) ? (before as unknown[]) : [];
+  const b = Array.isArray(after) ? (after as unknown[]) : [];
+  const strip = (t: unknown) => Object.fromEntries(Object.entries(obj(t)).filter(([k]) => k !== 'tolerationSeconds'));
+  const i = a.findIndex((t) => !b.some((n) => sameJson(strip(t), strip(n))));
+  return i < 0 ? null : i;
+}
+
+/** The pod's QoS class from its containers' cpu and memory (pkg/apis/core/helper/qos GetPodQOS). */
+export function qosClass(spec: Obj): 'Guaranteed' | 'Burstable' | 'BestEffort' {
+  const containers = [
+    ...(Array.isArray(spec['containers']) ? (spec['containers'] as unknown[]) : []),
+    ...(Array.isArray(spec['initContainers']) ? (spec['initContainers'] as unknown[]) : []),
+  ];
+  let any = false;
+  let guaranteed = true;
+  for (const c of containers) {
+    const res = obj(obj(c)['resources']);
+    const limits = obj(res['limits']);
+    const requests = obj(res['requests']);
+    for (const r of ['cpu', 'memory']) {
+      const l = limits[r];
+      // A request defaults to its limit when only the limit is given.
+      const q = requests[r] ?? l;
+      if (!isAbsent(l) || !isAbsent(q)) any = true;
+      if (isAbsent(l) || !sameQuantity(q, l)) guaranteed = false;
+    }
+  }
+  if (!any) return 'BestEffort';
+  return guaranteed ? 'Guaranteed' : 'Burstable';
+}
+
+/** Equal as quantities (`1` and `1000m` are); text that is no quantity compares as text. */
+function sameQuantity(a: unknown, b: unknown): boolean {
+  const canonical = (v: unknown): string => {
+    // A JsonNumber (numbers kept as source text) prints its text.
+    const text = typeof v === 'string' || typeof v === 'number' ? String(v) : v instanceof JsonNumber ? v.text : '';
+    try {
+      return quantityString(parseQuantity(text));
+    } catch {
+      return text;
+    }
+  };
+  return canonical(a) === canonical(b);
+}

@@ -1,0 +1,494 @@
+/**
+ * Who applies a change to running pods, as data: one row per rule of the apiserver's Pod update
+ * validation, of the native workload controllers and of OpenKruise's in-place update, with the
+ * releases it holds for and the source it was read from. `pod-update.ts`, `native-rollout.ts` and
+ * `openkruise.ts` decide by these rows, so every prediction names its rule and source.
+ *
+ * Kubernetes rules count Kubernetes minors (`8` for 1.8); OpenKruise rules count OpenKruise 1.x
+ * minors (`8` for v1.8). Sources are `path@tag (function)`; `@master` marks text read at
+ * kubernetes/kubernetes master (commit 000f2605, 2025) whose first release is given by the range.
+ */
+
+/**
+ * Who decides what happens to the running pods: the apiserver (admits or refuses the edit), a
+ * controller (replaces pods, or patches them in place), or the kubelet (restarts containers of a
+ * pod patched in place).
+ *
+ * @example
+ * ```ts
+ * import { predictRollout, type RolloutDecider } from 'kubelet-hash';
+ * const pod = (image: string) => ({ kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'web', image }] } });
+ * const by: RolloutDecider = predictRollout(pod('nginx:1'), pod('nginx:2'), { kubeletVersion: '1.31' }).decidedBy;
+ * by; // → 'kubelet'
+ * ```
+ *
+ * @group Kubelet decisions
+ */
+export type RolloutDecider = 'apiserver' | 'controller' | 'kubelet';
+
+/**
+ * Every rule {@link predictRollout} applies; see {@link ROLLOUT_RULES}.
+ *
+ * @example
+ * ```ts
+ * import { predictRollout, type RolloutRuleId } from 'kubelet-hash';
+ * const job = (image: string) => ({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { template: { spec: { containers: [{ name: 'a', image }] } } } });
+ * const id: RolloutRuleId | null = predictRollout(job('a:1'), job('a:2'), { kubeletVersion: '1.31' }).ruleId;
+ * id; // → 'job-template-immutable'
+ * ```
+ *
+ * @group Kubelet decisions
+ */
+export type RolloutRuleId =
+  | 'pod-metadata-mutable'
+  | 'pod-metadata-immutable'
+  | 'pod-mirror-annotation'
+  | 'pod-containers-added-or-removed'
+  | 'pod-image'
+  | 'pod-active-deadline'
+  | 'pod-tolerations-added'
+  | 'pod-termination-grace-negative'
+  | 'pod-scheduling-gates-removed'
+  | 'pod-resources-update'
+  | 'pod-resize-subresource'
+  | 'pod-resize-qos'
+  | 'pod-ephemeral-subresource'
+  | 'pod-ephemeral-immutable'
+  | 'pod-spec-immutable'
+  | 'apps-selector-immutable'
+  | 'deployment-rollout'
+  | 'deployment-paused'
+  | 'template-unchanged'
+  | 'replicaset-future-pods'
+  | 'statefulset-rolling-update'
+  | 'statefulset-on-delete'
+  | 'statefulset-spec-immutable'
+  | 'daemonset-rolling-update'
+  | 'daemonset-on-delete'
+  | 'job-template-immutable'
+  | 'cronjob-future-jobs'
+  | 'kruise-recreate'
+  | 'kruise-in-place-image'
+  | 'kruise-in-place-metadata'
+  | 'kruise-env-from-metadata'
+  | 'kruise-in-place-resources'
+  | 'kruise-recreate-fallback'
+  | 'kruise-in-place-only-refused'
+  | 'kruise-on-delete'
+  | 'kruise-paused';
+
+/**
+ * One rule of who applies a change.
+ *
+ * @example
+ * ```ts
+ * import { ROLLOUT_RULES, type RolloutRule } from 'kubelet-hash';
+ * const byApiserver: RolloutRule[] = ROLLOUT_RULES.filter((r) => r.decidedBy === 'apiserver' && r.id.startsWith('pod-'));
+ * byApiserver.some((r) => r.id === 'pod-spec-immutable'); // → true
+ * ```
+ *
+ * @group Kubelet decisions
+ */
+export interface RolloutRule {
+  readonly id: RolloutRuleId;
+  /** Who decides by this rule. */
+  readonly decidedBy: RolloutDecider;
+  /** Whose releases `firstMinor`/`lastMinor` count: Kubernetes 1.x or OpenKruise 1.x. */
+  readonly releases: 'kubernetes' | 'openkruise';
+  readonly firstMinor: number;
+  /** `null` while it holds in the newest release modelled. */
+  readonly lastMinor: number | null;
+  /** A feature gate the rule needs (an apiserver gate, or an OpenKruise manager gate). */
+  readonly gate?: { readonly name: string; readonly on: boolean };
+  /** Where it is decided: `path@tag (function)`. */
+  readonly source: string;
+  /** The rule in one sentence. */
+  readonly statement: string;
+}
+
+const VALIDATION = 'pkg/apis/core/validation/validation.go';
+const APPS_VALIDATION = 'pkg/apis/apps/validation/validation.go';
+const KRUISE_DEFAULTS = 'pkg/util/inplaceupdate/inplace_update_defaults.go';
+
+/**
+ * The rules, apiserver first (it admits or refuses before any controller or kubelet acts).
+ *
+ * @example
+ * ```ts
+ * import { ROLLOUT_RULES } from 'kubelet-hash';
+ * const env = ROLLOUT_RULES.find((r) => r.id === 'kruise-env-from-metadata')!;
+ * [env.decidedBy, env.releases, env.firstMinor, env.gate?.name]; // → ['controller', 'openkruise', 0, 'InPlaceUpdateEnvFromMetadata']
+ * ```
+ *
+ * @group Kubelet decisions
+ */
+export const ROLLOUT_RULES: readonly RolloutRule[] = Object.freeze([
+  {
+    id: 'pod-metadata-mutable',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source: `${VALIDATION}@v1.8.0 (ValidatePodUpdate → ValidateObjectMetaUpdate)`,
+    statement:
+      "A running Pod's labels and annotations may change; the kubelet restarts nothing for them (env read through the downward API keeps the value it started with).",
+  },
+  {
+    id: 'pod-metadata-immutable',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source: 'staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go@v1.8.0 (ValidateObjectMetaUpdate)',
+    statement: 'metadata.name, metadata.namespace and metadata.uid of an object never change: "field is immutable".',
+  },
+  {
+    id: 'pod-mirror-annotation',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source: `${VALIDATION}@v1.8.0 (ValidatePodSpecificAnnotationUpdates)`,
+    statement: 'The kubernetes.io/config.mirror annotation of a Pod may not be added, removed or changed.',
+  },
+  {
+    id: 'pod-containers-added-or-removed',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source: `${VALIDATION}@v1.8.0 (ValidatePodUpdate); ${VALIDATION}@master (ValidateContainerUpdates)`,
+    statement:
+      'A Pod update may not add or remove containers or init containers (spec.containers / spec.initContainers: "pod updates may not add or remove containers").',
+  },
+  {
+    id: 'pod-image',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source: `${VALIDATION}@v1.8.0 (ValidatePodUpdate: munge spec.containers[*].image, spec.initContainers[*].image)`,
+    statement:
+      'spec.containers[*].image and spec.initContainers[*].image may change (to a non-empty image); the kubelet then decides per container.',
+  },
+  {
+    id: 'pod-active-deadline',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source: `${VALIDATION}@v1.8.0 (ValidatePodUpdate: spec.activeDeadlineSeconds)`,
+    statement:
+      'spec.activeDeadlineSeconds may be set where it was unset or lowered; raising or unsetting it is refused.',
+  },
+  {
+    id: 'pod-tolerations-added',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source: `${VALIDATION}@v1.8.0 (validateOnlyAddedTolerations)`,
+    statement:
+      'spec.tolerations may gain entries; an existing toleration may not be removed or changed except its tolerationSeconds.',
+  },
+  {
+    id: 'pod-termination-grace-negative',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 21,
+    lastMinor: null,
+    source: `${VALIDATION}@master (ValidatePodUpdate: terminationGracePeriodSeconds)`,
+    statement: 'spec.terminationGracePeriodSeconds may be set to 1 where it was negative; any other change is refused.',
+  },
+  {
+    id: 'pod-scheduling-gates-removed',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 27,
+    lastMinor: null,
+    gate: { name: 'PodSchedulingReadiness', on: true },
+    source: `${VALIDATION}@v1.27.0 (validateOnlyDeletedSchedulingGates; alpha in 1.26, on by default from 1.27, GA 1.30)`,
+    statement:
+      'spec.schedulingGates may only lose entries (a pod with gates is not yet scheduled, so no kubelet runs it).',
+  },
+  {
+    id: 'pod-resources-update',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 27,
+    lastMinor: 32,
+    gate: { name: 'InPlacePodVerticalScaling', on: true },
+    source: `${VALIDATION}@v1.27.0 (ValidatePodUpdate: munge spec.containers[*].resources)`,
+    statement:
+      'With InPlacePodVerticalScaling on, 1.27–1.32 accept cpu and memory requests and limits of spec.containers[*] in the Pod update itself; the kubelet resizes (or restarts, by resizePolicy).',
+  },
+  {
+    id: 'pod-resize-subresource',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 33,
+    lastMinor: null,
+    gate: { name: 'InPlacePodVerticalScaling', on: true },
+    source: `${VALIDATION}@v1.33.0 (ValidatePodResize; pkg/registry/core/pod/strategy.go podResizeStrategy)`,
+    statement:
+      'From 1.33 cpu and memory of containers (and sidecars) change only through the resize subresource (kubectl patch --subresource resize), in a request that changes nothing else; the Pod update refuses them.',
+  },
+  {
+    id: 'pod-resize-qos',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 27,
+    lastMinor: null,
+    gate: { name: 'InPlacePodVerticalScaling', on: true },
+    source: `${VALIDATION}@v1.27.0 (ValidatePodUpdate: "Pod QoS is immutable"); ${VALIDATION}@v1.33.0 (ValidatePodResize)`,
+    statement: "A resize may not change the pod's QoS class (Guaranteed, Burstable, BestEffort).",
+  },
+  {
+    id: 'pod-ephemeral-subresource',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 23,
+    lastMinor: null,
+    gate: { name: 'EphemeralContainers', on: true },
+    source: `${VALIDATION}@v1.23.0 (ValidatePodEphemeralContainersUpdate; beta, on by default from 1.23, GA 1.25)`,
+    statement:
+      'Ephemeral containers are added only through the ephemeralcontainers subresource (kubectl debug); the kubelet starts them once.',
+  },
+  {
+    id: 'pod-ephemeral-immutable',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 16,
+    lastMinor: null,
+    source: `${VALIDATION}@v1.23.0 (ValidatePodEphemeralContainersUpdate: "may not be removed or changed"); ${VALIDATION}@master (ValidatePodUpdate)`,
+    statement:
+      'An ephemeral container may not be removed or changed, and the Pod update itself may not touch spec.ephemeralContainers.',
+  },
+  {
+    id: 'pod-spec-immutable',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source: `${VALIDATION}@v1.8.0 (ValidatePodUpdate: "pod updates may not change fields other than …")`,
+    statement:
+      'Any other change of a running Pod\'s spec is refused; the apiserver reports it at `spec` ("pod updates may not change fields other than …" with a diff), the prediction names the first changed field.',
+  },
+  {
+    id: 'apps-selector-immutable',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 9,
+    lastMinor: null,
+    source: `${APPS_VALIDATION}@v1.9.0 (ValidateDeploymentUpdate, ValidateReplicaSetUpdate, ValidateDaemonSetUpdate: apps/v1 selector immutable)`,
+    statement: 'spec.selector of an apps/v1 Deployment, ReplicaSet, DaemonSet or StatefulSet is immutable.',
+  },
+  {
+    id: 'deployment-rollout',
+    decidedBy: 'controller',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source:
+      'pkg/controller/deployment/sync.go@v1.8.0 (getNewReplicaSet: ComputeHash of the template); pkg/controller/deployment/util/deployment_util.go@v1.8.0 (EqualIgnoreHash)',
+    statement:
+      'A change of spec.template makes a new ReplicaSet: every pod is replaced (RollingUpdate: a few at a time; Recreate: all deleted first), whatever the kubelet would do with the containers.',
+  },
+  {
+    id: 'deployment-paused',
+    decidedBy: 'controller',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source: 'pkg/controller/deployment/deployment_controller.go@v1.8.0 (syncDeployment: d.Spec.Paused → sync only)',
+    statement: 'A paused Deployment rolls nothing out until it is resumed; then every pod is replaced.',
+  },
+  {
+    id: 'template-unchanged',
+    decidedBy: 'controller',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source:
+      'pkg/controller/deployment/util/deployment_util.go@v1.8.0 (EqualIgnoreHash); pkg/controller/history/controller_history.go@v1.8.0 (HashControllerRevision of the template patch)',
+    statement:
+      'A change outside spec.template (replicas, strategy, minReadySeconds, labels of the workload), or one that leaves the template equal once decoded (quantity spellings, `[]` for absent, key order), leaves the template hash and revision as they were: no pod is replaced.',
+  },
+  {
+    id: 'replicaset-future-pods',
+    decidedBy: 'controller',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source: 'pkg/controller/replicaset/replica_set.go@v1.8.0 (manageReplicas: new pods from rs.Spec.Template only)',
+    statement:
+      'A ReplicaSet or ReplicationController never compares running pods with its template: they keep running; pods it creates later use the new template.',
+  },
+  {
+    id: 'statefulset-rolling-update',
+    decidedBy: 'controller',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source: 'pkg/controller/statefulset/stateful_set_control.go@v1.8.0 (updateStatefulSet: RollingUpdate, partition)',
+    statement:
+      'RollingUpdate (the default) deletes and recreates each pod whose ordinal is at least spec.updateStrategy.rollingUpdate.partition (0 by default), highest ordinal first.',
+  },
+  {
+    id: 'statefulset-on-delete',
+    decidedBy: 'controller',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source: 'pkg/controller/statefulset/stateful_set_control.go@v1.8.0 (updateStatefulSet: OnDelete)',
+    statement: 'OnDelete replaces nothing: a pod gets the new template when it is deleted.',
+  },
+  {
+    id: 'statefulset-spec-immutable',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source: `${APPS_VALIDATION}@v1.8.0 (ValidateStatefulSetUpdate: "updates to statefulset spec for fields other than …")`,
+    statement:
+      'spec.selector, spec.serviceName, spec.volumeClaimTemplates and spec.podManagementPolicy of a StatefulSet are immutable in every release (the other fields have moved in and out of the list across releases and are not judged here).',
+  },
+  {
+    id: 'daemonset-rolling-update',
+    decidedBy: 'controller',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source: 'pkg/controller/daemon/update.go@v1.8.0 (rollingUpdate)',
+    statement: 'RollingUpdate (the default in apps/v1) replaces the pod on every node, maxUnavailable at a time.',
+  },
+  {
+    id: 'daemonset-on-delete',
+    decidedBy: 'controller',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source: 'pkg/controller/daemon/update.go@v1.8.0 (OnDelete: no rolling update)',
+    statement: 'OnDelete replaces nothing: a node gets the new pod when its old one is deleted.',
+  },
+  {
+    id: 'job-template-immutable',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source: 'pkg/apis/batch/validation/validation.go@v1.8.0 (ValidateJobSpecUpdate: spec.template immutable)',
+    statement:
+      "A Job's spec.template is immutable: the edit is refused (the scheduling directives of a suspended Job that never started, mutable from 1.27, are not modelled).",
+  },
+  {
+    id: 'cronjob-future-jobs',
+    decidedBy: 'controller',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source:
+      'pkg/controller/cronjob/utils.go@v1.8.0 (getJobFromTemplate); pkg/controller/cronjob/cronjob_controllerv2.go@v1.21.0',
+    statement: 'A CronJob change applies to the Jobs it creates later; running Jobs and their pods are left alone.',
+  },
+  {
+    id: 'kruise-recreate',
+    decidedBy: 'controller',
+    releases: 'openkruise',
+    firstMinor: 0,
+    lastMinor: null,
+    source:
+      'apis/apps/v1alpha1/cloneset_types.go@v1.0.0 (ReCreate, the default); pkg/controller/cloneset/sync/cloneset_update.go@v1.0.0',
+    statement:
+      'With the ReCreate strategy (CloneSet updateStrategy.type, Advanced StatefulSet podUpdatePolicy, Advanced DaemonSet rollingUpdate.type Standard) every template change deletes and recreates the pods.',
+  },
+  {
+    id: 'kruise-in-place-image',
+    decidedBy: 'controller',
+    releases: 'openkruise',
+    firstMinor: 0,
+    lastMinor: null,
+    source: `${KRUISE_DEFAULTS}@v1.0.0 (defaultCalculateInPlaceUpdateSpec: replace of /spec/containers/N/image)`,
+    statement:
+      'InPlaceIfPossible / InPlaceOnly patch the pod in place when every template change is a replace of spec.containers[N].image (an init container image, an added field or any other spec change is not); the kubelet then decides per container.',
+  },
+  {
+    id: 'kruise-in-place-metadata',
+    decidedBy: 'controller',
+    releases: 'openkruise',
+    firstMinor: 0,
+    lastMinor: null,
+    source: `${KRUISE_DEFAULTS}@v1.0.0 (defaultCalculateInPlaceUpdateSpec: /metadata/ patches → MetaDataPatch)`,
+    statement: 'Changes of the template metadata (labels, annotations) are patched onto the pod in place.',
+  },
+  {
+    id: 'kruise-env-from-metadata',
+    decidedBy: 'controller',
+    releases: 'openkruise',
+    firstMinor: 0,
+    lastMinor: null,
+    gate: { name: 'InPlaceUpdateEnvFromMetadata', on: true },
+    source: `${KRUISE_DEFAULTS}@v1.0.0 (ContainerRefMetadata, UpdateEnvFromMetadata); pkg/util/containermeta/env_hash.go@v1.0.0 (IsContainerReferenceToMeta); pkg/features/kruise_features.go (off to v1.3, on from v1.4)`,
+    statement:
+      "With InPlaceUpdateEnvFromMetadata on, a container whose env reads an added or changed label or annotation through fieldRef is restarted by OpenKruise's daemon to take the new value (the kubelet alone would keep it).",
+  },
+  {
+    id: 'kruise-in-place-resources',
+    decidedBy: 'controller',
+    releases: 'openkruise',
+    firstMinor: 8,
+    lastMinor: null,
+    gate: { name: 'InPlaceWorkloadVerticalScaling', on: true },
+    source:
+      'pkg/util/inplaceupdate/inplace_update_vertical.go@v1.8.0 (UpdateInplaceUpdateMetadata: replace of cpu/memory, IsPodQoSChanged)',
+    statement:
+      "With InPlaceWorkloadVerticalScaling on (v1.8+), a replace of spec.containers[N].resources.{limits,requests}.{cpu,memory} that keeps the pod's QoS class is applied in place (the kubelet resizes or restarts by its rules); adding or removing a resource is not.",
+  },
+  {
+    id: 'kruise-recreate-fallback',
+    decidedBy: 'controller',
+    releases: 'openkruise',
+    firstMinor: 0,
+    lastMinor: null,
+    source: `${KRUISE_DEFAULTS}@v1.0.0 (defaultCalculateInPlaceUpdateSpec returns nil); apis/apps/v1alpha1/cloneset_types.go@v1.0.0 (InPlaceIfPossible)`,
+    statement: 'InPlaceIfPossible with any other template change falls back to deleting and recreating the pods.',
+  },
+  {
+    id: 'kruise-in-place-only-refused',
+    decidedBy: 'controller',
+    releases: 'openkruise',
+    firstMinor: 0,
+    lastMinor: null,
+    source:
+      'pkg/controller/cloneset/core/cloneset_core.go@v1.0.0 (ValidateCloneSetUpdate); pkg/webhook/statefulset/validating/statefulset_create_update_handler.go@v1.0.0 (validateTemplateInPlaceOnly)',
+    statement:
+      "InPlaceOnly: OpenKruise's validating webhook refuses a template spec change other than a replace of a container image.",
+  },
+  {
+    id: 'kruise-on-delete',
+    decidedBy: 'controller',
+    releases: 'openkruise',
+    firstMinor: 0,
+    lastMinor: null,
+    source:
+      'apis/apps/v1beta1/statefulset_types.go@v1.0.0 (OnDelete); apis/apps/v1alpha1/daemonset_types.go@v1.0.0 (OnDelete)',
+    statement: 'Advanced StatefulSet / DaemonSet with OnDelete replace nothing until a pod is deleted.',
+  },
+  {
+    id: 'kruise-paused',
+    decidedBy: 'controller',
+    releases: 'openkruise',
+    firstMinor: 0,
+    lastMinor: null,
+    source:
+      'apis/apps/v1alpha1/cloneset_types.go@v1.0.0 (updateStrategy.paused); apis/apps/v1beta1/statefulset_types.go@v1.0.0 (rollingUpdate.paused)',
+    statement: 'A paused update strategy updates no pod until it is unpaused.',
+  },
+] satisfies RolloutRule[]);
+
+/** The row of `id` (every id has one). */
+export function rolloutRule(id: RolloutRuleId): RolloutRule {
+  const r = ROLLOUT_RULES.find((x) => x.id === id);
+  if (!r) throw new Error(`no rollout rule ${id}`);
+  return r;
+}
