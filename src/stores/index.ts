@@ -7,7 +7,10 @@ export type {
   ApplyOptions,
   ApplyReport,
   RecordStore,
+  RestoreOptions,
+  RestoreReport,
 } from './types.js';
+export type { RecordPrint } from './store-state.js';
 export {
   ContainerdStore,
   containerdMetaDbPath,

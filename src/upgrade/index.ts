@@ -8,11 +8,13 @@ export {
   verifyNode,
   type ApplyNodePlanOptions,
   type ApplyNodePlanReport,
+  type RollbackNodePlanOptions,
   type VerifyNodeInput,
 } from './apply.js';
 export {
   parseNodePlan,
   formatNodePlan,
+  checkNodePlan,
   type NodeUpgradePlan,
   type NodePlanEntry,
   type NodeRecordLocation,
