@@ -9,8 +9,8 @@ export type {
   RecordStore,
   RestoreOptions,
   RestoreReport,
+  RecordPrint,
 } from './types.js';
-export type { RecordPrint } from './store-state.js';
 export {
   ContainerdStore,
   containerdMetaDbPath,

@@ -5,28 +5,7 @@
  * difference).
  */
 import { StoreError } from '../errors.js';
-import type { StoredContainer } from './types.js';
-
-/**
- * One record of a store's state: its container id and fingerprint, and who it is (for messages).
- *
- * @example
- * ```ts
- * import type { RecordPrint } from 'kubelet-hash/node';
- * const r: RecordPrint = { containerId: 'c1', fingerprint: '0123456789abcdef', name: 'default/web-0 web' };
- * r.containerId; // → 'c1'
- * ```
- *
- * @group Upgrades and runtime stores
- */
-export interface RecordPrint {
-  /** The runtime's container id. */
-  containerId: string;
-  /** xxHash64 of the record as read (see {@link StoredContainer.fingerprint}). */
-  fingerprint: string;
-  /** `namespace/pod container`, for messages. */
-  name?: string;
-}
+import type { RecordPrint, StoredContainer } from './types.js';
 
 /** How a store's records differ from an expected set: container ids, each with its name when known. */
 export interface StoreDifference {

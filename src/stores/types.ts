@@ -1,7 +1,6 @@
 /** The interface every runtime record store (containerd meta.db, CRI-O, docker) implements. */
 import type { CommitHooks } from '../bbolt/write.js';
 import type { HashChange } from '../runtime-records/index.js';
-import type { RecordPrint } from './store-state.js';
 
 /**
  * Which runtime persists the records.
@@ -253,4 +252,25 @@ export interface RestoreReport {
   lost: string[];
   /** Files that changed since apply outside the container records (containerd's own bookkeeping), put back as they were. */
   notes?: string[];
+}
+
+/**
+ * One record of a store's state: its container id and fingerprint, and who it is (for messages).
+ *
+ * @example
+ * ```ts
+ * import type { RecordPrint } from 'kubelet-hash/node';
+ * const r: RecordPrint = { containerId: 'c1', fingerprint: '0123456789abcdef', name: 'default/web-0 web' };
+ * r.containerId; // → 'c1'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface RecordPrint {
+  /** The runtime's container id. */
+  containerId: string;
+  /** xxHash64 of the record as read (see {@link StoredContainer.fingerprint}). */
+  fingerprint: string;
+  /** `namespace/pod container`, for messages. */
+  name?: string;
 }
