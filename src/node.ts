@@ -34,6 +34,7 @@ export {
   parseNodePlan,
   formatNodePlan,
   checkNodePlan,
+  type ParseNodePlanOptions,
   type NodeUpgradePlan,
   type NodePlanEntry,
   type NodeRecordLocation,
