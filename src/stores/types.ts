@@ -228,7 +228,10 @@ export interface RestoreOptions {
    * backup back would lose what changed. Without it (a manifest of an older kubelet-hash), restore
    * refuses unless forced.
    */
-  records?: readonly (RecordPrint & { after: string })[];
+  records?: readonly (RecordPrint & {
+    /** The record's fingerprint as apply left it. */
+    after: string;
+  })[];
   /** Restore anyway; the report says what was lost. */
   force?: boolean;
 }
