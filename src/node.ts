@@ -21,6 +21,9 @@ export {
   type ApplyOptions,
   type ApplyReport,
   type BackupEntry,
+  type RecordPrint,
+  type RestoreOptions,
+  type RestoreReport,
 } from './stores/index.js';
 export { checkBoltFile, type BoltCheckReport } from './bbolt/index.js';
 export {
@@ -30,6 +33,8 @@ export {
   rollbackNodePlan,
   parseNodePlan,
   formatNodePlan,
+  checkNodePlan,
+  type ParseNodePlanOptions,
   type NodeUpgradePlan,
   type NodePlanEntry,
   type NodeRecordLocation,
@@ -37,5 +42,6 @@ export {
   type PlanNodeUpgradeInput,
   type ApplyNodePlanOptions,
   type ApplyNodePlanReport,
+  type RollbackNodePlanOptions,
   type VerifyNodeInput,
 } from './upgrade/index.js';

@@ -235,11 +235,18 @@ for (const release of CONTAINERD_RELEASES)
         expectRealBboltAgrees(dbPath);
       });
 
-      it('rollback (CLI) restores the original meta.db bytes, and containerd serves the old hashes again', async () => {
+      it('rollback (CLI) refuses to lose the container recorded since apply; --force names it, restores the original meta.db bytes, and containerd serves the old hashes again', async () => {
         const dbPath = containerdMetaDbPath(daemon.root);
         const manifest = readManifest();
-        const rolled = await cli(['rollback', planFile(), '--backup-dir', backupDir()]);
+        // The container created after apply (above) would be lost by putting the old meta.db back.
+        const extra = fixtureContainers([fixturePod(PODS + 1)], TO, PODS + 1)[0]!;
+        const refusedChanged = await cli(['rollback', planFile(), '--backup-dir', backupDir()]);
+        expect(refusedChanged.code).toBe(2);
+        expect(refusedChanged.err).toContain('STORE_CHANGED');
+        expect(refusedChanged.err).toContain(`container ${extra.id}`);
+        const rolled = await cli(['rollback', planFile(), '--backup-dir', backupDir(), '--force']);
         expect(rolled.code).toBe(0);
+        expect(rolled.out).toContain(`lost container ${extra.id}`);
         expect(await fingerprintFile(dbPath)).toBe(manifest.backups[0]!.fingerprint);
         expect(await fingerprintFile(dbPath)).toBe(await fingerprintFile(manifest.backups[0]!.backup));
         expectRealBboltAgrees(dbPath, { hashes: Object.fromEntries(fixtures.map((f) => [f.id, f.hash])) });

@@ -5,7 +5,7 @@
  * while it is stopped; after a restart `docker inspect` shows the 1.31 hash and dockerd still
  * creates containers. Required in CI (CI=true); skipped with a message elsewhere.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -70,11 +70,27 @@ describeReal(
       const refused = await cli(['apply', planFile]);
       expect(refused.code).toBe(2);
       expect(refused.err).toContain('RUNTIME_RUNNING');
+      // The same root through a symlink: the running dockerd is found by device and inode.
+      const link = join(dir, 'root-link');
+      symlinkSync(daemon.root, link);
+      const linkedPlan = join(dir, 'plan-link.json');
+      const viaLink = ['--docker-root', link, '--docker-config', daemon.config];
+      expect(
+        (await cli(['plan', '--from', '1.30', '--to', '1.31', '--pods', podsFile, ...viaLink, '--out', linkedPlan]))
+          .code,
+      ).toBe(0);
+      const refusedLink = await cli(['apply', linkedPlan, '--dry-run']);
+      expect(refusedLink.code).toBe(2);
+      expect(refusedLink.err).toContain('RUNTIME_RUNNING');
+      const configs = [...ids.values()].map((id) => join(daemon.root, 'containers', id, 'config.v2.json'));
+      const owners = configs.map((f) => statSync(f)).map((st) => [st.mode, st.uid, st.gid]);
 
       await daemon.stop();
       const applied = await cli(['apply', planFile]);
       expect(applied.err).toBe('');
       expect(applied.code).toBe(0);
+      // dockerd's files keep their mode and owner.
+      expect(configs.map((f) => statSync(f)).map((st) => [st.mode, st.uid, st.gid])).toEqual(owners);
       expect((await cli(['verify', '--kubelet', '1.31', '--pods', podsFile, ...store])).code).toBe(0);
 
       await daemon.start();

@@ -24,7 +24,7 @@ const apply: CommandDef = {
   summary:
     "apply a plan: rewrite the stored hashes in the stopped runtime's records (one transaction for containerd), with backups",
   description:
-    "Re-reads every record of the plan and refuses (exit 2, STORE_CHANGED) if any fingerprint changed since the plan; refuses while the runtime runs (STORE_LOCKED: containerd holds the lock on meta.db; RUNTIME_RUNNING: a crio or dockerd on that root) or when docker's live-restore is off (LIVE_RESTORE_OFF); checks meta.db's invariants before and after. Then backs up every file it changes (with a manifest rollback reads) and rewrites all hashes at once: one bbolt transaction for containerd (pages synced before the meta page), an atomic replace (fsync, rename) per file for CRI-O and docker. Prints what it changed.",
+    "Checks the plan file (its digest and its consistency: counts, hashes, each rewrite against its computed hashes; a hand edit is refused naming the field). Re-reads the store and refuses (exit 2, STORE_CHANGED) any difference from the plan: a record added, removed or changed since; refuses while the runtime runs (STORE_LOCKED: containerd holds the lock on meta.db; RUNTIME_RUNNING: a crio or dockerd on that root) or when docker's live-restore is off (LIVE_RESTORE_OFF); checks meta.db's invariants before and after, and that the store and the backup directory can be written (read-only mount, immutable or append-only file). Then backs up every file it changes (with a manifest rollback reads) and rewrites all hashes at once: one bbolt transaction for containerd (pages synced before the meta page), an atomic replace (fsync, rename; mode and owner kept) per file for CRI-O and docker. The manifest records the store as apply left it, for rollback. Prints what it changed.",
   options: {
     'backup-dir': {
       type: 'string',
@@ -33,7 +33,8 @@ const apply: CommandDef = {
     },
     'dry-run': {
       type: 'boolean',
-      description: 'check everything (lock, fingerprints, stored hashes, store checks) and write nothing',
+      description:
+        'check everything (lock, every record as planned, stored hashes, store checks, store and backup directory writable) and write nothing',
     },
     ...ENDPOINT_OPTIONS,
   },
@@ -56,13 +57,16 @@ const apply: CommandDef = {
   },
   async run(ctx) {
     const file = ctx.operands[0] ?? '-';
-    const plan = parseNodePlan(await readInput(file, ctx.io));
+    // A plan file is applied as plan wrote it: with its digest, every field as written.
+    const plan = parseNodePlan(await readInput(file, ctx.io), { requireDigest: true });
     within(file, null, [], () => {
       checkPlanRoot(ctx.values, plannedRoot(plan));
     });
     const dryRun = flag(ctx.values, 'dry-run');
     const report = await applyNodePlan(plan, {
-      ...(dryRun ? { dryRun } : { backupDir: backupDirOf(ctx, file) }),
+      // A dry run checks the backup directory too (writable), without writing to it.
+      ...(dryRun ? { dryRun } : {}),
+      backupDir: backupDirOf(ctx, file),
       progress: (line) => {
         ctx.progress(0, 1, line);
       },
@@ -95,12 +99,16 @@ const rollback: CommandDef = {
   name: 'rollback',
   summary: 'restore the records apply backed up for a plan (the runtime must be stopped)',
   description:
-    'Reads the manifest apply wrote in the backup directory, checks every backup still has the fingerprint recorded there, refuses while the runtime runs (as apply does), and puts each file back atomically: the store is then byte for byte what it was before apply.',
+    'Reads the manifest apply wrote in the backup directory, checks every backup still has the fingerprint recorded there, refuses while the runtime runs (as apply does), refuses (STORE_CHANGED) a store whose records changed since apply (a container recorded, removed or changed since would be lost), and puts each file back atomically with the mode and owner it had: the store is then byte for byte what it was before apply.',
   options: {
     'backup-dir': {
       type: 'string',
       value: 'DIR',
       description: 'the backup directory given to apply (default PLAN.json.backup/)',
+    },
+    force: {
+      type: 'boolean',
+      description: 'restore even when the store changed since apply; prints each container record that is lost',
     },
   },
   operands: [{ name: 'PLAN.json', description: 'the plan that was applied', count: 'one' }],
@@ -111,18 +119,30 @@ const rollback: CommandDef = {
     },
   ],
   output: {
-    row: z.object({ original: z.string(), backup: z.string(), fingerprint: z.string() }),
-    summary: z.object({ restored: z.number().int() }),
+    row: z.looseObject({ original: z.string(), backup: z.string(), fingerprint: z.string() }),
+    summary: z.object({
+      restored: z.number().int(),
+      lost: z.array(z.string()).describe('what changed since apply and was lost (only with --force)'),
+    }),
   },
   async run(ctx) {
     const file = ctx.operands[0] ?? '';
     // The plan must exist and parse: a mistyped name should not go looking for PLAN.backup.
     parseNodePlan(await readInput(file, ctx.io));
-    const restored = await rollbackNodePlan(backupDirOf(ctx, file));
+    const { restored, lost, notes } = await rollbackNodePlan(backupDirOf(ctx, file), {
+      ...(flag(ctx.values, 'force') ? { force: true } : {}),
+    });
     const text =
       restored.map((b) => `restored ${b.original} from ${b.backup}\n`).join('') +
-      `# restored ${restored.length} files\n`;
-    return { exitCode: 0, rows: restored.map((b) => ({ ...b })), summary: { restored: restored.length }, text };
+      lost.map((l) => `lost ${l}\n`).join('') +
+      (notes ?? []).map((n) => `note: ${n}\n`).join('') +
+      `# restored ${restored.length} files${lost.length > 0 ? `; --force lost ${lost.length}` : ''}\n`;
+    return {
+      exitCode: 0,
+      rows: restored.map((b) => ({ ...b })),
+      summary: { restored: restored.length, lost },
+      text,
+    };
   },
 };
 

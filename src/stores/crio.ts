@@ -21,7 +21,17 @@ import {
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../registry/registry.js';
 import { applyFileRewrites, fingerprintFiles } from './file-store.js';
 import { daemonsUsing, flagValue, restoreBackups } from './files.js';
-import type { ApplyOptions, ApplyReport, BackupEntry, RecordStore, StoreRewrite, StoredContainer } from './types.js';
+import { checkRestore } from './restore-check.js';
+import type {
+  ApplyOptions,
+  ApplyReport,
+  BackupEntry,
+  RecordStore,
+  RestoreOptions,
+  RestoreReport,
+  StoreRewrite,
+  StoredContainer,
+} from './types.js';
 
 const LABELS_KEY = 'io.kubernetes.cri-o.Labels';
 const TYPE_KEY = 'io.kubernetes.cri-o.ContainerType';
@@ -185,11 +195,14 @@ export class CrioStore implements RecordStore {
             }
           : undefined,
       options,
+      () => this.list(),
+      `the CRI-O graphroot ${this.root}`,
     );
   }
 
-  async restore(backups: readonly BackupEntry[]): Promise<BackupEntry[]> {
+  async restore(backups: readonly BackupEntry[], options: RestoreOptions = {}): Promise<RestoreReport> {
     this.checkStopped('restored');
-    return restoreBackups(backups);
+    const check = await checkRestore(backups, () => this.list(), options);
+    return { restored: await restoreBackups(backups), ...check };
   }
 }

@@ -11,8 +11,18 @@ import { StoreError } from '../errors.js';
 import { readRuntimeRecords } from '../runtime-records/index.js';
 import { rewriteRuntimeRecord } from '../runtime-records/index.js';
 import { applyFileRewrites, fingerprintFiles } from './file-store.js';
-import { daemonsUsing, flagValue, restoreBackups } from './files.js';
-import type { ApplyOptions, ApplyReport, BackupEntry, RecordStore, StoreRewrite, StoredContainer } from './types.js';
+import { daemonsUsing, flagValue, restoreBackups, theirPath } from './files.js';
+import { checkRestore } from './restore-check.js';
+import type {
+  ApplyOptions,
+  ApplyReport,
+  BackupEntry,
+  RecordStore,
+  RestoreOptions,
+  RestoreReport,
+  StoreRewrite,
+  StoredContainer,
+} from './types.js';
 
 /**
  * Options of {@link DockerStore}.
@@ -101,17 +111,20 @@ export class DockerStore implements RecordStore {
 
   /** Refuses while a dockerd runs on this data root (its `--data-root`, or `data-root` in its config file). */
   private checkStopped(what: string): void {
-    const pids = daemonsUsing('dockerd', this.root, (args) => {
+    const pids = daemonsUsing('dockerd', this.root, (args, pid) => {
       const flag = flagValue(args, ['--data-root', '-g', '--graph']);
       if (flag !== undefined) return flag;
-      try {
-        const config = JSON.parse(
-          readFileSync(flagValue(args, ['--config-file']) ?? '/etc/docker/daemon.json', 'utf8'),
-        ) as Record<string, unknown>;
-        if (typeof config['data-root'] === 'string') return config['data-root'];
-      } catch {
-        // no readable config file: dockerd's default root
+      // Its config file as it reads it (its root directory may not be ours: a pod, a chroot).
+      const configFile = flagValue(args, ['--config-file']) ?? '/etc/docker/daemon.json';
+      for (const path of [theirPath(pid, configFile), configFile]) {
+        try {
+          const config = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+          return typeof config['data-root'] === 'string' ? config['data-root'] : '/var/lib/docker';
+        } catch {
+          // not readable there
+        }
       }
+      // no readable config file: dockerd's default root
       return '/var/lib/docker';
     });
     if (pids.length > 0)
@@ -160,11 +173,14 @@ export class DockerStore implements RecordStore {
             }
           : undefined,
       options,
+      () => this.list(),
+      `the docker root ${this.root}`,
     );
   }
 
-  async restore(backups: readonly BackupEntry[]): Promise<BackupEntry[]> {
+  async restore(backups: readonly BackupEntry[], options: RestoreOptions = {}): Promise<RestoreReport> {
     this.checkStopped('restored');
-    return restoreBackups(backups);
+    const check = await checkRestore(backups, () => this.list(), options);
+    return { restored: await restoreBackups(backups), ...check };
   }
 }

@@ -8,7 +8,9 @@ import { KubeletHashError, StoreError } from '../errors.js';
 import { checkHashChange } from '../runtime-records/index.js';
 import { backupFiles, writeFileAtomic } from './files.js';
 import { fingerprinter } from './fingerprint.js';
-import type { ApplyOptions, ApplyReport, StoreRewrite } from './types.js';
+import { afterApply, checkPlanned } from './store-state.js';
+import type { ApplyOptions, ApplyReport, StoreRewrite, StoredContainer } from './types.js';
+import { checkWritable } from './writable.js';
 import type { HashChange } from '../runtime-records/index.js';
 
 /** One record's files and how to rewrite one file's text. */
@@ -26,13 +28,21 @@ export async function fingerprintFiles(files: readonly string[]): Promise<{ fing
   return { fingerprint: fp(Buffer.concat(texts)), texts };
 }
 
-/** Applies rewrites to file records; `find` maps a container id to its record (or undefined). */
+/**
+ * Applies rewrites to file records; `find` maps a container id to its record (or undefined), `list`
+ * reads every record (compared with `options.planned`), `where` names the store in messages.
+ */
 export async function applyFileRewrites(
   rewrites: readonly StoreRewrite[],
   find: (containerId: string) => FileRecord | undefined,
   options: ApplyOptions,
+  list: () => Promise<StoredContainer[]>,
+  where: string,
 ): Promise<ApplyReport> {
   for (const r of rewrites) checkHashChange(r.change);
+  if (options.planned) checkPlanned(options.planned, await list(), where);
+  const fp = await fingerprinter();
+  const newPrints = new Map<string, string>();
   const writes: { file: string; data: Buffer }[] = [];
   const changed: ApplyReport['changed'] = [];
   for (const r of rewrites) {
@@ -47,6 +57,7 @@ export async function applyFileRewrites(
         `it now has ${fingerprint}`,
       );
     }
+    const outs: Buffer[] = [];
     texts.forEach((bytes, i) => {
       const file = rec.files[i] ?? '';
       const text = bytes.toString('utf8');
@@ -58,8 +69,11 @@ export async function applyFileRewrites(
           throw new StoreError('STORE_CHANGED', [], `container ${r.containerId} as planned (${file})`, e.message);
         throw e;
       }
-      writes.push({ file, data: Buffer.from(out, 'utf8') });
+      const data = Buffer.from(out, 'utf8');
+      outs.push(data);
+      writes.push({ file, data });
     });
+    newPrints.set(r.containerId, fp(Buffer.concat(outs)));
     changed.push({
       containerId: r.containerId,
       location: rec.files.join(' + '),
@@ -67,15 +81,23 @@ export async function applyFileRewrites(
       to: r.change.to.hash,
     });
   }
-  if (options.dryRun) return { changed, backups: [], dryRun: true };
-  const backups =
+  // Every file written and the backup directory must be writable before the first backup is made.
+  checkWritable({
+    replaced: writes.map((w) => w.file),
+    ...(options.backupDir !== undefined ? { backupDir: options.backupDir } : {}),
+  });
+  const written = new Map(writes.map((w) => [w.file, w.data]));
+  const after = options.planned ? afterApply(options.planned, newPrints) : undefined;
+  if (options.dryRun) return { changed, backups: [], dryRun: true, ...(after ? { after } : {}) };
+  const backups = (
     options.backupDir !== undefined
       ? await backupFiles(
           options.backupDir,
           writes.map((w) => w.file),
         )
-      : [];
-  options.beforeWrite?.(backups);
+      : []
+  ).map((b) => ({ ...b, after: fp(written.get(b.original) ?? Buffer.alloc(0)) }));
+  options.beforeWrite?.(backups, after ?? []);
   for (const w of writes) writeFileAtomic(w.file, w.data, options.hooks?.trace);
-  return { changed, backups, dryRun: false };
+  return { changed, backups, dryRun: false, ...(after ? { after } : {}) };
 }

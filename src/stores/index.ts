@@ -7,6 +7,9 @@ export type {
   ApplyOptions,
   ApplyReport,
   RecordStore,
+  RestoreOptions,
+  RestoreReport,
+  RecordPrint,
 } from './types.js';
 export {
   ContainerdStore,

@@ -91,6 +91,14 @@ export interface BackupEntry {
   backup: string;
   /** xxHash64 of the original bytes (and so of the copy). */
   fingerprint: string;
+  /** The original's permission bits when it was backed up (rollback restores them). */
+  mode?: number;
+  /** The original's owner uid when it was backed up. */
+  uid?: number;
+  /** The original's owner gid when it was backed up. */
+  gid?: number;
+  /** xxHash64 of the original as apply left it (rollback refuses a file that is neither this nor the backup). */
+  after?: string;
 }
 
 /**
@@ -108,15 +116,21 @@ export interface BackupEntry {
 export interface ApplyOptions {
   /** Directory for backups (created if needed); without it nothing is backed up. */
   backupDir?: string;
-  /** Check everything (lock, runtime stopped, fingerprints, stored hashes) and write nothing. */
+  /** Check everything (lock, runtime stopped, fingerprints, stored hashes, writable files) and write nothing. */
   dryRun?: boolean;
   /**
+   * Every record the store held when it was planned: apply refuses (`STORE_CHANGED`) any
+   * difference (a record added, removed or changed), not only in the records it rewrites.
+   */
+  planned?: readonly RecordPrint[];
+  /**
    * Runs once the backups are made and before the first byte of the store is written (apply writes
-   * its rollback manifest there, so that a crash in the middle of the write can be rolled back).
+   * its rollback manifest there, so that a crash in the middle of the write can be rolled back),
+   * with the store's records as they will be once written.
    *
    * @internal
    */
-  beforeWrite?: (backups: BackupEntry[]) => void;
+  beforeWrite?: (backups: BackupEntry[], after: RecordPrint[]) => void;
   /**
    * Crash-safety test hooks: the bbolt commit's, and a trace of every store write.
    *
@@ -149,8 +163,10 @@ export interface ApplyReport {
     /** The hash it stores now. */
     to: string;
   }[];
-  /** Backups written before the change. */
+  /** Backups written before the change (with `after`, the file as apply left it, once written). */
   backups: BackupEntry[];
+  /** The store's records as apply left them (with {@link ApplyOptions.planned}). */
+  after?: RecordPrint[];
   /** True when nothing was written. */
   dryRun: boolean;
   /** Milliseconds spent in each step (containerd: `check`, `verify`, `backup`, `commit`, `checkAfter`). */
@@ -187,7 +203,77 @@ export interface RecordStore {
   apply(rewrites: readonly StoreRewrite[], options?: ApplyOptions): Promise<ApplyReport>;
   /**
    * Puts backups made by {@link RecordStore.apply} back, with the same refusals (runtime running,
-   * file lock held, a backup that is not what was saved); returns what it restored.
+   * file lock held, a backup that is not what was saved, a store that changed since apply unless
+   * forced); returns what it restored and what the restore lost.
    */
-  restore(backups: readonly BackupEntry[]): Promise<BackupEntry[]>;
+  restore(backups: readonly BackupEntry[], options?: RestoreOptions): Promise<RestoreReport>;
+}
+
+/**
+ * Options of {@link RecordStore.restore}.
+ *
+ * @example
+ * ```ts
+ * import type { RestoreOptions } from 'kubelet-hash/node';
+ * const options: RestoreOptions = { records: [{ containerId: 'c1', fingerprint: '0123456789abcdef', after: 'fedcba9876543210' }] };
+ * options.records?.length; // → 1
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface RestoreOptions {
+  /**
+   * The store's records before apply (`fingerprint`) and as apply left them (`after`): restore
+   * refuses (`STORE_CHANGED`) a store whose records are not one or the other, since putting the
+   * backup back would lose what changed. Without it (a manifest of an older kubelet-hash), restore
+   * refuses unless forced.
+   */
+  records?: readonly (RecordPrint & {
+    /** The record's fingerprint as apply left it. */
+    after: string;
+  })[];
+  /** Restore anyway; the report says what was lost. */
+  force?: boolean;
+}
+
+/**
+ * What {@link RecordStore.restore} did.
+ *
+ * @example
+ * ```ts
+ * import type { RestoreReport } from 'kubelet-hash/node';
+ * const report: RestoreReport = { restored: [], lost: [] };
+ * report.lost.length; // → 0
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface RestoreReport {
+  /** The backups put back. */
+  restored: BackupEntry[];
+  /** What changed since apply and is gone now (only with `force`; otherwise restore refuses). */
+  lost: string[];
+  /** Files that changed since apply outside the container records (containerd's own bookkeeping), put back as they were. */
+  notes?: string[];
+}
+
+/**
+ * One record of a store's state: its container id and fingerprint, and who it is (for messages).
+ *
+ * @example
+ * ```ts
+ * import type { RecordPrint } from 'kubelet-hash/node';
+ * const r: RecordPrint = { containerId: 'c1', fingerprint: '0123456789abcdef', name: 'default/web-0 web' };
+ * r.containerId; // → 'c1'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface RecordPrint {
+  /** The runtime's container id. */
+  containerId: string;
+  /** xxHash64 of the record as read (see {@link StoredContainer.fingerprint}). */
+  fingerprint: string;
+  /** `namespace/pod container`, for messages. */
+  name?: string;
 }

@@ -15,9 +15,11 @@ import {
   type ApplyReport,
   type BackupEntry,
   type CommitHooks,
+  type RecordPrint,
+  type RestoreReport,
   type StoreRewrite,
 } from '../stores/index.js';
-import { formatNodePlan, storeSpecSchema, type NodeUpgradePlan, type StoreSpec } from './plan-file.js';
+import { checkNodePlan, formatNodePlan, storeSpecSchema, type NodeUpgradePlan, type StoreSpec } from './plan-file.js';
 import { planFromRecords, readNodeRecords } from './node-plan.js';
 import { normalizeStoreSpec, openStore } from './store-spec.js';
 
@@ -29,8 +31,40 @@ const manifestSchema = z.object({
   version: z.literal(1),
   plan: z.string(),
   store: storeSpecSchema,
-  backups: z.array(z.object({ original: z.string(), backup: z.string(), fingerprint: z.string() })),
+  backups: z.array(
+    z.object({
+      original: z.string(),
+      backup: z.string(),
+      fingerprint: z.string(),
+      mode: z.number().int().optional(),
+      uid: z.number().int().optional(),
+      gid: z.number().int().optional(),
+      after: z.string().optional(),
+    }),
+  ),
+  // The store's records before apply (`fingerprint`) and as apply left them (`after`); absent in
+  // manifests of kubelet-hash 0.1.0.
+  records: z
+    .array(
+      z.object({ containerId: z.string(), fingerprint: z.string(), after: z.string(), name: z.string().optional() }),
+    )
+    .optional(),
 });
+
+/** Every record the plan read from the store, as a print (the whole store as planned). */
+function plannedRecords(plan: NodeUpgradePlan): RecordPrint[] {
+  return plan.entries.flatMap((e) =>
+    e.containerId !== undefined && e.fingerprint !== undefined
+      ? [
+          {
+            containerId: e.containerId,
+            fingerprint: e.fingerprint,
+            name: `${e.podNamespace ?? ''}/${e.podName ?? e.podUid} ${e.containerName}`,
+          },
+        ]
+      : [],
+  );
+}
 
 /**
  * Options of {@link applyNodePlan}.
@@ -77,9 +111,10 @@ export interface ApplyNodePlanReport extends ApplyReport {
 }
 
 /**
- * Applies the rewrites of a plan to the node's runtime store. Refuses ({@link StoreError}, nothing
- * written) when a record's fingerprint changed since the plan (or a record is gone), when the
- * runtime holds its store, or when the store fails its checks.
+ * Applies the rewrites of a plan to the node's runtime store. Refuses (nothing written) a plan that
+ * is not consistent ({@link checkNodePlan}), and ({@link StoreError}) a store whose records are not
+ * exactly those the plan read (a record added, removed or changed), a runtime that holds its store,
+ * a store that fails its checks, or a store or backup directory that cannot be written.
  *
  * @example
  * ```ts
@@ -99,66 +134,75 @@ export async function applyNodePlan(
   plan: NodeUpgradePlan,
   options: ApplyNodePlanOptions = {},
 ): Promise<ApplyNodePlanReport> {
+  checkNodePlan(plan);
   const progress = options.progress ?? (() => {});
   const store = openStore(plan.store);
-  progress(`reading the ${plan.store.runtime} records`);
-  const now = new Map((await store.list()).map((c) => [c.containerId, c]));
-  const changed: string[] = [];
-  for (const e of plan.entries) {
-    if (e.containerId === undefined || e.fingerprint === undefined) continue;
-    const cur = now.get(e.containerId);
-    if (!cur) changed.push(`${e.containerId} is gone`);
-    else if (cur.fingerprint !== e.fingerprint)
-      changed.push(`${e.containerId} (${e.podNamespace ?? ''}/${e.podName ?? e.podUid} ${e.containerName}) changed`);
-  }
-  if (changed.length > 0) {
-    throw new StoreError(
-      'STORE_CHANGED',
-      [],
-      'every record as the plan read it (make a new plan)',
-      `${changed.length} changed: ${changed.slice(0, 5).join('; ')}`,
-    );
-  }
+  const planned = plannedRecords(plan);
   const rewrites: StoreRewrite[] = plan.entries.flatMap((e) =>
     e.action === 'rewrite' && e.containerId !== undefined && e.fingerprint !== undefined
       ? [{ containerId: e.containerId, fingerprint: e.fingerprint, change: e.change }]
       : [],
   );
-  progress(`${options.dryRun ? 'checking' : 'applying'} ${rewrites.length} rewrites`);
+  progress(
+    `${options.dryRun ? 'checking' : 'applying'} ${rewrites.length} rewrites over ${planned.length} ${plan.store.runtime} records`,
+  );
   const backupDir = options.backupDir !== undefined ? resolve(options.backupDir) : undefined;
   const fp = await fingerprinter();
   let manifest: string | undefined;
   // The manifest is made durable before the store's first write: a crash in the middle of the write
-  // leaves a node that rollback can restore.
-  const writeManifest = (backups: BackupEntry[]): void => {
+  // leaves a node that rollback can restore. It is written again once the store is written, with
+  // each file as apply left it.
+  const writeManifest = (backups: BackupEntry[], after: readonly RecordPrint[]): void => {
     if (backupDir === undefined) return;
     manifest = join(backupDir, MANIFEST_NAME);
     mkdirSync(backupDir, { recursive: true });
+    const afterOf = new Map(after.map((a) => [a.containerId, a.fingerprint]));
     const body = {
       kind: 'kubelet-hash/backup',
       version: 1,
       plan: fp(Buffer.from(formatNodePlan(plan))),
       store: plan.store,
       backups,
+      records: planned.map((p) => ({ ...p, after: afterOf.get(p.containerId) ?? p.fingerprint })),
     };
     writeFileAtomic(manifest, Buffer.from(`${JSON.stringify(body, null, 2)}\n`));
   };
   const report: ApplyNodePlanReport = await store.apply(rewrites, {
+    planned,
     ...(backupDir !== undefined ? { backupDir } : {}),
     ...(options.dryRun ? { dryRun: true } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
     beforeWrite: writeManifest,
   });
   if (backupDir !== undefined && !report.dryRun) {
-    if (manifest === undefined) writeManifest(report.backups);
+    writeManifest(report.backups, report.after ?? planned);
     report.manifest = manifest;
   }
   return report;
 }
 
 /**
+ * Options of {@link rollbackNodePlan}.
+ *
+ * @example
+ * ```ts
+ * import type { RollbackNodePlanOptions } from 'kubelet-hash/node';
+ * const options: RollbackNodePlanOptions = { force: true };
+ * options.force; // → true
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface RollbackNodePlanOptions {
+  /** Restore even when the store changed since apply; the report lists what was lost. */
+  force?: boolean;
+}
+
+/**
  * Restores what {@link applyNodePlan} backed up into `backupDir` (the runtime must be stopped).
- * Returns the files restored.
+ * Refuses (`STORE_CHANGED`) a store that changed since apply (a container recorded, removed or
+ * changed since: the restore would lose it) unless `force`, and a manifest without the post-apply
+ * state (kubelet-hash 0.1.0) unless `force`. Returns the files restored and what was lost.
  *
  * @example
  * ```ts
@@ -172,7 +216,10 @@ export async function applyNodePlan(
  *
  * @group Upgrades and runtime stores
  */
-export async function rollbackNodePlan(backupDir: string): Promise<BackupEntry[]> {
+export async function rollbackNodePlan(
+  backupDir: string,
+  options: RollbackNodePlanOptions = {},
+): Promise<RestoreReport> {
   const path = join(resolve(backupDir), MANIFEST_NAME);
   let text: string;
   try {
@@ -193,7 +240,10 @@ export async function rollbackNodePlan(backupDir: string): Promise<BackupEntry[]
     doc,
     ({ path: at, message }) => new StoreError('STORE_CORRUPT', at, expected, message),
   );
-  return openStore(manifest.store).restore(manifest.backups);
+  return openStore(manifest.store).restore(manifest.backups, {
+    ...(manifest.records ? { records: manifest.records } : {}),
+    ...(options.force ? { force: true } : {}),
+  });
 }
 
 /**

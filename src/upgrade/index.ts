@@ -8,11 +8,14 @@ export {
   verifyNode,
   type ApplyNodePlanOptions,
   type ApplyNodePlanReport,
+  type RollbackNodePlanOptions,
   type VerifyNodeInput,
 } from './apply.js';
 export {
   parseNodePlan,
   formatNodePlan,
+  checkNodePlan,
+  type ParseNodePlanOptions,
   type NodeUpgradePlan,
   type NodePlanEntry,
   type NodeRecordLocation,

@@ -16,8 +16,20 @@ import { lockFile } from '../../bbolt/lock.js';
 import { primarySite, type LocatedContainer } from '../../runtime-records/index.js';
 import { checkHashChange, rewriteLocated } from '../../runtime-records/index.js';
 import { backupFiles, restoreBackups } from '../files.js';
-import { fingerprinter } from '../fingerprint.js';
-import type { ApplyOptions, ApplyReport, BackupEntry, RecordStore, StoreRewrite, StoredContainer } from '../types.js';
+import { fingerprinter, fingerprintFile } from '../fingerprint.js';
+import { checkRestore } from '../restore-check.js';
+import { afterApply, checkPlanned } from '../store-state.js';
+import type {
+  ApplyOptions,
+  ApplyReport,
+  BackupEntry,
+  RecordStore,
+  RestoreOptions,
+  RestoreReport,
+  StoreRewrite,
+  StoredContainer,
+} from '../types.js';
+import { checkWritable } from '../writable.js';
 import { decodeAny, replaceAnyValue } from './any.js';
 import { CONTAINER_METADATA_EXTENSION, locateMetadata } from './metadata.js';
 
@@ -132,30 +144,35 @@ export class ContainerdStore implements RecordStore {
     const fp = await fingerprinter();
     const file = BoltFile.open(this.dbPath);
     try {
-      const out: StoredContainer[] = [];
-      for (const { id, raw } of this.records(file)) {
-        const rec = this.decode(id, raw);
-        const c = rec.located;
-        const s: StoredContainer = {
-          runtime: 'containerd',
-          containerId: id,
-          podUid: c.podUid,
-          podNamespace: c.podNamespace,
-          podName: c.podName,
-          containerName: c.containerName,
-          location: this.location(id),
-          fingerprint: fp(raw),
-        };
-        const hash = primarySite(c, 'hash')?.text;
-        const without = primarySite(c, 'hashWithoutResources')?.text;
-        if (hash !== undefined) s.hash = hash;
-        if (without !== undefined) s.hashWithoutResources = without;
-        if (c.podUid !== '' || c.containerName !== '') out.push(s);
-      }
-      return out;
+      return this.collect(file, fp);
     } finally {
       file.close();
     }
+  }
+
+  /** Every kubelet container of the namespace in `file`, as {@link ContainerdStore.list} returns them. */
+  private collect(file: BoltFile, fp: (b: Uint8Array) => string): StoredContainer[] {
+    const out: StoredContainer[] = [];
+    for (const { id, raw } of this.records(file)) {
+      const rec = this.decode(id, raw);
+      const c = rec.located;
+      const s: StoredContainer = {
+        runtime: 'containerd',
+        containerId: id,
+        podUid: c.podUid,
+        podNamespace: c.podNamespace,
+        podName: c.podName,
+        containerName: c.containerName,
+        location: this.location(id),
+        fingerprint: fp(raw),
+      };
+      const hash = primarySite(c, 'hash')?.text;
+      const without = primarySite(c, 'hashWithoutResources')?.text;
+      if (hash !== undefined) s.hash = hash;
+      if (without !== undefined) s.hashWithoutResources = without;
+      if (c.podUid !== '' || c.containerName !== '') out.push(s);
+    }
+    return out;
   }
 
   /** The new extension value for a rewrite, after checking the record is the one planned. */
@@ -213,6 +230,8 @@ export class ContainerdStore implements RecordStore {
       const values = new Map<string, { old: string; value: Buffer }>();
       const reader = BoltFile.open(this.dbPath);
       try {
+        // Under the lock: the whole namespace must be as planned, not only the records rewritten.
+        if (options.planned) checkPlanned(options.planned, this.collect(reader, fp), this.dbPath);
         for (const { id, raw } of this.records(reader)) {
           const r = byId.get(id);
           if (r) values.set(id, { old: r.fingerprint, value: this.rewritten(r, raw, fp) });
@@ -229,12 +248,20 @@ export class ContainerdStore implements RecordStore {
         from: r.change.from.hash,
         to: r.change.to.hash,
       }));
+      // meta.db is written in place; the backup directory gets the copy and the manifest.
+      checkWritable({
+        inPlace: [this.dbPath],
+        ...(options.backupDir !== undefined ? { backupDir: options.backupDir } : {}),
+      });
+      const after = options.planned
+        ? afterApply(options.planned, new Map([...values].map(([id, v]) => [id, fp(v.value)])))
+        : undefined;
       lap('verify');
-      if (options.dryRun) return { changed, backups: [], dryRun: true, timings };
+      if (options.dryRun) return { changed, backups: [], dryRun: true, timings, ...(after ? { after } : {}) };
 
       const backups = options.backupDir !== undefined ? await backupFiles(options.backupDir, [this.dbPath]) : [];
       lap('backup');
-      options.beforeWrite?.(backups);
+      options.beforeWrite?.(backups, after ?? []);
       const updates: BoltUpdate[] = rewrites.map((r) => ({
         bucket: this.bucketPath(r.containerId),
         key: EXTENSION_KEY,
@@ -270,16 +297,25 @@ export class ContainerdStore implements RecordStore {
         }
         lap('checkAfter');
       }
-      return { changed, backups, dryRun: false, timings };
+      // The file as apply left it: rollback refuses one that changed since (unless forced).
+      const now = backups.length > 0 ? await fingerprintFile(this.dbPath) : undefined;
+      return {
+        changed,
+        backups: backups.map((b) => (now !== undefined ? { ...b, after: now } : b)),
+        dryRun: false,
+        timings,
+        ...(after ? { after } : {}),
+      };
     } finally {
       await lock.release();
     }
   }
 
-  async restore(backups: readonly BackupEntry[]): Promise<BackupEntry[]> {
+  async restore(backups: readonly BackupEntry[], options: RestoreOptions = {}): Promise<RestoreReport> {
     const lock = await lockFile(this.dbPath);
     try {
-      return await restoreBackups(backups);
+      const check = await checkRestore(backups, () => this.list(), options);
+      return { restored: await restoreBackups(backups), ...check };
     } finally {
       await lock.release();
     }
