@@ -16,6 +16,7 @@ import { CONTAINER_LISTS, type ContainerList } from '../pod/locate.js';
 import { defaultPullPolicy } from './image-reference.js';
 import { fieldAt } from './model-paths.js';
 import { roundedUpToMilli } from './round-quantity.js';
+import { storedForm } from './stored-form.js';
 import { APISERVER_DEFAULTS, SERVICE_ACCOUNT_TOKEN_MOUNT_PATH, type ApiserverDefault } from './table.js';
 
 /**
@@ -108,7 +109,7 @@ export function applyApiserverDefaults(
       applyRule(row, path, field.goType.startsWith('*'), out, context);
     }
   }
-  return out;
+  return storedForm(decodeFor(out, info, undefined, true));
 }
 
 /**
