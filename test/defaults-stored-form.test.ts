@@ -19,7 +19,7 @@ const sorted = (v: unknown): string =>
         ? `${x}n`
         : x,
   );
-const stored = (c: object, kubeletVersion = '1.20', more: object = {}): Record<string, unknown> =>
+const stored = (c: string | object, kubeletVersion = '1.20', more: object = {}): Record<string, unknown> =>
   applyApiserverDefaults(c, { kubeletVersion, ...more });
 const BASE = {
   terminationMessagePath: '/dev/termination-log',
