@@ -48,6 +48,8 @@ export {
 export * from './explain/index.js';
 export {
   applyApiserverDefaults,
+  applyApiserverDefaultsReport,
+  limitRangerAnnotation,
   apiserverDefaultsFor,
   missingApiserverDefaults,
   wouldGetTokenMount,
@@ -55,6 +57,8 @@ export {
   APISERVER_DEFAULTS,
   SERVICE_ACCOUNT_TOKEN_MOUNT_PATH,
   type ApiserverDefaultsOptions,
+  type ApiserverDefaultsReport,
+  type LimitRangerSet,
   type ApiserverDefault,
   type DefaultRule,
   type DefaultRuleKind,
