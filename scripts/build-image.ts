@@ -250,7 +250,7 @@ function debianKubectl(dir: string): string {
   return join(into, 'usr', 'bin', 'kubectl');
 }
 
-async function main(): Promise<void> {
+function main(): void {
   const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
   const { values } = parseArgs({
     options: {
@@ -295,4 +295,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
+main();
