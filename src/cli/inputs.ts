@@ -3,8 +3,12 @@
  * expanded, and each container keeps a reference (file, document, object, path, line, column)
  * that the outputs and error messages share.
  */
-import { applyApiserverDefaultsReport, missingApiserverDefaults, wouldGetTokenMount } from '../defaults/index.js';
-import { containerDefaultsOf } from '../defaults/limit-ranges.js';
+import {
+  applyApiserverDefaultsReport,
+  containerDefaultsOf,
+  missingApiserverDefaults,
+  wouldGetTokenMount,
+} from '../defaults/index.js';
 import { KubeletHashError, formatJsonPath, type JsonPathSegment } from '../errors.js';
 import { locateContainers, type ContainerList } from '../pod/locate.js';
 import { manifestObjects, readDocuments, type ManifestObject, type SourcePosition } from '../pod/read-documents.js';

@@ -15,7 +15,7 @@ export {
   type ApiserverDefaultsReport,
 } from './apply.js';
 export { limitRangerAnnotation } from './limit-ranger-annotation.js';
-export type { LimitRangerSet } from './limit-ranges.js';
+export { containerDefaultsOf, type LimitRangerSet } from './limit-ranges.js';
 export { missingApiserverDefaults, wouldGetTokenMount, type TokenMountOptions } from './inspect.js';
 export {
   APISERVER_DEFAULTS,
