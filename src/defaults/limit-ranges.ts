@@ -38,7 +38,9 @@ export interface ContainerDefaults {
 export interface LimitRangerSet {
   /** Index of the LimitRange in the list given. */
   readonly limitRange: number;
+  /** The resource names whose limits it set. */
   readonly limits: string[];
+  /** The resource names whose requests it set. */
   readonly requests: string[];
 }
 
