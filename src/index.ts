@@ -49,6 +49,8 @@ export * from './workloads/index.js';
 export * from './explain/index.js';
 export {
   applyApiserverDefaults,
+  applyApiserverDefaultsReport,
+  limitRangerAnnotation,
   apiserverDefaultsFor,
   missingApiserverDefaults,
   wouldGetTokenMount,
@@ -56,6 +58,8 @@ export {
   APISERVER_DEFAULTS,
   SERVICE_ACCOUNT_TOKEN_MOUNT_PATH,
   type ApiserverDefaultsOptions,
+  type ApiserverDefaultsReport,
+  type LimitRangerSet,
   type ApiserverDefault,
   type DefaultRule,
   type DefaultRuleKind,

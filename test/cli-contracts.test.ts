@@ -152,7 +152,20 @@ describe('--apply-defaults without a token volume', () => {
     const warned = await cli(['hash', '--json', '-k', '1.29', '--apply-defaults', dep]);
     const warnings = (JSON.parse(warned.out) as { warnings: string[] }).warnings;
     expect(warnings.some((w) => w.includes('added no service-account token mount'))).toBe(true);
-    const none = await cli(['hash', '--json', '-k', '1.29', '--apply-defaults', '--token-volume', 'none', dep]);
+    // (an empty LimitRange List: otherwise --apply-defaults warns that a LimitRange may set the resources)
+    const noRanges = file('no-limit-ranges.json', { apiVersion: 'v1', kind: 'List', items: [] });
+    const none = await cli([
+      'hash',
+      '--json',
+      '-k',
+      '1.29',
+      '--apply-defaults',
+      '--token-volume',
+      'none',
+      '--limit-ranges',
+      noRanges,
+      dep,
+    ]);
     expect((JSON.parse(none.out) as { warnings: string[] }).warnings).toEqual([]);
     const later = await cli(['hash', '--json', '-k', '1.31', '--apply-defaults', dep]);
     expect((JSON.parse(later.out) as { warnings: string[] }).warnings).toEqual([]);

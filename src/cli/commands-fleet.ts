@@ -55,12 +55,14 @@ function fleetOptions(ctx: CommandContext, nodes: string[]): FleetOptions {
   const runtime = str(v, 'runtime') ?? 'containerd';
   if (!(RUNTIMES as readonly string[]).includes(runtime))
     throw new UsageError(`--runtime: one of ${RUNTIMES.join(', ')}`);
+  const image = str(v, 'image') ?? `kubelet-hash:${toolVersion()}`;
   return {
     nodes,
     from: str(v, 'from', true),
     to: str(v, 'to', true),
-    image: str(v, 'image') ?? `kubelet-hash:${toolVersion()}`,
-    kubectlImage: str(v, 'kubectl-image') ?? 'registry.k8s.io/kubectl:v1.31.0',
+    image,
+    // The image build:image writes carries kubectl and /bin/sh too: one image serves both containers.
+    kubectlImage: str(v, 'kubectl-image') ?? image,
     namespace: str(v, 'namespace') ?? 'kubelet-hash',
     runtime: runtime as FleetOptions['runtime'],
     runtimeRoot: str(v, 'runtime-root') ?? '/var/lib/containerd',
@@ -152,12 +154,14 @@ export const fleet: CommandDef = {
     image: {
       type: 'string',
       value: 'IMAGE',
-      description: 'manifests: an image with the single executable at /kubelet-hash (default kubelet-hash:VERSION)',
+      description:
+        'manifests: an image with the single executable at /kubelet-hash (default kubelet-hash:VERSION, the name `npm run build:image` gives the image it writes)',
     },
     'kubectl-image': {
       type: 'string',
       value: 'IMAGE',
-      description: 'manifests: an image with kubectl (default registry.k8s.io/kubectl:v1.31.0)',
+      description:
+        'manifests: an image with kubectl and /bin/sh for the init container (default: the --image, which build:image gives kubectl 1.20.2)',
     },
     namespace: { type: 'string', value: 'NS', description: 'manifests: the namespace (default kubelet-hash)' },
     runtime: { type: 'string', value: 'RUNTIME', description: 'manifests: containerd (default), cri-o or docker' },

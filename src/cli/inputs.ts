@@ -3,7 +3,12 @@
  * expanded, and each container keeps a reference (file, document, object, path, line, column)
  * that the outputs and error messages share.
  */
-import { applyApiserverDefaults, missingApiserverDefaults, wouldGetTokenMount } from '../defaults/index.js';
+import {
+  applyApiserverDefaultsReport,
+  containerDefaultsOf,
+  missingApiserverDefaults,
+  wouldGetTokenMount,
+} from '../defaults/index.js';
 import { KubeletHashError, formatJsonPath, type JsonPathSegment } from '../errors.js';
 import { locateContainers, type ContainerList } from '../pod/locate.js';
 import { manifestObjects, readDocuments, type ManifestObject, type SourcePosition } from '../pod/read-documents.js';
@@ -98,6 +103,7 @@ export async function readContainers(
   files: string[],
   options: { container?: string; releases?: readonly ReleaseInfo[] } = {},
 ): Promise<InputContainer[]> {
+  await loadLimitRanges(ctx);
   const out: InputContainer[] = [];
   for (const { file, object } of await readObjects(ctx, files)) {
     const found = within(file, object, [], () => locateContainers(object.value));
@@ -154,7 +160,34 @@ export const DEFAULTS_OPTIONS: Record<string, OptionDef> = {
     description:
       'with --apply-defaults (implied): add the service-account token mount of volume NAME (kube-api-access-… from 1.21), as the admission plugin does; `none` says the pod mounts no token (otherwise --apply-defaults warns for releases whose hash covers the mount, before 1.31)',
   },
+  'limit-ranges': {
+    type: 'string',
+    value: 'FILE',
+    description:
+      "with --apply-defaults (implied): the namespace's LimitRanges (kubectl get limitranges -o yaml; an empty List says there are none), applied as the LimitRanger admission plugin does; without it --apply-defaults warns when a container lacking cpu or memory resources could have been defaulted by one",
+  },
 };
+
+const limitRangesOf = new WeakMap<CommandContext, unknown[]>();
+
+/** Reads and checks --limit-ranges once per run (a List's items one by one; errors carry the file and position). */
+async function loadLimitRanges(ctx: CommandContext): Promise<void> {
+  const file = str(ctx.values, 'limit-ranges');
+  if (file === undefined || limitRangesOf.has(ctx)) return;
+  const text = await readInput(file, ctx.io);
+  const documents = within(file, null, [], () => readDocuments(text));
+  if (documents.length === 0) {
+    throw new UsageError(
+      `--limit-ranges ${file} holds no document (an empty List says the namespace has no LimitRange)`,
+    );
+  }
+  const objects = manifestObjects(documents);
+  for (const object of objects) within(file, object, [], () => containerDefaultsOf(object.value, []));
+  limitRangesOf.set(
+    ctx,
+    objects.map((o) => o.value),
+  );
+}
 
 /**
  * The container a kubelet of `release` hashes: as given, or (with --apply-defaults / --token-volume)
@@ -162,19 +195,30 @@ export const DEFAULTS_OPTIONS: Record<string, OptionDef> = {
  */
 export function specFor(ctx: CommandContext, c: InputContainer, release: string): Record<string, unknown> {
   const given = str(ctx.values, 'token-volume');
-  if (!flag(ctx.values, 'apply-defaults') && given === undefined) return c.container;
+  const limitRanges = limitRangesOf.get(ctx);
+  if (!flag(ctx.values, 'apply-defaults') && given === undefined && limitRanges === undefined) return c.container;
   const tokenVolume = given === 'none' ? undefined : given;
   const podSpec = podSpecOf(c);
   if (given === undefined) warnTokenless(ctx, c, release, podSpec);
-  return within<Record<string, unknown>>(c.ref.file, c.object, c.path, () =>
-    applyApiserverDefaults(c.container, {
+  const report = within(c.ref.file, c.object, c.path, () =>
+    applyApiserverDefaultsReport(c.container, {
       kubeletVersion: release,
       list: c.list,
       ...(podSpec && c.path.length > 0 ? { podSpec } : {}),
       ...(tokenVolume !== undefined ? { tokenVolume } : {}),
+      ...(limitRanges !== undefined ? { limitRanges } : {}),
     }),
   );
+  if (report.assumptions.length > 0 && !warnedLimitRangeless.has(ctx)) {
+    warnedLimitRangeless.add(ctx);
+    ctx.warn(
+      `--apply-defaults without --limit-ranges: ${c.ref.file}: ${JSON.stringify(c.name)} has no cpu or memory limits or requests, so a LimitRange of its namespace may have set them and kubelet ${release} hashes them; the hash assumes ${report.assumptions[0]!.replace(/ \(.*$/, '')}: give --limit-ranges FILE (kubectl get limitranges -n NAMESPACE -o yaml)`,
+    );
+  }
+  return report.container;
 }
+
+const warnedLimitRangeless = new WeakSet<CommandContext>();
 
 const warnedTokenless = new WeakSet<CommandContext>();
 

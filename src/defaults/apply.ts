@@ -16,6 +16,8 @@ import { CONTAINER_LISTS, type ContainerList } from '../pod/locate.js';
 import { defaultPullPolicy } from './image-reference.js';
 import { fieldAt } from './model-paths.js';
 import { roundedUpToMilli } from './round-quantity.js';
+import { storedForm } from './stored-form.js';
+import { containerDefaultsOf, mergeLimitRanges, type LimitRangerSet } from './limit-ranges.js';
 import { APISERVER_DEFAULTS, SERVICE_ACCOUNT_TOKEN_MOUNT_PATH, type ApiserverDefault } from './table.js';
 
 /**
@@ -53,6 +55,36 @@ export interface ApiserverDefaultsOptions {
    * container defaults; unset gates take the release's default (both off).
    */
   featureGates?: Record<string, boolean>;
+  /**
+   * The LimitRanges of the pod's namespace (cluster state): a `LimitRange`, a `List` /
+   * `LimitRangeList` of them (as `kubectl get limitranges -o json` prints), or an array. Their
+   * Container items' `default` fill missing limits and `defaultRequest` missing requests, as the
+   * LimitRanger admission plugin does on pod create (containers and init containers; after the
+   * release's own defaults). An empty list says the namespace has none. Left out, a container whose
+   * hash covers resources and that lacks cpu or memory limits or requests gets an assumption in
+   * {@link applyApiserverDefaultsReport}.
+   */
+  limitRanges?: unknown;
+}
+
+/**
+ * What {@link applyApiserverDefaultsReport} returns.
+ *
+ * @example
+ * ```ts
+ * import { applyApiserverDefaultsReport, type ApiserverDefaultsReport } from 'kubelet-hash';
+ *
+ * const report: ApiserverDefaultsReport = applyApiserverDefaultsReport({ name: 'c', image: 'i' }, { kubeletVersion: '1.20' });
+ * report.assumptions.length; // → 1
+ * ```
+ */
+export interface ApiserverDefaultsReport {
+  /** The container as the apiserver stores it (what {@link applyApiserverDefaults} returns). */
+  container: Record<string, unknown>;
+  /** What the result takes for granted, in words: e.g. that no LimitRange defaulted its resources when none were given. */
+  assumptions: string[];
+  /** What each given LimitRange set (by index), for the pod's `kubernetes.io/limit-ranger` annotation. */
+  limitRanger: LimitRangerSet[];
 }
 
 const optionsSchema = z.object({
@@ -61,6 +93,7 @@ const optionsSchema = z.object({
   tokenVolume: z.string().min(1).optional(),
   list: z.enum(CONTAINER_LISTS).optional(),
   featureGates: z.record(z.string(), z.boolean()).optional(),
+  limitRanges: z.unknown().optional(),
 });
 
 /** A JSON object as the decoder reads it. */
@@ -91,6 +124,30 @@ export function applyApiserverDefaults(
   container: ContainerInput,
   options: ApiserverDefaultsOptions,
 ): Record<string, unknown> {
+  return applyApiserverDefaultsReport(container, options).container;
+}
+
+/**
+ * {@link applyApiserverDefaults} with what the result assumes and what the given LimitRanges set.
+ *
+ * @example
+ * ```ts
+ * import { applyApiserverDefaultsReport } from 'kubelet-hash';
+ *
+ * const limitRanges = {
+ *   kind: 'LimitRange',
+ *   spec: { limits: [{ type: 'Container', default: { cpu: '0.5' }, defaultRequest: { cpu: '100m' } }] },
+ * };
+ * const report = applyApiserverDefaultsReport({ name: 'web', image: 'nginx:1.19' }, { kubeletVersion: '1.20', limitRanges });
+ * report.container.resources; // → { limits: { cpu: '500m' }, requests: { cpu: '100m' } }
+ * report.limitRanger; // → [{ limitRange: 0, limits: ['cpu'], requests: ['cpu'] }]
+ * report.assumptions; // → []
+ * ```
+ */
+export function applyApiserverDefaultsReport(
+  container: ContainerInput,
+  options: ApiserverDefaultsOptions,
+): ApiserverDefaultsReport {
   const opts = checkOptions(optionsSchema, options, 'options', 'an options object such as { kubeletVersion: "1.24" }');
   const info = releaseInfo(opts.kubeletVersion, ['options', 'kubeletVersion']);
   const json = containerJson(container);
@@ -108,7 +165,33 @@ export function applyApiserverDefaults(
       applyRule(row, path, field.goType.startsWith('*'), out, context);
     }
   }
-  return out;
+  const list = opts.list ?? 'containers';
+  const admitted = list !== 'ephemeralContainers'; // the plugin defaults containers and init containers only
+  let limitRanger: LimitRangerSet[] = [];
+  if (opts.limitRanges !== undefined && admitted) {
+    limitRanger = mergeLimitRanges(out, containerDefaultsOf(opts.limitRanges, ['options', 'limitRanges']), setMember);
+  }
+  const stored = storedForm(decodeFor(out, info, undefined, true));
+  const assumptions: string[] = [];
+  if (opts.limitRanges === undefined && admitted && info.algorithm !== 'name-image' && lacksCpuOrMemory(stored)) {
+    assumptions.push(
+      'no LimitRange of the namespace defaulted resources (none given; the hash covers resources and cpu or memory limits or requests are unset)',
+    );
+  }
+  return { container: stored, assumptions, limitRanger };
+}
+
+function lacksCpuOrMemory(container: JsonObject): boolean {
+  const resources = memberOf(container, 'resources');
+  const limits = isJsonObject(resources) ? memberOf(resources, 'limits') : undefined;
+  const requests = isJsonObject(resources) ? memberOf(resources, 'requests') : undefined;
+  return ['cpu', 'memory'].some(
+    (r) =>
+      !isJsonObject(limits) ||
+      memberOf(limits, r) === undefined ||
+      !isJsonObject(requests) ||
+      memberOf(requests, r) === undefined,
+  );
 }
 
 /**

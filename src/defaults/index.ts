@@ -7,7 +7,15 @@ import { releaseInfo } from '../registry/registry.js';
 import { activeDefaults } from './apply.js';
 import type { ApiserverDefault } from './table.js';
 
-export { applyApiserverDefaults, serviceAccountTokenMount, type ApiserverDefaultsOptions } from './apply.js';
+export {
+  applyApiserverDefaults,
+  applyApiserverDefaultsReport,
+  serviceAccountTokenMount,
+  type ApiserverDefaultsOptions,
+  type ApiserverDefaultsReport,
+} from './apply.js';
+export { limitRangerAnnotation } from './limit-ranger-annotation.js';
+export { containerDefaultsOf, type LimitRangerSet } from './limit-ranges.js';
 export { missingApiserverDefaults, wouldGetTokenMount, type TokenMountOptions } from './inspect.js';
 export {
   APISERVER_DEFAULTS,

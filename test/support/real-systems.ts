@@ -34,6 +34,7 @@ export const REAL_SYSTEMS: readonly RealSystemEntry[] = [
   { system: 'containerd', version: '2.1.9', provision: [RECORDS] },
   { system: 'dockerd', version: '20.10.24', provision: [BOOKWORM, RECORDS] },
   { system: 'kubelet', version: '1.20.2', provision: ['.ci/provision/30-kubelet-1.20.sh'] },
+  { system: 'kubectl', version: '1.20.2', provision: ['.ci/provision/55-kubectl.sh'] },
 ];
 
 /** Every containerd release the containerd tests run on. */
