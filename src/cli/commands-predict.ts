@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { predictRestarts } from '../kubelet/index.js';
 import { UsageError, flag, str, type CommandContext, type CommandDef } from './command.js';
-import { GATES, checkGatesFor, featureGates } from './commands-controllers.js';
+import { GATES, checkGatesFor, featureGates } from './feature-gates.js';
 import { KUBELET_VERSION } from './commands.js';
 import { readObjects, within } from './inputs.js';
 import type { ManifestObject } from '../pod/read-documents.js';

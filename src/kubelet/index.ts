@@ -19,10 +19,17 @@ export { RESTART_RULES, type RestartRule, type RestartRuleId } from './restart-r
 export type { ContainerAction, PodRestartPolicy } from './decide.js';
 export { decide } from './decide.js';
 export type { ContainerStateInput, RuntimeStateName } from './runtime-state.js';
-export type { GateName, GateValue, StoredHashReading } from './options.js';
+export type { GateName, GateSettings, GateValue, StoredHashReading } from './options.js';
 
 // The door for the upgrade room, which plans a node through the same rules (not public API).
-export { checkOptions, escapesSchema, featureGatesSchema, readGateSettings, resolveGates } from './options.js';
+export {
+  checkOptions,
+  escapesSchema,
+  featureGatesSchema,
+  gateSettingsSchema,
+  readGateSettings,
+  resolveGates,
+} from './options.js';
 export { containerRole } from './container-role.js';
 export { describeMatches } from './identify.js';
 export { restartRule } from './restart-rules.js';
