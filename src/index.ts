@@ -42,6 +42,7 @@ export {
   type ContainerStateInput,
   type RuntimeStateName,
   type GateName,
+  type GateSettings,
   type GateValue,
   type StoredHashReading,
 } from './kubelet/index.js';

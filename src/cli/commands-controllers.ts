@@ -5,25 +5,22 @@
  * "restart".
  */
 import { explainHashChange } from '../explain/index.js';
-import { HashFormatError, KubeletHashError, OptionError } from '../errors.js';
-import { didYouMean } from './suggest.js';
+import { HashFormatError, KubeletHashError } from '../errors.js';
 import { parseHash } from '../hash/format.js';
 import {
   containerChanged,
   identifyReleases,
-  readGateSettings,
   readStoredHashes,
-  resolveGates,
   translateHash,
   type ContainerStatusInput,
-  type FeatureGates,
 } from '../kubelet/index.js';
-import { modelledGates, releaseInfo } from '../registry/registry.js';
+import { releaseInfo } from '../registry/registry.js';
 import { readRuntimeRecords, selectRecord, type SelectRecordInput } from '../runtime-records/index.js';
 import { UsageError, flag, str, type CommandContext, type CommandDef, type OptionDef } from './command.js';
 import { CONTAINER, FILES_OPERAND, KUBELET_VERSION, single } from './commands.js';
 import { DEFAULTS_OPTIONS, LocatedError, readContainers, specFor, within, type InputContainer } from './inputs.js';
 import { readInput } from './io.js';
+import { checkGatesFor, featureGates, GATES } from './feature-gates.js';
 import { OUTPUTS } from './output-schema.js';
 import { podLabel, table } from './table.js';
 import { JsonNumber } from '../json/number.js';
@@ -43,47 +40,6 @@ const TO: OptionDef = {
   value: 'VERSION',
   description: 'the kubelet version to compute for (required)',
 };
-export const GATES: OptionDef = {
-  type: 'string',
-  value: 'G=BOOL,…',
-  description:
-    "the kubelet's --feature-gates (InPlacePodVerticalScaling, SidecarContainers); values as Go's ParseBool reads them (true, True, 1, t, false, 0, f…)",
-};
-
-const GATES_FLAG = '--feature-gates';
-
-/**
- * `--feature-gates A=true,B=false`, as the kubelet's flag is written. The values stay text: the
- * library reads them (strconv.ParseBool) and refuses names outside its table, with its own codes
- * and paths rooted at the flag; the gates a release lacks are refused where the release is known.
- */
-export function featureGates(ctx: CommandContext): FeatureGates | undefined {
-  const text = str(ctx.values, 'feature-gates');
-  if (text === undefined) return undefined;
-  const gates: Record<string, string> = {};
-  for (const part of text
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    const m = /^([^=\s]+)=(.*)$/.exec(part);
-    const name = m?.[1];
-    const value = m?.[2]?.trim();
-    if (name === undefined || value === undefined) {
-      throw new UsageError(`--feature-gates expects Name=BOOL pairs separated by commas, got ${JSON.stringify(part)}`);
-    }
-    gates[name] = value;
-  }
-  try {
-    readGateSettings(gates, [GATES_FLAG]);
-  } catch (e) {
-    // The library's refusal, with the closest known name (a typo is the usual cause).
-    if (!(e instanceof OptionError) || e.code !== 'UNKNOWN_FEATURE_GATE') throw e;
-    const name = String(e.path[1]);
-    throw new OptionError(e.code, e.path, e.expected, `${e.detail ?? ''}${didYouMean(name, modelledGates())}`);
-  }
-  return gates;
-}
-
 /** A hash given on the command line must be one the kubelet could have written. */
 function hashArg(ctx: CommandContext, name: string, required: true): string;
 function hashArg(ctx: CommandContext, name: string, required?: false): string | undefined;
@@ -257,11 +213,6 @@ const changed: CommandDef = {
     };
   },
 };
-
-/** The gates `version` lacks or locks, refused by the library at the flag (not in an input file). */
-export function checkGatesFor(version: string, gates: FeatureGates | undefined): void {
-  if (gates) resolveGates(releaseInfo(version), gates, [GATES_FLAG]);
-}
 
 function containerName(ctx: CommandContext): { container?: string } {
   const name = str(ctx.values, 'container');

@@ -23,7 +23,7 @@ import {
   type CommandResult,
   type OptionDef,
 } from './command.js';
-import { featureGates, GATES } from './commands-controllers.js';
+import { featureGates, GATES } from './feature-gates.js';
 import { ENDPOINT_OPTIONS, KUBELET_SOURCE_OPTIONS, endpointStoreSpec, kubeletVersionOf } from './discovery-options.js';
 import { readObjects } from './inputs.js';
 import { withFileName } from './io.js';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { predictRollout, type RolloutPrediction } from '../workloads/index.js';
 import { locateContainers } from '../pod/locate.js';
 import { UsageError, flag, str, type CommandContext, type CommandDef } from './command.js';
-import { GATES, checkGatesFor, featureGates } from './commands-controllers.js';
+import { GATES, checkGatesFor, featureGates } from './feature-gates.js';
 import { KUBELET_VERSION } from './commands.js';
 import { readObjects, within } from './inputs.js';
 import type { ManifestObject } from '../pod/read-documents.js';

@@ -19,7 +19,7 @@ export { RESTART_RULES, type RestartRule, type RestartRuleId } from './restart-r
 export type { ContainerAction, PodRestartPolicy } from './decide.js';
 export { decide } from './decide.js';
 export type { ContainerStateInput, RuntimeStateName } from './runtime-state.js';
-export type { GateName, GateValue, StoredHashReading } from './options.js';
+export type { GateName, GateSettings, GateValue, StoredHashReading } from './options.js';
 
 // The door for the upgrade room, which plans a node through the same rules (not public API).
 export {
@@ -27,6 +27,7 @@ export {
   escapesSchema,
   featureGatesSchema,
   parseGateValue,
+  gateSettingsSchema,
   readGateSettings,
   resolveGates,
 } from './options.js';

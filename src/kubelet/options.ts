@@ -7,6 +7,7 @@ import type { GateName } from '../models/dsl.js';
 import { OptionError, type JsonPathSegment } from '../errors.js';
 import { modelledGates, releaseInfo, type ReleaseInfo } from '../registry/registry.js';
 import { MAX_UINT64 } from '../go/ints.js';
+import { isPlainObject } from '../decode/input.js';
 import { parseHash, storedHashValue } from '../hash/format.js';
 import { checkOptions, escapesSchema, patchTableNote } from '../hash/options.js';
 export { checkOptions, escapesSchema } from '../hash/options.js';
@@ -68,6 +69,26 @@ export type { GateName } from '../models/dsl.js';
 
 export const featureGatesSchema = z.record(z.string(), z.unknown());
 
+/**
+ * Feature gates after they are read (each value through strconv.ParseBool, each name one the
+ * library models): the one form a gate takes once options are resolved, and the form a plan file
+ * records.
+ *
+ * @example
+ * ```ts
+ * import type { GateSettings } from 'kubelet-hash';
+ * // `--feature-gates InPlacePodVerticalScaling=True` as a plan file records it:
+ * const gates: GateSettings = { InPlacePodVerticalScaling: true };
+ * gates.InPlacePodVerticalScaling; // → true
+ * ```
+ *
+ * @group Kubelet decisions
+ */
+export type GateSettings = Partial<Record<GateName, boolean>>;
+
+/** {@link GateSettings} as a file holds them (a plan file's `featureGates`). */
+export const gateSettingsSchema: z.ZodType<GateSettings> = z.record(z.string(), z.boolean());
+
 /** The options every restart-rule call takes (`containerChanged`, `predictRestarts`). */
 export const ruleOptionsSchema = z.object({
   kubeletVersion: z.string(),
@@ -113,14 +134,18 @@ export function parseGateValue(value: unknown, path: JsonPathSegment[]): boolean
  * not have (the kubelet refuses it: "unrecognized feature gate"). Without a release this is what can be checked before the kubelet is known (the CLI's
  * `--feature-gates`); the calls that take a release check the rest.
  */
-export function readGateSettings(
-  gates: unknown,
-  path: JsonPathSegment[],
-  info?: ReleaseInfo,
-): Partial<Record<GateName, boolean>> {
-  const out: Partial<Record<GateName, boolean>> = {};
+export function readGateSettings(gates: unknown, path: JsonPathSegment[], info?: ReleaseInfo): GateSettings {
+  const out: GateSettings = {};
   if (gates === undefined || gates === null) return out;
-  for (const [name, raw] of Object.entries(gates as Record<string, unknown>)) {
+  if (!isPlainObject(gates)) {
+    throw new OptionError(
+      'INVALID_OPTION',
+      path,
+      'an object of gate names to booleans, such as { InPlacePodVerticalScaling: true }',
+      `found ${describeValue(gates)}`,
+    );
+  }
+  for (const [name, raw] of Object.entries(gates)) {
     const value = parseGateValue(raw, [...path, name]);
     if (value === undefined) continue;
     const modelled = modelledGates();

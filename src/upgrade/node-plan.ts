@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { KubeletHashError, StoreError } from '../errors.js';
-import type { FeatureGates } from '../kubelet/index.js';
+import { readGateSettings, type FeatureGates } from '../kubelet/index.js';
 import { planUpgrade, type PlanEntry, type PlanRecordIndex, type PodSandboxInfo } from './plan-upgrade.js';
 import { readRuntimeRecords, type ContainerRecordInfo } from '../runtime-records/index.js';
 import { containerdCensus, containerdSandboxes, fingerprinter, type StoredContainer } from '../stores/index.js';
@@ -186,13 +186,15 @@ export function planFromRecords(
   records: readonly StoredContainer[],
   unreadable: readonly UnreadableRecord[] = [],
 ): NodeUpgradePlan {
+  // Gates become booleans here, once: planUpgrade and the plan file see the same settings.
+  const featureGates = readGateSettings(input.featureGates, ['input', 'featureGates']);
   const { sandboxes, note } = records.length > 0 ? sandboxesOf(store) : { note: 'not checked: no records' };
   const plan = planUpgrade({
     pods: input.pods,
     records: records.map(asRecordInfo),
     from: input.from,
     to: input.to,
-    ...(input.featureGates ? { featureGates: input.featureGates } : {}),
+    featureGates,
     ...(input.nodeName !== undefined ? { nodeName: input.nodeName } : {}),
     ...(sandboxes ? { sandboxes } : {}),
   });
@@ -236,11 +238,7 @@ export function planFromRecords(
       findings: (plan.sandboxFindings ?? []).map((f) => ({ ...f })),
     },
   };
-  if (input.featureGates && Object.keys(input.featureGates).length > 0) {
-    out.featureGates = Object.fromEntries(
-      Object.entries(input.featureGates).filter((kv): kv is [string, boolean] => kv[1] !== undefined),
-    );
-  }
+  if (Object.keys(featureGates).length > 0) out.featureGates = featureGates;
   return out;
 }
 

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { CONTAINER_LISTS } from '../pod/locate.js';
 import { KubeletHashError, OptionError, parseWith, type JsonPathSegment } from '../errors.js';
 import { assertCanonicalHash, storedHashValue } from '../hash/format.js';
-import { RESTART_RULES, type RestartRuleId } from '../kubelet/index.js';
+import { gateSettingsSchema, RESTART_RULES, type GateSettings, type RestartRuleId } from '../kubelet/index.js';
 import { releaseInfo } from '../registry/registry.js';
 import type { PlanEntry } from './plan-upgrade.js';
 
@@ -129,8 +129,8 @@ export interface NodeUpgradePlan {
   from: string;
   /** The release the node moves to. */
   to: string;
-  /** The `to` kubelet's feature gates, as given. */
-  featureGates?: Record<string, boolean>;
+  /** The `to` kubelet's feature gates, as read (booleans, names the library models). */
+  featureGates?: GateSettings;
   /** Where the records are. */
   store: StoreSpec;
   /** How many entries have each action. */
@@ -236,7 +236,7 @@ const planFileSchema: z.ZodType<NodeUpgradePlan> = z.object({
   version: z.literal(PLAN_VERSION),
   from: z.string(),
   to: z.string(),
-  featureGates: z.record(z.string(), z.boolean()).optional(),
+  featureGates: gateSettingsSchema.optional(),
   store: storeSpecSchema,
   counts: z.object({ keep: z.number(), rewrite: z.number(), 'will-restart': z.number(), unknown: z.number() }),
   entries: z.array(entrySchema),
