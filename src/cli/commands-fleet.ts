@@ -14,6 +14,8 @@ import { toolVersion } from './version.js';
 import { table } from './table.js';
 
 const RUNTIMES = ['containerd', 'cri-o', 'docker'] as const;
+/** The options only the system-upgrade-controller Plan reads. */
+const SUC_ONLY = ['concurrency', 'swap-command', 'units', 'crio-runroot', 'docker-config'] as const;
 
 /** `a=b,c=d` → { a: 'b', c: 'd' }. */
 function labelMap(text: string | undefined, option: string): Record<string, string> {
@@ -71,18 +73,32 @@ function fleetOptions(ctx: CommandContext, nodes: string[]): FleetOptions {
 async function manifests(ctx: CommandContext): Promise<CommandResult> {
   const variant = str(ctx.values, 'variant') ?? 'jobs';
   let objects: Record<string, unknown>[];
-  if (variant === 'jobs') objects = fleetJobs(fleetOptions(ctx, await selectedNodes(ctx)));
-  else if (variant === 'suc') {
+  if (variant === 'jobs') {
+    for (const name of SUC_ONLY)
+      if (ctx.values[name] !== undefined) throw new UsageError(`--${name} goes with --variant suc`);
+    objects = fleetJobs(fleetOptions(ctx, await selectedNodes(ctx)));
+  } else if (variant === 'suc') {
     const swap = str(ctx.values, 'swap-command');
     if (swap === undefined) throw new UsageError('--variant suc needs --swap-command (what installs the new kubelet)');
     const concurrency = Number(str(ctx.values, 'concurrency') ?? '1');
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError('--concurrency: a whole number ≥ 1');
+    const o = fleetOptions(ctx, []);
+    const units = str(ctx.values, 'units')?.split(',');
+    if (units?.some((u) => u.trim() === '')) throw new UsageError('--units: unit names, comma-separated (U,…)');
+    const crioRunRoot = str(ctx.values, 'crio-runroot');
+    const dockerConfig = str(ctx.values, 'docker-config');
+    if (crioRunRoot !== undefined && o.runtime !== 'cri-o')
+      throw new UsageError('--crio-runroot goes with --runtime cri-o');
+    if (dockerConfig !== undefined && o.runtime !== 'docker')
+      throw new UsageError('--docker-config goes with --runtime docker');
     objects = sucPlan({
-      ...fleetOptions(ctx, []),
+      ...o,
       concurrency,
       nodeSelector: labelMap(str(ctx.values, 'selector') ?? 'kubelet-hash/upgrade=true', 'selector'),
       swapCommand: swap,
-      units: (str(ctx.values, 'units') ?? 'kubelet,containerd').split(','),
+      ...(units ? { units } : {}),
+      ...(crioRunRoot !== undefined ? { crioRunRoot } : {}),
+      ...(dockerConfig !== undefined ? { dockerConfig } : {}),
     });
   } else throw new UsageError('--variant: jobs or suc');
   return {
@@ -186,7 +202,19 @@ export const fleet: CommandDef = {
       type: 'string',
       value: 'U,…',
       description:
-        'manifests --variant suc: systemd units to stop and start, in stop order (default kubelet,containerd)',
+        'manifests --variant suc: systemd units to stop and start, the kubelet first, in stop order (default per --runtime: kubelet,containerd; kubelet,crio; kubelet,cri-docker,docker.socket,docker, without cri-docker when --from is before 1.24)',
+    },
+    'crio-runroot': {
+      type: 'string',
+      value: 'DIR',
+      description:
+        "manifests --variant suc --runtime cri-o: CRI-O's runroot on the nodes, whose config.json copies apply rewrites too (default /run/containers/storage)",
+    },
+    'docker-config': {
+      type: 'string',
+      value: 'FILE',
+      description:
+        "manifests --variant suc --runtime docker: dockerd's daemon.json on the nodes, read for live-restore (default /etc/docker/daemon.json)",
     },
   },
   operands: [
