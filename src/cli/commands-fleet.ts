@@ -3,13 +3,13 @@
  * prints the objects that run the read-only plan on every selected node (or a
  * system-upgrade-controller Plan); `report` folds the node plans into one go/no-go.
  */
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import { fleetJobs, foldFleet, nodeReport, sucPlan, type FleetOptions } from '../fleet/index.js';
 import { UsageError, list, str, type CommandContext, type CommandDef, type CommandResult } from './command.js';
 import { readObjects } from './inputs.js';
+import { readInputFile, type CliIO } from './io.js';
 import { toolVersion } from './version.js';
 import { table } from './table.js';
 
@@ -109,10 +109,10 @@ async function manifests(ctx: CommandContext): Promise<CommandResult> {
   };
 }
 
-function report(files: string[]): CommandResult {
+function report(files: string[], io: CliIO): CommandResult {
   if (files.length === 0)
     throw new UsageError('fleet report: give the node plans (NODE.json or NODE.ndjson, one per node)');
-  const nodes = files.map((f) => nodeReport(basename(f).replace(/\.(nd)?json$/, ''), readFileSync(f, 'utf8'), f));
+  const nodes = files.map((f) => nodeReport(basename(f).replace(/\.(nd)?json$/, ''), readInputFile(f, io), f));
   const r = foldFleet(nodes);
   const text =
     table(
@@ -241,7 +241,7 @@ export const fleet: CommandDef = {
       if (rest.length > 0) throw new UsageError('fleet manifests takes no files');
       return manifests(ctx);
     }
-    if (sub === 'report') return report(rest);
+    if (sub === 'report') return report(rest, ctx.io);
     throw new UsageError(`fleet: manifests or report, not ${JSON.stringify(sub)}`);
   },
 };
