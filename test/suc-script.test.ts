@@ -176,53 +176,62 @@ describe('the system-upgrade-controller Plan: units and flags per runtime', () =
 describe.each(RUNTIMES)('the Plan script on a fake /host, runtime %s', (runtime) => {
   const units = defaultUnits(runtime, '1.30').slice(1);
 
-  it.each(SHELLS)('succeeds in order with %s: stop, plan, apply, start, verify, swap, start the kubelet', async (shell) => {
-    const r = runScript(await script(runtime), shell, '');
-    expect(r.code, r.err).toBe(0);
-    const flags = {
-      containerd: '--containerd-root <host>/var/lib/containerd',
-      'cri-o': '--crio-root <host>/var/lib/containers/storage --crio-runroot <host>/run/containers/storage',
-      docker: '--docker-root <host>/var/lib/docker --docker-config <host>/etc/docker/daemon.json',
-    }[runtime];
-    expect(r.calls[0]).toMatch(/^kubectl get pods .*spec\.nodeName=node-a/);
-    expect(r.calls.slice(1)).toEqual([
-      'systemctl stop kubelet',
-      `kubelet-hash plan --from 1.30 --to 1.31 --pods <tmp>/pods.json ${flags} --out <host>/var/lib/kubelet-hash/plan.json`,
-      ...units.map((u) => `systemctl stop ${u}`),
-      expect.stringMatching(
-        /^kubelet-hash apply <host>\/var\/lib\/kubelet-hash\/plan\.json --backup-dir <host>\/var\/lib\/kubelet-hash\/backup-\d{8}T\d{6}Z-\d+$/,
-      ),
-      ...[...units].reverse().map((u) => `systemctl start ${u}`),
-      `kubelet-hash verify --kubelet 1.31 --pods <tmp>/pods.json ${flags}`,
-      'swap-kubelet --to 1.31',
-      'systemctl start kubelet',
-    ]);
-  });
+  it.each(SHELLS)(
+    'succeeds in order with %s: stop, plan, apply, start, verify, swap, start the kubelet',
+    async (shell) => {
+      const r = runScript(await script(runtime), shell, '');
+      expect(r.code, r.err).toBe(0);
+      const flags = {
+        containerd: '--containerd-root <host>/var/lib/containerd',
+        'cri-o': '--crio-root <host>/var/lib/containers/storage --crio-runroot <host>/run/containers/storage',
+        docker: '--docker-root <host>/var/lib/docker --docker-config <host>/etc/docker/daemon.json',
+      }[runtime];
+      expect(r.calls[0]).toMatch(/^kubectl get pods .*spec\.nodeName=node-a/);
+      expect(r.calls.slice(1)).toEqual([
+        'systemctl stop kubelet',
+        `kubelet-hash plan --from 1.30 --to 1.31 --pods <tmp>/pods.json ${flags} --out <host>/var/lib/kubelet-hash/plan.json`,
+        ...units.map((u) => `systemctl stop ${u}`),
+        expect.stringMatching(
+          /^kubelet-hash apply <host>\/var\/lib\/kubelet-hash\/plan\.json --backup-dir <host>\/var\/lib\/kubelet-hash\/backup-\d{8}T\d{6}Z-\d+$/,
+        ),
+        ...[...units].reverse().map((u) => `systemctl start ${u}`),
+        `kubelet-hash verify --kubelet 1.31 --pods <tmp>/pods.json ${flags}`,
+        'swap-kubelet --to 1.31',
+        'systemctl start kubelet',
+      ]);
+    },
+  );
 
   // Every call of a successful run fails in turn.
-  it.each(SHELLS)('with %s, a failure at every step: rollback once apply began, runtime and kubelet started, exit ≠ 0', async (shell) => {
-    const text = await script(runtime);
-    const success = runScript(text, shell, '').calls;
-    const failures = success.map((call, i) => ({ call, i }));
-    // The four the runbook names, at least: plan, apply, verify and the swap.
-    for (const step of ['kubelet-hash plan', 'kubelet-hash apply', 'kubelet-hash verify', 'swap-kubelet'])
-      expect(success.some((c) => c.startsWith(step))).toBe(true);
-    for (const { call, i } of failures) {
-      // The failing call as a pattern: a unit call exactly, the agent's and the others' by their first words.
-      const fail = call.startsWith('systemctl') ? call : `${call.split(' ').slice(0, 2).join(' ')}*`;
-      expect(success.filter((c) => matches(c, fail)), fail).toEqual([call]);
-      const r = runScript(text, shell, fail);
-      expect(r.code, `${fail}: ${r.err}`).not.toBe(0);
-      const want = expectedCalls(success, i, units);
-      const got = r.calls.map((c) => c.replace(/backup-\d{8}T\d{6}Z-\d+/, 'backup-RUN'));
-      expect(got, fail).toEqual(want.map((c) => c.replace(/backup-\d{8}T\d{6}Z-\d+/, 'backup-RUN')));
-      // The rollback reads this run's backup directory, the one apply was given.
-      const applied = r.calls.find((c) => c.startsWith('kubelet-hash apply'));
-      const rolled = r.calls.find((c) => c.startsWith('kubelet-hash rollback'));
-      if (rolled !== undefined) expect(rolled.split(' ').pop()).toBe(applied?.split(' ').pop());
-      if (i >= success.indexOf('systemctl stop kubelet')) expect(r.calls.at(-1)).toBe('systemctl start kubelet');
-    }
-  });
+  it.each(SHELLS)(
+    'with %s, a failure at every step: rollback once apply began, runtime and kubelet started, exit ≠ 0',
+    async (shell) => {
+      const text = await script(runtime);
+      const success = runScript(text, shell, '').calls;
+      const failures = success.map((call, i) => ({ call, i }));
+      // The four the runbook names, at least: plan, apply, verify and the swap.
+      for (const step of ['kubelet-hash plan', 'kubelet-hash apply', 'kubelet-hash verify', 'swap-kubelet'])
+        expect(success.some((c) => c.startsWith(step))).toBe(true);
+      for (const { call, i } of failures) {
+        // The failing call as a pattern: a unit call exactly, the agent's and the others' by their first words.
+        const fail = call.startsWith('systemctl') ? call : `${call.split(' ').slice(0, 2).join(' ')}*`;
+        expect(
+          success.filter((c) => matches(c, fail)),
+          fail,
+        ).toEqual([call]);
+        const r = runScript(text, shell, fail);
+        expect(r.code, `${fail}: ${r.err}`).not.toBe(0);
+        const want = expectedCalls(success, i, units);
+        const got = r.calls.map((c) => c.replace(/backup-\d{8}T\d{6}Z-\d+/, 'backup-RUN'));
+        expect(got, fail).toEqual(want.map((c) => c.replace(/backup-\d{8}T\d{6}Z-\d+/, 'backup-RUN')));
+        // The rollback reads this run's backup directory, the one apply was given.
+        const applied = r.calls.find((c) => c.startsWith('kubelet-hash apply'));
+        const rolled = r.calls.find((c) => c.startsWith('kubelet-hash rollback'));
+        if (rolled !== undefined) expect(rolled.split(' ').pop()).toBe(applied?.split(' ').pop());
+        if (i >= success.indexOf('systemctl stop kubelet')) expect(r.calls.at(-1)).toBe('systemctl start kubelet');
+      }
+    },
+  );
 
   it('the four the issue names, spelled out: plan, apply, verify and swap fail', async () => {
     const text = await script(runtime);
