@@ -195,7 +195,7 @@ function storeFlags(o: SucPlanOptions): string {
  * so a manifest there is this apply's), starts the runtime and the kubelet again and fails the
  * node (non-zero exit), so no failure leaves a node with its kubelet or runtime down.
  */
-export function upgradeScript(o: SucPlanOptions): string {
+function upgradeScript(o: SucPlanOptions): string {
   const unit = (verb: string, u: string) => `chroot "$host" systemctl ${verb} ${quote(u)}`;
   const [kubelet = 'kubelet', ...runtimes] = o.units ?? defaultUnits(o.runtime, o.from);
   const stopRuntime = runtimes.map((u) => unit('stop', u));
