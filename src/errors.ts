@@ -42,7 +42,7 @@ export const ERROR_CODES = {
     class: 'DecodeError',
     when: 'a YAML manifest is malformed (syntax, a repeated key, an alias or tag kubectl refuses); the detail names line and column',
   },
-  TOO_DEEP: { class: 'DecodeError', when: 'JSON nested deeper than 512 levels' },
+  TOO_DEEP: { class: 'DecodeError', when: 'JSON or YAML nested deeper than 512 levels' },
   DUPLICATE_CONTAINER_NAME: { class: 'DecodeError', when: 'two containers of one pod share a name' },
   INVALID_QUANTITY: { class: 'QuantityError', when: '`resource.Quantity` parsing refuses the text' },
   INVALID_VERSION: { class: 'ReleaseError', when: 'a version string is no kubelet version' },
@@ -120,7 +120,7 @@ type CodesOf<C extends ErrorClassName> = {
  * | `UNSAFE_INTEGER` | {@link DecodeError} | a JS number beyond 2^53 (already rounded): pass a bigint or JSON text |
  * | `INVALID_JSON` | {@link DecodeError} | JSON text is malformed, repeats a key, or holds an unpaired surrogate |
  * | `INVALID_YAML` | {@link DecodeError} | a YAML manifest is malformed (syntax, a repeated key, an alias or tag kubectl refuses); the detail names line and column |
- * | `TOO_DEEP` | {@link DecodeError} | JSON nested deeper than 512 levels |
+ * | `TOO_DEEP` | {@link DecodeError} | JSON or YAML nested deeper than 512 levels |
  * | `DUPLICATE_CONTAINER_NAME` | {@link DecodeError} | two containers of one pod share a name |
  * | `INVALID_QUANTITY` | {@link QuantityError} | `resource.Quantity` parsing refuses the text |
  * | `INVALID_VERSION` | {@link ReleaseError} | a version string is no kubelet version |
