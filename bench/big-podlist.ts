@@ -1,14 +1,15 @@
 /**
  * A generated PodList of about `mb` MB, as `kubectl get pods -A -o json` prints it: pods as the
  * apiserver serves them (defaults applied, service-account token mounted, a status), two
- * containers each, varied so that specs differ.
+ * containers each, varied so that specs differ. `handWritten`: the same pods as a person writes
+ * them (no apiserver defaults, no token mount, no uid or status), which the CLI warns about.
  */
-export function bigPodList(mb: number): { text: string; pods: number } {
+export function bigPodList(mb: number, handWritten = false): { text: string; pods: number } {
   const items: string[] = [];
   let size = 0;
   for (let i = 0; size < mb * 1024 * 1024; i++) {
     const app = ['web', 'api', 'worker', 'cache', 'metrics'][i % 5]!;
-    const container = (name: string, image: string, extra: Record<string, unknown>) => ({
+    const served = (name: string, image: string, extra: Record<string, unknown>) => ({
       name,
       image,
       imagePullPolicy: 'IfNotPresent',
@@ -24,13 +25,20 @@ export function bigPodList(mb: number): { text: string; pods: number } {
       ],
       ...extra,
     });
+    const written = (name: string, image: string, extra: Record<string, unknown>) => ({
+      name,
+      image,
+      resources: { limits: { cpu: `${(i % 4) + 1}`, memory: `${128 * ((i % 3) + 1)}Mi` }, requests: { cpu: '100m' } },
+      ...extra,
+    });
+    const container = handWritten ? written : served;
     const pod = {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: {
         name: `${app}-${i.toString(16).padStart(6, '0')}`,
         namespace: ['default', 'shop', 'infra'][i % 3],
-        uid: `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`,
+        ...(handWritten ? {} : { uid: `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}` }),
         labels: { app, 'pod-template-hash': (i % 1000).toString(16) },
       },
       spec: {
@@ -45,7 +53,7 @@ export function bigPodList(mb: number): { text: string; pods: number } {
         restartPolicy: 'Always',
         serviceAccountName: 'default',
       },
-      status: { phase: 'Running' },
+      ...(handWritten ? {} : { status: { phase: 'Running' } }),
     };
     const text = JSON.stringify(pod, null, 2);
     items.push(text);

@@ -42,7 +42,7 @@ export const ERROR_CODES = {
     class: 'DecodeError',
     when: 'a YAML manifest is malformed (syntax, a repeated key, an alias or tag kubectl refuses); the detail names line and column',
   },
-  TOO_DEEP: { class: 'DecodeError', when: 'JSON nested deeper than 512 levels' },
+  TOO_DEEP: { class: 'DecodeError', when: 'JSON or YAML nested deeper than 512 levels' },
   DUPLICATE_CONTAINER_NAME: { class: 'DecodeError', when: 'two containers of one pod share a name' },
   INVALID_QUANTITY: { class: 'QuantityError', when: '`resource.Quantity` parsing refuses the text' },
   INVALID_VERSION: { class: 'ReleaseError', when: 'a version string is no kubelet version' },
@@ -120,7 +120,7 @@ type CodesOf<C extends ErrorClassName> = {
  * | `UNSAFE_INTEGER` | {@link DecodeError} | a JS number beyond 2^53 (already rounded): pass a bigint or JSON text |
  * | `INVALID_JSON` | {@link DecodeError} | JSON text is malformed, repeats a key, or holds an unpaired surrogate |
  * | `INVALID_YAML` | {@link DecodeError} | a YAML manifest is malformed (syntax, a repeated key, an alias or tag kubectl refuses); the detail names line and column |
- * | `TOO_DEEP` | {@link DecodeError} | JSON nested deeper than 512 levels |
+ * | `TOO_DEEP` | {@link DecodeError} | JSON or YAML nested deeper than 512 levels |
  * | `DUPLICATE_CONTAINER_NAME` | {@link DecodeError} | two containers of one pod share a name |
  * | `INVALID_QUANTITY` | {@link QuantityError} | `resource.Quantity` parsing refuses the text |
  * | `INVALID_VERSION` | {@link ReleaseError} | a version string is no kubelet version |
@@ -521,11 +521,80 @@ interface RawIssue {
   path: readonly PropertyKey[];
   message: string;
   code: string;
+  // What zod's issues carry beside the message, read to say the expectation in our words.
+  expected?: unknown;
+  origin?: unknown;
+  minimum?: unknown;
+  maximum?: unknown;
+  inclusive?: unknown;
+  values?: readonly unknown[];
+  keys?: readonly unknown[];
+  format?: unknown;
+  pattern?: unknown;
+  errors?: readonly (readonly RawIssue[])[];
+}
+
+/** zod's own (English locale) messages start so; the messages our schemas give never do. */
+const ZOD_DEFAULT =
+  /^(Invalid input|Invalid option|Invalid string|Invalid number|Invalid key|Invalid element|Invalid [a-zA-Z]+:|Too small|Too big|Unrecognized key)/;
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'an object',
+  bigint: 'an integer',
+  null: 'null',
+};
+
+/** A bound as words: `at least 1 character`, `at most 3 items`, `≥ 0`. */
+function bound(raw: RawIssue, most: boolean): string {
+  const n = String(most ? raw.maximum : raw.minimum);
+  const inclusive = raw.inclusive !== false;
+  if (raw.origin === 'string')
+    return n === '1' && !most ? 'a non-empty string' : `a string of ${most ? 'at most' : 'at least'} ${n} characters`;
+  if (raw.origin === 'array' || raw.origin === 'set')
+    return n === '1' && !most ? 'a non-empty list' : `a list of ${most ? 'at most' : 'at least'} ${n} items`;
+  return `a number ${most ? (inclusive ? '≤' : '<') : inclusive ? '≥' : '>'} ${n}`;
+}
+
+/** The expectation of an issue in our words, when its message is zod's own default text. */
+function issueWords(raw: RawIssue): string {
+  if (!ZOD_DEFAULT.test(raw.message)) return raw.message;
+  const text = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : String(v));
+  switch (raw.code) {
+    case 'invalid_type':
+      return TYPE_WORDS[String(raw.expected)] ?? `a value of type ${String(raw.expected)}`;
+    case 'too_small':
+      return bound(raw, false);
+    case 'too_big':
+      return bound(raw, true);
+    case 'invalid_value':
+      return raw.values && raw.values.length === 1
+        ? `the value ${text(raw.values[0])}`
+        : `one of ${(raw.values ?? []).map(text).join(', ')}`;
+    case 'unrecognized_keys':
+      return `no member ${(raw.keys ?? []).map(text).join(', ')} (not one this object has)`;
+    case 'invalid_format':
+      return raw.format === 'regex' ? `a string matching ${String(raw.pattern)}` : `a valid ${String(raw.format)}`;
+    case 'invalid_union': {
+      // The branches that failed at this very value, by what each expected.
+      const words = (raw.errors ?? []).flatMap((branch) =>
+        branch[0] && branch[0].path.length === 0 ? [issueWords(branch[0])] : [],
+      );
+      return words.length > 0 ? [...new Set(words)].join(' or ') : 'a value of one of the accepted forms';
+    }
+    default:
+      return 'a valid value';
+  }
 }
 
 /**
  * The one zod-issue → typed-error converter: parses `value` with `schema`, or throws what `toError`
- * makes of the first issue (zod reports at least one), so no ZodError ever leaves the library.
+ * makes of the first issue (zod reports at least one), so no ZodError ever leaves the library. A
+ * schema without a message of its own gets one here (zod's default text is never passed on).
  */
 export function parseWith<T>(
   schema: SafeParser<T>,
@@ -537,5 +606,5 @@ export function parseWith<T>(
   if (r.success) return r.data;
   const raw: RawIssue = r.error.issues[0] ?? { path: [], message: 'a valid value', code: 'custom' };
   const inside = raw.path.map((p) => (typeof p === 'number' ? p : String(p)));
-  throw toError({ path: [...base, ...inside], inside, message: raw.message, code: raw.code });
+  throw toError({ path: [...base, ...inside], inside, message: issueWords(raw), code: raw.code });
 }

@@ -15,8 +15,10 @@ export interface OptionDef {
   short?: string;
   /** Shown without brackets in the usage line (the command checks it). */
   required?: boolean;
-  /** May be given several times (values collect into an array). */
+  /** May be given several times (values collect into an array); any other option given twice is a usage error. */
   multiple?: boolean;
+  /** Options it belongs with: given without any of them, it is a usage error (`--crio-runroot` without `--crio-root`). */
+  goesWith?: readonly string[];
   /** The placeholder shown for a string value: `VERSION`, `FILE`, `HEX`. */
   value?: string;
   description: string;

@@ -3,22 +3,24 @@
  * its root is and how that was found, which kubelet release runs, and the plan/apply/verify
  * commands it would run; with --pods and --to it also plans (reading the store, writing nothing).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { discoverRuntime } from '../discovery/index.js';
 import { planNodeUpgrade } from '../upgrade/index.js';
 import { str, type CommandDef } from './command.js';
 import { KUBELET_SOURCE_OPTIONS, kubeletVersionOf, storeSpecOfDiscovery } from './discovery-options.js';
-import { readObjects } from './inputs.js';
+import { readObjects, within } from './inputs.js';
+import { readInputFile, type CliIO } from './io.js';
+import { readDocuments } from '../pod/read-documents.js';
 import { table } from './table.js';
 
 const KUBELET_CONFIG = '/var/lib/kubelet/config.yaml';
 
-/** containerRuntimeEndpoint from a KubeletConfiguration file, when it names one. */
-function endpointOfKubeletConfig(file: string): string | undefined {
-  const doc: unknown = parseYaml(readFileSync(file, 'utf8'));
+/** containerRuntimeEndpoint from a KubeletConfiguration file, when it names one (read as every input is). */
+function endpointOfKubeletConfig(file: string, io: CliIO): string | undefined {
+  const text = readInputFile(file, io);
+  const doc = within(file, null, [], () => readDocuments(text))[0]?.value;
   const v = doc && typeof doc === 'object' ? (doc as Record<string, unknown>)['containerRuntimeEndpoint'] : undefined;
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
@@ -46,7 +48,12 @@ export const doctor: CommandDef = {
     },
     ...KUBELET_SOURCE_OPTIONS,
     to: { type: 'string', value: 'VERSION', description: 'the kubelet release the node moves to' },
-    pods: { type: 'string', value: 'FILE', description: 'with --to: the API pods, to plan now (read-only)' },
+    pods: {
+      type: 'string',
+      value: 'FILE',
+      goesWith: ['to'],
+      description: 'with --to: the API pods, to plan now (read-only)',
+    },
     'fs-root': { type: 'string', value: 'DIR', description: "the node's / (default /)" },
   },
   operands: [],
@@ -75,7 +82,7 @@ export const doctor: CommandDef = {
       const configFile = str(v, 'kubelet-config') ?? KUBELET_CONFIG;
       const onDisk = fsRoot === '/' ? configFile : join(fsRoot, configFile);
       if (existsSync(onDisk)) {
-        endpoint = endpointOfKubeletConfig(onDisk);
+        endpoint = endpointOfKubeletConfig(onDisk, ctx.io);
         if (endpoint !== undefined)
           rows.push({ what: 'runtime endpoint', value: endpoint, how: `containerRuntimeEndpoint in ${configFile}` });
       }

@@ -3,17 +3,19 @@
  * prints the objects that run the read-only plan on every selected node (or a
  * system-upgrade-controller Plan); `report` folds the node plans into one go/no-go.
  */
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import { fleetJobs, foldFleet, nodeReport, sucPlan, type FleetOptions } from '../fleet/index.js';
 import { UsageError, list, str, type CommandContext, type CommandDef, type CommandResult } from './command.js';
 import { readObjects } from './inputs.js';
+import { readInputFile, type CliIO } from './io.js';
 import { toolVersion } from './version.js';
 import { table } from './table.js';
 
 const RUNTIMES = ['containerd', 'cri-o', 'docker'] as const;
+/** The options only the system-upgrade-controller Plan reads. */
+const SUC_ONLY = ['concurrency', 'swap-command', 'units', 'crio-runroot', 'docker-config'] as const;
 
 /** `a=b,c=d` → { a: 'b', c: 'd' }. */
 function labelMap(text: string | undefined, option: string): Record<string, string> {
@@ -73,18 +75,32 @@ function fleetOptions(ctx: CommandContext, nodes: string[]): FleetOptions {
 async function manifests(ctx: CommandContext): Promise<CommandResult> {
   const variant = str(ctx.values, 'variant') ?? 'jobs';
   let objects: Record<string, unknown>[];
-  if (variant === 'jobs') objects = fleetJobs(fleetOptions(ctx, await selectedNodes(ctx)));
-  else if (variant === 'suc') {
+  if (variant === 'jobs') {
+    for (const name of SUC_ONLY)
+      if (ctx.values[name] !== undefined) throw new UsageError(`--${name} goes with --variant suc`);
+    objects = fleetJobs(fleetOptions(ctx, await selectedNodes(ctx)));
+  } else if (variant === 'suc') {
     const swap = str(ctx.values, 'swap-command');
     if (swap === undefined) throw new UsageError('--variant suc needs --swap-command (what installs the new kubelet)');
     const concurrency = Number(str(ctx.values, 'concurrency') ?? '1');
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError('--concurrency: a whole number ≥ 1');
+    const o = fleetOptions(ctx, []);
+    const units = str(ctx.values, 'units')?.split(',');
+    if (units?.some((u) => u.trim() === '')) throw new UsageError('--units: unit names, comma-separated (U,…)');
+    const crioRunRoot = str(ctx.values, 'crio-runroot');
+    const dockerConfig = str(ctx.values, 'docker-config');
+    if (crioRunRoot !== undefined && o.runtime !== 'cri-o')
+      throw new UsageError('--crio-runroot goes with --runtime cri-o');
+    if (dockerConfig !== undefined && o.runtime !== 'docker')
+      throw new UsageError('--docker-config goes with --runtime docker');
     objects = sucPlan({
-      ...fleetOptions(ctx, []),
+      ...o,
       concurrency,
       nodeSelector: labelMap(str(ctx.values, 'selector') ?? 'kubelet-hash/upgrade=true', 'selector'),
       swapCommand: swap,
-      units: (str(ctx.values, 'units') ?? 'kubelet,containerd').split(','),
+      ...(units ? { units } : {}),
+      ...(crioRunRoot !== undefined ? { crioRunRoot } : {}),
+      ...(dockerConfig !== undefined ? { dockerConfig } : {}),
     });
   } else throw new UsageError('--variant: jobs or suc');
   return {
@@ -95,10 +111,10 @@ async function manifests(ctx: CommandContext): Promise<CommandResult> {
   };
 }
 
-function report(files: string[]): CommandResult {
+function report(files: string[], io: CliIO): CommandResult {
   if (files.length === 0)
     throw new UsageError('fleet report: give the node plans (NODE.json or NODE.ndjson, one per node)');
-  const nodes = files.map((f) => nodeReport(basename(f).replace(/\.(nd)?json$/, ''), readFileSync(f, 'utf8'), f));
+  const nodes = files.map((f) => nodeReport(basename(f).replace(/\.(nd)?json$/, ''), readInputFile(f, io), f));
   const r = foldFleet(nodes);
   const text =
     table(
@@ -190,7 +206,19 @@ export const fleet: CommandDef = {
       type: 'string',
       value: 'U,…',
       description:
-        'manifests --variant suc: systemd units to stop and start, in stop order (default kubelet,containerd)',
+        'manifests --variant suc: systemd units to stop and start, the kubelet first, in stop order (default per --runtime: kubelet,containerd; kubelet,crio; kubelet,cri-docker,docker.socket,docker, without cri-docker when --from is before 1.24)',
+    },
+    'crio-runroot': {
+      type: 'string',
+      value: 'DIR',
+      description:
+        "manifests --variant suc --runtime cri-o: CRI-O's runroot on the nodes, whose config.json copies apply rewrites too (default /run/containers/storage)",
+    },
+    'docker-config': {
+      type: 'string',
+      value: 'FILE',
+      description:
+        "manifests --variant suc --runtime docker: dockerd's daemon.json on the nodes, read for live-restore (default /etc/docker/daemon.json)",
     },
   },
   operands: [
@@ -217,7 +245,7 @@ export const fleet: CommandDef = {
       if (rest.length > 0) throw new UsageError('fleet manifests takes no files');
       return manifests(ctx);
     }
-    if (sub === 'report') return report(rest);
+    if (sub === 'report') return report(rest, ctx.io);
     throw new UsageError(`fleet: manifests or report, not ${JSON.stringify(sub)}`);
   },
 };

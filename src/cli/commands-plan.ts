@@ -38,6 +38,7 @@ const STORE_OPTIONS: Record<string, OptionDef> = {
   namespace: {
     type: 'string',
     value: 'NS',
+    goesWith: ['containerd-root'],
     description: "with --containerd-root: the CRI plugin's containerd namespace (default k8s.io)",
   },
   'crio-root': {
@@ -48,6 +49,7 @@ const STORE_OPTIONS: Record<string, OptionDef> = {
   'crio-runroot': {
     type: 'string',
     value: 'DIR',
+    goesWith: ['crio-root'],
     description: 'with --crio-root: the runroot, whose copies of config.json are rewritten too',
   },
   'docker-root': {
@@ -58,6 +60,7 @@ const STORE_OPTIONS: Record<string, OptionDef> = {
   'docker-config': {
     type: 'string',
     value: 'FILE',
+    goesWith: ['docker-root'],
     description: 'with --docker-root: daemon.json, read for live-restore (default /etc/docker/daemon.json)',
   },
   ...ENDPOINT_OPTIONS,

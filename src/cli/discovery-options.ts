@@ -24,6 +24,7 @@ export const ENDPOINT_OPTIONS: Record<string, OptionDef> = {
   'runtime-config': {
     type: 'string',
     value: 'FILE',
+    goesWith: ['runtime-endpoint'],
     description:
       "with --runtime-endpoint: the runtime's config file, when not where its layout or its --config flag say",
   },

@@ -12,6 +12,12 @@ export const GLOBAL_OPTIONS: Record<string, OptionDef> = {
     type: 'boolean',
     description: 'print one JSON object per row, one per line; errors become a JSON document on stderr',
   },
+  'max-input-size': {
+    type: 'string',
+    value: 'SIZE',
+    description:
+      'the most bytes one input (file or standard input) may have, K/M/G for KiB/MiB/GiB (default 256M, at most 511M); a bigger one is refused (EFBIG) before it is read whole',
+  },
   help: { type: 'boolean', short: 'h', description: 'show this help and exit' },
 };
 

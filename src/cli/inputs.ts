@@ -257,7 +257,10 @@ function warnUndefaulted(ctx: CommandContext, containers: InputContainer[]): voi
   const tokenless = new Map<string, string[]>();
   const add = (map: Map<string, string[]>, c: InputContainer): void => {
     const owner = c.ref.pod === null ? '' : `${c.ref.kind ?? 'object'}/${c.ref.pod} `;
-    map.set(c.ref.file, [...(map.get(c.ref.file) ?? []), `${owner}${JSON.stringify(c.name)}`]);
+    let listed = map.get(c.ref.file);
+    if (listed === undefined) map.set(c.ref.file, (listed = []));
+    // Pushed, not copied: one copy per container made the warning quadratic in the input.
+    listed.push(`${owner}${JSON.stringify(c.name)}`);
   };
   for (const c of containers) {
     const podSpec = podSpecOf(c);

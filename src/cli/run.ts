@@ -11,11 +11,12 @@ import {
   type CommandContext,
   type CommandDef,
   type CommandResult,
+  type OptionDef,
   type Values,
 } from './command.js';
 import { GLOBAL_OPTIONS, commandHelp, programHelp } from './help.js';
 import { LocatedError } from './inputs.js';
-import type { CliIO } from './io.js';
+import { maxInputBytes, type CliIO } from './io.js';
 import { COMMANDS } from './registry.js';
 import { didYouMean } from './suggest.js';
 import { toolVersion } from './version.js';
@@ -62,6 +63,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     }
     const values = parsed.values as Values;
     if (values['json'] && values['ndjson']) throw new UsageError('give --json or --ndjson, not both');
+    checkCompanions(options, values);
+    io.maxInputBytes = maxInputBytes(values);
     checkOperands(cmd, parsed.positionals);
     const ctx: CommandContext = {
       values,
@@ -98,10 +101,23 @@ function unknownCommand(name: string): UsageError {
   );
 }
 
-/** Refuses an option the command does not have, naming the closest one. */
-function checkFlags(cmd: CommandDef, flags: string[], options: Record<string, { short?: string; type: string }>): void {
+/**
+ * Refuses an option the command does not have, naming the closest one, and a single-value option
+ * given twice (parseArgs would keep the last one silently).
+ */
+function checkFlags(cmd: CommandDef, flags: string[], options: Record<string, OptionDef>): void {
   const longs = Object.keys(options);
-  const byShort = new Map(Object.values(options).flatMap((o) => (o.short !== undefined ? [[o.short, o]] : [])));
+  const byShort = new Map(
+    Object.entries(options).flatMap(([name, o]) => (o.short !== undefined ? [[o.short, name] as const] : [])),
+  );
+  const seen = new Set<string>();
+  const once = (name: string, spelled: string): void => {
+    const o = options[name];
+    if (o === undefined || o.multiple === true || o.type !== 'string') return;
+    if (seen.has(name))
+      throw new UsageError(`${spelled} is given more than once; give it once (it takes one ${o.value ?? 'VALUE'})`);
+    seen.add(name);
+  };
   for (let i = 0; i < flags.length; i++) {
     const token = flags[i] ?? '';
     if (token === '-' || !token.startsWith('-')) continue;
@@ -111,11 +127,29 @@ function checkFlags(cmd: CommandDef, flags: string[], options: Record<string, { 
       if (options[name]?.type === 'string' && !token.includes('=')) i++;
       if (!longs.includes(name))
         throw new UsageError(`kubelet-hash ${cmd.name} has no option --${name}${didYouMean(name, longs, '--')}`);
+      once(name, `--${name}`);
     } else if (/^-[A-Za-z]/.test(token)) {
-      const o = byShort.get(token[1] ?? '');
-      if (!o) throw new UsageError(`kubelet-hash ${cmd.name} has no option ${token.slice(0, 2)}`);
-      if (o.type === 'string' && token.length === 2) i++;
+      const name = byShort.get(token[1] ?? '');
+      if (name === undefined) throw new UsageError(`kubelet-hash ${cmd.name} has no option ${token.slice(0, 2)}`);
+      if (options[name]?.type === 'string' && token.length === 2) i++;
+      once(name, `-${token[1] ?? ''}/--${name}`);
     }
+  }
+}
+
+/**
+ * Refuses an empty option value (`--node ''`: no name, file or version is empty, and an empty
+ * selector or command would mean something else than the user wrote), and an option given without
+ * any of the options it belongs with (`goesWith`).
+ */
+function checkCompanions(options: Record<string, OptionDef>, values: Values): void {
+  for (const [name, o] of Object.entries(options)) {
+    const given = values[name];
+    if (given === '' || (Array.isArray(given) && given.includes('')))
+      throw new UsageError(`--${name} expects ${o.value ?? 'a value'}, got an empty one`);
+    if (o.goesWith === undefined || values[name] === undefined) continue;
+    if (o.goesWith.some((other) => values[other] !== undefined)) continue;
+    throw new UsageError(`--${name} goes with ${o.goesWith.map((other) => `--${other}`).join(' or ')}`);
   }
 }
 

@@ -31,8 +31,38 @@ export interface SucPlanOptions extends FleetOptions {
   nodeSelector: Record<string, string>;
   /** A shell command, run with the host's / at /host (chroot /host …), that installs the new kubelet and restarts it. */
   swapCommand: string;
-  /** The kubelet's systemd unit, then the runtime's (stopped in that order, started in reverse). */
-  units: readonly string[];
+  /**
+   * The kubelet's systemd unit, then the runtime's (stopped in that order, started in reverse);
+   * default {@link defaultUnits} of the runtime.
+   */
+  units?: readonly string[];
+  /** CRI-O's runroot on the nodes (default /run/containers/storage): its copies of config.json are rewritten too. */
+  crioRunRoot?: string;
+  /** dockerd's daemon.json on the nodes (default /etc/docker/daemon.json), read for live-restore. */
+  dockerConfig?: string;
+}
+
+/**
+ * The node facts per runtime the Plan needs beyond the root (doctor's layouts name the same
+ * files): the systemd units to stop after the kubelet, in stop order, and the store flags.
+ * Unit names are the projects' own: containerd.service (containerd's containerd.service), crio.service
+ * (cri-o's contrib/systemd), docker.service and docker.socket (moby's contrib/init/systemd; the
+ * socket is stopped too, or a connection would start dockerd again during apply) and
+ * cri-docker.service (Mirantis cri-dockerd's packaging/systemd; kubelets before 1.24 talk to
+ * dockerd through their own dockershim, so there is none).
+ */
+const RUNTIME_FACTS = {
+  containerd: { units: ['containerd'] },
+  'cri-o': { units: ['crio'], runRoot: '/run/containers/storage' },
+  docker: { units: ['cri-docker', 'docker.socket', 'docker'], daemonConfig: '/etc/docker/daemon.json' },
+} as const;
+
+/** The kubelet and the runtime's units, in stop order, for a node running `runtime` under kubelet `from`. */
+export function defaultUnits(runtime: FleetOptions['runtime'], from: string): string[] {
+  const units: string[] = [...RUNTIME_FACTS[runtime].units];
+  const minor = /^v?1\.(\d+)/.exec(from)?.[1];
+  if (runtime === 'docker' && minor !== undefined && Number(minor) < 24) units.shift();
+  return ['kubelet', ...units];
 }
 
 type K8sObject = Record<string, unknown>;
@@ -144,26 +174,96 @@ export function fleetJobs(o: FleetOptions): K8sObject[] {
   return [...rbac(o), ...o.nodes.map((n) => planJob(o, n))];
 }
 
-/** The shell the Plan's upgrade container runs on each node (host at /host, SUC's convention). */
+/** A word for sh: as it is when it holds nothing sh reads specially, else single-quoted. */
+const quote = (text: string): string =>
+  /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+
+/** The store flags of plan and verify on the node, paths under /host. */
+function storeFlags(o: SucPlanOptions): string {
+  const host = (path: string) => (quote(path) === path ? `"$host${path}"` : `"$host"${quote(path)}`);
+  const flags = [rootFlag(o.runtime), host(o.runtimeRoot)];
+  if (o.runtime === 'cri-o') flags.push('--crio-runroot', host(o.crioRunRoot ?? RUNTIME_FACTS['cri-o'].runRoot));
+  // Without it apply would read the agent container's own /etc/docker/daemon.json, not the node's.
+  if (o.runtime === 'docker') flags.push('--docker-config', host(o.dockerConfig ?? RUNTIME_FACTS.docker.daemonConfig));
+  return flags.join(' ');
+}
+
+/**
+ * The shell the Plan's upgrade container runs on each node (host at /host, SUC's convention).
+ * POSIX sh under `set -eu`; an EXIT trap takes over on any failure once the kubelet is being
+ * stopped: it rolls the store back when apply had begun (the backup directory is this run's own,
+ * so a manifest there is this apply's), starts the runtime and the kubelet again and fails the
+ * node (non-zero exit), so no failure leaves a node with its kubelet or runtime down.
+ */
 function upgradeScript(o: SucPlanOptions): string {
-  const unit = (verb: string, u: string) => `chroot /host systemctl ${verb} ${u}`;
-  const [kubelet = 'kubelet', ...runtimes] = o.units;
-  const root = `/host${o.runtimeRoot}`;
-  const plan = '/host/var/lib/kubelet-hash/plan.json';
+  const unit = (verb: string, u: string) => `chroot "$host" systemctl ${verb} ${quote(u)}`;
+  const [kubelet = 'kubelet', ...runtimes] = o.units ?? defaultUnits(o.runtime, o.from);
+  const stopRuntime = runtimes.map((u) => unit('stop', u));
+  const startRuntime = [...runtimes].reverse().map((u) => unit('start', u));
+  const flags = storeFlags(o);
+  const indent = (lines: string[], by = '  ') => lines.map((l) => by + l);
   return [
     'set -eu',
-    'mkdir -p /host/var/lib/kubelet-hash',
-    'kubectl get pods --all-namespaces --field-selector spec.nodeName="$SYSTEM_UPGRADE_NODE_NAME" -o json > /tmp/pods.json',
+    // The node's / (system-upgrade-controller mounts it at /host) and the agent in the image.
+    'host=/host',
+    'agent=/kubelet-hash',
+    'state="$host/var/lib/kubelet-hash"',
+    'plan="$state/plan.json"',
+    // One backup directory per run: a rollback reads only what this run's apply backed up.
+    'backup="$state/backup-$(date -u +%Y%m%dT%H%M%SZ)-$$"',
+    // The pod list stays in the container (it can hold env values), not on the node's disk.
+    'pods="${TMPDIR:-/tmp}/pods.json"',
+    'step=pods',
+    'applying=no',
+    'recover() {',
+    '  status=$?',
+    '  trap - EXIT',
+    '  if [ "$step" = pods ] || [ "$step" = finished ]; then exit "$status"; fi',
+    '  set +e',
+    '  echo "kubelet-hash: the upgrade failed at $step (exit $status): starting the runtime and the kubelet again" >&2',
+    '  if [ "$applying" = yes ]; then',
+    ...indent(stopRuntime, '    '),
+    '    if "$agent" rollback "$plan" --backup-dir "$backup"; then',
+    '      echo "kubelet-hash: rolled the store back" >&2',
+    '    else',
+    '      echo "kubelet-hash: ROLLBACK FAILED: the store may hold the new hashes; see $backup" >&2',
+    '    fi',
+    '  fi',
+    ...indent(startRuntime),
+    `  ${unit('start', kubelet)}`,
+    '  if [ "$status" -eq 0 ]; then status=1; fi',
+    '  exit "$status"',
+    '}',
+    'trap recover EXIT',
+    // A signal (the Job's deadline, a deleted pod) ends the script through the same trap.
+    "trap 'exit 129' HUP",
+    "trap 'exit 130' INT",
+    "trap 'exit 143' TERM",
+    'mkdir -p "$state"',
+    'kubectl get pods --all-namespaces --field-selector spec.nodeName="$SYSTEM_UPGRADE_NODE_NAME" -o json > "$pods"',
     // The kubelet stops first, so no container starts between the plan and apply.
+    'step=kubelet-stop',
     unit('stop', kubelet),
     // The gate: exit 1 (will-restart or unknown) or 2 stops this node before anything changes.
-    `if ! /kubelet-hash plan --from ${o.from} --to ${o.to} --pods /tmp/pods.json ${rootFlag(o.runtime)} ${root} --out ${plan}; then ${unit('start', kubelet)}; exit 1; fi`,
-    ...runtimes.map((u) => unit('stop', u)),
-    `/kubelet-hash apply ${plan} --backup-dir /host/var/lib/kubelet-hash/backup`,
-    ...[...runtimes].reverse().map((u) => unit('start', u)),
-    `/kubelet-hash verify --kubelet ${o.to} --pods /tmp/pods.json ${rootFlag(o.runtime)} ${root}`,
+    'step=plan',
+    `"$agent" plan --from ${quote(o.from)} --to ${quote(o.to)} --pods "$pods" ${flags} --out "$plan"`,
+    'step=runtime-stop',
+    ...stopRuntime,
+    'step=apply',
+    'applying=yes',
+    '"$agent" apply "$plan" --backup-dir "$backup"',
+    'step=runtime-start',
+    ...startRuntime,
+    'step=verify',
+    `"$agent" verify --kubelet ${quote(o.to)} --pods "$pods" ${flags}`,
+    'step=swap',
+    // In a subshell: the command's own exits and cd do not end or move the script.
+    '(',
     o.swapCommand,
+    ')',
+    'step=kubelet-start',
     unit('start', kubelet),
+    'step=finished',
   ].join('\n');
 }
 

@@ -33,8 +33,17 @@ export function escapedStringMembers(obj: object): ReadonlyMap<string, string> |
   return escapedMembers.get(obj);
 }
 
-/** Nesting beyond this is refused rather than risking a stack overflow on hostile input. */
+/**
+ * Nesting beyond this is refused rather than risking a stack overflow on hostile input: the one
+ * limit of every manifest reader, JSON and YAML alike (a value inside more enclosing arrays,
+ * objects, sequences or mappings than this is refused with `TOO_DEEP`).
+ */
 export const MAX_JSON_DEPTH = 512;
+
+/** The one `TOO_DEEP` error of the manifest readers; `detail` says where (line and column). */
+export function tooDeep(detail: string): DecodeError {
+  return new DecodeError('TOO_DEEP', [], `a document nested at most ${MAX_JSON_DEPTH} levels`, detail);
+}
 
 const NUMBER_RE = new RegExp(JSON_NUMBER_SYNTAX, 'y');
 
@@ -142,7 +151,8 @@ class Parser {
 
   value(depth: number): JsonValue {
     if (depth > MAX_JSON_DEPTH) {
-      throw new DecodeError('TOO_DEEP', [], `JSON nested at most ${MAX_JSON_DEPTH} levels`);
+      const { line, column } = lineColumnOf(this.s, this.pos);
+      throw tooDeep(`nested more than ${MAX_JSON_DEPTH} levels at line ${line}, column ${column}`);
     }
     const c = this.s[this.pos];
     switch (c) {

@@ -5,11 +5,11 @@
  * hash of a YAML manifest is the hash of what the apiserver receives. Every value keeps its place in
  * the source text, so an error's JSON path can be shown as a line and column.
  */
-import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node } from 'yaml';
+import { Composer, Parser, isAlias, isMap, isScalar, isSeq, type CST, type Document, type Node } from 'yaml';
 import { DecodeError, type JsonPathSegment } from '../errors.js';
 import { fitsInt64 } from '../go/ints.js';
 import { JsonNumber } from '../json/number.js';
-import { MAX_JSON_DEPTH, parseJsonStream, type JsonValue } from '../json/parse.js';
+import { MAX_JSON_DEPTH, parseJsonStream, tooDeep, type JsonValue } from '../json/parse.js';
 import { LineIndex } from '../json/line-index.js';
 import { PathOffsets } from '../json/path-offsets.js';
 import { resolvePlain, resolveTagged, type YamlScalar } from './yaml-scalars.js';
@@ -167,17 +167,36 @@ function readJson(text: string): ManifestDocument[] {
 /** Where each member of a converted YAML collection came from (offset of its value node). */
 type Offsets = WeakMap<object, Map<JsonPathSegment, number>>;
 
+/**
+ * Refuses a YAML stream nested deeper than JSON may be, before it is composed: the yaml package's
+ * composer recurses once per level, so a deep enough text would overflow the stack inside it. The
+ * concrete syntax tree comes from its parser, which keeps an explicit stack; this walk does too.
+ */
+function checkYamlDepth(tokens: readonly CST.Token[], position: (offset: number) => SourcePosition): void {
+  const stack: [CST.Token, number][] = [];
+  for (const t of tokens) if (t.type === 'document' && t.value) stack.push([t.value, 0]);
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [token, depth] = top;
+    if (depth > MAX_JSON_DEPTH) {
+      const at = position(token.offset);
+      throw tooDeep(`nested more than ${MAX_JSON_DEPTH} levels at line ${at.line}, column ${at.column}`);
+    }
+    if (token.type !== 'block-map' && token.type !== 'block-seq' && token.type !== 'flow-collection') continue;
+    for (const item of token.items) {
+      if (item.key) stack.push([item.key, depth + 1]);
+      if (item.value) stack.push([item.value, depth + 1]);
+    }
+  }
+}
+
 function readYaml(text: string): ManifestDocument[] {
   const lines = new LineIndex(text);
-  const docs = parseAllDocuments(text, {
-    schema: 'failsafe',
-    version: '1.1',
-    uniqueKeys: false,
-    merge: false,
-    prettyErrors: false,
-  });
-  const list = Array.isArray(docs) ? docs : [docs];
   const position = (offset: number): SourcePosition => lines.at(offset);
+  // parseAllDocuments, in its two stages: the depth is checked between them.
+  const tokens = Array.from(new Parser().parse(text));
+  checkYamlDepth(tokens, position);
+  const composer = new Composer({ schema: 'failsafe', version: '1.1', uniqueKeys: false, merge: false });
+  const list = Array.from(composer.compose(tokens));
   const out: ManifestDocument[] = [];
   for (const doc of list) {
     const error = doc.errors[0];
@@ -259,8 +278,12 @@ class YamlToJson {
 
   convert(input: Node | null, path: JsonPathSegment[], depth: number): JsonValue {
     if (input === null) return null;
-    if (depth > MAX_JSON_DEPTH)
-      this.fail(input, path, `YAML nested at most ${MAX_JSON_DEPTH} levels (aliases included)`, 'too deep');
+    if (depth > MAX_JSON_DEPTH) {
+      // Aliases can nest what the text does not: the same limit, counted through them.
+      const at = input.range ? this.position(input.range[0]) : null;
+      const where = at ? ` at line ${at.line}, column ${at.column}` : '';
+      throw tooDeep(`nested more than ${MAX_JSON_DEPTH} levels (aliases included)${where}`).withPathPrefix(path);
+    }
     if (--this.budget < 0)
       this.fail(input, path, 'a document whose aliases do not multiply its size', 'alias expansion too large');
     const node = this.target(input, path);
