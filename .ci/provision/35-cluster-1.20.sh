@@ -24,7 +24,7 @@ if [ ! -f "$kubectl_dir/.unpacked" ]; then
   mkdir -p "$KUBELET_HASH_CACHE/debs"
   deb=$(find "$KUBELET_HASH_CACHE/debs" -maxdepth 1 -name "kubernetes-client_${KUBERNETES_SOURCE_VERSION}_*.deb" | head -n 1)
   if [ -z "$deb" ]; then
-    (cd "$KUBELET_HASH_CACHE/debs" && apt-get download -qq "kubernetes-client=$KUBERNETES_SOURCE_VERSION" >&2)
+    (cd "$KUBELET_HASH_CACHE/debs" && apt-get -o APT::Sandbox::User=root download -qq "kubernetes-client=$KUBERNETES_SOURCE_VERSION" >&2)
     deb=$(find "$KUBELET_HASH_CACHE/debs" -maxdepth 1 -name "kubernetes-client_${KUBERNETES_SOURCE_VERSION}_*.deb" | head -n 1)
   fi
   rm -rf "$kubectl_dir" && mkdir -p "$kubectl_dir"

@@ -87,7 +87,7 @@ export function clusterPods(ns: string, node: string, port: number): ApiPod[] {
         : i % 3 === 1
           ? {
               requests: { cpu, memory: mem },
-              limits: { memory: MEMORY[(i + 1) % 12]!, 'ephemeral-storage': STORAGE[i % 6]! },
+              limits: { memory: '64Mi', 'ephemeral-storage': STORAGE[i % 6]! },
             }
           : { requests: { cpu, 'ephemeral-storage': STORAGE[i % 6]! } };
     add(`quantity-${String(i)}`, {
@@ -103,7 +103,7 @@ export function clusterPods(ns: string, node: string, port: number): ApiPod[] {
             {
               name: 'MEM_REQ',
               valueFrom: {
-                resourceFieldRef: { resource: 'requests.memory', divisor: ['1Mi', '1k', '1048576'][i % 3] },
+                resourceFieldRef: { resource: 'requests.memory', divisor: ['1Mi', '1k', '1M'][i % 3] },
               },
             },
           ],
@@ -151,6 +151,27 @@ export function clusterPods(ns: string, node: string, port: number): ApiPod[] {
       ],
     });
   });
+
+  // Ports: protocols, names, host IPs, explicit host ports; with and without host network.
+  for (let i = 0; i < 6; i++) {
+    const hostNetwork = i % 2 === 0;
+    const p = port + 30 + i * 3;
+    add(`ports-${String(i)}`, {
+      ...(hostNetwork ? { hostNetwork: true } : {}),
+      containers: [
+        sleeper('app', {
+          ports: [
+            { containerPort: p, ...(i % 3 === 0 ? { name: 'main' } : {}) },
+            { containerPort: p + 1, protocol: 'UDP', ...(i > 2 ? { hostIP: '127.0.0.1' } : {}) },
+            ...(hostNetwork
+              ? [{ containerPort: p + 2, hostPort: p + 2, protocol: 'TCP' }]
+              : [{ containerPort: 53, hostPort: p + 2 }]),
+          ],
+        }),
+        ...(i < 2 ? [sleeper('side', { ports: [{ containerPort: 7000 + i, name: 'side' }] })] : []),
+      ],
+    });
+  }
 
   // Env of every source, envFrom, volume mounts.
   add('env-sources', {

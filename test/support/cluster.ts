@@ -168,7 +168,7 @@ export class Cluster {
         ]);
         return r.code === 0 && r.out.trim() === 'True';
       },
-      120_000,
+      240_000,
     );
   }
 
@@ -308,7 +308,7 @@ export class Cluster {
       '--initial-advertise-peer-urls=http://127.0.0.1:2380',
       '--initial-cluster=kh=http://127.0.0.1:2380',
     ]);
-    await etcd.waitFor('serving', () => etcd.log.includes('ready to serve client requests'), Date.now() + 60_000);
+    await etcd.waitFor('serving', () => etcd.log.includes('ready to serve client requests'), Date.now() + 120_000);
   }
 
   private async startApiserver(): Promise<void> {
@@ -337,7 +337,7 @@ export class Cluster {
         if (apiserver.exited) return false;
         return this.kubectl(['get', '--raw', '/readyz']).out.trim() === 'ok';
       },
-      120_000,
+      240_000,
     );
   }
 
@@ -416,7 +416,7 @@ export class Cluster {
         secret = r.code === 0 ? r.out.trim() : '';
         return secret !== '';
       },
-      60_000,
+      120_000,
     );
     return secret;
   }
