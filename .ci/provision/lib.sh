@@ -99,7 +99,8 @@ apt_install() {
     apt-get update -qq >&2
     mkdir -p /var/lib/apt/periodic && touch /var/lib/apt/periodic/kubelet-hash-updated
   fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+  # Another apt client may hold the lock for a while (an unattended run, a second provisioning).
+  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 
 # Kubernetes 1.20.2's whole tree (with vendor/) from bookworm's `kubernetes` source package, unpacked
@@ -117,6 +118,30 @@ kubernetes_tree() {
   tar -xzf "$tarball" -C "$tree" --strip-components=1
   touch "$gopath/.unpacked"
   printf '%s\n' "$gopath"
+}
+
+# The one change made to the tree before any binary that decodes API objects is built: the vendored
+# github.com/modern-go/reflect2 1.0.1 does not work with Go >= 1.18 (a 1.20 apiserver built with
+# bookworm's Go 1.19 panics in reflect2.(*frozenConfig).Type2 on the first request that decodes a
+# map), so vendor/github.com/modern-go/reflect2 is replaced by bookworm's
+# golang-github-modern-go-reflect2-dev (1.0.2, API-compatible). Idempotent; binaries built from the
+# tree put kubernetes_tree_patch_key in their cache key so that a change here rebuilds them.
+kubernetes_tree_patch_key() {
+  printf 'reflect2-%s\n' "$(dpkg-query -W -f '${Version}' golang-github-modern-go-reflect2-dev)"
+}
+patch_kubernetes_tree() {
+  local gopath=$1 tree key vendored
+  tree="$gopath/src/k8s.io/kubernetes"
+  apt_install golang-github-modern-go-reflect2-dev
+  key=$(kubernetes_tree_patch_key)
+  [ -f "$gopath/.patched-$key" ] && return 0
+  vendored="$tree/vendor/github.com/modern-go/reflect2"
+  rm -rf "$vendored.new" && cp -r /usr/share/gocode/src/github.com/modern-go/reflect2 "$vendored.new"
+  # GOPATH mode would refuse nothing here, but a go.mod inside vendor/ is noise for the module tools.
+  rm -f "$vendored.new/go.mod" "$vendored.new/go.sum"
+  rm -rf "$vendored" && mv "$vendored.new" "$vendored"
+  rm -f "$gopath"/.patched-* && touch "$gopath/.patched-$key"
+  log "vendor/github.com/modern-go/reflect2 replaced by bookworm's ($key)"
 }
 
 # Record where a provisioned real system lives, for the tests' registry (test/support/real-systems.ts):

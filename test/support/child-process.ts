@@ -50,3 +50,12 @@ export class SpawnedDaemon {
     }
   }
 }
+
+/**
+ * The command line that runs `bin args` in the network namespace `netns` (when given): nsenter
+ * enters it and execs `bin`, so the PID we get is the daemon's. Not `ip netns exec`, which also
+ * mounts a fresh /sys and hides the cgroup hierarchy the kubelet and runc need.
+ */
+export function inNetns(netns: string | undefined, bin: string, args: readonly string[]): [string, string[]] {
+  return netns === undefined ? [bin, [...args]] : ['nsenter', [`--net=${netns}`, '--', bin, ...args]];
+}

@@ -6,7 +6,7 @@
  * (2.x migrates it at load).
  */
 import { spawnSync } from 'node:child_process';
-import { SpawnedDaemon, terminateChild } from './child-process.js';
+import { inNetns, SpawnedDaemon, terminateChild } from './child-process.js';
 import { killShimsOf, unmountUnder } from './process-tree.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
@@ -70,6 +70,13 @@ export interface ContainerdOptions {
   bin?: string;
   /** CRI `sandbox_image` (an image imported beforehand, so nothing is pulled). */
   sandboxImage?: string;
+  /**
+   * Run inside this network namespace (`/var/run/netns/NAME`, entered with nsenter): pod networks
+   * made by the CNI plugins, and host-network pods, then live there, not on the machine.
+   */
+  netns?: string;
+  /** CNI plugins and network configs (default: empty directories of our own, so no pod network). */
+  cni?: { binDir: string; confDir: string };
 }
 
 export class ContainerdDaemon {
@@ -78,6 +85,7 @@ export class ContainerdDaemon {
   readonly socket: string;
   readonly config: string;
   readonly bin: string;
+  private readonly netns: string | undefined;
   private daemon: SpawnedDaemon | undefined;
 
   constructor(
@@ -85,6 +93,8 @@ export class ContainerdDaemon {
     options: ContainerdOptions = {},
   ) {
     this.bin = options.bin ?? 'containerd';
+    this.netns = options.netns;
+    const cni = options.cni ?? { binDir: join(dir, 'cni-bin'), confDir: join(dir, 'cni-conf') };
     this.root = join(dir, 'root');
     this.state = join(dir, 'state');
     this.socket = join(dir, 'containerd.sock');
@@ -105,11 +115,13 @@ export class ContainerdDaemon {
         '  disable_apparmor = true',
         '  restrict_oom_score_adj = true',
         ...(options.sandboxImage ? [`  sandbox_image = "${options.sandboxImage}"`] : []),
+        // Pod network namespaces are bind-mounted under our state directory, not /var/run/netns.
+        ...(options.netns ? ['  netns_mounts_under_state_dir = true'] : []),
         '  [plugins."io.containerd.grpc.v1.cri".containerd]',
         '    snapshotter = "native"',
         '  [plugins."io.containerd.grpc.v1.cri".cni]',
-        `    bin_dir = "${join(dir, 'cni-bin')}"`,
-        `    conf_dir = "${join(dir, 'cni-conf')}"`,
+        `    bin_dir = "${cni.binDir}"`,
+        `    conf_dir = "${cni.confDir}"`,
         '',
       ].join('\n'),
     );
@@ -122,7 +134,8 @@ export class ContainerdDaemon {
   /** Starts containerd and waits until it has booted (and the CRI service answers). */
   async start(timeoutMs = 30_000): Promise<void> {
     if (this.daemon && !this.daemon.exited) throw new Error('containerd already started');
-    const daemon = (this.daemon = new SpawnedDaemon(this.bin, ['--config', this.config], 1_000_000, this.env()));
+    const [cmd, args] = inNetns(this.netns, this.bin, ['--config', this.config]);
+    const daemon = (this.daemon = new SpawnedDaemon(cmd, args, 1_000_000, this.env()));
     const deadline = Date.now() + timeoutMs;
     await daemon.waitFor('booting', () => daemon.log.includes('containerd successfully booted'), deadline, 50);
     // The CRI plugin recovers containers before it serves; wait until it answers.

@@ -8,7 +8,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { SpawnedDaemon, terminateChild } from './child-process.js';
+import { inNetns, SpawnedDaemon, terminateChild } from './child-process.js';
 
 /** A TCP port nothing listens on right now (for the kubelet's server, which cannot be turned off). */
 async function unusedPort(): Promise<number> {
@@ -18,6 +18,16 @@ async function unusedPort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   if (address === null || typeof address === 'string') throw new Error('no TCP port');
   return address.port;
+}
+
+/** How a kubelet registered to an apiserver runs (test/support/cluster.ts); without it, static pods only. */
+export interface KubeletApiOptions {
+  /** The kubeconfig naming the apiserver and the credentials the kubelet uses. */
+  kubeconfig: string;
+  /** The node's address: the kubelet's server listens there and reports it as the node IP. */
+  nodeIp: string;
+  /** The network namespace to run in (`/var/run/netns/NAME`). */
+  netns: string;
 }
 
 export class KubeletDaemon {
@@ -31,6 +41,7 @@ export class KubeletDaemon {
     readonly bin: string,
     readonly criSocket: string,
     readonly nodeName: string,
+    private readonly api?: KubeletApiOptions,
   ) {
     this.manifests = join(dir, 'manifests');
     this.root = join(dir, 'root');
@@ -60,8 +71,9 @@ export class KubeletDaemon {
         apiVersion: 'kubelet.config.k8s.io/v1beta1',
         kind: 'KubeletConfiguration',
         staticPodPath: this.manifests,
-        address: '127.0.0.1',
-        port: await unusedPort(),
+        // In the test's own network namespace the usual port is free; on the machine, any unused one.
+        address: this.api?.nodeIp ?? '127.0.0.1',
+        port: this.api ? 10250 : await unusedPort(),
         readOnlyPort: 0,
         healthzPort: 0,
         cgroupDriver: 'cgroupfs',
@@ -76,24 +88,23 @@ export class KubeletDaemon {
         syncFrequency: '5s',
       }),
     );
-    this.daemon = new SpawnedDaemon(
-      this.bin,
-      [
-        '--config',
-        this.config,
-        '--container-runtime=remote', // before 1.24 the default is dockershim
-        '--container-runtime-endpoint',
-        `unix://${this.criSocket}`,
-        '--root-dir',
-        this.root,
-        '--cert-dir',
-        join(this.dir, 'pki'),
-        '--hostname-override',
-        this.nodeName,
-        '--v=2', // logs "SyncLoop (ADD, "file")" per pod: the sign it has seen them
-      ],
-      4_000_000,
-    );
+    const apiFlags = this.api ? ['--kubeconfig', this.api.kubeconfig, '--node-ip', this.api.nodeIp] : [];
+    const [cmd, args] = inNetns(this.api?.netns, this.bin, [
+      '--config',
+      this.config,
+      '--container-runtime=remote', // before 1.24 the default is dockershim
+      '--container-runtime-endpoint',
+      `unix://${this.criSocket}`,
+      '--root-dir',
+      this.root,
+      '--cert-dir',
+      join(this.dir, 'pki'),
+      '--hostname-override',
+      this.nodeName,
+      '--v=2', // logs "SyncLoop (ADD, "file")" per pod: the sign it has seen them
+      ...apiFlags,
+    ]);
+    this.daemon = new SpawnedDaemon(cmd, args, 4_000_000);
     const daemon = this.daemon;
     // Also on disk (kubelet.log beside its root), for a look while the test runs or after it failed.
     daemon.child.stderr?.on('data', (d: Buffer) => {

@@ -15,7 +15,7 @@ interface Tally {
 }
 
 /** `real: kubelet 1.20.2 on containerd 1.6.20 (what)` → `real: kubelet 1.20.2 on containerd 1.6.20`. */
-const systemsOf = (suiteName: string): string => suiteName.replace(/ \(.*\)$/, '');
+const systemsOf = (suiteName: string): string => suiteName.replace(/ \([^()]*\)$/, '');
 
 function add(tally: Tally, suite: TestSuite): void {
   let ran = 0;

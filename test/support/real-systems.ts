@@ -23,6 +23,8 @@ export interface RealSystemEntry {
   readonly version: string;
   /** The provision scripts that install or build it and record it (run as root, in this order). */
   readonly provision: readonly string[];
+  /** How suite names and `real:` lines call it, when not `system version`. */
+  readonly label?: string;
 }
 
 const BOOKWORM = '.ci/provision/10-bookworm-systems.sh';
@@ -37,6 +39,13 @@ export const REAL_SYSTEMS: readonly RealSystemEntry[] = [
   { system: 'kubectl', version: '1.20.2', provision: ['.ci/provision/55-kubectl.sh'] },
   // Lints the system-upgrade-controller Plan's script (test/suc-script.test.ts).
   { system: 'shellcheck', version: '0.9.0', provision: [BOOKWORM] },
+  {
+    // A one-node cluster's components (test/support/cluster.ts): the kubelet it records is 30's.
+    system: 'cluster',
+    version: '1.20.2',
+    provision: ['.ci/provision/30-kubelet-1.20.sh', '.ci/provision/35-cluster-1.20.sh'],
+    label: 'cluster (apiserver 1.20.2, kubelet 1.20.2)',
+  },
 ];
 
 /** Every containerd release the containerd tests run on. */
@@ -85,7 +94,7 @@ export type SystemNeeds = readonly (readonly [system: string, version: string])[
 
 /** The suite's name, which is also its summary line: `real: kubelet 1.20.2 on containerd 1.6.20`. */
 export function realSuiteName(needs: SystemNeeds, what?: string): string {
-  const [first, ...rest] = needs.map(([s, v]) => `${s} ${v}`);
+  const [first, ...rest] = needs.map(([s, v]) => entryOf(s, v).label ?? `${s} ${v}`);
   return `real: ${first ?? ''}${rest.length ? ` on ${rest.join(', ')}` : ''}${what ? ` (${what})` : ''}`;
 }
 

@@ -1,0 +1,440 @@
+/**
+ * A real one-node Kubernetes 1.20.2 cluster a test starts and stops (the components from
+ * .ci/provision/35-cluster-1.20.sh, the kubelet from 30-kubelet-1.20.sh, containerd from the
+ * containerd records). Everything runs inside a network namespace the test creates, holding only
+ * loopback, a bridge with the node's address (no port: nothing leaves it) and the CNI bridge the
+ * plugins make for pods: etcd on loopback, the apiserver on the node address (a serving certificate
+ * and a service-account signing key made here with openssl, a static token for the test's admin,
+ * the ServiceAccount and LimitRanger admission plugins, Node and RBAC authorization), the controller
+ * manager (the controllers the tests need), kube-proxy, containerd and the kubelet registered to the
+ * apiserver. There is no scheduler: pods name their node. The test talks to the apiserver with
+ * kubectl entered into the namespace and to containerd over its socket.
+ *
+ * Teardown stops only the processes started here, by PID, kills the containers and shims of our
+ * containerd, unmounts what is left under our directory, removes the namespace and the kubelet's
+ * log directories of our namespaces.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildBusyboxImage } from './busybox-image.js';
+import { inNetns, SpawnedDaemon, terminateChild } from './child-process.js';
+import { ContainerdDaemon } from './containerd-daemon.js';
+import { KubeletDaemon } from './kubelet-daemon.js';
+import { unmountUnder } from './process-tree.js';
+import type { FoundSystem } from './real-systems.js';
+
+/** The local image every pod runs (imported, never pulled), and a second name of it for image patches. */
+export const CLUSTER_IMAGE = 'kubelet-hash.local/busybox:1';
+export const CLUSTER_IMAGE_2 = 'kubelet-hash.local/busybox:2';
+
+/** The node's address, the pods' subnet and the services' range: private, and only inside the namespace. */
+const NODE_IP = '10.250.0.1';
+const POD_SUBNET = '10.251.0.0/24';
+const SERVICE_RANGE = '10.96.0.0/24';
+const KUBERNETES_SERVICE_IP = '10.96.0.1';
+const APISERVER_PORT = 6443;
+
+/** What a cluster needs: the `cluster`, `kubelet` and `containerd` records (real-systems.ts). */
+export interface ClusterSystems {
+  cluster: FoundSystem;
+  containerd: FoundSystem;
+}
+
+/** kubectl's result; `code` 0 is success. */
+export interface KubectlResult {
+  code: number;
+  out: string;
+  err: string;
+}
+
+export class Cluster {
+  readonly node: string;
+  /** The namespace's name (`ip netns`) and its path, which the processes enter. */
+  readonly netnsName: string;
+  readonly netns: string;
+  readonly dir: string;
+  private runtimeDaemon: ContainerdDaemon | undefined;
+  private kubeletDaemon: KubeletDaemon | undefined;
+  private readonly daemons: SpawnedDaemon[] = [];
+  private readonly token = randomBytes(16).toString('hex');
+  private readonly namespaces = new Set<string>();
+  private netnsMade = false;
+
+  constructor(private readonly systems: ClusterSystems) {
+    const id = randomBytes(3).toString('hex');
+    this.node = `kh-node-${id}`;
+    this.netnsName = `kh-cluster-${id}`;
+    this.netns = `/var/run/netns/${this.netnsName}`;
+    this.dir = mkdtempSync(join(tmpdir(), 'kh-cluster-'));
+  }
+
+  /** The node's containerd (started by {@link start}). */
+  get runtime(): ContainerdDaemon {
+    if (!this.runtimeDaemon) throw new Error('the cluster is not started');
+    return this.runtimeDaemon;
+  }
+
+  /** The node's kubelet (started by {@link start}). */
+  get kubelet(): KubeletDaemon {
+    if (!this.kubeletDaemon) throw new Error('the cluster is not started');
+    return this.kubeletDaemon;
+  }
+
+  private get record(): Readonly<Record<string, string>> {
+    return this.systems.cluster.record;
+  }
+
+  private path(...parts: string[]): string {
+    return join(this.dir, ...parts);
+  }
+
+  /** Runs `args` inside the namespace (nsenter), synchronously; throws with stderr when it fails. */
+  private inside(bin: string, args: readonly string[]): string {
+    const [cmd, full] = inNetns(this.netns, bin, args);
+    return execFileSync(cmd, full, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  }
+
+  /** kubectl as the test's admin, inside the namespace; `stdin` for `apply -f -` and the like. */
+  kubectl(args: readonly string[], stdin?: string): KubectlResult {
+    const [cmd, full] = inNetns(this.netns, this.record.KUBECTL!, [
+      '--kubeconfig',
+      this.path('admin.kubeconfig'),
+      ...args,
+    ]);
+    const r = spawnSync(cmd, full, { encoding: 'utf8', input: stdin ?? '', maxBuffer: 256 * 1024 * 1024 });
+    return { code: r.status ?? -1, out: r.stdout, err: r.stderr + (r.error ? String(r.error) : '') };
+  }
+
+  /** kubectl that must succeed; returns stdout. */
+  kubectlOk(args: readonly string[], stdin?: string): string {
+    const r = this.kubectl(args, stdin);
+    if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${String(r.code)}: ${r.err}`);
+    return r.out;
+  }
+
+  /** `kubectl get … -o json`, parsed. */
+  getJson(args: readonly string[]): unknown {
+    return JSON.parse(this.kubectlOk(['get', ...args, '-o', 'json']));
+  }
+
+  /** Starts every component and waits until the node is registered and Ready. */
+  async start(): Promise<void> {
+    this.makeNetns();
+    this.makeCredentials();
+    await this.startEtcd();
+    await this.startApiserver();
+    this.startDaemon('kube-controller-manager', this.record.CONTROLLER_MANAGER!, [
+      '--kubeconfig',
+      this.path('admin.kubeconfig'),
+      '--controllers=job,namespace,serviceaccount,serviceaccount-token,garbagecollector,deployment,replicaset',
+      '--service-account-private-key-file',
+      this.path('sa.key'),
+      '--root-ca-file',
+      this.path('ca.crt'),
+      '--leader-elect=false',
+      '--port=0', // 1.20 still serves plain HTTP on 10252 unless told not to
+      '--secure-port=0',
+      '--concurrent-gc-syncs=2',
+    ]);
+    await this.startNodeRuntime();
+    this.startDaemon('kube-proxy', this.record.PROXY!, [
+      '--kubeconfig',
+      this.path('admin.kubeconfig'),
+      '--hostname-override',
+      this.node,
+      '--proxy-mode=iptables',
+      `--bind-address=${NODE_IP}`,
+      `--cluster-cidr=${POD_SUBNET}`,
+      '--metrics-bind-address=127.0.0.1:10249',
+      '--healthz-bind-address=127.0.0.1:10256',
+      // Conntrack limits are the machine's, not the namespace's: leave them alone.
+      '--conntrack-max-per-core=0',
+      '--conntrack-min=0',
+      '--conntrack-tcp-timeout-established=0',
+      '--conntrack-tcp-timeout-close-wait=0',
+    ]);
+    await this.waitFor(
+      'the node Ready',
+      () => {
+        const r = this.kubectl([
+          'get',
+          'node',
+          this.node,
+          '-o',
+          'jsonpath={.status.conditions[?(@.type=="Ready")].status}',
+        ]);
+        return r.code === 0 && r.out.trim() === 'True';
+      },
+      240_000,
+    );
+  }
+
+  /** Starts containerd and the kubelet again after {@link stopNode} (a node upgrade's restart). */
+  async startNode(): Promise<void> {
+    await this.runtime.start();
+    await this.kubelet.start();
+  }
+
+  /** Stops the kubelet, then containerd (SIGTERM: containers keep running, as on a node being upgraded). */
+  async stopNode(): Promise<void> {
+    await this.kubelet.stop();
+    await this.runtime.stop();
+  }
+
+  private makeNetns(): void {
+    execFileSync('ip', ['netns', 'add', this.netnsName]);
+    this.netnsMade = true;
+    this.inside('ip', ['link', 'set', 'lo', 'up']);
+    this.inside('ip', ['link', 'add', 'kh-node', 'type', 'bridge']);
+    this.inside('ip', ['addr', 'add', `${NODE_IP}/24`, 'dev', 'kh-node']);
+    this.inside('ip', ['link', 'set', 'kh-node', 'up']);
+    // Components look for a default route to pick an address; it leads to the portless bridge.
+    this.inside('ip', ['route', 'add', 'default', 'dev', 'kh-node']);
+  }
+
+  /** A CA, the apiserver's serving certificate, the service-account key pair, the admin's token. */
+  private makeCredentials(): void {
+    const ssl = (args: string[]): void => {
+      execFileSync('openssl', args, { cwd: this.dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    };
+    ssl([
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.crt',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=kh-test-ca',
+    ]);
+    ssl([
+      'req',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'apiserver.key',
+      '-out',
+      'apiserver.csr',
+      '-subj',
+      '/CN=kube-apiserver',
+    ]);
+    const names = [
+      `IP:${NODE_IP}`,
+      `IP:${KUBERNETES_SERVICE_IP}`,
+      'IP:127.0.0.1',
+      'DNS:kubernetes',
+      'DNS:kubernetes.default',
+      'DNS:kubernetes.default.svc',
+      'DNS:kubernetes.default.svc.cluster.local',
+    ];
+    writeFileSync(this.path('apiserver.ext'), `subjectAltName=${names.join(',')}\n`);
+    ssl([
+      'x509',
+      '-req',
+      '-in',
+      'apiserver.csr',
+      '-CA',
+      'ca.crt',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-extfile',
+      'apiserver.ext',
+      '-out',
+      'apiserver.crt',
+    ]);
+    ssl(['genrsa', '-out', 'sa.key', '2048']);
+    ssl(['rsa', '-in', 'sa.key', '-pubout', '-out', 'sa.pub']);
+    writeFileSync(this.path('tokens.csv'), `${this.token},kh-admin,kh-admin,system:masters\n`);
+    writeFileSync(
+      this.path('admin.kubeconfig'),
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [
+          {
+            name: 'kh',
+            cluster: {
+              server: `https://${NODE_IP}:${String(APISERVER_PORT)}`,
+              'certificate-authority': this.path('ca.crt'),
+            },
+          },
+        ],
+        users: [{ name: 'kh-admin', user: { token: this.token } }],
+        contexts: [{ name: 'kh', context: { cluster: 'kh', user: 'kh-admin' } }],
+        'current-context': 'kh',
+      }),
+    );
+  }
+
+  private startDaemon(name: string, bin: string, args: readonly string[]): SpawnedDaemon {
+    const [cmd, full] = inNetns(this.netns, bin, args);
+    const daemon = new SpawnedDaemon(cmd, full, 2_000_000);
+    daemon.child.stderr?.on('data', (d: Buffer) => {
+      writeFileSync(this.path(`${name}.log`), d, { flag: 'a' });
+    });
+    this.daemons.push(daemon);
+    return daemon;
+  }
+
+  private async waitFor(what: string, ready: () => boolean, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!ready()) {
+      for (const d of this.daemons)
+        if (d.exited) throw new Error(`${d.name} ${d.exited} before ${what}:\n${d.log.slice(-3000)}`);
+      if (Date.now() > deadline) throw new Error(`no ${what} in ${String(timeoutMs / 1000)} s (logs in ${this.dir})`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+
+  private async startEtcd(): Promise<void> {
+    const etcd = this.startDaemon('etcd', this.record.ETCD!, [
+      '--name=kh',
+      `--data-dir=${this.path('etcd')}`,
+      '--listen-client-urls=http://127.0.0.1:2379',
+      '--advertise-client-urls=http://127.0.0.1:2379',
+      '--listen-peer-urls=http://127.0.0.1:2380',
+      '--initial-advertise-peer-urls=http://127.0.0.1:2380',
+      '--initial-cluster=kh=http://127.0.0.1:2380',
+    ]);
+    await etcd.waitFor('serving', () => etcd.log.includes('ready to serve client requests'), Date.now() + 120_000);
+  }
+
+  private async startApiserver(): Promise<void> {
+    const apiserver = this.startDaemon('kube-apiserver', this.record.APISERVER!, [
+      `--etcd-servers=http://127.0.0.1:2379`,
+      `--bind-address=${NODE_IP}`,
+      `--advertise-address=${NODE_IP}`,
+      `--secure-port=${String(APISERVER_PORT)}`,
+      '--insecure-port=0',
+      `--cert-dir=${this.path('apiserver-certs')}`,
+      `--tls-cert-file=${this.path('apiserver.crt')}`,
+      `--tls-private-key-file=${this.path('apiserver.key')}`,
+      `--token-auth-file=${this.path('tokens.csv')}`,
+      `--service-account-key-file=${this.path('sa.pub')}`,
+      `--service-account-signing-key-file=${this.path('sa.key')}`,
+      '--service-account-issuer=https://kubernetes.default.svc',
+      '--authorization-mode=Node,RBAC',
+      '--enable-admission-plugins=ServiceAccount,LimitRanger',
+      `--service-cluster-ip-range=${SERVICE_RANGE}`,
+      '--allow-privileged=true',
+      '--profiling=false',
+    ]);
+    await this.waitFor(
+      'apiserver /readyz',
+      () => {
+        if (apiserver.exited) return false;
+        return this.kubectl(['get', '--raw', '/readyz']).out.trim() === 'ok';
+      },
+      240_000,
+    );
+  }
+
+  private async startNodeRuntime(): Promise<void> {
+    const confDir = this.path('cni-conf');
+    mkdirSync(confDir, { recursive: true });
+    writeFileSync(
+      join(confDir, '10-kh.conflist'),
+      JSON.stringify({
+        cniVersion: '0.4.0',
+        name: 'kh-pods',
+        plugins: [
+          {
+            type: 'bridge',
+            bridge: 'kh-cni0',
+            isGateway: true,
+            ipMasq: false,
+            hairpinMode: true,
+            ipam: {
+              type: 'host-local',
+              ranges: [[{ subnet: POD_SUBNET }]],
+              routes: [{ dst: '0.0.0.0/0' }],
+              dataDir: this.path('cni-ipam'), // not /var/lib/cni
+            },
+          },
+          { type: 'portmap', capabilities: { portMappings: true } },
+        ],
+      }),
+    );
+    const containerd = this.systems.containerd;
+    this.runtimeDaemon = new ContainerdDaemon(this.path('containerd'), {
+      bin: containerd.bin,
+      sandboxImage: CLUSTER_IMAGE,
+      netns: this.netns,
+      cni: { binDir: this.record.CNI_BIN_DIR!, confDir },
+    });
+    await this.runtime.start();
+    this.runtime.importImage(buildBusyboxImage(this.path('image'), containerd.record.BUSYBOX!, CLUSTER_IMAGE));
+    this.runtime.ctr(['-n', 'k8s.io', 'images', 'tag', CLUSTER_IMAGE, CLUSTER_IMAGE_2]);
+    this.kubeletDaemon = new KubeletDaemon(this.path('kubelet'), this.record.KUBELET!, this.runtime.socket, this.node, {
+      kubeconfig: this.path('admin.kubeconfig'),
+      nodeIp: NODE_IP,
+      netns: this.netns,
+    });
+    await this.kubelet.start();
+  }
+
+  /**
+   * Creates a namespace (its name gets the cluster's suffix, so log directories are ours) and waits
+   * until its `default` ServiceAccount has its token secret: before that, the admission plugin
+   * refuses pods. Returns the namespace's name.
+   */
+  async createNamespace(base: string): Promise<string> {
+    const name = `${base}-${this.node.slice('kh-node-'.length)}`;
+    this.kubectlOk(['create', 'namespace', name]);
+    this.namespaces.add(name);
+    await this.serviceAccountToken(name, 'default');
+    return name;
+  }
+
+  /** Waits until the ServiceAccount has a token secret (the token controller's work); returns the secret's name. */
+  async serviceAccountToken(namespace: string, account: string): Promise<string> {
+    let secret = '';
+    await this.waitFor(
+      `a token for ${namespace}/${account}`,
+      () => {
+        const r = this.kubectl([
+          '-n',
+          namespace,
+          'get',
+          'serviceaccount',
+          account,
+          '-o',
+          'jsonpath={.secrets[0].name}',
+        ]);
+        secret = r.code === 0 ? r.out.trim() : '';
+        return secret !== '';
+      },
+      120_000,
+    );
+    return secret;
+  }
+
+  /** Everything started here, gone; the namespace removed. Safe to call after a failed start. */
+  async teardown(): Promise<void> {
+    if (this.kubeletDaemon) await this.kubeletDaemon.stop();
+    for (const d of [...this.daemons].reverse()) await terminateChild(d.child, 20_000);
+    if (this.runtimeDaemon) await this.runtimeDaemon.teardown();
+    unmountUnder(this.dir);
+    if (this.netnsMade) spawnSync('ip', ['netns', 'delete', this.netnsName]);
+    rmSync(this.dir, { recursive: true, force: true });
+    // The kubelet writes container logs under /var/log/pods (fixed in 1.20): remove our namespaces' only.
+    for (const ns of this.namespaces) {
+      for (const d of readdirSync('/var/log/pods'))
+        if (d.startsWith(`${ns}_`)) rmSync(join('/var/log/pods', d), { recursive: true, force: true });
+      for (const link of readdirSync('/var/log/containers'))
+        if (link.includes(`_${ns}_`)) rmSync(join('/var/log/containers', link), { force: true });
+    }
+  }
+}
