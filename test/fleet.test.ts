@@ -331,7 +331,19 @@ describe('fleet report', () => {
     const fixtures = fixtureContainers(pods, '1.30');
     damage?.(fixtures);
     writeCrioNode(graph, join(dir, name, 'run'), fixtures);
-    const args = ['plan', '--from', '1.30', '--to', '1.31', '--pods', podsFile, '--crio-root', graph];
+    const args = [
+      'plan',
+      '--from',
+      '1.30',
+      '--to',
+      '1.31',
+      '--pods',
+      podsFile,
+      '--crio-root',
+      graph,
+      '--crio-runroot',
+      join(dir, name, 'run'),
+    ];
     const out = join(dir, `${name}.${format === 'plan' ? 'json' : 'ndjson'}`);
     const r = await cli(format === 'plan' ? [...args, '--out', out] : [...args, '--ndjson']);
     if (format === 'ndjson') writeFileSync(out, r.out);
