@@ -10,6 +10,7 @@ import { CONTAINER_LISTS } from '../pod/locate.js';
 import {
   formatNodePlan,
   planNodeUpgrade,
+  planTrailer,
   verifyNode,
   type NodePlanEntry,
   type NodeUpgradePlan,
@@ -268,6 +269,7 @@ const plan: CommandDef = {
       exitCode: p.counts['will-restart'] + p.counts.unknown > 0 ? 1 : 0,
       rows: p.entries as unknown as Record<string, unknown>[],
       summary: { from: p.from, to: p.to, counts: p.counts, out: written, sandboxes: p.sandboxes ?? null },
+      trailer: { ...planTrailer(p, 'plan', input.nodeName ?? null) },
       text: human,
     };
   },
@@ -313,6 +315,7 @@ const verify: CommandDef = {
       exitCode: ok ? 0 : 1,
       rows: p.entries as unknown as Record<string, unknown>[],
       summary: { kubelet: p.to, ok, counts: p.counts, sandboxes: p.sandboxes ?? null },
+      trailer: { ...planTrailer(p, 'verify', input.nodeName ?? null) },
       text,
     };
   },

@@ -11,6 +11,7 @@ export {
   type VerifyNodeInput,
 } from './apply.js';
 export {
+  PLAN_KIND,
   parseNodePlan,
   formatNodePlan,
   type NodeUpgradePlan,
@@ -18,3 +19,4 @@ export {
   type NodeRecordLocation,
   type StoreSpec,
 } from './plan-file.js';
+export { PLAN_TRAILER_KIND, planTrailer, readPlanTrailer, type PlanTrailer } from './plan-trailer.js';
