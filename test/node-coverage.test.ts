@@ -98,7 +98,11 @@ describe('plan and verify refuse a view that leaves containers unchecked', () =>
     }
     const mixed = containerdRoot({ 'k8s.io': fixtures.slice(0, 3), other: fixtures.slice(3) });
     await expect(
-      verifyNode({ kubelet: '1.30', pods: onNode('node-a'), store: { runtime: 'containerd', root: mixed } }),
+      verifyNode({
+        kubelet: '1.30',
+        pods: onNode('node-a'),
+        store: { runtime: 'containerd', root: mixed, namespace: 'k8s.io' },
+      }),
     ).rejects.toMatchObject({ code: 'NAMESPACE_MISMATCH', message: expect.stringContaining('other (') as string });
   });
 
@@ -246,7 +250,7 @@ describe('property: no success over a container nobody checked', () => {
           if (!result.ok) return;
           // Success: every record the store holds anywhere was read and kept...
           const held = [...byNs['k8s.io']!, ...byNs['other']!];
-          const kept = new Set(result.plan.entries.map((e) => `${e.containerId ?? ''}`));
+          const kept = new Set(result.plan.entries.map((e) => e.containerId ?? ''));
           for (const rec of held) expect(kept.has(rec.id), `record ${rec.id} unchecked`).toBe(true);
           // ...and every container of every given pod on the node has a kept entry with a record.
           const nodes = new Set(apiPods.map((p) => p.spec.nodeName).filter((n) => n !== undefined));
@@ -278,7 +282,12 @@ describe('property: no success over a container nobody checked', () => {
   it('planNodeUpgrade refuses what verifyNode refuses (the same rule, one place)', async () => {
     const root = rootFor('plan', { 'k8s.io': poolRecords });
     await expect(
-      planNodeUpgrade({ pods: [], from: '1.30', to: '1.31', store: { runtime: 'containerd', root } }),
+      planNodeUpgrade({
+        pods: [],
+        from: '1.30',
+        to: '1.31',
+        store: { runtime: 'containerd', root, namespace: 'k8s.io' },
+      }),
     ).rejects.toMatchObject({ code: 'EMPTY_POD_VIEW' });
     await expect(
       planNodeUpgrade({
@@ -286,7 +295,7 @@ describe('property: no success over a container nobody checked', () => {
         from: '1.30',
         to: '1.31',
         nodeName: 'node-A',
-        store: { runtime: 'containerd', root },
+        store: { runtime: 'containerd', root, namespace: 'k8s.io' },
       }),
     ).rejects.toMatchObject({ code: 'NODE_NOT_FOUND' });
   });
