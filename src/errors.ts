@@ -91,6 +91,36 @@ export const ERROR_CODES = {
     class: 'StoreError',
     when: "a node plan was made for another runtime root than the one the kubelet's runtime endpoint serves",
   },
+  DUPLICATE_POD: { class: 'OptionError', when: 'two API pods share a uid (a pod view must list each pod once)' },
+  NODE_NOT_FOUND: {
+    class: 'OptionError',
+    when: 'no given pod is scheduled on the node named (the detail names the nodes the pods are on, and a near match)',
+  },
+  EMPTY_POD_VIEW: {
+    class: 'StoreError',
+    when: 'no API pod is given while the store holds container records (nothing to check them against)',
+  },
+  NAMESPACE_MISMATCH: {
+    class: 'StoreError',
+    when: "containerd holds CRI containers in a namespace other than the one read (the kubelet's containers would go unchecked)",
+  },
+  MISSING_RUNROOT: {
+    class: 'StoreError',
+    when: 'a CRI-O store with containers planned or verified without its runroot, or with one that does not exist',
+  },
+  INCOMPLETE_PLAN: {
+    class: 'OptionError',
+    when: 'a node plan given to `fleet report` misses rows or its trailer (a cut `plan --ndjson`), or its counts do not add up',
+  },
+  DUPLICATE_NODE: { class: 'OptionError', when: '`fleet report` is given the same node (or the same plan) twice' },
+  AMBIGUOUS_RUNTIME: {
+    class: 'OptionError',
+    when: 'node discovery finds several runtime layouts for one socket and no evidence (a root that exists, a listener) to choose',
+  },
+  ROOT_NOT_FOUND: {
+    class: 'OptionError',
+    when: 'the runtime root (or CRI-O runroot) node discovery found does not exist on the node',
+  },
 } as const satisfies Record<string, { class: ErrorClassName; when: string }>;
 
 /** The names of the error classes below (a code's `class` in {@link ERROR_CODES}). */
@@ -145,6 +175,15 @@ type CodesOf<C extends ErrorClassName> = {
  * | `EMPTY_STORE` | {@link StoreError} | the store holds no CRI container records while the API pods have running containers (wrong root or namespace) |
  * | `WRITE_INTERRUPTED` | {@link StoreError} | writing the bbolt meta page failed (the file keeps its old state) |
  * | `RUNTIME_ROOT_MISMATCH` | {@link StoreError} | a node plan was made for another runtime root than the one the kubelet's runtime endpoint serves |
+ * | `DUPLICATE_POD` | {@link OptionError} | two API pods share a uid (a pod view must list each pod once) |
+ * | `NODE_NOT_FOUND` | {@link OptionError} | no given pod is scheduled on the node named (the detail names the nodes the pods are on, and a near match) |
+ * | `EMPTY_POD_VIEW` | {@link StoreError} | no API pod is given while the store holds container records (nothing to check them against) |
+ * | `NAMESPACE_MISMATCH` | {@link StoreError} | containerd holds CRI containers in a namespace other than the one read (the kubelet's containers would go unchecked) |
+ * | `MISSING_RUNROOT` | {@link StoreError} | a CRI-O store with containers planned or verified without its runroot, or with one that does not exist |
+ * | `INCOMPLETE_PLAN` | {@link OptionError} | a node plan given to `fleet report` misses rows or its trailer (a cut `plan --ndjson`), or its counts do not add up |
+ * | `DUPLICATE_NODE` | {@link OptionError} | `fleet report` is given the same node (or the same plan) twice |
+ * | `AMBIGUOUS_RUNTIME` | {@link OptionError} | node discovery finds several runtime layouts for one socket and no evidence (a root that exists, a listener) to choose |
+ * | `ROOT_NOT_FOUND` | {@link OptionError} | the runtime root (or CRI-O runroot) node discovery found does not exist on the node |
  *
  * @example
  * ```ts

@@ -162,19 +162,71 @@ describe('kubelet-hash doctor', () => {
     });
   });
 
-  it('finds the k3s layout and reads the release from a kubelet binary', async () => {
+  it('finds the k3s layout beside an empty leftover rke2 data dir, and reads the release from a kubelet binary', async () => {
     const fsRoot = node({
       'run/k3s/containerd/containerd.sock': '',
       'var/lib/rancher/k3s/agent/etc/containerd/config.toml': K3S_CONFIG,
+      'var/lib/rancher/k3s/agent/containerd/io.containerd.metadata.v1.bolt/.keep': '',
       'bin/kubelet': '#!/bin/sh\necho "Kubernetes v1.30.4+k3s1"\n',
     });
+    // An rke2 that was tried once and removed: its agent dir is left, empty.
+    mkdirSync(join(fsRoot, 'var/lib/rancher/rke2/agent'), { recursive: true });
     chmodSync(join(fsRoot, 'bin/kubelet'), 0o755);
     const r = await cli(['doctor', '--fs-root', fsRoot, '--kubelet-binary', join(fsRoot, 'bin/kubelet'), '--json']);
+    expect(r.err).toBe('');
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.out) as { summary: unknown; warnings: string[] };
     expect(doc.summary).toMatchObject({ layout: 'k3s', root: '/var/lib/rancher/k3s/agent/containerd', from: '1.30.4' });
-    // the root itself is not in the fake tree: said, not hidden
-    expect(doc.warnings.join('\n')).toContain('does not exist');
+    expect(doc.warnings).toEqual([]);
+  });
+
+  it('doctor refuses a root that does not exist (exit 2, ROOT_NOT_FOUND), never a warning and exit 0', async () => {
+    const fsRoot = node({
+      'run/k3s/containerd/containerd.sock': '',
+      'var/lib/rancher/k3s/agent/etc/containerd/config.toml': K3S_CONFIG,
+    });
+    const r = await cli(['doctor', '--fs-root', fsRoot, '--json']);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(JSON.parse(r.err)).toMatchObject({ error: { code: 'ROOT_NOT_FOUND' } });
+    expect(r.err).toContain('/var/lib/rancher/k3s/agent/containerd');
+  });
+
+  it('k3s and rke2 data dirs that both hold a root: AMBIGUOUS_RUNTIME, naming both; --runtime-config settles it', () => {
+    const fsRoot = node({
+      'run/k3s/containerd/containerd.sock': '',
+      'var/lib/rancher/k3s/agent/containerd/.keep': '',
+      'var/lib/rancher/rke2/agent/containerd/.keep': '',
+    });
+    let error: unknown;
+    try {
+      discoverRuntime({ fsRoot });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ code: 'AMBIGUOUS_RUNTIME' });
+    expect(String(error)).toMatch(/rke2 .* and k3s /);
+    expect(discoverRuntime({ fsRoot, config: '/var/lib/rancher/rke2/agent/etc/containerd/config.toml' })).toMatchObject(
+      { layout: 'rke2' },
+    );
+  });
+
+  it('CRI-O: the runroot of storage.conf (else /run/containers/storage) goes into the store plan and verify read', () => {
+    const crio = node({
+      'run/crio/crio.sock': '',
+      'etc/containers/storage.conf':
+        '[storage]\ndriver = "overlay"\ngraphroot = "/srv/containers"\nrunroot = "/run/srv"\n',
+    });
+    expect(discoverRuntime({ fsRoot: crio })).toMatchObject({
+      runtime: 'cri-o',
+      root: '/srv/containers',
+      runRoot: { root: '/run/srv', onDisk: join(crio, 'run/srv'), from: 'config file' },
+    });
+    const bare = node({ 'run/crio/crio.sock': '' });
+    expect(discoverRuntime({ fsRoot: bare }).runRoot).toMatchObject({
+      root: '/run/containers/storage',
+      from: 'layout default',
+    });
   });
 
   it('plan --runtime-endpoint with an explicit root is a usage error', async () => {

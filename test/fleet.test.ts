@@ -7,9 +7,9 @@
  * table (test/support/k8s-schemas.ts). The report folds node plans recorded by `plan` over CRI-O
  * node trees.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { jobName } from '../src/fleet/index.js';
@@ -353,10 +353,23 @@ describe('fleet report', () => {
     damage?: (fixtures: FixtureContainer[]) => void,
   ): Promise<string> {
     const graph = join(dir, name, 'graph');
-    const fixtures = fixtureContainers(pods, '1.30');
+    // Each node's runtime gives its containers their own ids (what tells two nodes' plans apart).
+    const fixtures = fixtureContainers(pods, '1.30', name.charCodeAt(name.length - 1) * 100);
     damage?.(fixtures);
     writeCrioNode(graph, join(dir, name, 'run'), fixtures);
-    const args = ['plan', '--from', '1.30', '--to', '1.31', '--pods', podsFile, '--crio-root', graph];
+    const args = [
+      'plan',
+      '--from',
+      '1.30',
+      '--to',
+      '1.31',
+      '--pods',
+      podsFile,
+      '--crio-root',
+      graph,
+      '--crio-runroot',
+      join(dir, name, 'run'),
+    ];
     const out = join(dir, `${name}.${format === 'plan' ? 'json' : 'ndjson'}`);
     const r = await cli(format === 'plan' ? [...args, '--out', out] : [...args, '--ndjson']);
     if (format === 'ndjson') writeFileSync(out, r.out);
@@ -407,5 +420,59 @@ describe('fleet report', () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain('node-c.ndjson');
     expect(r.err).toContain('keep|rewrite|will-restart|unknown');
+  });
+  it('a cut --ndjson (rows missing, or the trailer) is refused naming what is missing, never a smaller GO', async () => {
+    const b = join(dir, 'node-b.ndjson'); // recorded above: 1 will-restart and 2 unknown, sorted last
+    const lines = readFileSync(b, 'utf8').trimEnd().split('\n');
+    const trailer = JSON.parse(lines.at(-1)!) as { kind: string; rows: number; counts: Record<string, number> };
+    expect(trailer).toMatchObject({ kind: 'kubelet-hash/plan-trailer', rows: lines.length - 1 });
+    const cut = join(dir, 'cut', 'node-b.ndjson');
+    mkdirSync(dirname(cut), { recursive: true });
+    // Cut after 4 rows: the unknowns are gone, and so is the trailer.
+    writeFileSync(cut, lines.slice(0, 4).join('\n') + '\n');
+    let r = await cli(['fleet', 'report', cut, '--json']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.err)).toMatchObject({ error: { code: 'INCOMPLETE_PLAN' } });
+    expect(r.err).toContain('4 rows and no trailer');
+    // Rows dropped, trailer kept: the counts do not add up.
+    writeFileSync(cut, [...lines.slice(0, 4), lines.at(-1)].join('\n') + '\n');
+    r = await cli(['fleet', 'report', cut, '--json']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('INCOMPLETE_PLAN');
+    expect(r.err).toContain(`the ${trailer.rows} rows its trailer counts`);
+    // Cut inside a row.
+    writeFileSync(cut, readFileSync(b, 'utf8').slice(0, 300));
+    expect((await cli(['fleet', 'report', cut])).code).toBe(2);
+    // Two streams joined.
+    writeFileSync(cut, readFileSync(b, 'utf8') + readFileSync(b, 'utf8'));
+    r = await cli(['fleet', 'report', cut]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('follows the trailer');
+  });
+
+  it('the same node twice is refused (DUPLICATE_NODE): one file twice, or one plan under two names', async () => {
+    const a = join(dir, 'node-a.json');
+    let r = await cli(['fleet', 'report', a, a, '--json']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.err)).toMatchObject({ error: { code: 'DUPLICATE_NODE' } });
+    const copy = join(dir, 'node-z.json');
+    writeFileSync(copy, readFileSync(a));
+    r = await cli(['fleet', 'report', a, copy]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('DUPLICATE_NODE');
+    expect(r.err).toContain('the same node');
+    expect(r.out).toBe('');
+  });
+
+  it('a plan file re-serialised on one line (jq -c) is read as the plan file apply reads', async () => {
+    const a = join(dir, 'node-a.json');
+    const one = join(dir, 'oneline', 'node-a.json');
+    mkdirSync(dirname(one), { recursive: true });
+    writeFileSync(one, JSON.stringify(JSON.parse(readFileSync(a, 'utf8'))) + '\n');
+    const [pretty, compact] = await Promise.all([cli(['fleet', 'report', a]), cli(['fleet', 'report', one])]);
+    expect(compact.err).toBe('');
+    expect(compact.code).toBe(0);
+    expect(compact.out).toBe(pretty.out);
+    expect((await cli(['apply', one, '--dry-run'])).code).toBe(0);
   });
 });

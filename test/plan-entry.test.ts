@@ -183,7 +183,7 @@ describe('the plan file carries the same entries', () => {
       pods: apiPods,
       from: '1.30',
       to: '1.31',
-      store: { runtime: 'cri-o', graphRoot },
+      store: { runtime: 'cri-o', graphRoot, runRoot: join(dir, 'run') },
     });
     const actions = new Set(plan.entries.map((e) => e.action));
     expect([...actions].sort()).toEqual(['keep', 'rewrite', 'unknown', 'will-restart']);

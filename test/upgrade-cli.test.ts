@@ -125,6 +125,8 @@ describe('kubelet-hash plan / apply / verify / rollback (CRI-O files)', () => {
       podsOdd,
       '--crio-root',
       graph2,
+      '--crio-runroot',
+      join(dir, 'run2'),
       '--out',
       join(dir, 'odd.json'),
     ]);

@@ -43,6 +43,11 @@ export interface CommandResult {
   rows: Record<string, unknown>[];
   /** Totals or parameters of the whole run, for `--json`; null when the command has none. */
   summary: Record<string, unknown> | null;
+  /**
+   * The last line of `--ndjson` (plan, verify): what the rows are of and how many there are, so a
+   * reader can tell a cut stream from a whole one (`fleet report` requires it).
+   */
+  trailer?: Record<string, unknown>;
   /** What people read on stdout (a table, a verdict line, preimage bytes). */
   text: string | Uint8Array;
 }

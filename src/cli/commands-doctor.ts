@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { discoverRuntime } from '../discovery/index.js';
+import { discoverRuntime, requireRuntimeRoot } from '../discovery/index.js';
 import { planNodeUpgrade } from '../upgrade/index.js';
 import { str, type CommandDef } from './command.js';
 import { KUBELET_SOURCE_OPTIONS, kubeletVersionOf, storeSpecOfDiscovery } from './discovery-options.js';
@@ -103,8 +103,9 @@ export const doctor: CommandDef = {
       how: found.config.found ? 'read' : 'not there (defaults apply)',
     });
     rows.push({ what: 'runtime root', value: found.root, how: found.rootFrom });
-    const rootThere = existsSync(found.rootOnDisk);
-    if (!rootThere) ctx.warn(`the runtime root ${found.root} does not exist`);
+    if (found.runRoot) rows.push({ what: 'runtime runroot', value: found.runRoot.root, how: found.runRoot.from });
+    // A root that is not there is no node to report on (another layout's leftover, a wrong config).
+    requireRuntimeRoot(found);
     const fromKnown = str(v, 'kubelet-binary') !== undefined || str(v, 'node-object') !== undefined;
     const from = fromKnown ? await kubeletVersionOf(ctx, 'from') : null;
     if (from !== null)
@@ -120,9 +121,10 @@ export const doctor: CommandDef = {
         : found.runtime === 'cri-o'
           ? '--crio-root'
           : '--docker-root';
+    const runRootArg = found.runRoot ? ` --crio-runroot ${found.runRoot.root}` : '';
     const pods = str(v, 'pods');
     let counts: Record<string, number> | null = null;
-    if (pods !== undefined && to !== null && from !== null && rootThere) {
+    if (pods !== undefined && to !== null && from !== null) {
       const plan = await planNodeUpgrade({
         pods: (await readObjects(ctx, [pods])).map((o) => o.object.value),
         from,
@@ -142,11 +144,11 @@ export const doctor: CommandDef = {
     const runtimeName = found.layout === 'containerd' ? 'containerd' : `the ${found.layout} runtime`;
     const steps = [
       'stop the kubelet',
-      `kubelet-hash plan --from ${fromArg} --to ${to ?? 'TO'} --pods pods.yaml ${rootFlag} ${found.root} --out plan.json`,
+      `kubelet-hash plan --from ${fromArg} --to ${to ?? 'TO'} --pods pods.yaml ${rootFlag} ${found.root}${runRootArg} --out plan.json`,
       `stop ${runtimeName}`,
       'kubelet-hash apply plan.json --backup-dir /var/backups/kubelet-hash',
       `start ${runtimeName}`,
-      `kubelet-hash verify --kubelet ${to ?? 'TO'} --pods pods.yaml ${rootFlag} ${found.root}`,
+      `kubelet-hash verify --kubelet ${to ?? 'TO'} --pods pods.yaml ${rootFlag} ${found.root}${runRootArg}`,
       `install the ${to ?? 'TO'} kubelet and start it`,
     ];
     const text =

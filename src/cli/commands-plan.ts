@@ -10,6 +10,7 @@ import { CONTAINER_LISTS } from '../pod/locate.js';
 import {
   formatNodePlan,
   planNodeUpgrade,
+  planTrailer,
   verifyNode,
   type NodePlanEntry,
   type NodeUpgradePlan,
@@ -50,7 +51,8 @@ const STORE_OPTIONS: Record<string, OptionDef> = {
     type: 'string',
     value: 'DIR',
     goesWith: ['crio-root'],
-    description: 'with --crio-root: the runroot, whose copies of config.json are rewritten too',
+    description:
+      'with --crio-root: the runroot (storage.conf runroot, usually /run/containers/storage), whose copies of config.json are checked and rewritten too; required when the graphroot holds containers',
   },
   'docker-root': {
     type: 'string',
@@ -212,7 +214,7 @@ const plan: CommandDef = {
   name: 'plan',
   summary: "plan a kubelet upgrade: join the node's API pods with its runtime records, verify and translate each hash",
   description:
-    'For every container on the node: reads its stored hash from the runtime (--containerd-root, --crio-root, --docker-root, or record files), checks it against what the --from kubelet computes for the API pod, and says what to do before the kubelet moves to --to: keep, rewrite the record, will-restart, or unknown. The API pods scheduled on the node (--node, or see below) are joined with the records: a running API container without a record is unknown ("no runtime record: wrong --namespace or runtime root?"), a record without an API pod is listed as unknown, and a store holding no CRI container while the pods run containers is refused (exit 2, EMPTY_STORE, naming what was read). From containerd\'s meta.db it also reads the pod sandboxes: a pod whose sandbox is gone, has the wrong network mode for hostNetwork, or has no IP is recreated whole by the kubelet, so its containers are will-restart.\n' +
+    'For every container on the node: reads its stored hash from the runtime (--containerd-root, --crio-root, --docker-root, or record files), checks it against what the --from kubelet computes for the API pod, and says what to do before the kubelet moves to --to: keep, rewrite the record, will-restart, or unknown. The API pods scheduled on the node (--node, or see below) are joined with the records: a running API container without a record is unknown ("no runtime record: wrong --namespace or runtime root?"), a record without an API pod is listed as unknown, and a store holding no CRI container while the pods run containers is refused (exit 2, EMPTY_STORE, naming what was read); so is a view that would leave containers unchecked: no pod given while the store holds records (EMPTY_POD_VIEW), a --node no given pod is on (NODE_NOT_FOUND), CRI containers in another containerd namespace (NAMESPACE_MISMATCH), two pods with one uid (DUPLICATE_POD), a CRI-O store without --crio-runroot or with one that does not exist (MISSING_RUNROOT). From containerd\'s meta.db it also reads the pod sandboxes: a pod whose sandbox is gone, has the wrong network mode for hostNetwork, or has no IP is recreated whole by the kubelet, so its containers are will-restart.\n' +
     'Prints a table (or --json). With --out it also writes the plan file (format kubelet-hash/upgrade-plan version 1, keys sorted: the same node state gives the same bytes; --out - writes it to standard output instead of the table). apply takes plan files made from a runtime root only: one made from record files is refused by apply (those are read-only views). Reading a store is read-only; the runtime may still run. See docs/in-place-kubelet-upgrade.md.',
   options: {
     from: {
@@ -271,6 +273,7 @@ const plan: CommandDef = {
       exitCode: p.counts['will-restart'] + p.counts.unknown > 0 ? 1 : 0,
       rows: p.entries as unknown as Record<string, unknown>[],
       summary: { from: p.from, to: p.to, counts: p.counts, out: written, sandboxes: p.sandboxes ?? null },
+      trailer: { ...planTrailer(p, 'plan', input.nodeName ?? null) },
       text: human,
     };
   },
@@ -280,7 +283,7 @@ const verify: CommandDef = {
   name: 'verify',
   summary: 'check that every container on the node has a record whose hash the kubelet computes and keeps',
   description:
-    'Reads the records as plan does and joins them with the API pods on the node: exit 0 only when every running API container has a record, its stored hash is what kubelet --kubelet computes for it, and that release keeps it (and, from containerd, its pod sandbox fits); exit 1 listing the containers that would restart or are unknown (including API containers with no record); exit 2 when the store holds no CRI container while the pods run some (EMPTY_STORE: wrong root or namespace).',
+    'Reads the records as plan does and joins them with the API pods on the node: exit 0 only when every running API container has a record, its stored hash is what kubelet --kubelet computes for it, and that release keeps it (and, from containerd, its pod sandbox fits); exit 1 listing the containers that would restart or are unknown (including API containers with no record); exit 2 when the store holds no CRI container while the pods run some (EMPTY_STORE: wrong root or namespace), and for the views plan refuses (EMPTY_POD_VIEW, NODE_NOT_FOUND, NAMESPACE_MISMATCH, DUPLICATE_POD, MISSING_RUNROOT). With --crio-runroot the runroot copies are checked too: one whose hash differs from its graphroot copy is unknown. --ndjson ends with a trailer line (kind kubelet-hash/plan-trailer: rows, counts, node, store).',
   options: {
     kubelet: {
       type: 'string',
@@ -316,6 +319,7 @@ const verify: CommandDef = {
       exitCode: ok ? 0 : 1,
       rows: p.entries as unknown as Record<string, unknown>[],
       summary: { kubelet: p.to, ok, counts: p.counts, sandboxes: p.sandboxes ?? null },
+      trailer: { ...planTrailer(p, 'verify', input.nodeName ?? null) },
       text,
     };
   },

@@ -6,6 +6,7 @@
 import {
   checkPlannedRoot,
   discoverRuntime,
+  requireRuntimeRoot,
   versionOfKubeletBinary,
   versionOfNodeObject,
   type RuntimeDiscovery,
@@ -57,7 +58,7 @@ export function storeSpecOfDiscovery(d: RuntimeDiscovery): StoreSpec {
     case 'containerd':
       return { runtime: 'containerd', root: d.rootOnDisk, namespace: d.namespace };
     case 'cri-o':
-      return { runtime: 'cri-o', graphRoot: d.rootOnDisk };
+      return { runtime: 'cri-o', graphRoot: d.rootOnDisk, ...(d.runRoot ? { runRoot: d.runRoot.onDisk } : {}) };
     case 'docker':
       return { runtime: 'docker', root: d.rootOnDisk };
   }
@@ -72,6 +73,7 @@ export function endpointStoreSpec(ctx: CommandContext): StoreSpec | undefined {
       `give --runtime-endpoint or ${roots.length > 0 ? `--${roots[0]!}` : 'record files'}, not both`,
     );
   const d = discoveredRuntime(ctx.values)!;
+  requireRuntimeRoot(d);
   ctx.warn(`runtime found from ${str(ctx.values, 'runtime-endpoint')!}: ${d.layout}, root ${d.root} (${d.rootFrom})`);
   return storeSpecOfDiscovery(d);
 }

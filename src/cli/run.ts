@@ -186,7 +186,10 @@ function checkOperands(cmd: CommandDef, operands: string[]): void {
 }
 
 function render(cmd: CommandDef, values: Values, result: CommandResult, warnings: string[]): string | Uint8Array {
-  if (values['ndjson']) return result.rows.map((r) => JSON.stringify(r, bigintSafe) + '\n').join('');
+  if (values['ndjson'])
+    return [...result.rows, ...(result.trailer ? [result.trailer] : [])]
+      .map((r) => JSON.stringify(r, bigintSafe) + '\n')
+      .join('');
   if (values['json']) {
     const doc = {
       kubeletHash: toolVersion(),

@@ -10,7 +10,7 @@ import { OptionError } from '../errors.js';
 import { socketOfEndpoint } from './endpoint.js';
 import { RUNTIME_LAYOUTS, type RuntimeLayout } from './layouts.js';
 import { flagOf, listenerOf } from './listener.js';
-import { containerdRootOf, crioGraphRootOf, dockerRootOf } from './runtime-config.js';
+import { containerdRootOf, crioGraphRootOf, crioRunRootOf, dockerRootOf } from './runtime-config.js';
 
 export interface DiscoverOptions {
   /** The kubelet's --container-runtime-endpoint; without it every known socket is tried. */
@@ -39,16 +39,51 @@ export interface RuntimeDiscovery {
   rootFrom: 'command line' | 'config file' | 'layout default';
   /** containerd's CRI namespace (the CRI plugin's is fixed). */
   namespace: string;
+  /** CRI-O: containers/storage's runroot (storage.conf `runroot`, else its default), as the node names it and as read here. */
+  runRoot?: { root: string; onDisk: string; from: 'config file' | 'layout default' };
   /** Each step, for people (doctor prints them). */
   steps: string[];
 }
 
+/** containers/storage's runroot when storage.conf names none (run as root). */
+const CRIO_DEFAULT_RUNROOT = '/run/containers/storage';
+
 const under = (fsRoot: string, path: string): string => (fsRoot === '/' ? path : join(fsRoot, path));
 
-function layoutOf(socket: string, fsRoot: string): RuntimeLayout | undefined {
+/** The root `layout` would use on this node: its config file's, else its default. */
+function rootOfLayout(layout: RuntimeLayout, fsRoot: string): string {
+  const config = under(fsRoot, layout.config);
+  const fromConfig = existsSync(config)
+    ? rootFromConfig(layout, readFileSync(config, 'utf8'), layout.config)
+    : undefined;
+  return fromConfig ?? layout.defaultRoot;
+}
+
+/**
+ * The layout a socket belongs to. k3s and rke2 share the socket path: chosen by evidence (the
+ * listener's --config, else the one whose data dir and root exist, else the one whose data dir
+ * exists); several with the same evidence is refused, never guessed.
+ */
+function layoutOf(socket: string, fsRoot: string, listenerConfig: string | undefined): RuntimeLayout | undefined {
   const candidates = RUNTIME_LAYOUTS.filter((l) => l.sockets.includes(socket));
-  // k3s and rke2 share the socket path: the data dir that exists tells them apart.
-  return candidates.find((l) => l.marker !== undefined && existsSync(under(fsRoot, l.marker))) ?? candidates[0];
+  if (candidates.length <= 1) return candidates[0];
+  const named = candidates.find((l) => listenerConfig !== undefined && l.config === listenerConfig);
+  if (named) return named;
+  const marked = candidates.filter((l) => l.marker !== undefined && existsSync(under(fsRoot, l.marker)));
+  if (marked.length <= 1) return marked[0] ?? candidates[0];
+  const rooted = marked.filter((l) => existsSync(under(fsRoot, rootOfLayout(l, fsRoot))));
+  if (rooted.length === 1) return rooted[0];
+  throw new OptionError(
+    'AMBIGUOUS_RUNTIME',
+    ['runtimeEndpoint'],
+    `one runtime layout for ${socket}: a data dir whose runtime root exists, or a running runtime whose --config names it (give --runtime-config)`,
+    (rooted.length > 0 ? rooted : marked)
+      .map((l) => {
+        const root = rootOfLayout(l, fsRoot);
+        return `${l.name} (${l.marker ?? ''}, root ${root}${existsSync(under(fsRoot, root)) ? '' : ' does not exist'})`;
+      })
+      .join(' and '),
+  );
 }
 
 function rootFromConfig(layout: RuntimeLayout, text: string, file: string): string | undefined {
@@ -86,7 +121,11 @@ export function discoverRuntime(options: DiscoverOptions = {}): RuntimeDiscovery
   const listener = fsRoot === '/' ? (listenerOf(socket, proc) ?? null) : null;
   if (listener) steps.push(`listening on it: pid ${listener.pid}, ${listener.argv.join(' ')}`);
   const exe = listener?.argv[0]?.split('/').pop() ?? '';
-  const known = layoutOf(socket, fsRoot);
+  const known = layoutOf(
+    socket,
+    fsRoot,
+    options.config ?? (listener ? flagOf(listener.argv, ['--config', '-c']) : undefined),
+  );
   const layout: RuntimeLayout | undefined =
     known ??
     (listener && /containerd$/.test(exe)
@@ -119,7 +158,15 @@ export function discoverRuntime(options: DiscoverOptions = {}): RuntimeDiscovery
   const root = flagRoot ?? fromConfig ?? layout.defaultRoot;
   const rootFrom = flagRoot ? 'command line' : fromConfig ? 'config file' : 'layout default';
   steps.push(`root ${root} (${rootFrom})`);
+  let runRoot: RuntimeDiscovery['runRoot'];
+  if (layout.runtime === 'cri-o') {
+    const fromFile = found ? crioRunRootOf(readFileSync(configOnDisk, 'utf8'), configPath) : undefined;
+    const path = fromFile ?? CRIO_DEFAULT_RUNROOT;
+    runRoot = { root: path, onDisk: under(fsRoot, path), from: fromFile ? 'config file' : 'layout default' };
+    steps.push(`runroot ${path} (${runRoot.from})`);
+  }
   return {
+    ...(runRoot ? { runRoot } : {}),
     runtime: layout.runtime,
     layout: layout.name,
     socket,
@@ -131,4 +178,22 @@ export function discoverRuntime(options: DiscoverOptions = {}): RuntimeDiscovery
     namespace: 'k8s.io',
     steps,
   };
+}
+
+/**
+ * Refuses a discovered runtime whose root (or CRI-O runroot) does not exist on the node: a plan,
+ * a verification or a doctor report over it would read nothing.
+ */
+export function requireRuntimeRoot(d: RuntimeDiscovery): void {
+  const missing = [
+    existsSync(d.rootOnDisk) ? undefined : `root ${d.root} (${d.rootFrom})`,
+    d.runRoot && !existsSync(d.runRoot.onDisk) ? `runroot ${d.runRoot.root} (${d.runRoot.from})` : undefined,
+  ].filter((m) => m !== undefined);
+  if (missing.length > 0)
+    throw new OptionError(
+      'ROOT_NOT_FOUND',
+      ['runtimeEndpoint'],
+      `the ${d.layout} runtime's root, on this node${d.rootOnDisk !== d.root ? ` (read at ${d.rootOnDisk})` : ''}`,
+      `${missing.join(' and ')} does not exist: another layout's leftover, a wrong --runtime-config or --fs-root?`,
+    );
 }

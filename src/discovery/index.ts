@@ -3,6 +3,6 @@
  * kubelet release the node runs. Read-only; used by the CLI's --runtime-endpoint, --kubelet-binary,
  * --node-object and `doctor`.
  */
-export { discoverRuntime, type RuntimeDiscovery } from './discover.js';
+export { discoverRuntime, requireRuntimeRoot, type RuntimeDiscovery } from './discover.js';
 export { checkPlannedRoot } from './plan-root.js';
 export { versionOfKubeletBinary, versionOfKubeletOutput, versionOfNodeObject } from './kubelet-version.js';

@@ -35,6 +35,14 @@ export function crioGraphRootOf(text: string, file: string): string | undefined 
     : undefined;
 }
 
+/** containers/storage's `storage.conf`: `[storage] runroot` (where CRI-O keeps the second copy of each config.json). */
+export function crioRunRootOf(text: string, file: string): string | undefined {
+  const storage = parseToml(text, file)['storage'];
+  return storage && typeof storage === 'object'
+    ? stringAt(storage as Record<string, unknown>, 'runroot', file)
+    : undefined;
+}
+
 /** dockerd's `daemon.json`: `data-root` (or the old `graph`). */
 export function dockerRootOf(text: string, file: string): string | undefined {
   let doc: unknown;

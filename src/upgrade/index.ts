@@ -12,6 +12,7 @@ export {
   type VerifyNodeInput,
 } from './apply.js';
 export {
+  PLAN_KIND,
   parseNodePlan,
   formatNodePlan,
   checkNodePlan,
@@ -21,3 +22,4 @@ export {
   type NodeRecordLocation,
   type StoreSpec,
 } from './plan-file.js';
+export { PLAN_TRAILER_KIND, planTrailer, readPlanTrailer, type PlanTrailer } from './plan-trailer.js';

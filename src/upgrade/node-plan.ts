@@ -3,14 +3,15 @@
  * turned into a plan file entry per container with where the record lives and its fingerprint.
  * The kubelet's rules stay in planUpgrade; this only joins its entries with the store's records.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { KubeletHashError, StoreError } from '../errors.js';
 import { readGateSettings, type FeatureGates } from '../kubelet/index.js';
 import { planUpgrade, type PlanEntry, type PlanRecordIndex, type PodSandboxInfo } from './plan-upgrade.js';
 import { readRuntimeRecords, type ContainerRecordInfo } from '../runtime-records/index.js';
-import { containerdCensus, containerdSandboxes, fingerprinter, type StoredContainer } from '../stores/index.js';
+import { containerdSandboxes, fingerprinter, type StoredContainer } from '../stores/index.js';
 import { PLAN_KIND, PLAN_VERSION, type NodePlanEntry, type NodeUpgradePlan, type StoreSpec } from './plan-file.js';
 import { normalizeStoreSpec, openStore } from './store-spec.js';
+import { checkNodeCoverage } from './coverage.js';
 
 /**
  * What {@link planNodeUpgrade} needs.
@@ -73,6 +74,7 @@ interface UnreadableRecord {
 export async function readNodeRecords(
   spec: StoreSpec,
 ): Promise<{ records: StoredContainer[]; unreadable: UnreadableRecord[] }> {
+  if (spec.runtime === 'cri-o') return readCrioRecords(spec);
   if (spec.runtime !== 'records') return { records: await openStore(spec).list(), unreadable: [] };
   const fp = await fingerprinter();
   const out: StoredContainer[] = [];
@@ -118,6 +120,32 @@ export async function readNodeRecords(
 }
 
 /**
+ * CRI-O's records, with the runroot's copies checked against the graphroot's: CRI-O restores a
+ * container from either, so a copy that stores another hash, or one without its graphroot record,
+ * is an `unknown` entry of its own (never "keep" because the graphroot copy agrees).
+ */
+async function readCrioRecords(
+  spec: Extract<StoreSpec, { runtime: 'cri-o' }>,
+): Promise<{ records: StoredContainer[]; unreadable: UnreadableRecord[] }> {
+  const records = await openStore(spec).list();
+  const unreadable: UnreadableRecord[] = [];
+  if (spec.runRoot === undefined || !existsSync(spec.runRoot)) return { records, unreadable };
+  const byId = new Map(records.map((r) => [r.containerId, r]));
+  // The runroot has the graphroot's layout: read it as a store of its own, one file per record.
+  for (const copy of await openStore({ runtime: 'cri-o', graphRoot: spec.runRoot }).list()) {
+    const main = byId.get(copy.containerId);
+    const who = `container ${copy.containerId.slice(0, 13)} (${copy.podNamespace}/${copy.podName} ${copy.containerName})`;
+    const say = (h: string | undefined): string => (h === undefined ? 'no hash' : h);
+    let reason: string | undefined;
+    if (!main) reason = `CRI-O's runroot holds a copy of ${who} that the graphroot does not have`;
+    else if (main.hash !== copy.hash || main.hashWithoutResources !== copy.hashWithoutResources)
+      reason = `CRI-O's two copies of ${who} disagree: the graphroot stores ${say(main.hash)}${main.hashWithoutResources !== undefined ? `/${main.hashWithoutResources}` : ''}, the runroot ${say(copy.hash)}${copy.hashWithoutResources !== undefined ? `/${copy.hashWithoutResources}` : ''}`;
+    if (reason !== undefined) unreadable.push({ location: copy.location, fingerprint: copy.fingerprint, reason });
+  }
+  return { records, unreadable };
+}
+
+/**
  * planUpgrade's entry with where its record lives instead of its index: the same union member
  * (its observed hashes are the store's, which planUpgrade read).
  */
@@ -160,25 +188,6 @@ function sandboxesOf(store: StoreSpec): { sandboxes?: PodSandboxInfo[]; note: st
   };
 }
 
-/** What the store holds, for a refusal: where it was read and how many records each namespace has. */
-function describeStore(store: StoreSpec): string {
-  switch (store.runtime) {
-    case 'containerd': {
-      const census = containerdCensus(store.root);
-      const counts = census.namespaces.map(
-        (n) => `${n.namespace}: ${n.containers} containers, ${n.criContainers} CRI containers`,
-      );
-      return `read ${census.dbPath}, namespace ${JSON.stringify(store.namespace)}; namespaces in the file: ${counts.length > 0 ? counts.join('; ') : 'none'}`;
-    }
-    case 'cri-o':
-      return `read ${store.graphRoot}/overlay-containers/*/userdata/config.json`;
-    case 'docker':
-      return `read ${store.root}/containers/*/config.v2.json`;
-    case 'records':
-      return `read ${store.files.length} record files`;
-  }
-}
-
 /** Plans from records already read (shared by plan and verify). */
 export function planFromRecords(
   input: Omit<PlanNodeUpgradeInput, 'store'>,
@@ -198,15 +207,13 @@ export function planFromRecords(
     ...(input.nodeName !== undefined ? { nodeName: input.nodeName } : {}),
     ...(sandboxes ? { sandboxes } : {}),
   });
-  // Nothing read while the API pods run containers here: a wrong root or namespace, never "all clear".
-  if (records.length === 0 && unreadable.length === 0 && plan.nodeContainers > 0) {
-    throw new StoreError(
-      'EMPTY_STORE',
-      [],
-      `CRI container records for the ${plan.nodeContainers} running containers of the node's API pods`,
-      `no record found: wrong --namespace or runtime root? (${describeStore(store)})`,
-    );
-  }
+  checkNodeCoverage({
+    store,
+    records,
+    unreadable: unreadable.length,
+    podsGiven: Array.isArray(input.pods) ? input.pods.length : (input.pods as { items: unknown[] }).items.length,
+    nodeContainers: plan.nodeContainers,
+  });
   const entries = plan.entries.map((e) => toEntry(e, e.record !== undefined ? records[e.record] : undefined));
   for (const u of unreadable) {
     entries.push({

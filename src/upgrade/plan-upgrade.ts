@@ -476,6 +476,8 @@ const podSchema = z.looseObject({
 
 interface ApiPod {
   uid: string;
+  /** Its index in the pods given. */
+  index: number;
   name?: string;
   namespace?: string;
   /** A static pod (seen through its mirror pod): the in-place resize exemption does not apply. */
@@ -812,6 +814,7 @@ function readPods(items: readonly unknown[]): Map<string, ApiPod> {
     const containers = new Map(locateContainers(item).map((c) => [c.name, c]));
     const staticUid = mirroredPodUid(metadata);
     const pod: ApiPod = {
+      index: i,
       uid: staticUid ?? metadata.uid,
       staticPod: staticUid !== undefined,
       containers,
@@ -822,7 +825,17 @@ function readPods(items: readonly unknown[]): Map<string, ApiPod> {
     if (spec.nodeName !== undefined) pod.nodeName = spec.nodeName;
     if (metadata.name !== undefined) pod.name = metadata.name;
     if (metadata.namespace !== undefined) pod.namespace = metadata.namespace;
-    if (!out.has(pod.uid)) out.set(pod.uid, pod);
+    const first = out.get(pod.uid);
+    if (first !== undefined) {
+      // Which one the records belong to cannot be told: first-wins would check the wrong spec.
+      throw new OptionError(
+        'DUPLICATE_POD',
+        ['input', 'pods', i, 'metadata', 'uid'],
+        'each API pod once (one uid, one pod)',
+        `pods ${first.index} (${first.namespace ?? '?'}/${first.name ?? '?'}) and ${i} (${pod.namespace ?? '?'}/${pod.name ?? '?'}) share uid ${JSON.stringify(pod.uid)}${stableKey(item) === stableKey(items[first.index]) ? ', the same pod given twice' : ', with different specs'}`,
+      );
+    }
+    out.set(pod.uid, pod);
   });
   return out;
 }
@@ -846,7 +859,12 @@ function notRunningNames(statuses: readonly unknown[]): Set<string> {
  */
 function podsOnNodeOf(pods: Map<string, ApiPod>, nodeName: string | undefined, joined: Set<string>): ApiPod[] {
   const all = [...pods.values()];
-  if (nodeName !== undefined) return all.filter((p) => p.nodeName === nodeName);
+  if (nodeName !== undefined) {
+    const here = all.filter((p) => p.nodeName === nodeName);
+    // A node no given pod is on: the missing-record check would have nothing to check.
+    if (here.length === 0 && all.length > 0) throw nodeNotFound(nodeName, all);
+    return here;
+  }
   const nodes = new Set(all.map((p) => p.nodeName).filter((n): n is string => n !== undefined));
   if (nodes.size <= 1) return all;
   const here = new Set([...joined].map((uid) => pods.get(uid)?.nodeName).filter((n) => n !== undefined));
@@ -860,6 +878,19 @@ function podsOnNodeOf(pods: Map<string, ApiPod>, nodeName: string | undefined, j
     );
   }
   return all.filter((p) => p.nodeName !== undefined && here.has(p.nodeName));
+}
+
+/** `nodeName` is on no given pod: the nodes they are on, and the one that differs only in case. */
+function nodeNotFound(nodeName: string, pods: readonly ApiPod[]): OptionError {
+  const nodes = [...new Set(pods.map((p) => p.nodeName).filter((n): n is string => n !== undefined))].sort();
+  const near = nodes.find((n) => n.toLowerCase() === nodeName.toLowerCase());
+  const unscheduled = pods.filter((p) => p.nodeName === undefined).length;
+  return new OptionError(
+    'NODE_NOT_FOUND',
+    ['input', 'nodeName'],
+    `a node some given pod is scheduled on (spec.nodeName): no pod of the ${pods.length} given is on ${JSON.stringify(nodeName)}`,
+    `${near !== undefined ? `did you mean ${JSON.stringify(near)}? ` : ''}${nodes.length > 0 ? `the pods are on ${nodes.slice(0, 5).join(', ')}${nodes.length > 5 ? `, … (${nodes.length} nodes)` : ''}` : 'no pod names a node'}${unscheduled > 0 && nodes.length > 0 ? `; ${unscheduled} name none` : ''}`,
+  );
 }
 
 /** Why the kubelet's PodSandboxChanged recreates `pod`, or `undefined` when a sandbox fits it. */
