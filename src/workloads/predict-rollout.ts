@@ -61,7 +61,9 @@ export interface PredictRolloutOptions extends PredictRestartsOptions {
  * @group Kubelet decisions
  */
 export interface ControllerRestart {
+  /** The container's name. */
   name: string;
+  /** Why the controller restarts it (the changed label or annotation its env reads). */
   reason: string;
 }
 
@@ -85,12 +87,15 @@ export interface RolloutPrediction {
   release: string;
   /** The OpenKruise release, for OpenKruise workloads (`v1.8`). */
   openKruise?: string;
+  /** What happens to the running pods (`unpredictable` for a kind no rule models). */
   verdict: RolloutVerdict | 'unpredictable';
   /** Who decides what happens to the running pods. */
   decidedBy: RolloutDecider;
   /** The rule that decided (null for an object without a kind, taken as a pod patched in place). */
   ruleId: RolloutRuleId | null;
+  /** Where that rule is decided upstream: `path@tag (function)`. */
   ruleSource: string | null;
+  /** The verdict in one sentence, for people. */
   reason: string;
   /** Which pods it concerns, for people (`every pod`, `ordinals 2–4 (partition 2)`, `none`). */
   pods: string;

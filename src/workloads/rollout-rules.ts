@@ -90,16 +90,23 @@ export type RolloutRuleId =
  * @group Kubelet decisions
  */
 export interface RolloutRule {
+  /** The rule's stable name. */
   readonly id: RolloutRuleId;
   /** Who decides by this rule. */
   readonly decidedBy: RolloutDecider;
   /** Whose releases `firstMinor`/`lastMinor` count: Kubernetes 1.x or OpenKruise 1.x. */
   readonly releases: 'kubernetes' | 'openkruise';
+  /** The first minor release the rule holds in. */
   readonly firstMinor: number;
   /** `null` while it holds in the newest release modelled. */
   readonly lastMinor: number | null;
   /** A feature gate the rule needs (an apiserver gate, or an OpenKruise manager gate). */
-  readonly gate?: { readonly name: string; readonly on: boolean };
+  readonly gate?: {
+    /** The gate's name. */
+    readonly name: string;
+    /** The value the rule needs. */
+    readonly on: boolean;
+  };
   /** Where it is decided: `path@tag (function)`. */
   readonly source: string;
   /** The rule in one sentence. */
