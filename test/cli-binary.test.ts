@@ -3,8 +3,9 @@
  * every command, every input kind, `--json` parsed back against the documented schema, every exit
  * code, and each misuse refused with exit 2. Expected hashes are oracle rows.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, outputSchema } from '../src/cli/registry.js';
@@ -461,12 +462,22 @@ describe('misuse: exit 2', () => {
 
 describe('--apply-defaults and --token-volume', () => {
   it('nginx with its token mount, defaulted for 1.24, hashes to the observed 9624f5a5', async () => {
-    const r = await runBin(['hash', '-k', '1.24', '--ndjson', '--token-volume', 'kube-api-access-75rfs', '-'], {
-      stdin: '{"name":"nginx","image":"nginx"}',
-    });
+    const args = ['hash', '-k', '1.24', '--ndjson', '--token-volume', 'kube-api-access-75rfs'];
+    const stdin = '{"name":"nginx","image":"nginx"}';
+    // The namespace's LimitRanges (none here) are cluster state: given, nothing is assumed.
+    const dir = mkdtempSync(join(tmpdir(), 'kh-nginx-'));
+    const noRanges = join(dir, 'no-limit-ranges.json');
+    writeFileSync(noRanges, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [] }));
+    const r = await runBin([...args, '--limit-ranges', noRanges, '-'], { stdin });
     expect(r.code).toBe(0);
     expect(hashOf(r.out)).toBe('9624f5a5');
     expect(r.err).toBe('');
+    // Not given: the same hash, and one warning that it assumes no LimitRange set the resources.
+    const assumed = await runBin([...args, '-'], { stdin });
+    expect(hashOf(assumed.out)).toBe('9624f5a5');
+    expect((JSON.parse(assumed.err) as { warnings: string[] }).warnings).toEqual([
+      expect.stringContaining('give --limit-ranges FILE'),
+    ]);
   });
 
   it('the simple-pod manifest as written hashes to the observed 62b86e75 once defaulted, and matches its docker record', async () => {
