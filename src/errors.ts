@@ -22,7 +22,7 @@ export type JsonPathSegment = string | number;
 /**
  * Every error code the library uses, bound to the one error class that carries it, with when it is
  * thrown. {@link ErrorCode}, the per-class code types and the table in its documentation come from
- * here (`test/errors.test.ts` holds the documentation table to this one).
+ * here (`test/api/errors.test.ts` holds the documentation table to this one).
  *
  * @internal
  */

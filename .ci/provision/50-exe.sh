@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The single executables' test (test/exe.integration.test.ts): qemu-user-static runs the arm64 file,
+# The single executables' test (test/real/exe.integration.test.ts): qemu-user-static runs the arm64 file,
 # and a bookworm arm64 sysroot (libc6, libstdc++6, libgcc-s1 unpacked with dpkg-deb, never installed:
 # the machine keeps one architecture) gives it the dynamic loader and libraries the official node
 # binary links against. Records the sysroot's path in

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# kubectl 1.20.2 for the agent's image (scripts/build-image.ts, test/image.integration.test.ts):
+# kubectl 1.20.2 for the agent's image (scripts/build-image.ts, test/real/image.integration.test.ts):
 # bookworm's kubernetes-client package (built from the same 1.20.2 tree as the kubelet; a static
 # binary), downloaded with the machine's apt and unpacked with dpkg-deb, never installed (the
 # machine's own kubectl stays as it is). Records kubectl 1.20.2.

@@ -37,7 +37,7 @@ export const REAL_SYSTEMS: readonly RealSystemEntry[] = [
   { system: 'dockerd', version: '20.10.24', provision: [BOOKWORM, RECORDS] },
   { system: 'kubelet', version: '1.20.2', provision: ['.ci/provision/30-kubelet-1.20.sh'] },
   { system: 'kubectl', version: '1.20.2', provision: ['.ci/provision/55-kubectl.sh'] },
-  // Lints the system-upgrade-controller Plan's script (test/suc-script.test.ts).
+  // Lints the system-upgrade-controller Plan's script (test/fleet/suc-script.test.ts).
   { system: 'shellcheck', version: '0.9.0', provision: [BOOKWORM] },
   {
     // A one-node cluster's components (test/support/cluster.ts): the kubelet it records is 30's.

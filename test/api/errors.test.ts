@@ -1,0 +1,55 @@
+/**
+ * The error vocabulary is one table (ERROR_CODES in src/errors.ts): the documentation table of
+ * ErrorCode must be that table row for row, every class named there exists and carries its codes,
+ * and every code is thrown somewhere in the source.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../src/errors.js';
+import * as api from '../../src/index.js';
+
+const SRC = join(import.meta.dirname, '..', '..', 'src');
+const errorsText = readFileSync(join(SRC, 'errors.ts'), 'utf8');
+
+/** The library's sources (the CLI's refusals are its own vocabulary, checked by the CLI tests). */
+function sourceTexts(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() && e.name === 'cli'
+      ? []
+      : e.isDirectory()
+        ? sourceTexts(join(dir, e.name))
+        : e.name.endsWith('.ts')
+          ? [readFileSync(join(dir, e.name), 'utf8')]
+          : [],
+  );
+}
+
+describe('error codes', () => {
+  it("ErrorCode's documentation table is ERROR_CODES, row for row", () => {
+    const doc = errorsText.slice(errorsText.indexOf('| code | class | thrown when |'));
+    const rows = [...doc.matchAll(/^ \* \| `([A-Z_]+)` \| \{@link (\w+)\} \| (.*) \|$/gm)].map((m) => [
+      m[1],
+      m[2],
+      m[3],
+    ]);
+    expect(rows).toEqual(Object.entries(ERROR_CODES).map(([code, row]) => [code, row.class, row.when]));
+  });
+
+  it('every class a code names is an exported KubeletHashError subclass', () => {
+    for (const row of Object.values(ERROR_CODES)) {
+      const Class = (api as Record<string, unknown>)[row.class];
+      expect(typeof Class, row.class).toBe('function');
+      expect((Class as { prototype: unknown }).prototype).toBeInstanceOf(api.KubeletHashError);
+    }
+  });
+
+  it('every code is thrown by the class the table binds it to, and only by it', () => {
+    const text = sourceTexts(SRC).join('\n');
+    const thrown = [...text.matchAll(/new (\w+Error)\(\s*'([A-Z_]+)'/g)].map((m) => [m[2]!, m[1]!] as const);
+    const bad = thrown.filter(([code, cls]) => (ERROR_CODES as Record<string, { class: string }>)[code]?.class !== cls);
+    expect(bad).toEqual([]);
+    const unused = Object.keys(ERROR_CODES).filter((code) => !text.replace(errorsText, '').includes(`'${code}'`));
+    expect(unused).toEqual([]);
+  });
+});

@@ -1,0 +1,217 @@
+/**
+ * The fused hashers against the value-tree path (decode → encode → FNV): identical hashes on every
+ * oracle row and on generated containers, as objects and as JSON text; where the tree path throws,
+ * the fused path must have handed over (so the public API throws the same typed error).
+ */
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { fusedHash, NO_FUSED_HASH } from '../../src/hash/fused/entry.js';
+import { hashContainer, JsonNumber, type JsonEscapeMode } from '../../src/index.js';
+import { releaseInfo } from '../../src/registry/registry.js';
+import { containerArb, releaseArb } from '../support/arbitraries.js';
+import { oracleCases, oracleExpected } from '../support/oracle.js';
+import { publicExpected, publicOutcome, treeOutcome } from '../support/outcomes.js';
+
+/** Compares fused, tree and public outcomes; returns whether the fused path handed over. */
+function agree(input: unknown, version: string, escapes?: JsonEscapeMode, wr = false): boolean {
+  const tree = treeOutcome(input, version, escapes, wr);
+  const fused = fusedHash(input, releaseInfo(version), escapes, wr);
+  if ('code' in tree) expect(fused, `tree throws ${tree.code}, fused must hand over`).toBe(NO_FUSED_HASH);
+  else if (fused !== NO_FUSED_HASH) expect(fused).toBe(tree.hash);
+  expect(publicOutcome(input, version, escapes, wr)).toEqual(publicExpected(input, tree));
+  return fused === NO_FUSED_HASH;
+}
+
+/** JSON text of a parsed value, numbers written as their source text (exact, unlike JSON.stringify). */
+function toText(v: unknown): string {
+  if (v instanceof JsonNumber) return v.text;
+  if (typeof v === 'bigint') return v.toString();
+  if (Array.isArray(v)) return `[${v.map(toText).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    return `{${Object.entries(v)
+      .filter(([, x]) => x !== undefined)
+      .map(([k, x]) => `${JSON.stringify(k)}:${toText(x)}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+const escapeModes = (version: string): (JsonEscapeMode | undefined)[] =>
+  releaseInfo(version).algorithm === 'legacy' ? [undefined] : [undefined, 'go1.22', 'pre-go1.22'];
+
+describe('fused hashers agree with the value tree', () => {
+  it('on every oracle row, as object and as text, with every escape mode and HashContainerWithoutResources', () => {
+    const texts = new Map(oracleCases().map((c) => [c.id, toText(c.container)]));
+    const objects = new Map([...texts].map(([id, t]) => [id, JSON.parse(t) as unknown]));
+    const handedOver = new Set<string>();
+    const textHandedOver = new Set<string>();
+    let fusedRows = 0;
+    let textRows = 0;
+    for (const row of oracleExpected()) {
+      const text = texts.get(row.case)!;
+      const object = objects.get(row.case)!;
+      // The fused path itself reproduces the oracle, not just the tree path.
+      const direct = fusedHash(object, releaseInfo(row.version), undefined);
+      if (direct !== NO_FUSED_HASH) {
+        expect(direct.toString(16), `${row.case}@${row.version}`).toBe(row.hash);
+        fusedRows++;
+      } else handedOver.add(row.case);
+      // So does the text path on the tape.
+      const viaText = fusedHash(text, releaseInfo(row.version), undefined);
+      if (viaText !== NO_FUSED_HASH) {
+        expect(viaText.toString(16), `text ${row.case}@${row.version}`).toBe(row.hash);
+        textRows++;
+      } else textHandedOver.add(row.case);
+      for (const escapes of escapeModes(row.version)) {
+        agree(object, row.version, escapes);
+        agree(text, row.version, escapes);
+        if (row.hashWithoutResources !== undefined) {
+          agree(object, row.version, escapes, true);
+          agree(text, row.version, escapes, true);
+        }
+      }
+    }
+    // Only values a JS number cannot hold exactly or map keys needing Go's U+FFFD repair hand over.
+    expect([...handedOver].sort()).toEqual(['esc-in-map-keys', 'esc-sorting', 'ptr-int64-extremes']);
+    // As text: escaped map keys (the strict parser decides them), and numbers that are not short
+    // integers (int64 extremes, quantities written as JSON numbers), whose source text the tree path keeps.
+    expect([...textHandedOver].sort()).toEqual(['esc-in-map-keys', 'ptr-int64-extremes', 'qty-json-numbers']);
+    expect(fusedRows).toBeGreaterThan(4500);
+    expect(textRows).toBeGreaterThan(4000);
+  });
+
+  test.prop([containerArb, releaseArb, fc.constantFrom<JsonEscapeMode | undefined>(undefined, 'go1.22', 'pre-go1.22')])(
+    'on generated containers, as object and as text',
+    (c, version, escapes) => {
+      agree(c, version, escapes);
+      agree(toText(c), version, escapes);
+      if (releaseInfo(version).hashWithoutResources) agree(c, version, escapes, true);
+    },
+  );
+
+  const odd = fc.oneof(
+    fc.constantFrom(
+      undefined,
+      null,
+      -0,
+      1.5,
+      2 ** 53 + 2,
+      Number.NaN,
+      10n,
+      '\ud800',
+      'a\udc00b',
+      '',
+      [],
+      {},
+      [[]],
+      [{}],
+      true,
+      'x',
+    ),
+    fc.jsonValue({ maxDepth: 2 }),
+    fc.string({ unit: 'binary', maxLength: 6 }),
+  );
+  const fieldKey = fc.constantFrom(
+    'name',
+    'image',
+    'command',
+    'ports',
+    'env',
+    'resources',
+    'workingDir',
+    'stdin',
+    'livenessProbe',
+    'securityContext',
+    'lifecycle',
+    'volumeMounts',
+    'envFrom',
+  );
+  const nestedKey = fc.constantFrom(
+    'containerPort',
+    'limits',
+    'requests',
+    'cpu',
+    'value',
+    'periodSeconds',
+    'tcpSocket',
+    'port',
+    'runAsUser',
+    'privileged',
+    'name',
+  );
+
+  test.prop([containerArb, releaseArb, fieldKey, nestedKey, odd, fc.boolean()], { numRuns: 300 })(
+    'on containers with unusual values: same hash, or a hand-over and the same error',
+    (c, version, key, inner, value, nest) => {
+      const input: Record<string, unknown> = { ...c };
+      if (nest && input[key] !== null && typeof input[key] === 'object' && !Array.isArray(input[key]))
+        input[key] = { ...input[key], [inner]: value };
+      else if (nest && Array.isArray(input[key]) && (input[key] as unknown[]).length > 0)
+        input[key] = [{ ...((input[key] as object[])[0] as object), [inner]: value }];
+      else input[key] = value;
+      agree(input, version);
+      if (releaseInfo(version).hashWithoutResources) agree(input, version, undefined, true);
+    },
+  );
+
+  const spelling = fc.constantFrom(
+    '1.0',
+    '1e3',
+    '1E3',
+    '-0',
+    '0.5',
+    '12345678901234567890',
+    '007',
+    '1.',
+    '"\\u0030"',
+    '"\\/"',
+    '"1\\u0030"',
+    '"\\ud800"',
+    '"a\\tb"',
+    'NaN',
+  );
+  test.prop([containerArb, releaseArb, fieldKey, nestedKey, spelling, fc.boolean()])(
+    'on JSON text with number spellings, escapes and repeated keys the pre-scan must send to the strict parser',
+    (c, version, key, inner, raw, repeat) => {
+      const base = toText(c);
+      const inside = `{"${inner}":${raw}}`;
+      const text = repeat
+        ? `${base.slice(0, -1)},"${key}":${inside},"${key}":1}`
+        : `${base.slice(0, -1)},"${key}":${inside}}`;
+      agree(text, version);
+      agree(`${base.slice(0, -1)},"resources":{"limits":{"cpu":${raw}}}}`.replace(/^\{/, '{"zz":0,'), version);
+    },
+  );
+
+  it('strings and map keys with unpaired surrogates (U+FFFD in Go)', () => {
+    const inputs = [
+      { name: '\ud800' },
+      { name: 'a\udc00' },
+      { name: 'x', image: 'i\ud83d' },
+      { name: 'x', image: '\ud83d\ude00' },
+      { name: 'x', env: [{ name: '\udfff', value: 'v\ud800' }] },
+      { name: 'x', resources: { limits: { '\ud800': '1', cpu: '1' } } },
+      { name: 'x', args: ['\u2028', '\ud83d\ude00\ud800'] },
+    ];
+    for (const version of ['1.8', '1.15', '1.29', '1.30', '1.36']) {
+      for (const input of inputs) {
+        agree(input, version);
+        agree(JSON.stringify(input), version);
+      }
+    }
+  });
+
+  it('objects that JSON.stringify reads differently from their members hand over', () => {
+    const inherited = Object.assign(Object.create({ image: 'hidden' }) as object, { name: 'a' });
+    const hidden = Object.defineProperty({ name: 'a' }, 'image', { value: 'x', enumerable: false });
+    const withToJson = { name: 'a', toJSON: () => ({ name: 'b' }) };
+    const ports = Object.assign([{ containerPort: 1 }], { toJSON: () => [] });
+    for (const version of ['1.8', '1.29', '1.36']) {
+      for (const input of [inherited, hidden, withToJson, { name: 'a', ports }]) agree(input, version);
+      // A hidden member is left out exactly as JSON.stringify leaves it out.
+      expect(hashContainer(hidden, { kubeletVersion: version })).toBe(
+        hashContainer({ name: 'a' }, { kubeletVersion: version }),
+      );
+    }
+  });
+});

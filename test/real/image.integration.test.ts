@@ -1,0 +1,117 @@
+/**
+ * `npm run build:image` (scripts/build-image.ts): the archive it writes is imported by a REAL
+ * containerd (`ctr images import`) and loaded by a REAL dockerd (`docker load`, Engine API), and
+ * the agent runs inside it: on containerd with `ctr run` (`kubelet-hash --version`, `kubelet-hash
+ * example`, `kubectl version --client` through the image's /bin/sh, as the fleet Job's containers
+ * run them), on dockerd as a container started from the loaded image. Required in CI; skipped with
+ * a message elsewhere.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ContainerdDaemon } from '../support/containerd-daemon.js';
+import { DockerDaemon } from '../support/docker-daemon.js';
+import { describeReal } from '../support/real-systems.js';
+import { toolVersion } from '../../src/cli/version.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const NAME = 'kubelet-hash.local/agent:test';
+
+describeReal(
+  [
+    ['containerd', '1.7.24'],
+    ['dockerd', '20.10.24'],
+    ['kubectl', '1.20.2'],
+  ],
+  (systems) => {
+    let dir: string;
+    let archive: string;
+    let containerd: ContainerdDaemon | undefined;
+    let docker: DockerDaemon | undefined;
+
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'kh-image-'));
+      archive = join(dir, 'image.tar');
+      execFileSync(
+        'npx',
+        [
+          'tsx',
+          join(ROOT, 'scripts', 'build-image.ts'),
+          '--exe',
+          join(dir, 'exe', 'kubelet-hash-linux-x64'),
+          '--kubectl',
+          systems.get('kubectl')!.bin,
+          '--name',
+          NAME,
+          '--out',
+          archive,
+        ],
+        { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
+      );
+      containerd = new ContainerdDaemon(join(dir, 'containerd'), { bin: systems.get('containerd')!.bin });
+      await containerd.start();
+      docker = new DockerDaemon(join(dir, 'docker'), systems.get('dockerd')!.bin);
+      await docker.start();
+    }, 600_000);
+
+    afterAll(async () => {
+      await containerd?.teardown();
+      await docker?.stop();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    }, 120_000);
+
+    it('containerd imports it under its name and runs the agent and kubectl in it', () => {
+      containerd!.importImage(archive);
+      const images = containerd!.ctr(['-n', 'k8s.io', 'images', 'ls', '-q']).split('\n');
+      expect(images).toContain(NAME);
+      const run = (id: string, ...args: string[]): string =>
+        containerd!.ctr(['-n', 'k8s.io', 'run', '--rm', '--snapshotter', 'native', NAME, id, ...args]);
+      expect(run('version', '/kubelet-hash', '--version').trim()).toBe(`kubelet-hash ${toolVersion()}`);
+      const example = run('example', 'sh', '-c', 'kubelet-hash example; echo "exit $?"');
+      expect(example).toMatch(/exit 0\s*$/);
+      expect(example).toMatch(/\b[0-9a-f]{8}\b/); // the example pod's hashes
+      expect(run('kubectl', 'sh', '-c', 'kubectl version --client')).toContain('GitVersion:"v1.20.2"');
+    }, 120_000);
+
+    it('docker loads it under its name and runs the agent in a container', async () => {
+      const { readFileSync } = await import('node:fs');
+      const load = await docker!.api('POST', '/images/load?quiet=1', readFileSync(archive), 'application/x-tar');
+      expect(load.status).toBe(200);
+      const images = (await docker!.api('GET', '/images/json')).json as { RepoTags: string[] | null }[];
+      expect(images.flatMap((i) => i.RepoTags ?? [])).toContain(NAME);
+      const created = await docker!.api('POST', '/containers/create?name=kh-version', {
+        Image: NAME,
+        Cmd: ['/kubelet-hash', '--version'],
+        HostConfig: { NetworkMode: 'none' },
+      });
+      expect(created.status).toBe(201);
+      const id = (created.json as { Id: string }).Id;
+      expect((await docker!.api('POST', `/containers/${id}/start`)).status).toBe(204);
+      const waited = await docker!.api('POST', `/containers/${id}/wait`);
+      expect((waited.json as { StatusCode: number }).StatusCode).toBe(0);
+      const logs = await docker!.api('GET', `/containers/${id}/logs?stdout=1&stderr=1`);
+      expect(demux(String(logs.json)).trim()).toBe(`kubelet-hash ${toolVersion()}`);
+      await docker!.api('DELETE', `/containers/${id}?force=1`);
+    }, 120_000);
+  },
+  'the agent image (build:image)',
+);
+
+/** The Engine API's log stream without its 8-byte frame headers (the text is ASCII here). */
+function demux(raw: string): string {
+  let out = '';
+  let at = 0;
+  while (at + 8 <= raw.length) {
+    const size =
+      (raw.charCodeAt(at + 4) << 24) |
+      (raw.charCodeAt(at + 5) << 16) |
+      (raw.charCodeAt(at + 6) << 8) |
+      raw.charCodeAt(at + 7);
+    out += raw.slice(at + 8, at + 8 + size);
+    at += 8 + size;
+  }
+  return out;
+}

@@ -1,0 +1,649 @@
+/**
+ * The scenario table of who applies a change (ROLLOUT_RULES): one or more scenarios per rule, each
+ * with the upstream test or source it restates and the releases it is run at (the ends of the
+ * rule's range, and the release before it where the rule does not hold yet). Every rule must have
+ * a scenario, run at its first release.
+ */
+import { describe, expect, it } from 'vitest';
+import { predictRollout, ROLLOUT_RULES, supportedReleases, type RolloutPrediction } from '../../src/index.js';
+import type { PredictRolloutOptions, RolloutRuleId } from '../../src/index.js';
+
+type Obj = Record<string, unknown>;
+const c = (image: string, extra: Obj = {}) => ({ name: 'web', image, ...extra });
+const log = { name: 'log', image: 'busybox:1.36' };
+const pod = (containers: Obj[], spec: Obj = {}, metadata: Obj = {}) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'web-0', namespace: 'shop', ...metadata },
+  spec: { containers, ...spec },
+});
+const workload = (apiVersion: string, kind: string, containers: Obj[], spec: Obj = {}, template: Obj = {}) => ({
+  apiVersion,
+  kind,
+  metadata: { name: 'web', namespace: 'shop' },
+  spec: { ...spec, template: { ...template, spec: { containers } } },
+});
+const env = (value: string) => ({ env: [{ name: 'LEVEL', value }] });
+const res = (requests: Obj, limits: Obj = { cpu: '2', memory: '1Gi' }) => ({ resources: { requests, limits } });
+const cloneSet = (containers: Obj[], strategy: Obj = { type: 'InPlaceIfPossible' }, template: Obj = {}) =>
+  workload('apps.kruise.io/v1alpha1', 'CloneSet', containers, { updateStrategy: strategy }, template);
+const fromLabel = { env: [{ name: 'VER', valueFrom: { fieldRef: { fieldPath: "metadata.labels['ver']" } } }] };
+
+interface Scenario {
+  name: string;
+  rule: RolloutRuleId;
+  /** The upstream test (or source) the scenario restates. */
+  source: string;
+  /** Kubernetes minors (and, for OpenKruise rules, OpenKruise minors) it is run at. */
+  at: string[];
+  kruise?: string[];
+  options?: Partial<PredictRolloutOptions>;
+  old: unknown;
+  new: unknown;
+  expect: Partial<RolloutPrediction> & { kubeletActions?: string[] };
+}
+
+const K8S_VALIDATION_TEST = 'pkg/apis/core/validation/validation_test.go (TestValidatePodUpdate)';
+const KRUISE_TEST = 'pkg/util/inplaceupdate/inplace_update_defaults_test.go (TestDefaultCalculateInPlaceUpdateSpec)';
+const NEWEST = supportedReleases().at(-1)!;
+
+const SCENARIOS: Scenario[] = [
+  {
+    name: 'a label change is admitted; the kubelet keeps every container',
+    rule: 'pod-metadata-mutable',
+    source: K8S_VALIDATION_TEST,
+    at: ['1.8', NEWEST],
+    old: pod([c('nginx:1'), log], {}, { labels: { a: '1' } }),
+    new: pod([c('nginx:1'), log], {}, { labels: { a: '2' } }),
+    expect: { verdict: 'in-place', decidedBy: 'kubelet', restarts: 0, exitCode: 0, kubeletActions: ['keep', 'keep'] },
+  },
+  {
+    name: 'a renamed Pod is refused at metadata.name',
+    rule: 'pod-metadata-immutable',
+    source: 'staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go (ValidateObjectMetaUpdate)',
+    at: ['1.8', NEWEST],
+    old: pod([c('nginx:1')]),
+    new: pod([c('nginx:1')], {}, { name: 'web-1' }),
+    expect: { verdict: 'refused', decidedBy: 'apiserver', field: 'metadata.name', exitCode: 2 },
+  },
+  {
+    name: 'adding the mirror pod annotation is refused',
+    rule: 'pod-mirror-annotation',
+    source: `${K8S_VALIDATION_TEST}; ValidatePodSpecificAnnotationUpdates`,
+    at: ['1.8', NEWEST],
+    old: pod([c('nginx:1')]),
+    new: pod([c('nginx:1')], {}, { annotations: { 'kubernetes.io/config.mirror': 'x' } }),
+    expect: { verdict: 'refused', decidedBy: 'apiserver', exitCode: 2 },
+  },
+  {
+    name: 'an added init container is refused (the kubelet would not start it in an initialised pod either)',
+    rule: 'pod-containers-added-or-removed',
+    source: K8S_VALIDATION_TEST,
+    at: ['1.8', '1.28', NEWEST],
+    old: pod([c('nginx:1')]),
+    new: pod([c('nginx:1')], { initContainers: [{ name: 'init', image: 'busybox' }] }),
+    expect: { verdict: 'refused', decidedBy: 'apiserver', field: 'spec.initContainers', exitCode: 2 },
+  },
+  {
+    name: 'an added container is refused',
+    rule: 'pod-containers-added-or-removed',
+    source: K8S_VALIDATION_TEST,
+    at: ['1.8', NEWEST],
+    old: pod([c('nginx:1')]),
+    new: pod([c('nginx:1'), log]),
+    expect: { verdict: 'refused', decidedBy: 'apiserver', field: 'spec.containers', exitCode: 2 },
+  },
+  {
+    name: 'an image change is admitted; the kubelet restarts that container',
+    rule: 'pod-image',
+    source: K8S_VALIDATION_TEST,
+    at: ['1.8', '1.30', '1.31', NEWEST],
+    old: pod([c('nginx:1'), log]),
+    new: pod([c('nginx:2'), log]),
+    expect: {
+      verdict: 'in-place',
+      decidedBy: 'kubelet',
+      restarts: 1,
+      exitCode: 1,
+      kubeletActions: ['restart', 'keep'],
+    },
+  },
+  {
+    name: 'an init container image change is admitted; the kubelet does not compare init containers',
+    rule: 'pod-image',
+    source: K8S_VALIDATION_TEST,
+    at: ['1.8', NEWEST],
+    old: pod([c('nginx:1')], { initContainers: [{ name: 'init', image: 'busybox:1' }] }),
+    new: pod([c('nginx:1')], { initContainers: [{ name: 'init', image: 'busybox:2' }] }),
+    expect: { verdict: 'in-place', decidedBy: 'kubelet', restarts: 0, exitCode: 0 },
+  },
+  {
+    name: 'lowering activeDeadlineSeconds is admitted',
+    rule: 'pod-active-deadline',
+    source: K8S_VALIDATION_TEST,
+    at: ['1.8', NEWEST],
+    old: pod([c('nginx:1')], { activeDeadlineSeconds: 60 }),
+    new: pod([c('nginx:1')], { activeDeadlineSeconds: 30 }),
+    expect: { verdict: 'in-place', ruleId: 'pod-active-deadline', exitCode: 0 },
+  },
+  {
+    name: 'raising activeDeadlineSeconds is refused',
+    rule: 'pod-active-deadline',
+    source: K8S_VALIDATION_TEST,
+    at: ['1.8', NEWEST],
+    old: pod([c('nginx:1')], { activeDeadlineSeconds: 30 }),
+    new: pod([c('nginx:1')], { activeDeadlineSeconds: 60 }),
+    expect: { verdict: 'refused', field: 'spec.activeDeadlineSeconds', exitCode: 2 },
+  },
+  {
+    name: 'an added toleration is admitted; a changed one is refused',
+    rule: 'pod-tolerations-added',
+    source: K8S_VALIDATION_TEST,
+    at: ['1.8', NEWEST],
+    old: pod([c('nginx:1')], { tolerations: [{ key: 'a', operator: 'Exists' }] }),
+    new: pod([c('nginx:1')], {
+      tolerations: [
+        { key: 'a', operator: 'Exists' },
+        { key: 'b', operator: 'Exists' },
+      ],
+    }),
+    expect: { verdict: 'in-place', ruleId: 'pod-tolerations-added', exitCode: 0 },
+  },
+  {
+    name: 'a changed toleration is refused',
+    rule: 'pod-tolerations-added',
+    source: K8S_VALIDATION_TEST,
+    at: ['1.8', NEWEST],
+    old: pod([c('nginx:1')], { tolerations: [{ key: 'a', operator: 'Exists' }] }),
+    new: pod([c('nginx:1')], { tolerations: [{ key: 'b', operator: 'Exists' }] }),
+    expect: { verdict: 'refused', field: 'spec.tolerations', exitCode: 2 },
+  },
+  {
+    name: 'terminationGracePeriodSeconds from negative to 1 is admitted from 1.21',
+    rule: 'pod-termination-grace-negative',
+    source: K8S_VALIDATION_TEST,
+    at: ['1.21', NEWEST],
+    old: pod([c('nginx:1')], { terminationGracePeriodSeconds: -1 }),
+    new: pod([c('nginx:1')], { terminationGracePeriodSeconds: 1 }),
+    expect: { verdict: 'in-place', ruleId: 'pod-termination-grace-negative', exitCode: 0 },
+  },
+  {
+    name: 'before 1.21 the same edit is refused at spec',
+    rule: 'pod-spec-immutable',
+    source: K8S_VALIDATION_TEST,
+    at: ['1.20'],
+    old: pod([c('nginx:1')], { terminationGracePeriodSeconds: -1 }),
+    new: pod([c('nginx:1')], { terminationGracePeriodSeconds: 1 }),
+    expect: { verdict: 'refused', field: 'spec.terminationGracePeriodSeconds', reportedField: 'spec', exitCode: 2 },
+  },
+  {
+    name: 'removing a scheduling gate is admitted; adding one is refused',
+    rule: 'pod-scheduling-gates-removed',
+    source: K8S_VALIDATION_TEST,
+    at: ['1.27', NEWEST],
+    old: pod([c('nginx:1')], { schedulingGates: [{ name: 'a' }, { name: 'b' }] }),
+    new: pod([c('nginx:1')], { schedulingGates: [{ name: 'a' }, { name: 'c' }] }),
+    expect: { verdict: 'refused', field: 'spec.schedulingGates', exitCode: 2 },
+  },
+  {
+    name: 'removing a scheduling gate is admitted',
+    rule: 'pod-scheduling-gates-removed',
+    source: K8S_VALIDATION_TEST,
+    at: ['1.27', NEWEST],
+    old: pod([c('nginx:1')], { schedulingGates: [{ name: 'a' }, { name: 'b' }] }),
+    new: pod([c('nginx:1')], { schedulingGates: [{ name: 'a' }] }),
+    expect: { verdict: 'in-place', ruleId: 'pod-scheduling-gates-removed', exitCode: 0 },
+  },
+  {
+    name: 'a cpu request change is admitted in the update on 1.27–1.32 with InPlacePodVerticalScaling; the kubelet resizes',
+    rule: 'pod-resources-update',
+    source: `${K8S_VALIDATION_TEST} at v1.27.0`,
+    at: ['1.27', '1.32'],
+    options: { featureGates: { InPlacePodVerticalScaling: true } },
+    old: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))]),
+    new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }))]),
+    expect: {
+      verdict: 'in-place',
+      ruleId: 'pod-resources-update',
+      requests: ['update'],
+      exitCode: 0,
+      kubeletActions: ['keep'],
+    },
+  },
+  {
+    name: 'without the gate the same change is refused at spec',
+    rule: 'pod-spec-immutable',
+    source: K8S_VALIDATION_TEST,
+    at: ['1.26', '1.27', '1.32'],
+    old: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))]),
+    new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }))]),
+    expect: {
+      verdict: 'refused',
+      field: 'spec.containers[0].resources.requests.cpu',
+      reportedField: 'spec',
+      exitCode: 2,
+    },
+  },
+  {
+    name: 'from 1.33 resources go through the resize subresource',
+    rule: 'pod-resize-subresource',
+    source: 'pkg/apis/core/validation/validation_test.go (TestValidatePodResize)',
+    at: ['1.33', NEWEST],
+    old: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))]),
+    new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }))]),
+    expect: { verdict: 'in-place', ruleId: 'pod-resize-subresource', requests: ['resize'], exitCode: 0 },
+  },
+  {
+    name: 'a resize together with an image change is refused from 1.33 (two requests)',
+    rule: 'pod-resize-subresource',
+    source: 'pkg/apis/core/validation/validation_test.go (TestValidatePodResize)',
+    at: ['1.33', NEWEST],
+    old: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))]),
+    new: pod([c('nginx:2', res({ cpu: '1', memory: '1Gi' }))]),
+    expect: { verdict: 'refused', field: 'spec.containers[0].resources.requests.cpu', exitCode: 2 },
+  },
+  {
+    name: 'a resize that makes a Burstable pod Guaranteed is refused',
+    rule: 'pod-resize-qos',
+    source: 'pkg/apis/core/validation/validation_test.go (TestValidatePodResize)',
+    at: ['1.27', '1.33'],
+    options: { featureGates: { InPlacePodVerticalScaling: true } },
+    old: pod([c('nginx:1', res({ cpu: '1', memory: '512Mi' }, { cpu: '1', memory: '1Gi' }))]),
+    new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }, { cpu: '1', memory: '1Gi' }))]),
+    expect: { verdict: 'refused', ruleId: 'pod-resize-qos', exitCode: 2 },
+  },
+  {
+    name: 'an added ephemeral container goes through the ephemeralcontainers subresource; the kubelet starts it',
+    rule: 'pod-ephemeral-subresource',
+    source: 'pkg/apis/core/validation/validation_test.go (TestValidatePodEphemeralContainersUpdate)',
+    at: ['1.23', NEWEST],
+    old: pod([c('nginx:1')]),
+    new: pod([c('nginx:1')], { ephemeralContainers: [{ name: 'debug', image: 'busybox' }] }),
+    expect: { verdict: 'in-place', requests: ['ephemeralcontainers'], exitCode: 0, kubeletActions: ['keep', 'start'] },
+  },
+  {
+    name: 'a changed ephemeral container is refused',
+    rule: 'pod-ephemeral-immutable',
+    source: 'pkg/apis/core/validation/validation_test.go (TestValidatePodEphemeralContainersUpdate)',
+    at: ['1.23', NEWEST],
+    old: pod([c('nginx:1')], { ephemeralContainers: [{ name: 'debug', image: 'busybox:1' }] }),
+    new: pod([c('nginx:1')], { ephemeralContainers: [{ name: 'debug', image: 'busybox:2' }] }),
+    expect: { verdict: 'refused', field: 'spec.ephemeralContainers[0]', exitCode: 2 },
+  },
+  {
+    name: 'before 1.23 (EphemeralContainers alpha, off by default) no ephemeral container can be added or changed',
+    rule: 'pod-ephemeral-immutable',
+    source: 'pkg/apis/core/validation/validation.go@v1.16.0 (ValidatePodEphemeralContainersUpdate behind the gate)',
+    at: ['1.16', '1.22'],
+    old: pod([c('nginx:1')]),
+    new: pod([c('nginx:1')], { ephemeralContainers: [{ name: 'debug', image: 'busybox' }] }),
+    expect: { verdict: 'refused', field: 'spec.ephemeralContainers', exitCode: 2 },
+  },
+  {
+    name: 'a Pod env change is refused at spec.containers[0].env, at every release',
+    rule: 'pod-spec-immutable',
+    source: K8S_VALIDATION_TEST,
+    at: ['1.8', '1.30', '1.31', NEWEST],
+    old: pod([c('nginx:1'), log]),
+    new: pod([c('nginx:1', env('debug')), log]),
+    expect: {
+      verdict: 'refused',
+      decidedBy: 'apiserver',
+      field: 'spec.containers[0].env',
+      reportedField: 'spec',
+      exitCode: 2,
+    },
+  },
+  {
+    name: "a Deployment's selector is immutable in apps/v1",
+    rule: 'apps-selector-immutable',
+    source: 'pkg/apis/apps/validation/validation_test.go (TestValidateDeploymentUpdate)',
+    at: ['1.9', NEWEST],
+    old: workload('apps/v1', 'Deployment', [c('nginx:1')], { selector: { matchLabels: { app: 'a' } } }),
+    new: workload('apps/v1', 'Deployment', [c('nginx:1')], { selector: { matchLabels: { app: 'b' } } }),
+    expect: { verdict: 'refused', decidedBy: 'apiserver', field: 'spec.selector', exitCode: 2 },
+  },
+  {
+    name: 'a Deployment env change replaces every pod, whatever the kubelet would do',
+    rule: 'deployment-rollout',
+    source: 'pkg/controller/deployment/util/deployment_util_test.go (TestEqualIgnoreHash)',
+    at: ['1.8', '1.30', '1.31', NEWEST],
+    old: workload('apps/v1', 'Deployment', [c('nginx:1'), log]),
+    new: workload('apps/v1', 'Deployment', [c('nginx:1', env('debug')), log]),
+    expect: { verdict: 'replaced', decidedBy: 'controller', pods: 'every pod', restarts: 0, exitCode: 1 },
+  },
+  {
+    name: 'a paused Deployment holds the rollout',
+    rule: 'deployment-paused',
+    source: 'pkg/controller/deployment/deployment_controller.go (syncDeployment: paused)',
+    at: ['1.8', NEWEST],
+    old: workload('apps/v1', 'Deployment', [c('nginx:1')], { paused: true }),
+    new: workload('apps/v1', 'Deployment', [c('nginx:2')], { paused: true }),
+    expect: { verdict: 'held', decidedBy: 'controller', exitCode: 0 },
+  },
+  {
+    name: 'replicas, and a quantity spelt another way, roll nothing',
+    rule: 'template-unchanged',
+    source: 'pkg/controller/deployment/util/deployment_util_test.go (TestEqualIgnoreHash)',
+    at: ['1.8', NEWEST],
+    old: workload('apps/v1', 'Deployment', [c('nginx:1', res({ cpu: '1000m' }))], { replicas: 2 }),
+    new: workload('apps/v1', 'Deployment', [c('nginx:1', { ...res({ cpu: '1' }), env: [] })], { replicas: 5 }),
+    expect: { verdict: 'unchanged', decidedBy: 'controller', changes: [], exitCode: 0 },
+  },
+  {
+    name: 'a ReplicaSet template change leaves running pods alone',
+    rule: 'replicaset-future-pods',
+    source: 'pkg/controller/replicaset/replica_set.go (manageReplicas)',
+    at: ['1.8', NEWEST],
+    old: workload('apps/v1', 'ReplicaSet', [c('nginx:1')]),
+    new: workload('apps/v1', 'ReplicaSet', [c('nginx:2')]),
+    expect: { verdict: 'future-pods', decidedBy: 'controller', exitCode: 0 },
+  },
+  {
+    name: 'a ReplicationController likewise',
+    rule: 'replicaset-future-pods',
+    source: 'pkg/controller/replication/replication_controller.go (the ReplicaSet controller through an adapter)',
+    at: ['1.8', NEWEST],
+    old: workload('v1', 'ReplicationController', [c('nginx:1')]),
+    new: workload('v1', 'ReplicationController', [c('nginx:2')]),
+    expect: { verdict: 'future-pods', exitCode: 0 },
+  },
+  {
+    name: 'a StatefulSet with partition 2 of 5 replaces ordinals 2–4',
+    rule: 'statefulset-rolling-update',
+    source:
+      'pkg/controller/statefulset/stateful_set_control_test.go (TestStatefulSetControlRollingUpdateWithPartition)',
+    at: ['1.8', NEWEST],
+    old: workload('apps/v1', 'StatefulSet', [c('nginx:1')], {
+      replicas: 5,
+      updateStrategy: { rollingUpdate: { partition: 2 } },
+    }),
+    new: workload('apps/v1', 'StatefulSet', [c('nginx:2')], {
+      replicas: 5,
+      updateStrategy: { rollingUpdate: { partition: 2 } },
+    }),
+    expect: { verdict: 'replaced', pods: 'ordinals 2–4 (partition 2)', exitCode: 1 },
+  },
+  {
+    name: 'a partition at replicas holds every pod',
+    rule: 'statefulset-rolling-update',
+    source:
+      'pkg/controller/statefulset/stateful_set_control_test.go (TestStatefulSetControlRollingUpdateWithPartition)',
+    at: ['1.8', NEWEST],
+    old: workload('apps/v1', 'StatefulSet', [c('nginx:1')], {
+      replicas: 3,
+      updateStrategy: { rollingUpdate: { partition: 3 } },
+    }),
+    new: workload('apps/v1', 'StatefulSet', [c('nginx:2')], {
+      replicas: 3,
+      updateStrategy: { rollingUpdate: { partition: 3 } },
+    }),
+    expect: { verdict: 'held', exitCode: 0 },
+  },
+  {
+    name: 'a StatefulSet with OnDelete replaces nothing now',
+    rule: 'statefulset-on-delete',
+    source: 'pkg/controller/statefulset/stateful_set_control_test.go (TestStatefulSetControlOnDeleteUpdate)',
+    at: ['1.8', NEWEST],
+    old: workload('apps/v1', 'StatefulSet', [c('nginx:1')], { updateStrategy: { type: 'OnDelete' } }),
+    new: workload('apps/v1', 'StatefulSet', [c('nginx:2')], { updateStrategy: { type: 'OnDelete' } }),
+    expect: { verdict: 'on-delete', exitCode: 0 },
+  },
+  {
+    name: "a StatefulSet's volumeClaimTemplates are immutable",
+    rule: 'statefulset-spec-immutable',
+    source: 'pkg/apis/apps/validation/validation_test.go (TestValidateStatefulSetUpdate)',
+    at: ['1.8', NEWEST],
+    old: workload('apps/v1', 'StatefulSet', [c('nginx:1')], { volumeClaimTemplates: [{ metadata: { name: 'a' } }] }),
+    new: workload('apps/v1', 'StatefulSet', [c('nginx:1')], { volumeClaimTemplates: [{ metadata: { name: 'b' } }] }),
+    expect: {
+      verdict: 'refused',
+      decidedBy: 'apiserver',
+      field: 'spec.volumeClaimTemplates',
+      reportedField: 'spec',
+      exitCode: 2,
+    },
+  },
+  {
+    name: 'a DaemonSet RollingUpdate replaces the pod on every node',
+    rule: 'daemonset-rolling-update',
+    source: 'pkg/controller/daemon/update_test.go (TestDaemonSetUpdatesPods)',
+    at: ['1.8', NEWEST],
+    old: workload('apps/v1', 'DaemonSet', [c('nginx:1')]),
+    new: workload('apps/v1', 'DaemonSet', [c('nginx:2')]),
+    expect: { verdict: 'replaced', pods: 'every pod', exitCode: 1 },
+  },
+  {
+    name: 'a DaemonSet with OnDelete replaces nothing now',
+    rule: 'daemonset-on-delete',
+    source: 'pkg/controller/daemon/update.go (rollingUpdate only for RollingUpdate)',
+    at: ['1.8', NEWEST],
+    old: workload('apps/v1', 'DaemonSet', [c('nginx:1')], { updateStrategy: { type: 'OnDelete' } }),
+    new: workload('apps/v1', 'DaemonSet', [c('nginx:2')], { updateStrategy: { type: 'OnDelete' } }),
+    expect: { verdict: 'on-delete', exitCode: 0 },
+  },
+  {
+    name: "a Job's template change is refused",
+    rule: 'job-template-immutable',
+    source: 'pkg/apis/batch/validation/validation_test.go (TestValidateJobUpdate)',
+    at: ['1.8', NEWEST],
+    old: workload('batch/v1', 'Job', [c('nginx:1')]),
+    new: workload('batch/v1', 'Job', [c('nginx:2')]),
+    expect: {
+      verdict: 'refused',
+      decidedBy: 'apiserver',
+      field: 'spec.template.spec.containers[0].image',
+      reportedField: 'spec.template',
+      exitCode: 2,
+    },
+  },
+  {
+    name: 'a CronJob change reaches only future Jobs',
+    rule: 'cronjob-future-jobs',
+    source: 'pkg/controller/cronjob/utils_test.go (TestGetJobFromTemplate)',
+    at: ['1.8', NEWEST],
+    old: {
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: { name: 'c' },
+      spec: { jobTemplate: { spec: { template: { spec: { containers: [c('nginx:1')] } } } } },
+    },
+    new: {
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: { name: 'c' },
+      spec: { jobTemplate: { spec: { template: { spec: { containers: [c('nginx:2')] } } } } },
+    },
+    expect: { verdict: 'future-pods', exitCode: 0 },
+  },
+  {
+    name: 'a CloneSet with ReCreate (the default) recreates for an image change',
+    rule: 'kruise-recreate',
+    source: 'pkg/controller/cloneset/sync/cloneset_update_test.go',
+    at: ['1.31'],
+    kruise: ['v1.0', 'v1.9'],
+    old: cloneSet([c('nginx:1')], {}),
+    new: cloneSet([c('nginx:2')], {}),
+    expect: { verdict: 'replaced', decidedBy: 'controller', exitCode: 1 },
+  },
+  {
+    name: 'a CloneSet with InPlaceIfPossible patches an image bump in place: one container restarted',
+    rule: 'kruise-in-place-image',
+    source: KRUISE_TEST,
+    at: ['1.29', '1.31'],
+    kruise: ['v1.0', 'v1.8', 'v1.9'],
+    old: cloneSet([c('nginx:1'), log]),
+    new: cloneSet([c('nginx:2'), log]),
+    expect: {
+      verdict: 'in-place',
+      decidedBy: 'kubelet',
+      restarts: 1,
+      exitCode: 1,
+      kubeletActions: ['restart', 'keep'],
+    },
+  },
+  {
+    name: 'an Advanced StatefulSet with podUpdatePolicy InPlaceIfPossible likewise, from the partition on',
+    rule: 'kruise-in-place-image',
+    source:
+      'openkruise pkg/controller/statefulset/stateful_set_control.go (updateStatefulSet: podUpdatePolicy, partition)',
+    at: ['1.31'],
+    kruise: ['v1.0', 'v1.9'],
+    old: workload('apps.kruise.io/v1beta1', 'StatefulSet', [c('nginx:1')], {
+      updateStrategy: { rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible', partition: 1 } },
+    }),
+    new: workload('apps.kruise.io/v1beta1', 'StatefulSet', [c('nginx:2')], {
+      updateStrategy: { rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible', partition: 1 } },
+    }),
+    expect: { verdict: 'in-place', pods: 'ordinals ≥ 1 (partition)', restarts: 1, exitCode: 1 },
+  },
+  {
+    name: 'a template label change is patched in place; the kubelet keeps every container',
+    rule: 'kruise-in-place-metadata',
+    source: KRUISE_TEST,
+    at: ['1.31'],
+    kruise: ['v1.0', 'v1.9'],
+    old: cloneSet([c('nginx:1')], undefined, { metadata: { labels: { a: '1' } } }),
+    new: cloneSet([c('nginx:1')], undefined, { metadata: { labels: { a: '2' } } }),
+    expect: { verdict: 'in-place', restarts: 0, exitCode: 0, kubeletActions: ['keep'] },
+  },
+  {
+    name: 'a label read by env through fieldRef: OpenKruise restarts the reader (gate on by default from v1.4)',
+    rule: 'kruise-env-from-metadata',
+    source: KRUISE_TEST,
+    at: ['1.31'],
+    kruise: ['v1.4', 'v1.9'],
+    old: cloneSet([c('nginx:1', fromLabel), log], undefined, { metadata: { labels: { ver: '1' } } }),
+    new: cloneSet([c('nginx:1', fromLabel), log], undefined, { metadata: { labels: { ver: '2' } } }),
+    expect: { verdict: 'in-place', restarts: 1, exitCode: 1, kubeletActions: ['keep', 'keep'] },
+  },
+  {
+    name: 'with the gate set on, v1.0 restarts the reader too',
+    rule: 'kruise-env-from-metadata',
+    source: KRUISE_TEST,
+    at: ['1.31'],
+    kruise: ['v1.0', 'v1.3'],
+    options: { openKruise: { version: '', featureGates: { InPlaceUpdateEnvFromMetadata: 'true' } } },
+    old: cloneSet([c('nginx:1', fromLabel), log], undefined, { metadata: { labels: { ver: '1' } } }),
+    new: cloneSet([c('nginx:1', fromLabel), log], undefined, { metadata: { labels: { ver: '2' } } }),
+    expect: { verdict: 'in-place', restarts: 1, exitCode: 1 },
+  },
+  {
+    name: 'the same change before v1.4 (gate off by default) restarts nothing',
+    rule: 'kruise-in-place-metadata',
+    source: KRUISE_TEST,
+    at: ['1.31'],
+    kruise: ['v1.0', 'v1.3'],
+    old: cloneSet([c('nginx:1', fromLabel), log], undefined, { metadata: { labels: { ver: '1' } } }),
+    new: cloneSet([c('nginx:1', fromLabel), log], undefined, { metadata: { labels: { ver: '2' } } }),
+    expect: { verdict: 'in-place', restarts: 0, exitCode: 0 },
+  },
+  {
+    name: 'a cpu change with InPlaceWorkloadVerticalScaling (v1.8+) is applied in place; the kubelet resizes',
+    rule: 'kruise-in-place-resources',
+    source: 'pkg/util/inplaceupdate/inplace_update_vertical_test.go (TestValidateResourcePatch)',
+    at: ['1.33'],
+    kruise: ['v1.8', 'v1.9'],
+    options: { openKruise: { version: '', featureGates: { InPlaceWorkloadVerticalScaling: true } } },
+    old: cloneSet([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))]),
+    new: cloneSet([c('nginx:1', res({ cpu: '1', memory: '1Gi' }))]),
+    expect: { verdict: 'in-place', ruleId: 'kruise-in-place-resources', restarts: 0, exitCode: 0 },
+  },
+  {
+    name: 'a CloneSet env change with InPlaceIfPossible recreates the pods',
+    rule: 'kruise-recreate-fallback',
+    source: KRUISE_TEST,
+    at: ['1.31'],
+    kruise: ['v1.0', 'v1.8', 'v1.9'],
+    old: cloneSet([c('nginx:1'), log]),
+    new: cloneSet([c('nginx:1', env('debug')), log]),
+    expect: { verdict: 'replaced', decidedBy: 'controller', pods: 'every pod', restarts: 0, exitCode: 1 },
+  },
+  {
+    name: 'the same cpu change without the gate recreates',
+    rule: 'kruise-recreate-fallback',
+    source: KRUISE_TEST,
+    at: ['1.33'],
+    kruise: ['v1.7', 'v1.8'],
+    old: cloneSet([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))]),
+    new: cloneSet([c('nginx:1', res({ cpu: '1', memory: '1Gi' }))]),
+    expect: { verdict: 'replaced', exitCode: 1 },
+  },
+  {
+    name: 'an env change with InPlaceOnly is refused by the OpenKruise webhook',
+    rule: 'kruise-in-place-only-refused',
+    source:
+      'pkg/controller/cloneset/core/cloneset_core_test.go; pkg/webhook/statefulset/validating/statefulset_validation_test.go (TestValidateStatefulSetUpdate)',
+    at: ['1.31'],
+    kruise: ['v1.0', 'v1.9'],
+    old: cloneSet([c('nginx:1')], { type: 'InPlaceOnly' }),
+    new: cloneSet([c('nginx:1', env('debug'))], { type: 'InPlaceOnly' }),
+    expect: { verdict: 'refused', decidedBy: 'controller', field: 'spec.template.spec.containers[0].env', exitCode: 2 },
+  },
+  {
+    name: 'an Advanced DaemonSet with OnDelete replaces nothing now',
+    rule: 'kruise-on-delete',
+    source: 'pkg/controller/daemonset/daemonset_update.go',
+    at: ['1.31'],
+    kruise: ['v1.0', 'v1.9'],
+    old: workload('apps.kruise.io/v1alpha1', 'DaemonSet', [c('nginx:1')], { updateStrategy: { type: 'OnDelete' } }),
+    new: workload('apps.kruise.io/v1alpha1', 'DaemonSet', [c('nginx:2')], { updateStrategy: { type: 'OnDelete' } }),
+    expect: { verdict: 'on-delete', exitCode: 0 },
+  },
+  {
+    name: 'a paused CloneSet updates nothing',
+    rule: 'kruise-paused',
+    source: 'pkg/controller/cloneset/sync/cloneset_update.go (Paused)',
+    at: ['1.31'],
+    kruise: ['v1.0', 'v1.9'],
+    old: cloneSet([c('nginx:1')], { type: 'InPlaceIfPossible', paused: true }),
+    new: cloneSet([c('nginx:2')], { type: 'InPlaceIfPossible', paused: true }),
+    expect: { verdict: 'held', exitCode: 0 },
+  },
+];
+
+function run(s: Scenario, release: string, kruise: string | undefined): RolloutPrediction {
+  const kruiseOption = s.options?.openKruise;
+  const options: PredictRolloutOptions = {
+    ...s.options,
+    kubeletVersion: release,
+    ...(kruise ? { openKruise: { ...kruiseOption, version: kruise } } : {}),
+  };
+  return predictRollout(s.old, s.new, options);
+}
+
+describe('rollout scenarios (ROLLOUT_RULES)', () => {
+  for (const s of SCENARIOS) {
+    for (const release of s.at) {
+      for (const kruise of s.kruise ?? [undefined]) {
+        it(`${s.rule} @ ${release}${kruise ? ` + OpenKruise ${kruise}` : ''}: ${s.name}`, () => {
+          const p = run(s, release, kruise);
+          const { kubeletActions, ...fields } = s.expect;
+          expect(p).toMatchObject(fields);
+          // The decisive rule is the scenario's, or (in place) one of the rules that admitted the change.
+          expect([p.ruleId, ...p.admittedBy]).toContain(s.rule);
+          if (kubeletActions) expect(p.kubelet?.containers.map((x) => x.action)).toEqual(kubeletActions);
+          if (p.verdict !== 'in-place') expect(p.kubelet).toBeUndefined();
+        });
+      }
+    }
+  }
+
+  it('every rule has a scenario run at its first release, each citing an upstream test or source', () => {
+    for (const r of ROLLOUT_RULES) {
+      const mine = SCENARIOS.filter((s) => s.rule === r.id);
+      expect(mine.length, r.id).toBeGreaterThan(0);
+      expect(mine.every((s) => s.source.length > 0)).toBe(true);
+      const firsts = mine.flatMap((s) => (r.releases === 'openkruise' ? (s.kruise ?? []) : s.at));
+      const first = r.releases === 'openkruise' ? `v1.${r.firstMinor}` : `1.${Math.max(r.firstMinor, 8)}`;
+      expect(firsts, r.id).toContain(first);
+    }
+  });
+
+  it('every rule cites a source with a tag, and holds for a range of releases', () => {
+    for (const r of ROLLOUT_RULES) {
+      expect(r.source, r.id).toMatch(/@(v\d+\.\d+\.\d+|master)/);
+      expect(r.lastMinor === null || r.lastMinor >= r.firstMinor, r.id).toBe(true);
+    }
+  });
+});
