@@ -44,4 +44,5 @@ export {
   type ApplyNodePlanReport,
   type RollbackNodePlanOptions,
   type VerifyNodeInput,
+  type VerifyNodeResult,
 } from './upgrade/index.js';

@@ -2,15 +2,18 @@
  * The layers, checked mechanically: every folder sits on a floor and imports only from its own floor
  * or below; the engine never imports a front end; a front end reaches another front end only through
  * its index.ts; only src/hash/ knows the fused hashers; the root entry's module graph imports no
- * Node built-in; and no module imports itself back in a circle.
+ * Node built-in; and no module imports itself back in a circle. ARCHITECTURE.md's diagram of the
+ * floors is the FLOORS below, its naming rule holds for the public functions, and test/ mirrors src/.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', 'src');
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = join(REPO, 'src');
 
 /** Front ends: built on the engine, never imported by it. */
 const FRONT_ENDS = new Set([
@@ -173,5 +176,200 @@ describe('architecture', () => {
     };
     for (const m of graph.keys()) if (!state.has(m)) visit(m);
     expect(cycles).toEqual([]);
+  });
+});
+
+/** The rows of ARCHITECTURE.md's floor diagram, bottom up: the rooms each numbered row names. */
+function diagramFloors(): { numbers: number[]; floors: string[][]; frontEndsFrom: number } {
+  const doc = readFileSync(join(REPO, 'ARCHITECTURE.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## The rooms'));
+  const open = section.indexOf('```') + 3;
+  const lines = section.slice(open, section.indexOf('```', open)).split('\n');
+  const rows = lines
+    .flatMap((line, at) => {
+      const row = /^ (\d+) +(.*)$/.exec(line);
+      // The rooms come before the row's parenthesised note: `hash/  (… fused/ …)`; errors.ts is room ''.
+      const rooms = row?.[2]!.replace(/\(.*$/, '');
+      return row
+        ? [
+            {
+              at,
+              n: Number(row[1]),
+              rooms: [...rooms!.matchAll(/([a-z][a-z-]*)(\/|\.ts)/g)].map((m) => (m[2] === '.ts' ? '' : m[1]!)),
+            },
+          ]
+        : [];
+    })
+    .reverse();
+  const divider = lines.findIndex((l) => l.includes('front ends above, engine below'));
+  return {
+    numbers: rows.map((r) => r.n),
+    floors: rows.map((r) => r.rooms),
+    frontEndsFrom: rows.findIndex((r) => r.at < divider),
+  };
+}
+
+describe('ARCHITECTURE.md draws the floors the test enforces', () => {
+  const { numbers, floors, frontEndsFrom } = diagramFloors();
+
+  it('one diagram row per floor, the same rooms, bottom up', () => {
+    expect(floors.length).toBeGreaterThan(5);
+    expect(numbers).toEqual(floors.map((_, i) => i));
+    expect(floors.map((f) => [...f].sort())).toEqual(FLOORS.map((f) => [...f].sort()));
+  });
+
+  it('the front ends are the rooms above the divider', () => {
+    expect([...new Set(floors.slice(frontEndsFrom).flat())].sort()).toEqual([...FRONT_ENDS].sort());
+  });
+
+  it('names every folder of src/', () => {
+    const folders = readdirSync(ROOT, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    expect(folders.length).toBeGreaterThan(10);
+    expect(folders.filter((f) => !floors.flat().includes(f))).toEqual([]);
+  });
+});
+
+/**
+ * Where a test lives (CONTRIBUTING.md): test/<room>/ for a room of src/, test/api/ for the public
+ * entries (src/index.ts, src/node.ts, src/errors.ts and their documentation), test/real/ for the
+ * `*.integration.test.ts` suites against real systems; this file checks the layout itself.
+ */
+const TEST = join(REPO, 'test');
+const CROSS_CUTTING = ['api', 'real'];
+const SUPPORT = ['support', 'fixtures'];
+
+function testFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? SUPPORT.includes(e.name) && dir === TEST
+        ? []
+        : testFiles(join(dir, e.name))
+      : e.name.endsWith('.ts')
+        ? [relative(TEST, join(dir, e.name)).split('\\').join('/')]
+        : [],
+  );
+}
+
+describe('test/ mirrors src/', () => {
+  const rooms = readdirSync(ROOT, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
+  const files = testFiles(TEST);
+
+  it('every test file lives in test/<room>/ of a src/ room, test/api/ or test/real/', () => {
+    expect(files.filter((f) => f.endsWith('.test.ts')).length).toBeGreaterThan(80);
+    const misplaced = files.filter((f) => {
+      if (f === 'architecture.test.ts') return false;
+      const [room, ...rest] = f.split('/');
+      return rest.length !== 1 || !(rooms.includes(room!) || CROSS_CUTTING.includes(room!));
+    });
+    expect(misplaced, 'place these by CONTRIBUTING.md "Where a test lives"').toEqual([]);
+  });
+
+  it('the real-system suites, and only they, live in test/real/', () => {
+    const integration = files.filter((f) => f.endsWith('.integration.test.ts'));
+    expect(integration.length).toBeGreaterThan(5);
+    expect(integration.filter((f) => !f.startsWith('real/'))).toEqual([]);
+    expect(files.filter((f) => f.startsWith('real/') && !f.endsWith('.integration.test.ts'))).toEqual([]);
+  });
+});
+
+/**
+ * ARCHITECTURE.md's naming rule, over every public function of both entries: a result is named
+ * `…Result`/`…Report`/`…Plan`/`…Prediction`/`…Explanation` (the pure lookups the rule names return
+ * the noun they are named by), and a single release is passed as `{ kubeletVersion }`.
+ */
+describe('the naming rule', () => {
+  const doc = readFileSync(join(REPO, 'ARCHITECTURE.md'), 'utf8');
+  const rule = doc.slice(doc.indexOf('**Naming rule.**'), doc.indexOf('## Adding a kubelet release'));
+  const suffixes = [
+    ...rule.slice(rule.indexOf("a result's"), rule.indexOf('an input shape')).matchAll(/`…([A-Z]\w+)`/g),
+  ].map((m) => m[1]!);
+  const lookups = [...rule.slice(rule.indexOf('pure lookups'), rule.indexOf('renaming them')).matchAll(/`(\w+)`/g)].map(
+    (m) => m[1]!,
+  );
+  /**
+   * Lookups keyed by the release itself (`releaseInfo('1.31')`): the release is what is looked up,
+   * not an option of a computation, so it comes first.
+   */
+  const KEYED_BY_RELEASE = new Set(['releaseInfo', 'kubeletToolchain']);
+
+  const program = ts.createProgram([join(ROOT, 'index.ts'), join(ROOT, 'node.ts')], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    strict: true,
+    noEmit: true,
+  });
+  const checker = program.getTypeChecker();
+  const functions = ['index.ts', 'node.ts'].flatMap((entry) => {
+    const module = checker.getSymbolAtLocation(program.getSourceFile(join(ROOT, entry))!)!;
+    return checker.getExportsOfModule(module).flatMap((exported) => {
+      const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+      if (!(symbol.flags & ts.SymbolFlags.Function)) return [];
+      const at = symbol.declarations![0]!;
+      const signatures = checker.getTypeOfSymbolAtLocation(symbol, at).getCallSignatures();
+      return [{ name: exported.name, at, signatures }];
+    });
+  });
+
+  it('reads the rule and the public functions', () => {
+    expect(suffixes).toEqual(expect.arrayContaining(['Result', 'Report', 'Plan']));
+    expect(lookups).toContain('releaseInfo');
+    expect(functions.length).toBeGreaterThan(30);
+    expect(functions.map((f) => f.name)).toEqual(expect.arrayContaining(['hashContainer', 'verifyNode']));
+  });
+
+  it('an object a function returns is named with a result suffix', () => {
+    const bad = functions.flatMap(({ name, signatures }) =>
+      signatures.flatMap((sig) => {
+        let type = sig.getReturnType();
+        const promised = checker.getPromisedTypeOfPromise(type);
+        if (promised) type = promised;
+        // Arrays are lists of things (`ReleaseMatch[]`), unions and primitives are values; a
+        // `Record<string, unknown>` is a Kubernetes object handed back (the defaulted container).
+        if (!(type.flags & ts.TypeFlags.Object) || checker.isArrayType(type) || lookups.includes(name)) return [];
+        const text = checker.typeToString(type);
+        if (text === 'Record<string, unknown>' || KEYED_BY_RELEASE.has(name)) return [];
+        return suffixes.some((s) => text.endsWith(s)) ? [] : [`${name} returns ${text}`];
+      }),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('a single release is passed as { kubeletVersion }', () => {
+    const bad = functions.flatMap(({ name, at, signatures }) => {
+      // A function may keep an older positional spelling beside the `{ kubeletVersion }` one.
+      const takesOptions = signatures.some((sig) =>
+        sig.parameters.some((p) =>
+          checker.getNonNullableType(checker.getTypeOfSymbolAtLocation(p, at)).getProperty('kubeletVersion'),
+        ),
+      );
+      return signatures.flatMap((sig) =>
+        sig.parameters.flatMap((p) => {
+          const type = checker.getNonNullableType(checker.getTypeOfSymbolAtLocation(p, at));
+          const shapes = type.isUnion() ? type.types : [type];
+          const positional =
+            /version|release/i.test(p.name) && !KEYED_BY_RELEASE.has(name) && !takesOptions
+              ? [`${name}(${p.name})`]
+              : [];
+          // Properties that name one release: `kubelet`, `version`, `release`… of string type. `from`/`to` are two.
+          const fields = shapes
+            .flatMap((shape) => checker.getPropertiesOfType(shape))
+            .filter((prop) =>
+              /^(kubelet|version|release|kubeletRelease|k8sVersion|kubernetesVersion)$/i.test(prop.name),
+            )
+            .filter((prop) => checker.getTypeOfSymbolAtLocation(prop, at).flags & ts.TypeFlags.String)
+            .filter(
+              (prop) =>
+                !prop.declarations?.some((d) => ts.getJSDocTags(d).some((t) => t.tagName.text === 'deprecated')),
+            )
+            .map((prop) => `${name}(${p.name}.${prop.name})`);
+          return [...positional, ...new Set(fields)];
+        }),
+      );
+    });
+    expect(bad).toEqual([]);
   });
 });

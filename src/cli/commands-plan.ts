@@ -312,7 +312,7 @@ const verify: CommandDef = {
   },
   async run(ctx) {
     const input = await nodeInput(ctx);
-    const { ok, plan: p } = await verifyNode({ ...input, kubelet: await kubeletVersionOf(ctx, 'kubelet') });
+    const { ok, plan: p } = await verifyNode({ ...input, kubeletVersion: await kubeletVersionOf(ctx, 'kubelet') });
     const others = p.entries.filter((e) => e.action !== 'keep');
     const text = `${others.length > 0 ? entryTable(others) : ''}${sandboxLines(p)}# ${p.to}: ${p.counts.keep} of ${p.entries.length} containers keep running${ok ? '' : `; ${countsLine(p)}`}\n`;
     return {

@@ -36,13 +36,35 @@ export {
  * ```ts
  * import { apiserverDefaultsFor } from 'kubelet-hash';
  *
- * apiserverDefaultsFor('1.23').map((row) => row.id).includes('probe.grpc.service'); // → true
- * apiserverDefaultsFor('1.22').map((row) => row.id).includes('probe.grpc.service'); // → false
+ * apiserverDefaultsFor({ kubeletVersion: '1.23' }).map((row) => row.id).includes('probe.grpc.service'); // → true
+ * apiserverDefaultsFor({ kubeletVersion: '1.22' }).map((row) => row.id).includes('probe.grpc.service'); // → false
+ * ```
+ */
+export function apiserverDefaultsFor(options: {
+  kubeletVersion: string;
+  list?: ContainerList;
+  featureGates?: Record<string, boolean>;
+}): ApiserverDefault[];
+/**
+ * The same, the release given first (the older spelling, still read).
+ *
+ * @example
+ * ```ts
+ * import { apiserverDefaultsFor } from 'kubelet-hash';
+ *
+ * apiserverDefaultsFor('1.23', { list: 'initContainers' }).length > 0; // → true
  * ```
  */
 export function apiserverDefaultsFor(
   kubeletVersion: string,
-  options: { list?: ContainerList; featureGates?: Record<string, boolean> } = {},
+  options?: { list?: ContainerList; featureGates?: Record<string, boolean> },
+): ApiserverDefault[];
+export function apiserverDefaultsFor(
+  first: string | { kubeletVersion: string; list?: ContainerList; featureGates?: Record<string, boolean> },
+  rest: { list?: ContainerList; featureGates?: Record<string, boolean> } = {},
 ): ApiserverDefault[] {
+  // Anything but an options object goes to releaseInfo as the release, which refuses it with a typed error.
+  const { kubeletVersion, ...options } =
+    typeof first === 'object' && (first as unknown) !== null ? first : { ...rest, kubeletVersion: first };
   return activeDefaults(releaseInfo(kubeletVersion).release, options.list ?? 'containers', options.featureGates ?? {});
 }

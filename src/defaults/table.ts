@@ -96,7 +96,7 @@ export interface DefaultGate {
  * ```ts
  * import { apiserverDefaultsFor, type ApiserverDefault } from 'kubelet-hash';
  *
- * const rows: ApiserverDefault[] = apiserverDefaultsFor('1.29');
+ * const rows: ApiserverDefault[] = apiserverDefaultsFor({ kubeletVersion: '1.29' });
  * rows.some((row) => row.id === 'terminationMessagePath'); // → true
  * ```
  */

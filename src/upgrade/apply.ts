@@ -252,15 +252,15 @@ export async function rollbackNodePlan(
  * @example
  * ```ts
  * import type { VerifyNodeInput } from 'kubelet-hash/node';
- * const input: VerifyNodeInput = { kubelet: '1.31', pods: [], store: { runtime: 'docker', root: '/var/lib/docker' } };
- * input.kubelet; // → '1.31'
+ * const input: VerifyNodeInput = { kubeletVersion: '1.31', pods: [], store: { runtime: 'docker', root: '/var/lib/docker' } };
+ * input.kubeletVersion; // → '1.31'
  * ```
  *
  * @group Upgrades and runtime stores
  */
 export interface VerifyNodeInput {
   /** The kubelet version now on the node (after the upgrade). */
-  kubelet: string;
+  kubeletVersion: string;
   /** The node's pods as the apiserver serves them. */
   pods:
     | readonly unknown[]
@@ -277,7 +277,19 @@ export interface VerifyNodeInput {
 }
 
 /**
- * Checks that every container's stored hash is what `kubelet` computes and that its restart rule
+ * What {@link verifyNode} found.
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface VerifyNodeResult {
+  /** True when every container is kept by the kubelet as it stands. */
+  ok: boolean;
+  /** The verification as a plan from the kubelet to itself: the entries that are not `keep` say why. */
+  plan: NodeUpgradePlan;
+}
+
+/**
+ * Checks that every container's stored hash is what `kubeletVersion` computes and that its restart rule
  * keeps the container: `ok` is true only then. The entries say why for the others.
  *
  * @example
@@ -287,24 +299,27 @@ export interface VerifyNodeInput {
  * import { join } from 'node:path';
  * import { verifyNode } from 'kubelet-hash/node';
  * const root = mkdtempSync(join(tmpdir(), 'docker-'));
- * (await verifyNode({ kubelet: '1.31', pods: [], store: { runtime: 'docker', root } })).ok; // → true
+ * (await verifyNode({ kubeletVersion: '1.31', pods: [], store: { runtime: 'docker', root } })).ok; // → true
  * ```
  *
  * @group Upgrades and runtime stores
  */
-export async function verifyNode(input: VerifyNodeInput): Promise<{
-  /** True when every container is kept by `kubelet` as it stands. */
-  ok: boolean;
-  /** The verification as a plan from `kubelet` to itself: the entries that are not `keep` say why. */
-  plan: NodeUpgradePlan;
-}> {
+export async function verifyNode(
+  input:
+    | VerifyNodeInput
+    | (Omit<VerifyNodeInput, 'kubeletVersion'> & {
+        /** @deprecated The release is `kubeletVersion`, as everywhere else; `kubelet` is still read. */
+        kubelet: string;
+      }),
+): Promise<VerifyNodeResult> {
+  const kubelet = 'kubeletVersion' in input ? input.kubeletVersion : input.kubelet;
   const store = normalizeStoreSpec(input.store);
   const { records, unreadable } = await readNodeRecords(store);
   const plan = planFromRecords(
     {
       pods: input.pods,
-      from: input.kubelet,
-      to: input.kubelet,
+      from: kubelet,
+      to: kubelet,
       ...(input.featureGates ? { featureGates: input.featureGates } : {}),
       ...(input.nodeName !== undefined ? { nodeName: input.nodeName } : {}),
     },

@@ -10,6 +10,7 @@ export {
   type ApplyNodePlanReport,
   type RollbackNodePlanOptions,
   type VerifyNodeInput,
+  type VerifyNodeResult,
 } from './apply.js';
 export {
   PLAN_KIND,

@@ -32,6 +32,10 @@ function both(release: string, container: unknown): [string, string] {
 
 describe('compiled vs reference encoding/json', () => {
   it('agree on every oracle case for every JSON-era release', () => {
+    // An empty oracle or era would make the loop below pass having compared nothing.
+    expect(oracleCases().length).toBeGreaterThanOrEqual(163);
+    expect(JSON_ERA).toEqual(expect.arrayContaining(['1.16', '1.30']));
+    expect(JSON_ERA.length).toBeGreaterThanOrEqual(15);
     let rows = 0;
     for (const release of JSON_ERA) {
       for (const c of oracleCases()) {
@@ -41,6 +45,7 @@ describe('compiled vs reference encoding/json', () => {
       }
     }
     expect(rows).toBe(JSON_ERA.length * oracleCases().length);
+    expect(rows).toBeGreaterThan(1000);
   });
 
   test.prop([containerArb])('agree on generated containers (1.23 and 1.30)', (c) => {

@@ -27,21 +27,36 @@ const scenarioSchema = z.strictObject({
   before: z.unknown(),
   after: z.unknown(),
   podStatus: z.unknown().optional(),
-  runs: z.array(
-    z.strictObject({
-      // A list, or `1.32+`: that release and every later one modelled (so a new release runs the row).
-      releases: z.union([z.array(z.string()).min(1), z.string().regex(/^1\.\d+\+$/)]).transform(expandReleases),
-      featureGates: z.record(z.string(), z.union([z.boolean(), z.string()])).optional(),
-      expect: z.record(z.string(), actionSchema),
-      rules: z.record(z.string(), z.enum(ruleIds)).optional(),
-    }),
-  ),
+  // A row with no run, or a run expecting nothing, would pass without predicting anything.
+  runs: z
+    .array(
+      z.strictObject({
+        // A list, or `1.32+`: that release and every later one modelled (so a new release runs the row).
+        releases: z.union([z.array(z.string()).min(1), z.string().regex(/^1\.\d+\+$/)]).transform(expandReleases),
+        featureGates: z.record(z.string(), z.union([z.boolean(), z.string()])).optional(),
+        expect: z
+          .record(z.string(), actionSchema)
+          .refine((e) => Object.keys(e).length > 0, 'expect names no container'),
+        rules: z.record(z.string(), z.enum(ruleIds)).optional(),
+      }),
+    )
+    .min(1),
 });
 const table = z
   .strictObject({ description: z.string(), scenarios: z.array(scenarioSchema).min(1) })
   .parse(JSON.parse(readFileSync(new URL('../../fixtures/kubelet-scenarios.json', import.meta.url), 'utf8')));
 
 describe('kubelet scenario table', () => {
+  it('refuses a row that would check nothing: no run, or a run expecting nothing', () => {
+    const row = table.scenarios[0]!;
+    const raw = { ...row, runs: [{ releases: ['1.30'], expect: { app: 'keep' } }] };
+    expect(scenarioSchema.safeParse(raw).success).toBe(true);
+    expect(scenarioSchema.safeParse({ ...raw, runs: [] }).success).toBe(false);
+    expect(scenarioSchema.safeParse({ ...raw, runs: [{ releases: ['1.30'], expect: {} }] }).success).toBe(false);
+    expect(scenarioSchema.safeParse({ ...raw, runs: [{ releases: [], expect: { app: 'keep' } }] }).success).toBe(false);
+    expect(table.scenarios.length).toBeGreaterThan(20);
+  });
+
   it('has unique ids and covers every rule the table of rules names, except the upgrade-only one', () => {
     const ids = table.scenarios.map((s) => s.id);
     expect(new Set(ids).size).toBe(ids.length);

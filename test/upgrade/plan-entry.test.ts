@@ -65,10 +65,33 @@ function checkShape(e: PlanEntry | NodePlanEntry): void {
   else expect('ruleId' in e || 'ruleSource' in e).toBe(false);
 }
 
+/** What parseNodePlan makes of a plan whose only entry is `entry`: the entry read back, or the error. */
+function readEntry(entry: { action: string }): unknown {
+  const counts: Record<string, number> = { keep: 0, rewrite: 0, 'will-restart': 0, unknown: 0 };
+  counts[entry.action] = 1;
+  const doc = {
+    kind: 'kubelet-hash/upgrade-plan',
+    version: 1,
+    from: '1.30',
+    to: '1.31',
+    store: { runtime: 'records', files: [] },
+    counts,
+    entries: [entry],
+  };
+  try {
+    return parseNodePlan(JSON.stringify(doc)).entries[0];
+  } catch (e) {
+    return e;
+  }
+}
+
 describe('planUpgrade entries are a union by action', () => {
-  it('narrows on entry.action (types)', () => {
+  it('narrows on entry.action (types, and the same at run time)', () => {
     const plan = planUpgrade({ pods, records: [record('c1', 'web', '590c88e0')], from: '1.30', to: '1.31' });
     const e = plan.entries[0]!;
+    // The branches below must be the ones taken: a rewrite, with the change the types promise.
+    expect(e.action).toBe('rewrite');
+    checkShape(e);
     if (e.action === 'rewrite') {
       expectTypeOf(e).toExtend<RewritePlanEntry>();
       expectTypeOf(e.change).toEqualTypeOf<HashChange>();
@@ -113,7 +136,15 @@ describe('planUpgrade entries are a union by action', () => {
       computed: { from: '1', to: '2' },
       location: '/x',
     };
-    expect([keepWithChange, rewriteWithout, willRestartWithCandidates, unknownWithRule, rewrite]).toHaveLength(5);
+    // What tsc refuses above, the plan file refuses at run time, naming the field; the good one reads back.
+    const refusedAt = (entry: { action: string }) => (readEntry(entry) as OptionError).path;
+    expect(readEntry(keepWithChange)).toBeInstanceOf(OptionError);
+    expect(refusedAt(keepWithChange)).toEqual(['entries', 0, 'change']);
+    expect(refusedAt(rewriteWithout)).toEqual(['entries', 0, 'change']);
+    expect(refusedAt(willRestartWithCandidates)).toEqual(['entries', 0, 'candidates']);
+    expect(refusedAt(unknownWithRule)).toEqual(['entries', 0, 'ruleId']);
+    expect(readEntry(rewrite)).toEqual(rewrite);
+    checkShape(rewrite);
   });
 
   it('gives each action only its own fields (run time)', () => {
