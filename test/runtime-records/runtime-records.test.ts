@@ -7,7 +7,8 @@ import { detectRecordKind, readRuntimeRecords, rewriteRuntimeRecord } from '../.
 import { storedHashValue as parseStoredHash } from '../../src/hash/format.js';
 import type { ContainerRecordInfo, HashChange } from '../../src/runtime-records/index.js';
 
-const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/runtime/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string): string =>
+  readFileSync(new URL(`../../fixtures/runtime/${name}`, import.meta.url), 'utf8');
 
 const DOCKER_INSPECT = fixture('docker-inspect.json');
 const DOCKER_CONFIG = fixture('docker-config.v2.json');

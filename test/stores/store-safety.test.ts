@@ -23,7 +23,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OptionError } from '../../src/errors.js';
-import { ContainerdStore, CrioStore, DockerStore, containerdMetaDbPath, fingerprintFile } from '../../src/stores/index.js';
+import {
+  ContainerdStore,
+  CrioStore,
+  DockerStore,
+  containerdMetaDbPath,
+  fingerprintFile,
+} from '../../src/stores/index.js';
 import {
   applyNodePlan,
   formatNodePlan,
@@ -178,7 +184,10 @@ describe('apply refuses any difference from the planned store', () => {
 
   it('docker: the store API refuses a container the planned set does not have', async () => {
     const root = join(dir, 'docker-added');
-    const text = readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'runtime', 'docker-config.v2.json'), 'utf8');
+    const text = readFileSync(
+      join(import.meta.dirname, '..', '..', 'fixtures', 'runtime', 'docker-config.v2.json'),
+      'utf8',
+    );
     const id = (JSON.parse(text) as { ID: string }).ID;
     mkdirSync(join(root, 'containers', id), { recursive: true });
     writeFileSync(join(root, 'containers', id, 'config.v2.json'), text);
@@ -325,7 +334,10 @@ describe.runIf(isRoot)('mode and owner are kept by apply and restored by rollbac
 
   it('docker config.v2.json 0600 9:10', async () => {
     const root = join(dir, 'docker-owners');
-    const text = readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'runtime', 'docker-config.v2.json'), 'utf8');
+    const text = readFileSync(
+      join(import.meta.dirname, '..', '..', 'fixtures', 'runtime', 'docker-config.v2.json'),
+      'utf8',
+    );
     const id = (JSON.parse(text) as { ID: string }).ID;
     const file = join(root, 'containers', id, 'config.v2.json');
     mkdirSync(join(root, 'containers', id), { recursive: true });
@@ -374,7 +386,10 @@ async function withFakeProcess<T>(name: string, args: string[], fn: () => Promis
 describe('RUNTIME_RUNNING is decided by device and inode', () => {
   const setup = (name: string) => {
     const root = join(dir, name, 'docker');
-    const text = readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'runtime', 'docker-config.v2.json'), 'utf8');
+    const text = readFileSync(
+      join(import.meta.dirname, '..', '..', 'fixtures', 'runtime', 'docker-config.v2.json'),
+      'utf8',
+    );
     const id = (JSON.parse(text) as { ID: string }).ID;
     mkdirSync(join(root, 'containers', id), { recursive: true });
     writeFileSync(join(root, 'containers', id, 'config.v2.json'), text);

@@ -9,7 +9,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ContainerdStore, CrioStore, DockerStore, containerdMetaDbPath, fingerprintFile } from '../../src/stores/index.js';
+import {
+  ContainerdStore,
+  CrioStore,
+  DockerStore,
+  containerdMetaDbPath,
+  fingerprintFile,
+} from '../../src/stores/index.js';
 import { restoreBackups } from '../../src/stores/files.js';
 import { checkBoltFile } from '../../src/bbolt/index.js';
 import { writeBoltFile, type BoltTree } from '../support/bolt-builder.js';
@@ -156,7 +162,10 @@ describe('CRI-O store (fixtures in its on-disk format)', () => {
 
 describe('docker store (config.v2.json fixture)', () => {
   const root = join(dir, 'docker');
-  const text = readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'runtime', 'docker-config.v2.json'), 'utf8');
+  const text = readFileSync(
+    join(import.meta.dirname, '..', '..', 'fixtures', 'runtime', 'docker-config.v2.json'),
+    'utf8',
+  );
   const id = (JSON.parse(text) as { ID: string }).ID;
   const file = join(root, 'containers', id, 'config.v2.json');
   mkdirSync(join(root, 'containers', id), { recursive: true });
