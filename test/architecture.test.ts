@@ -324,9 +324,12 @@ describe('the naming rule', () => {
   it('an object a function returns is named with a result suffix', () => {
     const bad = functions.flatMap(({ name, signatures }) =>
       signatures.flatMap((sig) => {
-        let type = sig.getReturnType();
-        const promised = checker.getPromisedTypeOfPromise(type);
-        if (promised) type = promised;
+        const returned = sig.getReturnType();
+        // An async function's result is what its Promise holds.
+        const type =
+          returned.getSymbol()?.getName() === 'Promise'
+            ? checker.getTypeArguments(returned as ts.TypeReference)[0]!
+            : returned;
         // Arrays are lists of things (`ReleaseMatch[]`), unions and primitives are values; a
         // `Record<string, unknown>` is a Kubernetes object handed back (the defaulted container).
         if (!(type.flags & ts.TypeFlags.Object) || checker.isArrayType(type) || lookups.includes(name)) return [];

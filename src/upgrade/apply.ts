@@ -312,6 +312,8 @@ export async function verifyNode(
         kubelet: string;
       }),
 ): Promise<VerifyNodeResult> {
+  // The one reader of the older spelling.
+  // eslint-disable-next-line @typescript-eslint/no-deprecated
   const kubelet = 'kubeletVersion' in input ? input.kubeletVersion : input.kubelet;
   const store = normalizeStoreSpec(input.store);
   const { records, unreadable } = await readNodeRecords(store);

@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { jobName } from '../../src/fleet/index.js';
 import { cli } from '../support/cli.js';
+import { planArgs } from '../support/node-fixture.js';
 import { fixtureContainers, fixturePod, type FixtureContainer } from '../support/cri-fixtures.js';
 import { writeCrioNode } from '../support/crio-fixtures.js';
 import { TARGET_JUDGES, problemsFor, type K8sObject } from '../support/k8s-schemas.js';
@@ -357,19 +358,7 @@ describe('fleet report', () => {
     const fixtures = fixtureContainers(pods, '1.30', name.charCodeAt(name.length - 1) * 100);
     damage?.(fixtures);
     writeCrioNode(graph, join(dir, name, 'run'), fixtures);
-    const args = [
-      'plan',
-      '--from',
-      '1.30',
-      '--to',
-      '1.31',
-      '--pods',
-      podsFile,
-      '--crio-root',
-      graph,
-      '--crio-runroot',
-      join(dir, name, 'run'),
-    ];
+    const args = planArgs({ podsFile, store: ['--crio-root', graph, '--crio-runroot', join(dir, name, 'run')] });
     const out = join(dir, `${name}.${format === 'plan' ? 'json' : 'ndjson'}`);
     const r = await cli(format === 'plan' ? [...args, '--out', out] : [...args, '--ndjson']);
     if (format === 'ndjson') writeFileSync(out, r.out);

@@ -5,12 +5,13 @@
  * while it is stopped; after a restart `docker inspect` shows the 1.31 hash and dockerd still
  * creates containers. Required in CI (CI=true); skipped with a message elsewhere.
  */
-import { mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { hashContainer } from '../../src/hash-api/index.js';
 import { cli } from '../support/cli.js';
+import { planArgs, writePodList } from '../support/node-fixture.js';
 import { fixtureContainers, fixturePod } from '../support/cri-fixtures.js';
 import { DockerDaemon } from '../support/docker-daemon.js';
 import { describeReal } from '../support/real-systems.js';
@@ -48,22 +49,10 @@ describeReal(
     });
 
     it('apply refuses while dockerd runs; stopped, plan + apply via the CLI; restarted, docker serves the 1.31 hash', async () => {
-      const podsFile = join(dir, 'pods.json');
+      const podsFile = writePodList(join(dir, 'pods.json'), pods, 'List');
       const planFile = join(dir, 'plan.json');
-      writeFileSync(podsFile, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: pods }));
       const store = ['--docker-root', daemon.root, '--docker-config', daemon.config];
-      const plan = await cli([
-        'plan',
-        '--from',
-        '1.30',
-        '--to',
-        '1.31',
-        '--pods',
-        podsFile,
-        ...store,
-        '--out',
-        planFile,
-      ]);
+      const plan = await cli(planArgs({ podsFile, store, out: planFile }));
       expect(plan.err).toBe('');
       expect(plan.code).toBe(0);
       expect(plan.out).toContain(`rewrite ${fixtures.length}, will-restart 0, unknown 0`);

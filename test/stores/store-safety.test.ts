@@ -38,10 +38,10 @@ import {
   rollbackNodePlan,
   type NodeUpgradePlan,
 } from '../../src/upgrade/index.js';
-import { writeBoltFile, type BoltTree } from '../support/bolt-builder.js';
 import { cli } from '../support/cli.js';
-import { criRecord, fixtureContainers, fixturePod, type FixtureContainer } from '../support/cri-fixtures.js';
+import { fixtureContainers, fixturePod, type FixtureContainer } from '../support/cri-fixtures.js';
 import { writeCrioNode } from '../support/crio-fixtures.js';
+import { planArgs, writeContainerdNode, writePodList } from '../support/node-fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kh-store-safety-'));
 const mounts: string[] = [];
@@ -62,22 +62,10 @@ async function crioNode(name: string, n = 3, first = 0) {
   const graph = join(dir, name, 'graph');
   const run = join(dir, name, 'run');
   const files = writeCrioNode(graph, run, fixtures);
-  const podsFile = join(dir, name, 'pods.json');
-  writeFileSync(podsFile, JSON.stringify({ kind: 'PodList', items: pods }));
+  const podsFile = writePodList(join(dir, name, 'pods.json'), pods);
   const planFile = join(dir, name, 'plan.json');
   const store = ['--crio-root', graph, '--crio-runroot', run];
-  const planned = await cli([
-    'plan',
-    '--from',
-    '1.30',
-    '--to',
-    '1.31',
-    '--pods',
-    podsFile,
-    ...store,
-    '--out',
-    planFile,
-  ]);
+  const planned = await cli(planArgs({ podsFile, store, out: planFile }));
   expect(planned.err).toBe('');
   expect(planned.code).toBe(0);
   return { pods, fixtures, graph, run, files, podsFile, planFile, store };
@@ -94,20 +82,7 @@ const prints = (files: readonly string[]) => Promise.all(files.map((f) => finger
 
 /** A containerd root whose meta.db holds `fixtures` (NoFreelistSync, as containerd 1.7+ writes it). */
 function writeContainerd(root: string, fixtures: readonly FixtureContainer[]): string {
-  mkdirSync(join(root, 'io.containerd.metadata.v1.bolt'), { recursive: true });
-  const containers: BoltTree = {};
-  for (const f of fixtures) {
-    const { id, ...record } = criRecord(f);
-    containers[id] = {
-      ...record,
-      createdat: Buffer.alloc(15, 1),
-      runtime: { name: 'io.containerd.runc.v2' },
-      updatedat: Buffer.alloc(15, 1),
-    };
-  }
-  const db = containerdMetaDbPath(root);
-  writeBoltFile(db, { v1: { 'k8s.io': { containers }, version: Buffer.from([3]) } }, { freelist: 'none' });
-  return db;
+  return containerdMetaDbPath(writeContainerdNode(root, fixtures));
 }
 
 describe('apply refuses any difference from the planned store', () => {
@@ -138,18 +113,7 @@ describe('apply refuses any difference from the planned store', () => {
     const applied = await cli(['apply', kept.planFile]);
     expect(applied.code).toBe(0);
     const again = join(dir, 'kept', 'plan-again.json');
-    const replanned = await cli([
-      'plan',
-      '--from',
-      '1.30',
-      '--to',
-      '1.31',
-      '--pods',
-      kept.podsFile,
-      ...kept.store,
-      '--out',
-      again,
-    ]);
+    const replanned = await cli(planArgs({ podsFile: kept.podsFile, store: kept.store, out: again }));
     expect(replanned.out).toContain(`keep ${kept.fixtures.length}, rewrite 0`);
     const f = kept.files[0]!;
     writeFileSync(f, readFileSync(f, 'utf8').replace('"/app"', '"/app2"'));

@@ -18,8 +18,8 @@ import {
 } from '../../src/stores/index.js';
 import { restoreBackups } from '../../src/stores/files.js';
 import { checkBoltFile } from '../../src/bbolt/index.js';
-import { writeBoltFile, type BoltTree } from '../support/bolt-builder.js';
-import { criRecord, fixtureContainers, fixturePod } from '../support/cri-fixtures.js';
+import { fixtureContainers, fixturePod } from '../support/cri-fixtures.js';
+import { writeContainerdNode } from '../support/node-fixture.js';
 import { crioSpec } from '../support/crio-fixtures.js';
 import { hashContainer } from '../../src/hash-api/index.js';
 import { expectRealBboltAgrees } from '../support/real-bbolt.js';
@@ -204,23 +204,11 @@ describe('docker store (config.v2.json fixture)', () => {
 describe('containerd store on a NoFreelistSync meta.db (containerd 1.7+ style)', () => {
   it('lists, applies in one transaction, and rolls back to the original bytes', async () => {
     const root = join(dir, 'containerd');
-    mkdirSync(join(root, 'io.containerd.metadata.v1.bolt'), { recursive: true });
     const many = fixtureContainers(
       Array.from({ length: 60 }, (_, i) => fixturePod(i)),
       '1.30',
     );
-    const containers: BoltTree = {};
-    for (const f of many) {
-      const { id, ...record } = criRecord(f);
-      containers[id] = {
-        ...record,
-        createdat: Buffer.alloc(15, 1),
-        runtime: { name: 'io.containerd.runc.v2' },
-        updatedat: Buffer.alloc(15, 1),
-      };
-    }
-    const db = containerdMetaDbPath(root);
-    writeBoltFile(db, { v1: { 'k8s.io': { containers }, version: Buffer.from([3]) } }, { freelist: 'none' });
+    const db = containerdMetaDbPath(writeContainerdNode(root, many));
     const original = await fingerprintFile(db);
     const oldHashes = Object.fromEntries(many.map((f) => [f.id, f.hash]));
     expectRealBboltAgrees(db, { hashes: oldHashes });

@@ -15,6 +15,7 @@ import { containerdMetaDbPath } from '../../src/stores/index.js';
 import { planNodeUpgrade, verifyNode } from '../../src/upgrade/index.js';
 import { writeBoltFile, type BoltTree } from '../support/bolt-builder.js';
 import { cli } from '../support/cli.js';
+import { planArgs } from '../support/node-fixture.js';
 import { criRecord, fixtureContainers, fixturePod, type FixtureContainer } from '../support/cri-fixtures.js';
 import { crioSpec, writeCrioNode } from '../support/crio-fixtures.js';
 
@@ -129,20 +130,7 @@ describe('CRI-O: the runroot copies are never left behind', () => {
 
   it('plan without --crio-runroot, or with one that does not exist: MISSING_RUNROOT, nothing written', async () => {
     const out = join(dir, 'crio-plan.json');
-    const base = [
-      'plan',
-      '--from',
-      '1.30',
-      '--to',
-      '1.31',
-      '--pods',
-      file,
-      '--crio-root',
-      graph,
-      '--out',
-      out,
-      '--json',
-    ];
+    const base = [...planArgs({ podsFile: file, store: ['--crio-root', graph], out }), '--json'];
     for (const extra of [[], ['--crio-runroot', join(dir, 'no-such-runroot')]]) {
       const r = await cli([...base, ...extra]);
       expect(r.code).toBe(2);
@@ -171,17 +159,7 @@ describe('--ndjson ends with the trailer', () => {
     const root = containerdRoot({ 'k8s.io': fixtures });
     const file = podsFile('pods-nd.json', onNode('node-a'));
     const r = await cli([
-      'plan',
-      '--from',
-      '1.30',
-      '--to',
-      '1.31',
-      '--pods',
-      file,
-      '--containerd-root',
-      root,
-      '--node',
-      'node-a',
+      ...planArgs({ podsFile: file, store: ['--containerd-root', root], extra: ['--node', 'node-a'] }),
       '--ndjson',
     ]);
     expect(r.code).toBe(0);

@@ -3,16 +3,16 @@
  * keeps, written in containerd 1.7's layout): plan writes the gates as booleans, apply takes that
  * plan, verify with the same gates keeps every container. The gates are read once, at the flag.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hashContainer } from '../../src/hash-api/index.js';
 import { ContainerdStore, containerdMetaDbPath, fingerprintFile } from '../../src/stores/index.js';
 import { planNodeUpgrade, type NodeUpgradePlan } from '../../src/upgrade/index.js';
-import { writeBoltFile, type BoltTree } from '../support/bolt-builder.js';
 import { cli } from '../support/cli.js';
-import { criRecord, fixtureContainers, fixturePod } from '../support/cri-fixtures.js';
+import { planArgs, writeContainerdNode, writePodList } from '../support/node-fixture.js';
+import { fixtureContainers, fixturePod } from '../support/cri-fixtures.js';
 import { expectRealBboltAgrees } from '../support/real-bbolt.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kh-plan-gates-'));
@@ -25,29 +25,11 @@ const fixtures = fixtureContainers(pods, '1.30');
 
 /** A containerd root whose meta.db holds the fixtures' CRI records, as a 1.30 kubelet left them. */
 function containerdRoot(name: string): string {
-  const root = join(dir, name);
-  mkdirSync(join(root, 'io.containerd.metadata.v1.bolt'), { recursive: true });
-  const containers: BoltTree = {};
-  for (const f of fixtures) {
-    const { id, ...record } = criRecord(f);
-    containers[id] = {
-      ...record,
-      createdat: Buffer.alloc(15, 1),
-      runtime: { name: 'io.containerd.runc.v2' },
-      updatedat: Buffer.alloc(15, 1),
-    };
-  }
-  writeBoltFile(
-    containerdMetaDbPath(root),
-    { v1: { 'k8s.io': { containers }, version: Buffer.from([3]) } },
-    { freelist: 'none' },
-  );
-  return root;
+  return writeContainerdNode(join(dir, name), fixtures);
 }
 
 describe('plan --feature-gates --out → apply → verify (containerd meta.db)', () => {
-  const podsFile = join(dir, 'pods.json');
-  writeFileSync(podsFile, JSON.stringify({ kind: 'PodList', items: pods }));
+  const podsFile = writePodList(join(dir, 'pods.json'), pods);
 
   it.each(['true', 'True', '1', 't'])('InPlacePodVerticalScaling=%s: the plan applies and verifies', async (value) => {
     const root = containerdRoot(`ctd-${value}`);
@@ -55,19 +37,7 @@ describe('plan --feature-gates --out → apply → verify (containerd meta.db)',
     const gates = ['--feature-gates', `InPlacePodVerticalScaling=${value}`];
     const planFile = join(dir, `plan-${value}.json`);
 
-    const planned = await cli([
-      'plan',
-      '--from',
-      '1.30',
-      '--to',
-      '1.31',
-      '--pods',
-      podsFile,
-      ...store,
-      ...gates,
-      '--out',
-      planFile,
-    ]);
+    const planned = await cli(planArgs({ podsFile, store, extra: gates, out: planFile }));
     expect(planned.err).toBe('');
     expect(planned.code).toBe(0);
     const plan = JSON.parse(readFileSync(planFile, 'utf8')) as NodeUpgradePlan;
@@ -107,21 +77,14 @@ describe('plan --feature-gates --out → apply → verify (containerd meta.db)',
     const root = containerdRoot('ctd-bad');
     const before = await fingerprintFile(containerdMetaDbPath(root));
     const planFile = join(dir, 'plan-bad.json');
-    const r = await cli([
-      'plan',
-      '--from',
-      '1.30',
-      '--to',
-      '1.31',
-      '--pods',
-      podsFile,
-      '--containerd-root',
-      root,
-      '--feature-gates',
-      'InPlacePodVerticalScaling=yes',
-      '--out',
-      planFile,
-    ]);
+    const r = await cli(
+      planArgs({
+        podsFile,
+        store: ['--containerd-root', root],
+        extra: ['--feature-gates', 'InPlacePodVerticalScaling=yes'],
+        out: planFile,
+      }),
+    );
     expect(r.code).toBe(2);
     expect(r.err).toContain('INVALID_OPTION');
     expect(r.err).toContain('--feature-gates');

@@ -11,6 +11,7 @@ import { hashContainer } from '../../src/hash-api/index.js';
 import type { NodeUpgradePlan } from '../../src/upgrade/index.js';
 import { fingerprintFile } from '../../src/stores/fingerprint.js';
 import { cli } from '../support/cli.js';
+import { planArgs, writePodList } from '../support/node-fixture.js';
 import { fixtureContainers, fixturePod } from '../support/cri-fixtures.js';
 import { crioSpec, writeCrioNode } from '../support/crio-fixtures.js';
 
@@ -24,8 +25,7 @@ const fixtures = fixtureContainers(pods, '1.30');
 const graph = join(dir, 'graph');
 const run = join(dir, 'run');
 const files = writeCrioNode(graph, run, fixtures);
-const podsFile = join(dir, 'pods.json');
-writeFileSync(podsFile, JSON.stringify({ kind: 'PodList', items: pods }));
+const podsFile = writePodList(join(dir, 'pods.json'), pods);
 const planFile = join(dir, 'plan.json');
 const store = ['--crio-root', graph, '--crio-runroot', run];
 const prints = () => Promise.all(files.map((f) => fingerprintFile(f)));
@@ -115,21 +115,13 @@ describe('kubelet-hash plan / apply / verify / rollback (CRI-O files)', () => {
     pod.spec.containers[0]!.image = 'registry.example.com/other:9';
     const podsOdd = join(dir, 'pods-odd.json');
     writeFileSync(podsOdd, JSON.stringify([pod]));
-    const r = await cli([
-      'plan',
-      '--from',
-      '1.30',
-      '--to',
-      '1.31',
-      '--pods',
-      podsOdd,
-      '--crio-root',
-      graph2,
-      '--crio-runroot',
-      join(dir, 'run2'),
-      '--out',
-      join(dir, 'odd.json'),
-    ]);
+    const r = await cli(
+      planArgs({
+        podsFile: podsOdd,
+        store: ['--crio-root', graph2, '--crio-runroot', join(dir, 'run2')],
+        out: join(dir, 'odd.json'),
+      }),
+    );
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/^unknown/m);
   });
@@ -161,23 +153,7 @@ describe('kubelet-hash plan / apply / verify / rollback (CRI-O files)', () => {
     const bad = join(dir, 'bad-plan.json');
     writeFileSync(bad, '{"kind":"kubelet-hash/upgrade-plan","version":7}');
     expect((await cli(['apply', bad])).code).toBe(2);
-    expect(
-      (
-        await cli([
-          'plan',
-          '--from',
-          '1.30',
-          '--to',
-          '1.31',
-          '--pods',
-          podsFile,
-          '--crio-root',
-          graph,
-          '--docker-root',
-          dir,
-        ])
-      ).code,
-    ).toBe(2);
+    expect((await cli(planArgs({ podsFile, store: ['--crio-root', graph, '--docker-root', dir] }))).code).toBe(2);
   });
 
   it('the sandbox config next to the containers is not a record', async () => {
