@@ -17,8 +17,9 @@ const rooms = (values.room ?? []).filter((r): r is string => typeof r === 'strin
 // Everything but --room goes to Stryker unchanged, in order.
 const rest = process.argv.slice(2).filter((_, i) => {
   const at = tokens.find((t) => t.index === i);
-  const isRoom = (t: (typeof tokens)[number] | undefined): boolean => t?.kind === 'option' && t.name === 'room';
-  return !isRoom(at) && !tokens.some((t) => isRoom(t) && t.inlineValue === false && t.index + 1 === i);
+  const roomAt = (t: (typeof tokens)[number] | undefined) =>
+    t?.kind === 'option' && t.name === 'room' ? t : undefined;
+  return !roomAt(at) && !tokens.some((t) => roomAt(t)?.inlineValue === false && t.index + 1 === i);
 });
 const env = rooms.length > 0 ? { ...process.env, STRYKER_ROOMS: rooms.join(',') } : process.env;
 const run = spawnSync('npx', ['stryker', 'run', ...rest], { stdio: 'inherit', env });
