@@ -121,6 +121,14 @@ export const ERROR_CODES = {
     class: 'OptionError',
     when: 'the runtime root (or CRI-O runroot) node discovery found does not exist on the node',
   },
+  CRI_UNREACHABLE: {
+    class: 'StoreError',
+    when: 'verify with a runtime endpoint: the runtime does not answer CRI ListContainers on its socket (or its answer is not one)',
+  },
+  CRI_DISAGREES: {
+    class: 'StoreError',
+    when: 'verify with a runtime endpoint: the containers the runtime serves over CRI are not the ones its store holds (one missing on either side, another hash or identity)',
+  },
 } as const satisfies Record<string, { class: ErrorClassName; when: string }>;
 
 /** The names of the error classes below (a code's `class` in {@link ERROR_CODES}). */
@@ -184,6 +192,8 @@ type CodesOf<C extends ErrorClassName> = {
  * | `DUPLICATE_NODE` | {@link OptionError} | `fleet report` is given the same node (or the same plan) twice |
  * | `AMBIGUOUS_RUNTIME` | {@link OptionError} | node discovery finds several runtime layouts for one socket and no evidence (a root that exists, a listener) to choose |
  * | `ROOT_NOT_FOUND` | {@link OptionError} | the runtime root (or CRI-O runroot) node discovery found does not exist on the node |
+ * | `CRI_UNREACHABLE` | {@link StoreError} | verify with a runtime endpoint: the runtime does not answer CRI ListContainers on its socket (or its answer is not one) |
+ * | `CRI_DISAGREES` | {@link StoreError} | verify with a runtime endpoint: the containers the runtime serves over CRI are not the ones its store holds (one missing on either side, another hash or identity) |
  *
  * @example
  * ```ts

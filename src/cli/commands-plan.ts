@@ -25,7 +25,13 @@ import {
   type OptionDef,
 } from './command.js';
 import { featureGates, GATES } from './feature-gates.js';
-import { ENDPOINT_OPTIONS, KUBELET_SOURCE_OPTIONS, endpointStoreSpec, kubeletVersionOf } from './discovery-options.js';
+import {
+  ENDPOINT_OPTIONS,
+  KUBELET_SOURCE_OPTIONS,
+  checkServedContainers,
+  endpointStoreSpec,
+  kubeletVersionOf,
+} from './discovery-options.js';
 import { readObjects } from './inputs.js';
 import { withFileName } from './io.js';
 import { table } from './table.js';
@@ -313,6 +319,8 @@ const verify: CommandDef = {
   async run(ctx) {
     const input = await nodeInput(ctx);
     const { ok, plan: p } = await verifyNode({ ...input, kubelet: await kubeletVersionOf(ctx, 'kubelet') });
+    // With --runtime-endpoint, what the runtime serves over CRI must be what the store holds.
+    await checkServedContainers(ctx, p.entries);
     const others = p.entries.filter((e) => e.action !== 'keep');
     const text = `${others.length > 0 ? entryTable(others) : ''}${sandboxLines(p)}# ${p.to}: ${p.counts.keep} of ${p.entries.length} containers keep running${ok ? '' : `; ${countsLine(p)}`}\n`;
     return {
