@@ -108,6 +108,10 @@ describe('one size limit for every input', () => {
       ['plan file', ['apply', file, '--dry-run']],
       ['node plan', ['fleet', 'report', file]],
       ['Node object', ['plan', '--node-object', file, '--to', '1.31', '--pods', podsFile, '--containerd-root', dir]],
+      ['plan record file', ['plan', '--from', '1.30', '--to', '1.31', '--pods', podsFile, file]],
+      ['verify record file', ['verify', '--kubelet', '1.31', '--pods', podsFile, file]],
+      ['record file, a device', ['verify', '--kubelet', '1.31', '--pods', podsFile, '/dev/zero']],
+      ['rollback plan file', ['rollback', file, '--backup-dir', dir]],
     ];
     for (const [what, args, stdin] of runs) {
       const r = await cli([...args, ...limit], stdin);
