@@ -102,7 +102,7 @@ export const ERROR_CODES = {
   },
   NAMESPACE_MISMATCH: {
     class: 'StoreError',
-    when: "containerd holds CRI containers in a namespace other than the one read (the kubelet's containers would go unchecked)",
+    when: "the containerd namespace read holds no CRI container while another one does (the kubelet's containers would go unchecked)",
   },
   MISSING_RUNROOT: {
     class: 'StoreError',
@@ -120,6 +120,14 @@ export const ERROR_CODES = {
   ROOT_NOT_FOUND: {
     class: 'OptionError',
     when: 'the runtime root (or CRI-O runroot) node discovery found does not exist on the node',
+  },
+  CRI_UNREACHABLE: {
+    class: 'StoreError',
+    when: 'verify with a runtime endpoint: the runtime does not answer CRI ListContainers on its socket (or its answer is not one)',
+  },
+  CRI_DISAGREES: {
+    class: 'StoreError',
+    when: 'verify with a runtime endpoint: the containers the runtime serves over CRI are not the ones its store holds (one missing on either side, another hash or identity)',
   },
 } as const satisfies Record<string, { class: ErrorClassName; when: string }>;
 
@@ -178,12 +186,14 @@ type CodesOf<C extends ErrorClassName> = {
  * | `DUPLICATE_POD` | {@link OptionError} | two API pods share a uid (a pod view must list each pod once) |
  * | `NODE_NOT_FOUND` | {@link OptionError} | no given pod is scheduled on the node named (the detail names the nodes the pods are on, and a near match) |
  * | `EMPTY_POD_VIEW` | {@link StoreError} | no API pod is given while the store holds container records (nothing to check them against) |
- * | `NAMESPACE_MISMATCH` | {@link StoreError} | containerd holds CRI containers in a namespace other than the one read (the kubelet's containers would go unchecked) |
+ * | `NAMESPACE_MISMATCH` | {@link StoreError} | the containerd namespace read holds no CRI container while another one does (the kubelet's containers would go unchecked) |
  * | `MISSING_RUNROOT` | {@link StoreError} | a CRI-O store with containers planned or verified without its runroot, or with one that does not exist |
  * | `INCOMPLETE_PLAN` | {@link OptionError} | a node plan given to `fleet report` misses rows or its trailer (a cut `plan --ndjson`), or its counts do not add up |
  * | `DUPLICATE_NODE` | {@link OptionError} | `fleet report` is given the same node (or the same plan) twice |
  * | `AMBIGUOUS_RUNTIME` | {@link OptionError} | node discovery finds several runtime layouts for one socket and no evidence (a root that exists, a listener) to choose |
  * | `ROOT_NOT_FOUND` | {@link OptionError} | the runtime root (or CRI-O runroot) node discovery found does not exist on the node |
+ * | `CRI_UNREACHABLE` | {@link StoreError} | verify with a runtime endpoint: the runtime does not answer CRI ListContainers on its socket (or its answer is not one) |
+ * | `CRI_DISAGREES` | {@link StoreError} | verify with a runtime endpoint: the containers the runtime serves over CRI are not the ones its store holds (one missing on either side, another hash or identity) |
  *
  * @example
  * ```ts

@@ -25,9 +25,15 @@ import {
   type OptionDef,
 } from './command.js';
 import { featureGates, GATES } from './feature-gates.js';
-import { ENDPOINT_OPTIONS, KUBELET_SOURCE_OPTIONS, endpointStoreSpec, kubeletVersionOf } from './discovery-options.js';
+import {
+  ENDPOINT_OPTIONS,
+  KUBELET_SOURCE_OPTIONS,
+  checkServedContainers,
+  endpointStoreSpec,
+  kubeletVersionOf,
+} from './discovery-options.js';
 import { readObjects } from './inputs.js';
-import { withFileName } from './io.js';
+import { DEFAULT_MAX_INPUT, withFileName } from './io.js';
 import { table } from './table.js';
 
 const STORE_OPTIONS: Record<string, OptionDef> = {
@@ -132,7 +138,14 @@ async function nodeInput(ctx: CommandContext) {
   const node = str(ctx.values, 'node');
   const pods = (await readObjects(ctx, [str(ctx.values, 'pods', true)])).map((o) => o.object.value);
   ctx.progress(0, 1, `reading the ${store.runtime} records`);
-  return { store, pods, ...(gates ? { featureGates: gates } : {}), ...(node !== undefined ? { nodeName: node } : {}) };
+  return {
+    store,
+    pods,
+    ...(gates ? { featureGates: gates } : {}),
+    ...(node !== undefined ? { nodeName: node } : {}),
+    // Record-file operands are inputs too: the one size limit.
+    maxRecordFileBytes: ctx.io.maxInputBytes ?? DEFAULT_MAX_INPUT,
+  };
 }
 
 function entryTable(entries: readonly NodePlanEntry[]): string {
@@ -214,7 +227,7 @@ const plan: CommandDef = {
   name: 'plan',
   summary: "plan a kubelet upgrade: join the node's API pods with its runtime records, verify and translate each hash",
   description:
-    'For every container on the node: reads its stored hash from the runtime (--containerd-root, --crio-root, --docker-root, or record files), checks it against what the --from kubelet computes for the API pod, and says what to do before the kubelet moves to --to: keep, rewrite the record, will-restart, or unknown. The API pods scheduled on the node (--node, or see below) are joined with the records: a running API container without a record is unknown ("no runtime record: wrong --namespace or runtime root?"), a record without an API pod is listed as unknown, and a store holding no CRI container while the pods run containers is refused (exit 2, EMPTY_STORE, naming what was read); so is a view that would leave containers unchecked: no pod given while the store holds records (EMPTY_POD_VIEW), a --node no given pod is on (NODE_NOT_FOUND), CRI containers in another containerd namespace (NAMESPACE_MISMATCH), two pods with one uid (DUPLICATE_POD), a CRI-O store without --crio-runroot or with one that does not exist (MISSING_RUNROOT). From containerd\'s meta.db it also reads the pod sandboxes: a pod whose sandbox is gone, has the wrong network mode for hostNetwork, or has no IP is recreated whole by the kubelet, so its containers are will-restart.\n' +
+    'For every container on the node: reads its stored hash from the runtime (--containerd-root, --crio-root, --docker-root, or record files), checks it against what the --from kubelet computes for the API pod, and says what to do before the kubelet moves to --to: keep, rewrite the record, will-restart, or unknown. The API pods scheduled on the node (--node, or see below) are joined with the records: a running API container without a record is unknown ("no runtime record: wrong --namespace or runtime root?"), a record without an API pod is listed as unknown, and a store holding no CRI container while the pods run containers is refused (exit 2, EMPTY_STORE, naming what was read); so is a view that would leave containers unchecked: no pod given while the store holds records (EMPTY_POD_VIEW), a --node no given pod is on (NODE_NOT_FOUND), a containerd namespace with no CRI container while another has some (NAMESPACE_MISMATCH), two pods with one uid (DUPLICATE_POD), a CRI-O store without --crio-runroot or with one that does not exist (MISSING_RUNROOT). From containerd\'s meta.db it also reads the pod sandboxes: a pod whose sandbox is gone, has the wrong network mode for hostNetwork, or has no IP is recreated whole by the kubelet, so its containers are will-restart.\n' +
     'Prints a table (or --json). With --out it also writes the plan file (format kubelet-hash/upgrade-plan version 1, keys sorted: the same node state gives the same bytes; --out - writes it to standard output instead of the table). apply takes plan files made from a runtime root only: one made from record files is refused by apply (those are read-only views). Reading a store is read-only; the runtime may still run. See docs/in-place-kubelet-upgrade.md.',
   options: {
     from: {
@@ -283,7 +296,7 @@ const verify: CommandDef = {
   name: 'verify',
   summary: 'check that every container on the node has a record whose hash the kubelet computes and keeps',
   description:
-    'Reads the records as plan does and joins them with the API pods on the node: exit 0 only when every running API container has a record, its stored hash is what kubelet --kubelet computes for it, and that release keeps it (and, from containerd, its pod sandbox fits); exit 1 listing the containers that would restart or are unknown (including API containers with no record); exit 2 when the store holds no CRI container while the pods run some (EMPTY_STORE: wrong root or namespace), and for the views plan refuses (EMPTY_POD_VIEW, NODE_NOT_FOUND, NAMESPACE_MISMATCH, DUPLICATE_POD, MISSING_RUNROOT). With --crio-runroot the runroot copies are checked too: one whose hash differs from its graphroot copy is unknown. --ndjson ends with a trailer line (kind kubelet-hash/plan-trailer: rows, counts, node, store).',
+    'Reads the records as plan does and joins them with the API pods on the node: exit 0 only when every running API container has a record, its stored hash is what kubelet --kubelet computes for it, and that release keeps it (and, from containerd, its pod sandbox fits); exit 1 listing the containers that would restart or are unknown (including API containers with no record); exit 2 when the store holds no CRI container while the pods run some (EMPTY_STORE: wrong root or namespace), and for the views plan refuses (EMPTY_POD_VIEW, NODE_NOT_FOUND, NAMESPACE_MISMATCH, DUPLICATE_POD, MISSING_RUNROOT). With --crio-runroot the runroot copies are checked too: one whose hash differs from its graphroot copy is unknown. --ndjson ends with a trailer line (kind kubelet-hash/plan-trailer: rows, counts, node, store). With --runtime-endpoint it also asks the runtime what it serves the kubelet (CRI ListContainers, v1 else v1alpha2) and refuses (exit 2) any difference from its store: a container on one side only, or another hash, pod uid or container name (CRI_DISAGREES, naming each container), and a runtime that does not answer on its socket (CRI_UNREACHABLE; to verify the store files alone while the runtime is stopped, give its root instead of the endpoint).',
   options: {
     kubelet: {
       type: 'string',
@@ -299,6 +312,11 @@ const verify: CommandDef = {
       comment: 'after apply and the runtime restart',
       command: 'kubelet-hash verify --kubelet 1.31 --pods pods.yaml --containerd-root /var/lib/containerd',
     },
+    {
+      comment: 'the same, and what containerd serves over CRI must be what meta.db holds',
+      command:
+        'kubelet-hash verify --kubelet 1.31 --pods pods.yaml --runtime-endpoint unix:///run/containerd/containerd.sock',
+    },
   ],
   finding: 'some container would restart or is unknown (no record, hash not verified)',
   output: {
@@ -313,6 +331,8 @@ const verify: CommandDef = {
   async run(ctx) {
     const input = await nodeInput(ctx);
     const { ok, plan: p } = await verifyNode({ ...input, kubeletVersion: await kubeletVersionOf(ctx, 'kubelet') });
+    // With --runtime-endpoint, what the runtime serves over CRI must be what the store holds.
+    await checkServedContainers(ctx, p.entries);
     const others = p.entries.filter((e) => e.action !== 'keep');
     const text = `${others.length > 0 ? entryTable(others) : ''}${sandboxLines(p)}# ${p.to}: ${p.counts.keep} of ${p.entries.length} containers keep running${ok ? '' : `; ${countsLine(p)}`}\n`;
     return {

@@ -6,12 +6,13 @@
 import {
   checkPlannedRoot,
   discoverRuntime,
+  listCriContainers,
   requireRuntimeRoot,
   versionOfKubeletBinary,
   versionOfNodeObject,
   type RuntimeDiscovery,
 } from '../discovery/index.js';
-import type { StoreSpec } from '../upgrade/index.js';
+import { checkRuntimeAgreement, type NodePlanEntry, type StoreSpec } from '../upgrade/index.js';
 import { UsageError, str, type CommandContext, type OptionDef, type Values } from './command.js';
 import { readObjects } from './inputs.js';
 
@@ -76,6 +77,19 @@ export function endpointStoreSpec(ctx: CommandContext): StoreSpec | undefined {
   requireRuntimeRoot(d);
   ctx.warn(`runtime found from ${str(ctx.values, 'runtime-endpoint')!}: ${d.layout}, root ${d.root} (${d.rootFrom})`);
   return storeSpecOfDiscovery(d);
+}
+
+/**
+ * verify with --runtime-endpoint: the runtime must serve over CRI exactly the records verify
+ * checked (CRI_DISAGREES), and must answer (CRI_UNREACHABLE: a stopped runtime is not silently
+ * verified from its files; give the root instead of the endpoint for that).
+ */
+export async function checkServedContainers(ctx: CommandContext, entries: readonly NodePlanEntry[]): Promise<void> {
+  const d = discoveredRuntime(ctx.values);
+  if (!d) return;
+  const listing = await listCriContainers(d.socket);
+  checkRuntimeAgreement(entries, listing, d.socket);
+  ctx.warn(`the runtime serves over CRI ${listing.version} the ${listing.containers.length} containers of its store`);
 }
 
 /** The kubelet release: the typed option, else --kubelet-binary, else --node-object. */

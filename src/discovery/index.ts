@@ -6,3 +6,4 @@
 export { discoverRuntime, requireRuntimeRoot, type RuntimeDiscovery } from './discover.js';
 export { checkPlannedRoot } from './plan-root.js';
 export { versionOfKubeletBinary, versionOfKubeletOutput, versionOfNodeObject } from './kubelet-version.js';
+export { listCriContainers, type CriContainer, type CriListing } from './cri-client.js';

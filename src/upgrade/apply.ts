@@ -274,6 +274,8 @@ export interface VerifyNodeInput {
   store: StoreSpec;
   /** The node's name (see {@link PlanNodeUpgradeInput.nodeName}). */
   nodeName?: string;
+  /** The most bytes one record file may have (see {@link PlanNodeUpgradeInput.maxRecordFileBytes}). */
+  maxRecordFileBytes?: number;
 }
 
 /**
@@ -316,7 +318,7 @@ export async function verifyNode(
   // eslint-disable-next-line @typescript-eslint/no-deprecated
   const kubelet = 'kubeletVersion' in input ? input.kubeletVersion : input.kubelet;
   const store = normalizeStoreSpec(input.store);
-  const { records, unreadable } = await readNodeRecords(store);
+  const { records, unreadable } = await readNodeRecords(store, input.maxRecordFileBytes);
   const plan = planFromRecords(
     {
       pods: input.pods,

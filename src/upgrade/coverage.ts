@@ -104,14 +104,20 @@ export function checkNodeCoverage(facts: CoverageFacts): void {
       `no pod given; ${held} container records (${describeStore(store)})`,
     );
   }
-  if (store.runtime === 'containerd') {
+  // Refused only when the namespace read holds no CRI container while another does. The kubelet's
+  // CRI plugin serves one namespace; when the one read holds CRI containers, the join already makes
+  // every running API container without a record there, and every record there without an API pod,
+  // `unknown` (never a pass), so a wrong --namespace cannot pass silently; the CRI containers of the
+  // other namespaces are ones that plugin does not serve (and verify --runtime-endpoint asks it).
+  // Refusing them too left a node with, say, a leftover CRI-labelled namespace no way through.
+  if (store.runtime === 'containerd' && records.length === 0) {
     const others = otherCriNamespaces(store);
     if (others.length > 0)
       throw new StoreError(
         'NAMESPACE_MISMATCH',
         ['store', 'namespace'],
-        `the kubelet's CRI containers in the namespace read (${JSON.stringify(store.namespace)}), and none elsewhere`,
-        `CRI containers in other namespaces would go unchecked: ${others.join(', ')} (${describeStore(store)})`,
+        `the kubelet's CRI containers in the namespace read (${JSON.stringify(store.namespace)})`,
+        `it holds none, while other namespaces hold CRI containers that would go unchecked: ${others.join(', ')} (${describeStore(store)})`,
       );
   }
   if (store.runtime === 'cri-o') checkRunRoot(store, records.length);

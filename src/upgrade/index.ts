@@ -24,3 +24,4 @@ export {
   type StoreSpec,
 } from './plan-file.js';
 export { PLAN_TRAILER_KIND, planTrailer, readPlanTrailer, type PlanTrailer } from './plan-trailer.js';
+export { checkRuntimeAgreement } from './runtime-agreement.js';

@@ -3,7 +3,7 @@
  * turned into a plan file entry per container with where the record lives and its fingerprint.
  * The kubelet's rules stay in planUpgrade; this only joins its entries with the store's records.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { KubeletHashError, StoreError } from '../errors.js';
 import { readGateSettings, type FeatureGates } from '../kubelet/index.js';
 import { planUpgrade, type PlanEntry, type PlanRecordIndex, type PodSandboxInfo } from './plan-upgrade.js';
@@ -43,6 +43,62 @@ export interface PlanNodeUpgradeInput {
   store: StoreSpec;
   /** The node's name: the API pods with this `spec.nodeName` are the node's (as `PlanUpgradeInput.nodeName` of `planUpgrade`). */
   nodeName?: string;
+  /** The most bytes one record file (`store.runtime` `records`) may have; a bigger one is refused (`STORE_IO`, EFBIG) before it is read whole. Default: no limit (the CLI passes `--max-input-size`). */
+  maxRecordFileBytes?: number;
+}
+
+/**
+ * A record file's bytes, at most `limit`: a bigger regular file is refused by its size, anything
+ * else (a pipe from `<(crictl inspect …)`, a device) once `limit` bytes are read.
+ */
+function readRecordFile(file: string, limit: number): Buffer {
+  const size =
+    limit % 1024 === 0 ? (limit % 1048576 === 0 ? `${limit / 1048576} MiB` : `${limit / 1024} KiB`) : `${limit} bytes`;
+  const tooLarge = (): StoreError =>
+    new StoreError(
+      'STORE_IO',
+      [],
+      `a record file of at most ${size} at ${file}`,
+      `EFBIG: ${file} is larger than ${size}, the limit of one input (the CLI's --max-input-size raises it)`,
+    );
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (e) {
+    throw new StoreError(
+      'STORE_IO',
+      [],
+      `a readable record file at ${file}`,
+      e instanceof Error ? e.message : String(e),
+    );
+  }
+  try {
+    const st = fstatSync(fd);
+    if (st.isFile() && st.size > limit) throw tooLarge();
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(limit + 1 - total, 1 << 20));
+      let n: number;
+      try {
+        n = readSync(fd, chunk, 0, chunk.length, null);
+      } catch (e) {
+        throw new StoreError(
+          'STORE_IO',
+          [],
+          `a readable record file at ${file}`,
+          e instanceof Error ? e.message : String(e),
+        );
+      }
+      if (n === 0) break;
+      total += n;
+      if (total > limit) throw tooLarge();
+      chunks.push(chunk.subarray(0, n));
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A store's record as planUpgrade reads one (only identity and stored hashes matter to it). */
@@ -73,6 +129,7 @@ interface UnreadableRecord {
 /** The node's records: from the store, or from record files (each fingerprinted as a whole; one that cannot be read is reported). */
 export async function readNodeRecords(
   spec: StoreSpec,
+  maxRecordFileBytes = Number.MAX_SAFE_INTEGER,
 ): Promise<{ records: StoredContainer[]; unreadable: UnreadableRecord[] }> {
   if (spec.runtime === 'cri-o') return readCrioRecords(spec);
   if (spec.runtime !== 'records') return { records: await openStore(spec).list(), unreadable: [] };
@@ -80,17 +137,7 @@ export async function readNodeRecords(
   const out: StoredContainer[] = [];
   const unreadable: UnreadableRecord[] = [];
   for (const file of spec.files) {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(file);
-    } catch (e) {
-      throw new StoreError(
-        'STORE_IO',
-        [],
-        `a readable record file at ${file}`,
-        e instanceof Error ? e.message : String(e),
-      );
-    }
+    const bytes = readRecordFile(file, maxRecordFileBytes);
     let infos: ContainerRecordInfo[];
     try {
       infos = readRuntimeRecords(bytes.toString('utf8'));
@@ -270,6 +317,6 @@ export function planFromRecords(
  */
 export async function planNodeUpgrade(input: PlanNodeUpgradeInput): Promise<NodeUpgradePlan> {
   const store = normalizeStoreSpec(input.store);
-  const { records, unreadable } = await readNodeRecords(store);
+  const { records, unreadable } = await readNodeRecords(store, input.maxRecordFileBytes);
   return planFromRecords(input, store, records, unreadable);
 }

@@ -108,6 +108,9 @@ describe('one size limit for every input', () => {
       ['plan file', ['apply', file, '--dry-run']],
       ['node plan', ['fleet', 'report', file]],
       ['Node object', ['plan', '--node-object', file, '--to', '1.31', '--pods', podsFile, '--containerd-root', dir]],
+      ['plan record file', ['plan', '--from', '1.30', '--to', '1.31', '--pods', podsFile, file]],
+      ['verify record file', ['verify', '--kubelet', '1.31', '--pods', podsFile, file]],
+      ['rollback plan file', ['rollback', file, '--backup-dir', dir]],
     ];
     for (const [what, args, stdin] of runs) {
       const r = await cli([...args, ...limit], stdin);
@@ -117,6 +120,10 @@ describe('one size limit for every input', () => {
       const raised = await cli([...args, '--max-input-size', '4K'], stdin);
       expect(raised.err, what).not.toContain('the limit of one input');
     }
+    // A record file that never ends (a device, a pipe) is cut at the limit, never read whole.
+    const endless = await cli(['verify', '--kubelet', '1.31', '--pods', podsFile, '/dev/zero', ...limit]);
+    expect(endless.code).toBe(2);
+    expect(endless.err).toContain('EFBIG: /dev/zero is larger than 1 KiB, the limit of one input');
   });
 
   it('--max-input-size: sizes with K, M, G; nonsense and more than JavaScript holds are usage errors', async () => {

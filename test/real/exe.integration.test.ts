@@ -170,6 +170,10 @@ describeReal(
         (await daemon.criListContainers()).map((c) => [c.id, c.annotations['io.kubernetes.container.hash']]),
       );
       for (const f of fixtures) expect(served.get(f.id)).toBe(hashContainer(f.container, { kubeletVersion: TO }));
+      // verify asks containerd over CRI from the executable too (gRPC bundled into it).
+      const asked = await agent(['verify', '--kubelet', TO, '--pods', 'pods.json', '--runtime-endpoint', endpoint]);
+      expect(asked.err).toContain(`the runtime serves over CRI v1 the ${fixtures.length} containers of its store`);
+      expect(asked.code).toBe(0);
     });
 
     it('the arm64 file runs under qemu-user-static and hashes as the library does', async () => {

@@ -289,6 +289,16 @@ export class ContainerdDaemon {
       c.close();
     }
   }
+
+  /** Deletes a container record through containerd's containers API (the CRI plugin is not told). */
+  async deleteContainer(id: string, namespace: string): Promise<void> {
+    const c = this.containersClient();
+    try {
+      await call(c, 'Delete', { id }, namespace);
+    } finally {
+      c.close();
+    }
+  }
 }
 
 /** An Any's bytes back into {type_url, value} for the gRPC client. */

@@ -97,14 +97,51 @@ describe('plan and verify refuse a view that leaves containers unchecked', () =>
       expect(['NAMESPACE_MISMATCH', 'EMPTY_STORE']).toContain(errorOf(r).code);
       expect(errorOf(r).message).toContain('k8s.io');
     }
-    const mixed = containerdRoot({ 'k8s.io': fixtures.slice(0, 3), other: fixtures.slice(3) });
+    // The namespace read empty, another holding CRI containers, and no pod container to miss (no EMPTY_STORE).
+    const elsewhere = containerdRoot({ 'k8s.io': [], other: fixtures });
     await expect(
       verifyNode({
         kubelet: '1.30',
-        pods: onNode('node-a'),
-        store: { runtime: 'containerd', root: mixed, namespace: 'k8s.io' },
+        pods: [],
+        store: { runtime: 'containerd', root: elsewhere, namespace: 'k8s.io' },
       }),
-    ).rejects.toMatchObject({ code: 'NAMESPACE_MISMATCH', message: expect.stringContaining('other (') as string });
+    ).rejects.toMatchObject({
+      code: 'NAMESPACE_MISMATCH',
+      message: expect.stringContaining(
+        `it holds none, while other namespaces hold CRI containers that would go unchecked: other (${fixtures.length} CRI containers)`,
+      ) as string,
+    });
+  });
+
+  it('the namespace read holds CRI containers and another does too: not refused; a pod container recorded only there is unknown', async () => {
+    const mixed = containerdRoot({ 'k8s.io': fixtures.slice(0, 3), other: fixtures.slice(3) });
+    const store = { runtime: 'containerd' as const, root: mixed, namespace: 'k8s.io' };
+    // Every pod given: the containers recorded in `other` only are unknown, never a pass.
+    const all = await verifyNode({ kubelet: '1.30', pods: onNode('node-a'), store });
+    expect(all.ok).toBe(false);
+    expect(all.plan.counts).toMatchObject({ keep: 3, unknown: fixtures.length - 3 });
+    const unknown = all.plan.entries.filter((e) => e.action === 'unknown');
+    expect(unknown.map((e) => e.containerName).sort()).toEqual(
+      fixtures
+        .slice(3)
+        .map((f) => f.container.name)
+        .sort(),
+    );
+    for (const e of unknown) expect(e.reason).toContain('no runtime record');
+    // Only the pods whose records are in k8s.io: they pass; `other` is a namespace the kubelet's CRI plugin does not serve.
+    const inRead = new Set(fixtures.slice(0, 3).map((f) => f.pod.metadata.uid));
+    const mine = await verifyNode({
+      kubelet: '1.30',
+      pods: onNode('node-a').filter((p) => inRead.has(p.metadata.uid)),
+      store,
+    });
+    expect(mine.ok).toBe(true);
+    expect(mine.plan.entries.map((e) => e.containerId).sort()).toEqual(
+      fixtures
+        .slice(0, 3)
+        .map((f) => f.id)
+        .sort(),
+    );
   });
 
   it('duplicate pods (same uid): DUPLICATE_POD, whether the spec differs or not', async () => {
@@ -226,8 +263,12 @@ describe('property: no success over a container nobody checked', () => {
             return;
           }
           if (!result.ok) return;
-          // Success: every record the store holds anywhere was read and kept...
-          const held = [...byNs['k8s.io']!, ...byNs['other']!];
+          // Success: every record of the namespace read was read and kept, and that namespace holds
+          // CRI containers whenever another one does (NAMESPACE_MISMATCH: the kubelet's CRI plugin
+          // serves one namespace; a pod container whose record is elsewhere is unknown, below)...
+          const held = byNs[namespace]!;
+          const elsewhere = byNs[namespace === 'k8s.io' ? 'other' : 'k8s.io']!;
+          if (elsewhere.length > 0) expect(held.length, 'an empty namespace read beside a full one').toBeGreaterThan(0);
           const kept = new Set(result.plan.entries.map((e) => e.containerId ?? ''));
           for (const rec of held) expect(kept.has(rec.id), `record ${rec.id} unchecked`).toBe(true);
           // ...and every container of every given pod on the node has a kept entry with a record.
@@ -276,5 +317,123 @@ describe('property: no success over a container nobody checked', () => {
         store: { runtime: 'containerd', root, namespace: 'k8s.io' },
       }),
     ).rejects.toMatchObject({ code: 'NODE_NOT_FOUND' });
+  });
+});
+
+describe('property: fleet report never says GO over a damaged plan --ndjson stream', () => {
+  // Generated nodes (which pods are given, which are recorded, a record of a pod the API lacks),
+  // planned with `plan --ndjson`; the stream cut at any byte or line, a line dropped or repeated,
+  // the whole stream repeated, or the trailer's rows/counts edited: `fleet report` may say GO
+  // (exit 0) only when every row and the trailer are intact.
+  const pool = Array.from({ length: 5 }, (_, i) => fixturePod(60 + i));
+  const poolRecords = fixtureContainers(pool, '1.30', 60);
+  const streams = new Map<string, { text: string; code: number }>();
+
+  /** The node's `plan --ndjson` stream (one per generated node). */
+  async function planStream(given: boolean[], recorded: boolean[], stray: boolean) {
+    const key = JSON.stringify([given, recorded, stray]);
+    const known = streams.get(key);
+    if (known) return known;
+    const records = poolRecords.filter((r) => recorded[pool.indexOf(r.pod)]);
+    if (stray) records.push(...fixtureContainers([fixturePod(99)], '1.30', 99));
+    const root = containerdRoot({ 'k8s.io': records });
+    const items = pool.filter((_, i) => given[i]);
+    const r = await cli([
+      'plan',
+      '--from',
+      '1.30',
+      '--to',
+      '1.31',
+      '--ndjson',
+      '--containerd-root',
+      root,
+      '--pods',
+      podsFile(`ndjson-pods-${streams.size}.json`, { kind: 'List', items }),
+    ]);
+    const out = { text: r.out, code: r.code };
+    streams.set(key, out);
+    return out;
+  }
+
+  const damage = fc.oneof(
+    fc.record({ kind: fc.constant('cut-byte' as const), at: fc.double({ min: 0, max: 1, noNaN: true }) }),
+    fc.record({ kind: fc.constant('cut-line' as const), at: fc.nat() }),
+    fc.record({ kind: fc.constant('drop-line' as const), at: fc.nat() }),
+    fc.record({ kind: fc.constant('repeat-line' as const), at: fc.nat() }),
+    fc.record({ kind: fc.constant('repeat-stream' as const) }),
+    fc.record({
+      kind: fc.constant('edit-trailer' as const),
+      field: fc.constantFrom('rows', 'keep', 'rewrite', 'will-restart', 'unknown'),
+      by: fc.constantFrom(-1, 1, 2),
+    }),
+  );
+
+  it('exit 0 only over the intact stream of a ready node', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
+        fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
+        fc.boolean(),
+        damage,
+        async (given, recorded, stray, d) => {
+          const plan = await planStream(given, recorded, stray);
+          if (plan.code === 2) return; // a refused view prints no stream (the coverage property above)
+          const lines = plan.text.trimEnd().split('\n');
+          let text: string;
+          switch (d.kind) {
+            case 'cut-byte': {
+              const bytes = Buffer.from(plan.text);
+              text = bytes.subarray(0, Math.floor(d.at * bytes.length)).toString('utf8');
+              break;
+            }
+            case 'cut-line':
+              text = lines.slice(0, d.at % lines.length).join('\n') + '\n';
+              break;
+            case 'drop-line':
+              text = lines.filter((_, i) => i !== d.at % lines.length).join('\n') + '\n';
+              break;
+            case 'repeat-line': {
+              const i = d.at % lines.length;
+              text = [...lines.slice(0, i + 1), lines[i]!, ...lines.slice(i + 1)].join('\n') + '\n';
+              break;
+            }
+            case 'repeat-stream':
+              text = plan.text + plan.text;
+              break;
+            case 'edit-trailer': {
+              const trailer = JSON.parse(lines.at(-1)!) as { rows: number; counts: Record<string, number> };
+              if (d.field === 'rows') trailer.rows += d.by;
+              else trailer.counts[d.field] = trailer.counts[d.field]! + d.by;
+              text = [...lines.slice(0, -1), JSON.stringify(trailer)].join('\n') + '\n';
+              break;
+            }
+          }
+          const file = podsFile('damaged.ndjson', text);
+          const report = await cli(['fleet', 'report', file]);
+          const intact = text.trimEnd() === plan.text.trimEnd();
+          if (report.code === 0) {
+            expect(intact, `GO over a damaged stream (${JSON.stringify(d)})`).toBe(true);
+            expect(plan.code).toBe(0);
+          }
+          // The intact stream of a ready node is a GO; damaged, it is refused (exit 2), never a smaller GO.
+          if (intact) expect(report.code).toBe(plan.code === 0 ? 0 : 1);
+          else expect(report.code, JSON.stringify(d)).not.toBe(0);
+        },
+      ),
+      { numRuns: 200, seed: 2525 },
+    );
+    // The generated nodes include ready ones, and nodes that are not.
+    expect([...streams.values()].some((s) => s.code === 0)).toBe(true);
+    expect([...streams.values()].some((s) => s.code === 1)).toBe(true);
+  });
+
+  it('the same stream given twice is refused (DUPLICATE_NODE), not two ready nodes', async () => {
+    const plan = await planStream([true, true, true, true, true], [true, true, true, true, true], false);
+    expect(plan.code).toBe(0);
+    const a = podsFile('twice-a.ndjson', plan.text);
+    const b = podsFile('twice-b.ndjson', plan.text);
+    const r = await cli(['fleet', 'report', a, b, '--json']);
+    expect(r.code).toBe(2);
+    expect(errorOf(r).code).toBe('DUPLICATE_NODE');
   });
 });
