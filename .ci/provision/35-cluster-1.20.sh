@@ -6,9 +6,8 @@
 #   zz_generated.openapi.go, which the apiserver needs: it is generated here offline with the
 #   vendored openapi-gen over every package tagged +k8s:openapi-gen=, as the tree's
 #   build/root/Makefile.generated_files (gen_openapi) does.
-# - kubectl from bookworm's kubernetes-client (the same 1.20.2 tree; unpacked, not installed), and
-#   installed with apt: etcd 3.4 (etcd-server), the CNI plugins (containernetworking-plugins),
-#   iptables and openssl (the tests make the cluster's certificates with it).
+# - kubectl as 55-kubectl.sh unpacks and records it (run from here), and installed with apt: etcd 3.4
+#   (etcd-server), the CNI plugins (containernetworking-plugins), iptables and openssl (the tests make the cluster's certificates with it).
 # The binaries are cached under $KUBELET_HASH_CACHE/cluster/, keyed like the kubelet (version, the
 # orig tarball's sha256, the tree's patch, the Go version) plus a hash of the generation's inputs, so a
 # second run rebuilds nothing. Cold: ~1 min generation + ~10 min of builds on 2 cores.
@@ -17,21 +16,11 @@ shopt -s inherit_errexit
 source "$(dirname "$0")/lib.sh"
 apt_install golang-go etcd-server containernetworking-plugins iptables openssl
 
-# kubectl: bookworm's kubernetes-client (built from this same source package), downloaded and unpacked
-# into the cache rather than installed, since a machine may have another package's /usr/bin/kubectl.
-kubectl_dir="$KUBELET_HASH_CACHE/pkg/kubernetes-client_$KUBERNETES_SOURCE_VERSION"
-if [ ! -f "$kubectl_dir/.unpacked" ]; then
-  mkdir -p "$KUBELET_HASH_CACHE/debs"
-  deb=$(find "$KUBELET_HASH_CACHE/debs" -maxdepth 1 -name "kubernetes-client_${KUBERNETES_SOURCE_VERSION}_*.deb" | head -n 1)
-  if [ -z "$deb" ]; then
-    (cd "$KUBELET_HASH_CACHE/debs" && apt-get -o APT::Sandbox::User=root download -qq "kubernetes-client=$KUBERNETES_SOURCE_VERSION" >&2)
-    deb=$(find "$KUBELET_HASH_CACHE/debs" -maxdepth 1 -name "kubernetes-client_${KUBERNETES_SOURCE_VERSION}_*.deb" | head -n 1)
-  fi
-  rm -rf "$kubectl_dir" && mkdir -p "$kubectl_dir"
-  dpkg-deb -x "$deb" "$kubectl_dir"
-  touch "$kubectl_dir/.unpacked"
-fi
-kubectl="$kubectl_dir/usr/bin/kubectl"
+# kubectl is 55-kubectl.sh's (bookworm's kubernetes-client, the same 1.20.2 tree, unpacked in one
+# place for the agent's image and the cluster). 35 runs before 55, so it runs 55 here (warm: a version
+# check) and takes the BIN 55 recorded.
+bash "$(dirname "$0")/55-kubectl.sh"
+kubectl=$(sed -n 's/^BIN=//p' "$KUBELET_HASH_CACHE/systems/kubectl-1.20.2.env")
 
 gopath=$(kubernetes_tree)
 patch_kubernetes_tree "$gopath"

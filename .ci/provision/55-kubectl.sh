@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# kubectl 1.20.2 for the agent's image (scripts/build-image.ts, test/real/image.integration.test.ts):
+# kubectl 1.20.2 for the agent's image (scripts/build-image.ts, test/real/image.integration.test.ts) and the
+# cluster (35-cluster-1.20.sh runs this first when kubectl is not yet recorded, and records its BIN):
 # bookworm's kubernetes-client package (built from the same 1.20.2 tree as the kubelet; a static
 # binary), downloaded with the machine's apt and unpacked with dpkg-deb, never installed (the
 # machine's own kubectl stays as it is). Records kubectl 1.20.2.
@@ -11,7 +12,7 @@ if [ ! -f "$DIR/.unpacked" ]; then
   mkdir -p "$KUBELET_HASH_CACHE/debs"
   deb=$(find "$KUBELET_HASH_CACHE/debs" -maxdepth 1 -name "kubernetes-client_${VERSION}_*.deb" | head -n 1)
   if [ -z "$deb" ]; then
-    (cd "$KUBELET_HASH_CACHE/debs" && apt-get download -qq "kubernetes-client=$VERSION" >&2)
+    (cd "$KUBELET_HASH_CACHE/debs" && apt-get -o APT::Sandbox::User=root download -qq "kubernetes-client=$VERSION" >&2)
     deb=$(find "$KUBELET_HASH_CACHE/debs" -maxdepth 1 -name "kubernetes-client_${VERSION}_*.deb" | head -n 1)
   fi
   [ -n "$deb" ] || { log "apt-get download kubernetes-client=$VERSION left no .deb"; exit 1; }

@@ -211,8 +211,12 @@ export function specFor(ctx: CommandContext, c: InputContainer, release: string)
   );
   if (report.assumptions.length > 0 && !warnedLimitRangeless.has(ctx)) {
     warnedLimitRangeless.add(ctx);
+    // Named by what was given: --token-volume alone implies the defaulting.
+    const asked = flag(ctx.values, 'apply-defaults')
+      ? '--apply-defaults'
+      : '--token-volume (which implies --apply-defaults)';
     ctx.warn(
-      `--apply-defaults without --limit-ranges: ${c.ref.file}: ${JSON.stringify(c.name)} has no cpu or memory limits or requests, so a LimitRange of its namespace may have set them and kubelet ${release} hashes them; the hash assumes ${report.assumptions[0]!.replace(/ \(.*$/, '')}: give --limit-ranges FILE (kubectl get limitranges -n NAMESPACE -o yaml)`,
+      `${asked} without --limit-ranges: ${c.ref.file}: ${JSON.stringify(c.name)} has no cpu or memory limits or requests, so a LimitRange of its namespace may have set them and kubelet ${release} hashes them; the hash assumes ${report.assumptions[0]!.replace(/ \(.*$/, '')}: give --limit-ranges FILE (kubectl get limitranges -n NAMESPACE -o yaml)`,
     );
   }
   return report.container;

@@ -72,6 +72,20 @@ describe('--limit-ranges', () => {
     expect((JSON.parse(later.out) as { warnings: string[] }).warnings).toEqual([]);
   });
 
+  it('the warning names what was given: --token-volume alone (the defaulting it implies), or --apply-defaults', async () => {
+    const limitWarnings = async (args: string[]): Promise<string[]> => {
+      const r = await cli(['hash', '--json', '-k', '1.20', ...args, pod]);
+      expect(r.code).toBe(0);
+      return (JSON.parse(r.out) as { warnings: string[] }).warnings.filter((w) => w.includes('--limit-ranges'));
+    };
+    const implied = await limitWarnings(['--token-volume', 'kube-api-access-x']);
+    expect(implied).toHaveLength(1);
+    expect(implied[0]).toMatch(/^--token-volume \(which implies --apply-defaults\) without --limit-ranges: /);
+    const explicit = await limitWarnings(['--apply-defaults', '--token-volume', 'kube-api-access-x']);
+    expect(explicit).toHaveLength(1);
+    expect(explicit[0]).toMatch(/^--apply-defaults without --limit-ranges: /);
+  });
+
   it('bad files are refused with the file and the path (exit 2), an empty file too', async () => {
     const bad = file('bad.yaml', {
       ...ranges,

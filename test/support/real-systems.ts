@@ -40,10 +40,10 @@ export const REAL_SYSTEMS: readonly RealSystemEntry[] = [
   // Lints the system-upgrade-controller Plan's script (test/fleet/suc-script.test.ts).
   { system: 'shellcheck', version: '0.9.0', provision: [BOOKWORM] },
   {
-    // A one-node cluster's components (test/support/cluster.ts): the kubelet it records is 30's.
+    // A one-node cluster's components (test/support/cluster.ts): the kubelet it records is 30's, kubectl 55's.
     system: 'cluster',
     version: '1.20.2',
-    provision: ['.ci/provision/30-kubelet-1.20.sh', '.ci/provision/35-cluster-1.20.sh'],
+    provision: ['.ci/provision/30-kubelet-1.20.sh', '.ci/provision/35-cluster-1.20.sh', '.ci/provision/55-kubectl.sh'],
     label: 'cluster (apiserver 1.20.2, kubelet 1.20.2)',
   },
 ];
