@@ -5,10 +5,11 @@
  */
 import type { JsonPathSegment } from '../errors.js';
 import { isPlainObject } from '../decode/input.js';
+import { deepEqual } from '../go/value-diff.js';
 import type { ReleaseInfo } from '../registry/registry.js';
 import { parseQuantity, quantityString } from '../quantity/quantity.js';
 import { JsonNumber } from '../json/number.js';
-import { fieldPath, isAbsent, sameJson, valueAt, type TemplateChange } from './template-diff.js';
+import { fieldPath, isAbsent, valueAt, type TemplateChange } from './template-diff.js';
 import type { RolloutRuleId } from './rollout-rules.js';
 
 /** What the apiserver does with a Pod edit. */
@@ -158,7 +159,7 @@ export function checkPodUpdate(
     if (key === 'schedulingGates' && info.minor >= 27) {
       const before = Array.isArray(oldSpec['schedulingGates']) ? (oldSpec['schedulingGates'] as unknown[]) : [];
       const after = Array.isArray(newSpec['schedulingGates']) ? (newSpec['schedulingGates'] as unknown[]) : [];
-      if (!after.every((g) => before.some((o) => sameJson(o, g)))) {
+      if (!after.every((g) => before.some((o) => deepEqual(o, g)))) {
         return refuse('pod-scheduling-gates-removed', ['spec', 'schedulingGates'], 'only deletion is allowed');
       }
       admit('pod-scheduling-gates-removed', 'update');
@@ -223,7 +224,7 @@ function ephemeralVerdict(before: Obj, after: Obj, info: ReleaseInfo): JsonPathS
   for (let i = 0; i < a.length; i++) {
     const name = obj(a[i])['name'];
     const j = b.findIndex((x) => obj(x)['name'] === name);
-    if (j < 0 || !sameJson(a[i], b[j])) return ['spec', 'ephemeralContainers', j < 0 ? i : j];
+    if (j < 0 || !deepEqual(a[i], b[j])) return ['spec', 'ephemeralContainers', j < 0 ? i : j];
   }
   return null;
 }
@@ -233,7 +234,7 @@ function onlyAddedTolerations(before: unknown, after: unknown): number | null {
   const a = Array.isArray(before) ? (before as unknown[]) : [];
   const b = Array.isArray(after) ? (after as unknown[]) : [];
   const strip = (t: unknown) => Object.fromEntries(Object.entries(obj(t)).filter(([k]) => k !== 'tolerationSeconds'));
-  const i = a.findIndex((t) => !b.some((n) => sameJson(strip(t), strip(n))));
+  const i = a.findIndex((t) => !b.some((n) => deepEqual(strip(t), strip(n))));
   return i < 0 ? null : i;
 }
 
