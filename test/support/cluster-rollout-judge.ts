@@ -115,7 +115,7 @@ export function clusterRolloutJudges(cluster: () => Cluster): void {
         const same = settled && now.map((v) => v.uid).join() === last.map((v) => v.uid).join();
         last = now;
         stable = same ? stable + 1 : 0;
-        return stable >= 5; // the same running pods for five seconds: the controller is done
+        return stable >= 3; // the same running pods three looks in a row: the controller is done
       });
       return last;
     }
@@ -323,7 +323,18 @@ export function clusterRolloutJudges(cluster: () => Cluster): void {
         apiVersion: 'apps/v1',
         kind: 'DaemonSet',
         metadata: { name: 'agent', namespace: ns, labels: { app: 'agent' } },
-        spec: { selector: { matchLabels: { app: 'agent' } }, template: template('agent', '1') },
+        spec: {
+          selector: { matchLabels: { app: 'agent' } },
+          template: {
+            ...template('agent', '1'),
+            // The node keeps the not-ready taint (no node lifecycle controller runs), which the
+            // DaemonSet controller honours; pods naming their node otherwise ignore it.
+            spec: {
+              ...template('agent', '1').spec,
+              tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoSchedule' }],
+            },
+          },
+        },
       },
       () => 1,
       [
