@@ -71,7 +71,8 @@ function walk(type: GoType, a: GoValue, b: GoValue, path: JsonPathSegment[], out
   }
 }
 
-function deepEqual(a: unknown, b: unknown): boolean {
+/** Deep equality of JSON-like values (objects by their own keys; numbers kept as source text by their text). */
+export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;

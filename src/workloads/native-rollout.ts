@@ -5,8 +5,9 @@
  * replaced pod's containers are all new.
  */
 import { isPlainObject } from '../decode/input.js';
+import { deepEqual } from '../go/value-diff.js';
 import type { ReleaseInfo } from '../registry/registry.js';
-import { fieldPath, isAbsent, sameJson, type TemplateChange } from './template-diff.js';
+import { fieldPath, isAbsent, type TemplateChange } from './template-diff.js';
 import { rolloutRule } from './rollout-rules.js';
 import type { Decision } from './verdict.js';
 
@@ -164,7 +165,7 @@ function refusedSpecField(
   after: Obj,
   info: ReleaseInfo,
 ): Decision | null {
-  const changed = (k: string) => !(isAbsent(before[k]) && isAbsent(after[k])) && !sameJson(before[k], after[k]);
+  const changed = (k: string) => !(isAbsent(before[k]) && isAbsent(after[k])) && !deepEqual(before[k], after[k]);
   const appsV1 = apiVersion === undefined || apiVersion === 'apps/v1' || apiVersion === 'apps/v1beta2';
   if (SELECTOR_IMMUTABLE.includes(kind) && appsV1 && info.minor >= rolloutRule('apps-selector-immutable').firstMinor) {
     if (changed('selector')) {

@@ -5,11 +5,12 @@
  */
 import type { JsonPathSegment } from '../errors.js';
 import { isPlainObject } from '../decode/input.js';
+import { deepEqual } from '../go/value-diff.js';
 import type { ReleaseInfo } from '../registry/registry.js';
 import { parseQuantity, quantityString } from '../quantity/quantity.js';
 import { JsonNumber } from '../json/number.js';
-import { fieldPath, isAbsent, sameJson, valueAt, type TemplateChange } from './template-diff.js';
-import type { RolloutRuleId } from './rollout-rules.js';
+import { fieldPath, isAbsent, valueAt, type TemplateChange } from './template-diff.js';
+import { rolloutRule, type RolloutRuleId } from './rollout-rules.js';
 
 /** What the apiserver does with a Pod edit. */
 export type PodUpdateVerdict =
@@ -33,11 +34,19 @@ export type PodUpdateVerdict =
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (isPlainObject(v) ? v : {});
 const MIRROR = 'kubernetes.io/config.mirror';
+/**
+ * Sidecars (restartable init containers) resize from 1.33: kubernetes/kubernetes#128367 (milestone
+ * v1.33), with 1.32 only relaxing the resize-policy validation for a rollback from 1.33 (#128754).
+ */
+const SIDECAR_RESIZE_MINOR = 33;
 
-/** Whether resize requests are admitted in this release (1.27–1.32 in the update, 1.33+ by subresource). */
+/** The first release of a rule row (the rows carry the boundaries and their sources). */
+const since = (id: RolloutRuleId): number => rolloutRule(id).firstMinor;
+
+/** Whether resize requests are admitted in this release (1.27–1.31 in the update, 1.32+ by subresource). */
 function resizeRule(info: ReleaseInfo, inPlaceResize: boolean): RolloutRuleId | null {
-  if (!inPlaceResize || info.minor < 27) return null;
-  return info.minor >= 33 ? 'pod-resize-subresource' : 'pod-resources-update';
+  if (!inPlaceResize || info.minor < since('pod-resources-update')) return null;
+  return info.minor >= since('pod-resize-subresource') ? 'pod-resize-subresource' : 'pod-resources-update';
 }
 
 /**
@@ -114,6 +123,12 @@ export function checkPodUpdate(
     if (key === 'containers' || key === 'initContainers') {
       const field = c.path.slice(3);
       if (field.length === 1 && field[0] === 'image' && c.op === 'replace') {
+        // ValidateContainerUpdates: the new image must be non-empty and carry no surrounding whitespace.
+        const image = valueAt(newSpec, [key, index ?? -1, 'image']);
+        if (image === '') return refuse('pod-image', c.path, 'Required value');
+        if (typeof image === 'string' && image.trim() !== image) {
+          return refuse('pod-image', c.path, 'must not have leading or trailing whitespace');
+        }
         admit('pod-image', 'update');
         continue;
       }
@@ -155,16 +170,16 @@ export function checkPodUpdate(
       admit('pod-tolerations-added', 'update');
       continue;
     }
-    if (key === 'schedulingGates' && info.minor >= 27) {
+    if (key === 'schedulingGates' && info.minor >= since('pod-scheduling-gates-removed')) {
       const before = Array.isArray(oldSpec['schedulingGates']) ? (oldSpec['schedulingGates'] as unknown[]) : [];
       const after = Array.isArray(newSpec['schedulingGates']) ? (newSpec['schedulingGates'] as unknown[]) : [];
-      if (!after.every((g) => before.some((o) => sameJson(o, g)))) {
+      if (!after.every((g) => before.some((o) => deepEqual(o, g)))) {
         return refuse('pod-scheduling-gates-removed', ['spec', 'schedulingGates'], 'only deletion is allowed');
       }
       admit('pod-scheduling-gates-removed', 'update');
       continue;
     }
-    if (key === 'terminationGracePeriodSeconds' && info.minor >= 21) {
+    if (key === 'terminationGracePeriodSeconds' && info.minor >= since('pod-termination-grace-negative')) {
       const before = oldSpec['terminationGracePeriodSeconds'];
       if (Number(before) < 0 && Number(newSpec['terminationGracePeriodSeconds']) === 1) {
         admit('pod-termination-grace-negative', 'update');
@@ -192,14 +207,14 @@ export function checkPodUpdate(
 function updatableFields(info: ReleaseInfo, resize: RolloutRuleId | null): string[] {
   const out = ['spec.containers[*].image', 'spec.initContainers[*].image', 'spec.activeDeadlineSeconds'];
   out.push('spec.tolerations (only additions to existing tolerations)');
-  if (info.minor >= 21)
+  if (info.minor >= since('pod-termination-grace-negative'))
     out.push('spec.terminationGracePeriodSeconds (allow it to be set to 1 if it was previously negative)');
   if (resize === 'pod-resources-update') out.push('spec.containers[*].resources (for CPU/memory only)');
-  if (info.minor >= 27) out.push('spec.schedulingGates (only deletions)');
+  if (info.minor >= since('pod-scheduling-gates-removed')) out.push('spec.schedulingGates (only deletions)');
   return out;
 }
 
-/** cpu/memory requests or limits of a container (1.27+) or a sidecar (1.33+), nothing else of resources. */
+/** cpu/memory requests or limits of a container (1.27+) or a sidecar (1.33+, SIDECAR_RESIZE_MINOR), nothing else of resources. */
 function resizable(
   list: JsonPathSegment | undefined,
   spec: Obj,
@@ -209,7 +224,7 @@ function resizable(
 ): boolean {
   if (list === 'initContainers') {
     const c = obj(valueAt(spec, ['initContainers', index ?? -1]));
-    if (!(info.minor >= 33 && c['restartPolicy'] === 'Always')) return false;
+    if (!(info.minor >= SIDECAR_RESIZE_MINOR && c['restartPolicy'] === 'Always')) return false;
   }
   const [, kind, resource] = field;
   return (kind === 'limits' || kind === 'requests') && (resource === 'cpu' || resource === 'memory');
@@ -223,7 +238,7 @@ function ephemeralVerdict(before: Obj, after: Obj, info: ReleaseInfo): JsonPathS
   for (let i = 0; i < a.length; i++) {
     const name = obj(a[i])['name'];
     const j = b.findIndex((x) => obj(x)['name'] === name);
-    if (j < 0 || !sameJson(a[i], b[j])) return ['spec', 'ephemeralContainers', j < 0 ? i : j];
+    if (j < 0 || !deepEqual(a[i], b[j])) return ['spec', 'ephemeralContainers', j < 0 ? i : j];
   }
   return null;
 }
@@ -233,7 +248,7 @@ function onlyAddedTolerations(before: unknown, after: unknown): number | null {
   const a = Array.isArray(before) ? (before as unknown[]) : [];
   const b = Array.isArray(after) ? (after as unknown[]) : [];
   const strip = (t: unknown) => Object.fromEntries(Object.entries(obj(t)).filter(([k]) => k !== 'tolerationSeconds'));
-  const i = a.findIndex((t) => !b.some((n) => sameJson(strip(t), strip(n))));
+  const i = a.findIndex((t) => !b.some((n) => deepEqual(strip(t), strip(n))));
   return i < 0 ? null : i;
 }
 

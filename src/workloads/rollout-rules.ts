@@ -174,9 +174,9 @@ export const ROLLOUT_RULES: readonly RolloutRule[] = Object.freeze([
     releases: 'kubernetes',
     firstMinor: 8,
     lastMinor: null,
-    source: `${VALIDATION}@v1.8.0 (ValidatePodUpdate: munge spec.containers[*].image, spec.initContainers[*].image)`,
+    source: `${VALIDATION}@v1.8.0 (ValidatePodUpdate: munge spec.containers[*].image, spec.initContainers[*].image); ${VALIDATION}@v1.20.2 (ValidateContainerUpdates: Required image, no leading or trailing whitespace; judged on the real 1.20.2 apiserver)`,
     statement:
-      'spec.containers[*].image and spec.initContainers[*].image may change (to a non-empty image); the kubelet then decides per container.',
+      'spec.containers[*].image and spec.initContainers[*].image may change, to a non-empty image without leading or trailing whitespace (else refused at that image field); the kubelet then decides per container.',
   },
   {
     id: 'pod-active-deadline',
@@ -202,9 +202,9 @@ export const ROLLOUT_RULES: readonly RolloutRule[] = Object.freeze([
     id: 'pod-termination-grace-negative',
     decidedBy: 'apiserver',
     releases: 'kubernetes',
-    firstMinor: 21,
+    firstMinor: 22,
     lastMinor: null,
-    source: `${VALIDATION}@master (ValidatePodUpdate: terminationGracePeriodSeconds)`,
+    source: `${VALIDATION}@master (ValidatePodUpdate: terminationGracePeriodSeconds); absent from ${VALIDATION}@v1.20.2 (read) and a 1.22 change (kubernetes/kubernetes#98866, release 1.22 per #103476 and the 1.22 release notes)`,
     statement: 'spec.terminationGracePeriodSeconds may be set to 1 where it was negative; any other change is refused.',
   },
   {
@@ -214,7 +214,7 @@ export const ROLLOUT_RULES: readonly RolloutRule[] = Object.freeze([
     firstMinor: 27,
     lastMinor: null,
     gate: { name: 'PodSchedulingReadiness', on: true },
-    source: `${VALIDATION}@v1.27.0 (validateOnlyDeletedSchedulingGates; alpha in 1.26, on by default from 1.27, GA 1.30)`,
+    source: `${VALIDATION}@v1.27.0 (validateOnlyDeletedSchedulingGates; KEP-3521: alpha in 1.26, beta and on by default from 1.27, GA 1.30; 1.26 with the gate turned on is not modelled)`,
     statement:
       'spec.schedulingGates may only lose entries (a pod with gates is not yet scheduled, so no kubelet runs it).',
   },
@@ -223,22 +223,22 @@ export const ROLLOUT_RULES: readonly RolloutRule[] = Object.freeze([
     decidedBy: 'apiserver',
     releases: 'kubernetes',
     firstMinor: 27,
-    lastMinor: 32,
+    lastMinor: 31,
     gate: { name: 'InPlacePodVerticalScaling', on: true },
-    source: `${VALIDATION}@v1.27.0 (ValidatePodUpdate: munge spec.containers[*].resources)`,
+    source: `${VALIDATION}@v1.27.0 (ValidatePodUpdate: munge spec.containers[*].resources; alpha from 1.27, KEP-1287); until 1.31: kubernetes/kubernetes#128266 moved resizes to the resize subresource in 1.32`,
     statement:
-      'With InPlacePodVerticalScaling on, 1.27–1.32 accept cpu and memory requests and limits of spec.containers[*] in the Pod update itself; the kubelet resizes (or restarts, by resizePolicy).',
+      'With InPlacePodVerticalScaling on, 1.27–1.31 accept cpu and memory requests and limits of spec.containers[*] in the Pod update itself; the kubelet resizes (or restarts, by resizePolicy).',
   },
   {
     id: 'pod-resize-subresource',
     decidedBy: 'apiserver',
     releases: 'kubernetes',
-    firstMinor: 33,
+    firstMinor: 32,
     lastMinor: null,
     gate: { name: 'InPlacePodVerticalScaling', on: true },
-    source: `${VALIDATION}@v1.33.0 (ValidatePodResize; pkg/registry/core/pod/strategy.go podResizeStrategy)`,
+    source: `${VALIDATION}@master (ValidatePodResize; pkg/registry/core/pod/strategy.go podResizeStrategy); from 1.32: kubernetes/kubernetes#128266 (the resize subresource, 1.32 release notes; KEP-1287 history "v1.32 updates"), alpha in 1.32, on by default from 1.33; sidecars from 1.33 (#128367)`,
     statement:
-      'From 1.33 cpu and memory of containers (and sidecars) change only through the resize subresource (kubectl patch --subresource resize), in a request that changes nothing else; the Pod update refuses them.',
+      'From 1.32 cpu and memory of containers (from 1.33 also sidecars) change only through the resize subresource (kubectl patch --subresource resize), in a request that changes nothing else; the Pod update refuses them.',
   },
   {
     id: 'pod-resize-qos',

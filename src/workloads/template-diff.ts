@@ -7,7 +7,7 @@
  * `omitempty` leaves them.
  */
 import { formatJsonPath, KubeletHashError, type JsonPathSegment } from '../errors.js';
-import { diffGoValuePaths } from '../go/value-diff.js';
+import { deepEqual, diffGoValuePaths } from '../go/value-diff.js';
 import { DECODE_ONLY, hashesFor } from '../hash/hashes-for.js';
 import type { ReleaseInfo } from '../registry/registry.js';
 import { isPlainObject } from '../decode/input.js';
@@ -93,7 +93,7 @@ function diffContainerList(
     const p = [...path, i];
     if (!isPlainObject(ca) || !isPlainObject(cb)) {
       // Not containers (the front ends refuse those before): a change of the element as a whole.
-      if (!sameJson(ca, cb)) out.push({ op: 'replace', path: p });
+      if (!deepEqual(ca, cb)) out.push({ op: 'replace', path: p });
       return;
     }
     // Decode errors are rooted where the container sits in the document.
@@ -136,16 +136,5 @@ function diffJson(a: unknown, b: unknown, path: JsonPathSegment[], out: Template
     a.forEach((x, i) => diffJson(x, (b as unknown[])[i], [...path, i], out));
     return;
   }
-  if (!sameJson(a, b)) out.push({ op: 'replace', path });
-}
-
-/** Deep equality of JSON values (numbers kept as source text compare by their text). */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  if (!deepEqual(a, b)) out.push({ op: 'replace', path });
 }

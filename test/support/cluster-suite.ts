@@ -10,7 +10,9 @@
  *   container; the control run without `apply` recreates them;
  * - in-place patches (a controller's case): before each patch of a running pod `predictRestarts`
  *   says per container restart or keep; after the kubelet synced, the containers CRI runs (ids) and
- *   the restart counts the pod's status reports equal the prediction for every container.
+ *   the restart counts the pod's status reports equal the prediction for every container;
+ * - rollouts and Pod edits (support/cluster-rollout-judge.ts): predictRollout against the real
+ *   controllers and the apiserver's Pod update rules.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +22,7 @@ import { applyApiserverDefaults, hashContainer, predictRestarts } from '../../sr
 import { cli } from './cli.js';
 import { Cluster, CLUSTER_IMAGE, CLUSTER_IMAGE_2 } from './cluster.js';
 import { clusterPods, NO_TOKEN_ACCOUNT, patchPod, type ApiPod } from './cluster-pods.js';
+import { clusterRolloutJudges } from './cluster-rollout-judge.js';
 import type { CriContainer } from './containerd-daemon.js';
 import { describeReal } from './real-systems.js';
 
@@ -444,7 +447,10 @@ export function clusterSuite(containerd: string): void {
         expect(comparisons.some((c) => c.observed === 'restart')).toBe(true);
         expect(comparisons.some((c) => c.observed === 'keep')).toBe(true);
       }, 900_000);
+
+      // The apiserver's Pod rules and the native controllers, judged against predictRollout.
+      clusterRolloutJudges(() => cluster);
     },
-    'apiserver pods: defaulting, node upgrade, in-place patches',
+    'apiserver pods: defaulting, node upgrade, in-place patches, rollouts and Pod edits',
   );
 }

@@ -129,7 +129,7 @@ export class Cluster {
     this.startDaemon('kube-controller-manager', this.record.CONTROLLER_MANAGER!, [
       '--kubeconfig',
       this.path('admin.kubeconfig'),
-      '--controllers=job,namespace,serviceaccount,serviceaccount-token,garbagecollector,deployment,replicaset',
+      '--controllers=job,namespace,serviceaccount,serviceaccount-token,garbagecollector,deployment,replicaset,statefulset,daemonset',
       '--service-account-private-key-file',
       this.path('sa.key'),
       '--root-ca-file',
