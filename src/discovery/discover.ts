@@ -45,9 +45,6 @@ export interface RuntimeDiscovery {
   steps: string[];
 }
 
-/** containers/storage's runroot when storage.conf names none (run as root). */
-const CRIO_DEFAULT_RUNROOT = '/run/containers/storage';
-
 const under = (fsRoot: string, path: string): string => (fsRoot === '/' ? path : join(fsRoot, path));
 
 /** The root `layout` would use on this node: its config file's, else its default. */
@@ -161,7 +158,7 @@ export function discoverRuntime(options: DiscoverOptions = {}): RuntimeDiscovery
   let runRoot: RuntimeDiscovery['runRoot'];
   if (layout.runtime === 'cri-o') {
     const fromFile = found ? crioRunRootOf(readFileSync(configOnDisk, 'utf8'), configPath) : undefined;
-    const path = fromFile ?? CRIO_DEFAULT_RUNROOT;
+    const path = fromFile ?? layout.defaultRunRoot!;
     runRoot = { root: path, onDisk: under(fsRoot, path), from: fromFile ? 'config file' : 'layout default' };
     steps.push(`runroot ${path} (${runRoot.from})`);
   }

@@ -5,5 +5,6 @@
  */
 export { discoverRuntime, requireRuntimeRoot, type RuntimeDiscovery } from './discover.js';
 export { checkPlannedRoot } from './plan-root.js';
+export { RUNTIME_LAYOUTS, type RuntimeLayout } from './layouts.js';
 export { versionOfKubeletBinary, versionOfKubeletOutput, versionOfNodeObject } from './kubelet-version.js';
 export { listCriContainers, type CriContainer, type CriListing } from './cri-client.js';

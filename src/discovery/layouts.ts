@@ -18,6 +18,13 @@ export interface RuntimeLayout {
   defaultRoot: string;
   /** A directory only this distribution has: tells k3s from rke2, which share a socket path. */
   marker?: string;
+  /**
+   * The runtime's own systemd units, stopped after the kubelet in this order (the plain layouts
+   * only: k3s, rke2 and k0s run kubelet and containerd in one service of their own).
+   */
+  units?: readonly string[];
+  /** CRI-O: containers/storage's runroot when storage.conf names none (run as root). */
+  defaultRunRoot?: string;
 }
 
 export const RUNTIME_LAYOUTS: readonly RuntimeLayout[] = [
@@ -27,6 +34,8 @@ export const RUNTIME_LAYOUTS: readonly RuntimeLayout[] = [
     sockets: ['/run/containerd/containerd.sock', '/var/run/containerd/containerd.sock'],
     config: '/etc/containerd/config.toml',
     defaultRoot: '/var/lib/containerd',
+    // containerd's own containerd.service.
+    units: ['containerd'],
   },
   {
     // rancher/rke2 @ v1.36.3+rke2r1: pkg/cli/cmds/server.go and agent.go make /var/lib/rancher/rke2 the
@@ -72,6 +81,9 @@ export const RUNTIME_LAYOUTS: readonly RuntimeLayout[] = [
     sockets: ['/run/crio/crio.sock', '/var/run/crio/crio.sock'],
     config: '/etc/containers/storage.conf',
     defaultRoot: '/var/lib/containers/storage',
+    defaultRunRoot: '/run/containers/storage',
+    // cri-o's contrib/systemd crio.service.
+    units: ['crio'],
   },
   {
     name: 'docker',
@@ -79,5 +91,9 @@ export const RUNTIME_LAYOUTS: readonly RuntimeLayout[] = [
     sockets: ['/run/cri-dockerd.sock', '/var/run/cri-dockerd.sock'],
     config: '/etc/docker/daemon.json',
     defaultRoot: '/var/lib/docker',
+    // Mirantis cri-dockerd's packaging/systemd cri-docker.service, then moby's contrib/init/systemd
+    // docker.socket and docker.service (the socket too, or a connection would start dockerd again
+    // during apply). Kubelets before 1.24 talk to dockerd through their own dockershim: no cri-docker.
+    units: ['cri-docker', 'docker.socket', 'docker'],
   },
 ];

@@ -6,6 +6,7 @@
  * narrow to one node; the field selector spec.nodeName does), and, as a variant, a Rancher
  * system-upgrade-controller `Plan` that gates, applies and swaps the kubelet node by node.
  */
+import { RUNTIME_LAYOUTS, type RuntimeLayout } from '../discovery/index.js';
 
 export interface FleetOptions {
   /** The nodes to run on. */
@@ -43,23 +44,19 @@ export interface SucPlanOptions extends FleetOptions {
 }
 
 /**
- * The node facts per runtime the Plan needs beyond the root (doctor's layouts name the same
- * files): the systemd units to stop after the kubelet, in stop order, and the store flags.
- * Unit names are the projects' own: containerd.service (containerd's containerd.service), crio.service
- * (cri-o's contrib/systemd), docker.service and docker.socket (moby's contrib/init/systemd; the
- * socket is stopped too, or a connection would start dockerd again during apply) and
- * cri-docker.service (Mirantis cri-dockerd's packaging/systemd; kubelets before 1.24 talk to
- * dockerd through their own dockershim, so there is none).
+ * The node facts per runtime the Plan needs beyond the root come from discovery's layouts, the ones
+ * `doctor` reads (one table): the plain layout of each runtime names its systemd units, CRI-O's
+ * default runroot and dockerd's daemon.json.
  */
-const RUNTIME_FACTS = {
-  containerd: { units: ['containerd'] },
-  'cri-o': { units: ['crio'], runRoot: '/run/containers/storage' },
-  docker: { units: ['cri-docker', 'docker.socket', 'docker'], daemonConfig: '/etc/docker/daemon.json' },
-} as const;
+function layoutOf(runtime: FleetOptions['runtime']): RuntimeLayout {
+  const layout = RUNTIME_LAYOUTS.find((l) => l.name === runtime);
+  if (!layout) throw new Error(`no plain layout for ${runtime}`); // every runtime has one (layouts.ts)
+  return layout;
+}
 
 /** The kubelet and the runtime's units, in stop order, for a node running `runtime` under kubelet `from`. */
 export function defaultUnits(runtime: FleetOptions['runtime'], from: string): string[] {
-  const units: string[] = [...RUNTIME_FACTS[runtime].units];
+  const units: string[] = [...(layoutOf(runtime).units ?? [])];
   const minor = /^v?1\.(\d+)/.exec(from)?.[1];
   if (runtime === 'docker' && minor !== undefined && Number(minor) < 24) units.shift();
   return ['kubelet', ...units];
@@ -182,9 +179,9 @@ const quote = (text: string): string =>
 function storeFlags(o: SucPlanOptions): string {
   const host = (path: string) => (quote(path) === path ? `"$host${path}"` : `"$host"${quote(path)}`);
   const flags = [rootFlag(o.runtime), host(o.runtimeRoot)];
-  if (o.runtime === 'cri-o') flags.push('--crio-runroot', host(o.crioRunRoot ?? RUNTIME_FACTS['cri-o'].runRoot));
+  if (o.runtime === 'cri-o') flags.push('--crio-runroot', host(o.crioRunRoot ?? layoutOf('cri-o').defaultRunRoot!));
   // Without it apply would read the agent container's own /etc/docker/daemon.json, not the node's.
-  if (o.runtime === 'docker') flags.push('--docker-config', host(o.dockerConfig ?? RUNTIME_FACTS.docker.daemonConfig));
+  if (o.runtime === 'docker') flags.push('--docker-config', host(o.dockerConfig ?? layoutOf('docker').config));
   return flags.join(' ');
 }
 

@@ -21,6 +21,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { applyApiserverDefaults, hashContainer, predictRestarts } from '../../src/index.js';
 import { cli } from './cli.js';
 import { Cluster, CLUSTER_IMAGE, CLUSTER_IMAGE_2 } from './cluster.js';
+import { fleetJudge } from './cluster-fleet-judge.js';
 import { clusterPods, NO_TOKEN_ACCOUNT, patchPod, type ApiPod } from './cluster-pods.js';
 import { clusterRolloutJudges } from './cluster-rollout-judge.js';
 import type { CriContainer } from './containerd-daemon.js';
@@ -118,6 +119,9 @@ export function clusterSuite(containerd: string): void {
       afterAll(async () => {
         await made?.teardown();
       }, 120_000);
+
+      // First, on a node no other judge has touched yet; it leaves no record behind.
+      fleetJudge(() => cluster, systems);
 
       it('defaulting: for every container of 41 varied pods sent through the apiserver, applyApiserverDefaults equals what it stored, and the kubelet stored hashContainer of both', async () => {
         const ns = await cluster.createNamespace('kh-defaults');

@@ -329,6 +329,8 @@ export class Cluster {
       '--enable-admission-plugins=ServiceAccount,LimitRanger',
       `--service-cluster-ip-range=${SERVICE_RANGE}`,
       '--allow-privileged=true',
+      // kubectl logs/exec: reach the kubelet at the node's address, not its name (no DNS in the namespace).
+      '--kubelet-preferred-address-types=InternalIP',
       '--profiling=false',
     ]);
     await this.waitFor(
