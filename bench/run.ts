@@ -18,6 +18,7 @@ import { hashedBytes } from '../src/hash/compute.js';
 import { decodeFor } from '../src/hash/hashes-for.js';
 import { hashContainer, hashContainerWithoutResources, planUpgrade, releaseInfo } from '../src/index.js';
 import { daemonSetFleet } from './fleet.js';
+import { startUpFigures, startUpLines } from './start-up.js';
 import { goJudgeFor, goKubeletNs } from './go-kubelet.js';
 import { CONTAINERS, ERAS, plain, toText } from './support/cases.js';
 import { measureInterleaved, timingSink } from './support/timing.js';
@@ -228,6 +229,10 @@ const cli = {
   growth: big.cpuMs! / big.inputMB! / (small.cpuMs! / small.inputMB!),
 };
 
+// --- start-up (whole processes against dist/) -------------------------------------------------
+
+const startUp = startUpFigures(quick ? 7 : 21);
+
 // --- report ---------------------------------------------------------------------------------
 
 const f = (n: number, d = 0): string => n.toFixed(d);
@@ -265,6 +270,7 @@ for (const [what, growth] of [
   ['hand-written', cli.handGrowth],
 ] as const)
   if (growth > 1.5) console.log(`NOT LINEAR: the CLI over ${what} pods grows ${f(growth, 2)}x per MB (the bar is 1.5)`);
+console.log('\n' + startUpLines(startUp).join('\n'));
 
 writeFileSync(
   new URL('results.json', BENCH_DIR),
@@ -279,6 +285,7 @@ writeFileSync(
       heap,
       plan,
       cli,
+      startUp,
       sink: timingSink() & 1,
     },
     null,

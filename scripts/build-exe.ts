@@ -66,6 +66,24 @@ async function bundle(file: string): Promise<void> {
         },
       },
       {
+        // src/on-demand.ts requires zod and yaml from node_modules on first use; the executable
+        // has no node_modules, so both are bundled and handed out from static imports.
+        name: 'on-demand-deps',
+        setup(b) {
+          b.onLoad({ filter: /src[\\/]on-demand\.ts$/ }, () => ({
+            contents: [
+              "import * as zod from 'zod';",
+              "import * as yaml from 'yaml';",
+              'export const zodNow = () => zod;',
+              'export const yamlNow = () => yaml;',
+              'export function lazySchema(build) { let built; return () => (built ??= build(zod.z)); }',
+            ].join('\n'),
+            loader: 'js',
+            resolveDir: join(ROOT, 'src'),
+          }));
+        },
+      },
+      {
         // The `example` command's pod, examples/pod.json, written into the bundle: the executable
         // has no package beside it to read the file from.
         name: 'example-pod',

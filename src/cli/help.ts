@@ -81,7 +81,7 @@ export function commandHelp(cmd: CommandDef): string {
   return lines.join('\n') + '\n';
 }
 
-export function programHelp(commands: readonly CommandDef[]): string {
+export function programHelp(commands: readonly Pick<CommandDef, 'name' | 'summary'>[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   const releases = supportedReleases();
   return [

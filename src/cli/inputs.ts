@@ -11,10 +11,11 @@ import {
 } from '../defaults/index.js';
 import { KubeletHashError, formatJsonPath, type JsonPathSegment } from '../errors.js';
 import { locateContainers, type ContainerList } from '../pod/locate.js';
-import { manifestObjects, readDocuments, type ManifestObject, type SourcePosition } from '../pod/read-documents.js';
+import { manifestObjects, readDocuments, type ManifestObject } from '../pod/read-documents.js';
 import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
 import { UsageError, flag, str, type CommandContext, type OptionDef } from './command.js';
 import { readInput } from './io.js';
+import { LocatedError } from './located-error.js';
 
 /** Where a container came from; the first fields of every row about a container. */
 interface ContainerRef {
@@ -42,18 +43,6 @@ export interface InputContainer {
   path: JsonPathSegment[];
   /** metadata.uid of the object, when it has one (a pod as the apiserver serves it). */
   uid: string | null;
-}
-
-/** A library error, with the file and the place in it that it concerns. */
-export class LocatedError extends Error {
-  override readonly name = 'LocatedError';
-  constructor(
-    readonly error: KubeletHashError,
-    readonly file: string,
-    readonly position: SourcePosition | null,
-  ) {
-    super(error.message);
-  }
 }
 
 const SYNTAX_POSITION = /at line (\d+), column (\d+)/;

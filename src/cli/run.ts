@@ -15,9 +15,9 @@ import {
   type Values,
 } from './command.js';
 import { GLOBAL_OPTIONS, commandHelp, programHelp } from './help.js';
-import { LocatedError } from './inputs.js';
+import { LocatedError } from './located-error.js';
 import { maxInputBytes, type CliIO } from './io.js';
-import { COMMANDS } from './registry.js';
+import { COMMAND_INDEX } from './command-index.js';
 import { didYouMean } from './suggest.js';
 import { toolVersion } from './version.js';
 
@@ -27,23 +27,25 @@ const bigintSafe = (_k: string, v: unknown): unknown => (typeof v === 'bigint' ?
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) {
-    io.stderr.write(programHelp(COMMANDS));
+    io.stderr.write(programHelp(COMMAND_INDEX));
     return 2;
   }
   if (name === '--help' || name === '-h' || name === 'help') {
     const topic = name === 'help' ? rest[0] : undefined;
-    const cmd = topic === undefined ? undefined : COMMANDS.find((c) => c.name === topic);
-    if (topic !== undefined && !cmd) return fail(io, null, false, unknownCommand(topic), []);
-    io.stdout.write(cmd ? commandHelp(cmd) : programHelp(COMMANDS));
+    const entry = topic === undefined ? undefined : COMMAND_INDEX.find((c) => c.name === topic);
+    if (topic !== undefined && !entry) return fail(io, null, false, unknownCommand(topic), []);
+    io.stdout.write(entry ? commandHelp(await entry.load()) : programHelp(COMMAND_INDEX));
     return 0;
   }
   if (name === '--version' || name === '-V') {
     io.stdout.write(`kubelet-hash ${toolVersion()}\n`);
     return 0;
   }
-  const cmd = COMMANDS.find((c) => c.name === name);
+  const entry = COMMAND_INDEX.find((c) => c.name === name);
   const wantsJson = rest.includes('--json') || rest.includes('--ndjson');
-  if (!cmd) return fail(io, null, wantsJson, unknownCommand(name), []);
+  if (!entry) return fail(io, null, wantsJson, unknownCommand(name), []);
+  // Only the module of the command that runs is loaded.
+  const cmd = await entry.load();
   const end = rest.indexOf('--');
   const flags = end === -1 ? rest : rest.slice(0, end);
   if (flags.includes('--help') || flags.includes('-h')) {
@@ -95,7 +97,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 }
 
 function unknownCommand(name: string): UsageError {
-  const names = COMMANDS.map((c) => c.name);
+  const names = COMMAND_INDEX.map((c) => c.name);
   return new UsageError(
     `unknown command ${JSON.stringify(name)}${didYouMean(name, names)} (commands: ${names.join(', ')}; see kubelet-hash --help)`,
   );

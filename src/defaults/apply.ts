@@ -3,7 +3,7 @@
  * release stores and serves it (what the kubelet hashes). The facts are the rows of `table.ts`;
  * this module only knows how to apply each kind of rule to a copy of the input.
  */
-import { z } from 'zod';
+import { lazySchema } from '../on-demand.js';
 import type { JsonPathSegment } from '../errors.js';
 import { decodeFor, containerJson, type ContainerInput } from '../hash/hashes-for.js';
 import { checkOptions } from '../hash/options.js';
@@ -87,14 +87,16 @@ export interface ApiserverDefaultsReport {
   limitRanger: LimitRangerSet[];
 }
 
-const optionsSchema = z.object({
-  kubeletVersion: z.string(),
-  podSpec: z.looseObject({}).optional(),
-  tokenVolume: z.string().min(1).optional(),
-  list: z.enum(CONTAINER_LISTS).optional(),
-  featureGates: z.record(z.string(), z.boolean()).optional(),
-  limitRanges: z.unknown().optional(),
-});
+const optionsSchema = lazySchema((z) =>
+  z.object({
+    kubeletVersion: z.string(),
+    podSpec: z.looseObject({}).optional(),
+    tokenVolume: z.string().min(1).optional(),
+    list: z.enum(CONTAINER_LISTS).optional(),
+    featureGates: z.record(z.string(), z.boolean()).optional(),
+    limitRanges: z.unknown().optional(),
+  }),
+);
 
 /** A JSON object as the decoder reads it. */
 type JsonObject = Record<string, unknown>;
@@ -148,7 +150,12 @@ export function applyApiserverDefaultsReport(
   container: ContainerInput,
   options: ApiserverDefaultsOptions,
 ): ApiserverDefaultsReport {
-  const opts = checkOptions(optionsSchema, options, 'options', 'an options object such as { kubeletVersion: "1.24" }');
+  const opts = checkOptions(
+    optionsSchema(),
+    options,
+    'options',
+    'an options object such as { kubeletVersion: "1.24" }',
+  );
   const info = releaseInfo(opts.kubeletVersion, ['options', 'kubeletVersion']);
   const json = containerJson(container);
   decodeFor(json, info, undefined, true); // typed errors for input the release's apiserver would refuse to decode

@@ -3,7 +3,7 @@
  * field level. Nothing here is written per release: every reason is derived from the two releases'
  * type models, the decoded values and the pre-images.
  */
-import { z } from 'zod';
+import { lazySchema } from '../on-demand.js';
 import type { JsonEscapeMode } from '../models/json-escapes.js';
 import { formatJsonPath, type JsonPathSegment } from '../errors.js';
 import { preimageAndHash } from '../hash/compute.js';
@@ -54,12 +54,14 @@ export interface ExplainOptions {
   toJsonEscapes?: JsonEscapeMode;
 }
 
-const optionsSchema = z.object({
-  from: z.string(),
-  to: z.string(),
-  fromJsonEscapes: escapesSchema.optional(),
-  toJsonEscapes: escapesSchema.optional(),
-});
+const optionsSchema = lazySchema((z) =>
+  z.object({
+    from: z.string(),
+    to: z.string(),
+    fromJsonEscapes: escapesSchema().optional(),
+    toJsonEscapes: escapesSchema().optional(),
+  }),
+);
 
 function algorithmText(a: HashAlgorithmName): string {
   if (a === 'legacy') return 'the go-spew text of the v1.Container struct (every field of every reached struct)';
@@ -94,7 +96,7 @@ interface Side {
  */
 export function explainHashChange(container: ContainerInput, options: ExplainOptions): HashChangeExplanation {
   const opts = checkOptions(
-    optionsSchema,
+    optionsSchema(),
     options,
     'options',
     'an options object such as { from: "1.13", to: "1.14" }',

@@ -1,9 +1,10 @@
 /** Validation of the options objects public functions take (zod at the edge, typed errors out). */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { OptionError, parseWith } from '../errors.js';
 import type { JsonEscapeMode } from '../models/json-escapes.js';
 import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
 import { kubeletToolchain } from '../registry/toolchain.js';
+import { lazySchema } from '../on-demand.js';
 
 /**
  * Which kubelet to reproduce: taken by every hashing function. Invalid options throw
@@ -33,12 +34,14 @@ export interface HashOptions {
   jsonEscapes?: JsonEscapeMode;
 }
 
-export const escapesSchema = z.enum(['go1.22', 'pre-go1.22']);
+export const escapesSchema = lazySchema((z) => z.enum(['go1.22', 'pre-go1.22']));
 
-const hashOptionsSchema = z.object({
-  kubeletVersion: z.string(),
-  jsonEscapes: escapesSchema.optional(),
-});
+const hashOptionsSchema = lazySchema((z) =>
+  z.object({
+    kubeletVersion: z.string(),
+    jsonEscapes: escapesSchema().optional(),
+  }),
+);
 
 export interface ResolvedHashOptions {
   info: ReleaseInfo;
@@ -63,7 +66,7 @@ export function checkOptions<T>(schema: z.ZodType<T>, value: unknown, name: stri
 export function resolveHashOptions(options: unknown, name = 'options'): ResolvedHashOptions {
   const fast = wellFormed(options);
   if (fast) return fast;
-  const data = checkOptions(hashOptionsSchema, options, name, 'an options object such as { kubeletVersion: "1.27" }');
+  const data = checkOptions(hashOptionsSchema(), options, name, 'an options object such as { kubeletVersion: "1.27" }');
   const info = releaseInfo(data.kubeletVersion, [name, 'kubeletVersion']);
   return { info, jsonEscapes: data.jsonEscapes ?? patchTableEscapes(data.kubeletVersion) };
 }

@@ -2,7 +2,7 @@
  * `containerChanged`: whether a kubelet of a given release kills and recreates a container of a
  * pod it syncs, with the exact rules of that release (restart-rules.ts), and why.
  */
-import { z } from 'zod';
+import { lazySchema } from '../on-demand.js';
 import { RecordError } from '../errors.js';
 import { formatHash } from '../hash/format.js';
 import type { ChangedRule } from './changed-rule.js';
@@ -104,13 +104,15 @@ export interface ContainerChangedResult {
   assumptions: string[];
 }
 
-const optionsSchema = ruleOptionsSchema.extend({
-  containerList: z.enum(['containers', 'initContainers', 'ephemeralContainers']).optional(),
-  state: containerStateSchema.optional(),
-  podInitialized: z.boolean().optional(),
-  restartPolicy: z.enum(['Always', 'OnFailure', 'Never']).optional(),
-  pod: z.unknown().optional(),
-});
+const optionsSchema = lazySchema((z) =>
+  ruleOptionsSchema().extend({
+    containerList: z.enum(['containers', 'initContainers', 'ephemeralContainers']).optional(),
+    state: containerStateSchema().optional(),
+    podInitialized: z.boolean().optional(),
+    restartPolicy: z.enum(['Always', 'OnFailure', 'Never']).optional(),
+    pod: z.unknown().optional(),
+  }),
+);
 
 /**
  * What a kubelet of `options.kubeletVersion` decides for a container whose runtime status stores
@@ -141,7 +143,7 @@ export function containerChanged(
   status: ContainerStatusInput,
   options: ContainerChangedOptions,
 ): ContainerChangedResult {
-  const { opts, info, gates, toolchain } = resolveRuleOptions(optionsSchema, options, '{ kubeletVersion: "1.29" }');
+  const { opts, info, gates, toolchain } = resolveRuleOptions(optionsSchema(), options, '{ kubeletVersion: "1.29" }');
   // Decode, shape and name checks first (as every function does), the status and options after.
   const computed = hashesFor(container, info, opts.jsonEscapes, CONTAINER_CHECKS);
   const stored = readStoredHashes(status, ['status'], opts.storedHashReading ?? 'strict');

@@ -2,7 +2,7 @@
  * Options shared by the controller-facing calls (containerChanged, translateHash, planUpgrade…):
  * zod at the edge, typed errors out, in the same style as `options.ts`.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { GateName } from '../models/dsl.js';
 import { OptionError, type JsonPathSegment } from '../errors.js';
 import { modelledGates, releaseInfo, type ReleaseInfo } from '../registry/registry.js';
@@ -10,6 +10,7 @@ import { MAX_UINT64 } from '../go/ints.js';
 import { isPlainObject } from '../decode/input.js';
 import { parseHash, storedHashValue } from '../hash/format.js';
 import { checkOptions, escapesSchema, patchTableNote } from '../hash/options.js';
+import { lazySchema } from '../on-demand.js';
 export { checkOptions, escapesSchema } from '../hash/options.js';
 
 /**
@@ -67,7 +68,7 @@ export interface FeatureGates {
 
 export type { GateName } from '../models/dsl.js';
 
-export const featureGatesSchema = z.record(z.string(), z.unknown());
+export const featureGatesSchema = lazySchema((z) => z.record(z.string(), z.unknown()));
 
 /**
  * Feature gates after they are read (each value through strconv.ParseBool, each name one the
@@ -87,16 +88,18 @@ export const featureGatesSchema = z.record(z.string(), z.unknown());
 export type GateSettings = Partial<Record<GateName, boolean>>;
 
 /** {@link GateSettings} as a file holds them (a plan file's `featureGates`). */
-export const gateSettingsSchema: z.ZodType<GateSettings> = z.record(z.string(), z.boolean());
+export const gateSettingsSchema: () => z.ZodType<GateSettings> = lazySchema((z) => z.record(z.string(), z.boolean()));
 
 /** The options every restart-rule call takes (`containerChanged`, `predictRestarts`). */
-export const ruleOptionsSchema = z.object({
-  kubeletVersion: z.string(),
-  jsonEscapes: escapesSchema.optional(),
-  featureGates: featureGatesSchema.optional(),
-  staticPod: z.boolean().optional(),
-  storedHashReading: z.enum(['strict', 'kubelet']).optional(),
-});
+export const ruleOptionsSchema = lazySchema((z) =>
+  z.object({
+    kubeletVersion: z.string(),
+    jsonEscapes: escapesSchema().optional(),
+    featureGates: featureGatesSchema().optional(),
+    staticPod: z.boolean().optional(),
+    storedHashReading: z.enum(['strict', 'kubelet']).optional(),
+  }),
+);
 
 /** `number 1.5`, `object`: what a refused value was, without printing objects. */
 function describeValue(value: unknown): string {
@@ -264,10 +267,10 @@ export function readHashValue(value: unknown, path: JsonPathSegment[], reading: 
   );
 }
 
-export const hashValueSchema = z.union([z.string(), z.number(), z.bigint()]);
+export const hashValueSchema = lazySchema((z) => z.union([z.string(), z.number(), z.bigint()]));
 
 /** Checks restart-rule options and resolves the release and whether in-place resize applies. */
-export function resolveRuleOptions<T extends z.infer<typeof ruleOptionsSchema>>(
+export function resolveRuleOptions<T extends z.infer<ReturnType<typeof ruleOptionsSchema>>>(
   schema: z.ZodType<T>,
   options: unknown,
   example: string,

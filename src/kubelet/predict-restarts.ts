@@ -4,7 +4,7 @@
  * release kills and recreates, and why. The running containers are assumed to have been created by
  * this same kubelet from the old spec; their runtime states come from `options.podStatus` when given.
  */
-import { z } from 'zod';
+import { lazySchema } from '../on-demand.js';
 import { formatHash } from '../hash/format.js';
 import type { ReleaseInfo } from '../registry/registry.js';
 import type { ChangedRule } from './changed-rule.js';
@@ -156,7 +156,7 @@ export interface RestartPrediction {
   podReason?: string;
 }
 
-const optionsSchema = ruleOptionsSchema.extend({ podStatus: z.unknown().optional() });
+const optionsSchema = lazySchema((z) => ruleOptionsSchema().extend({ podStatus: z.unknown().optional() }));
 
 /**
  * Compares the containers of `oldPodSpec` and `newPodSpec` (Pods, pod specs, or workloads with a
@@ -187,7 +187,7 @@ export function predictRestarts(
   newPodSpec: unknown,
   options: PredictRestartsOptions,
 ): RestartPrediction {
-  const { opts, info, gates, toolchain } = resolveRuleOptions(optionsSchema, options, '{ kubeletVersion: "1.31" }');
+  const { opts, info, gates, toolchain } = resolveRuleOptions(optionsSchema(), options, '{ kubeletVersion: "1.31" }');
   const before = locateContainers(oldPodSpec);
   const after = locateContainers(newPodSpec);
   for (const c of [...before, ...after]) checkContainerName(c.container, c.path);

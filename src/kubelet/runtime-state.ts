@@ -4,7 +4,7 @@
  * initialised. Callers give these as a container state or as a Pod's `status`; whatever is not
  * given is assumed, and the verdict says what was assumed.
  */
-import { z } from 'zod';
+import { lazySchema } from '../on-demand.js';
 import { OptionError, parseWith, type JsonPathSegment } from '../errors.js';
 import { isPlainObject } from '../decode/input.js';
 
@@ -70,13 +70,15 @@ export interface PodFacts {
   containers: Map<string, RuntimeFacts>;
 }
 
-export const containerStateSchema = z.looseObject({
-  state: z.union([z.enum(['running', 'exited', 'created', 'unknown']), z.record(z.string(), z.unknown())]).optional(),
-  exitCode: z.number().int().optional(),
-  lastState: z.record(z.string(), z.unknown()).optional(),
-  started: z.boolean().optional(),
-  resources: z.record(z.string(), z.unknown()).optional(),
-});
+export const containerStateSchema = lazySchema((z) =>
+  z.looseObject({
+    state: z.union([z.enum(['running', 'exited', 'created', 'unknown']), z.record(z.string(), z.unknown())]).optional(),
+    exitCode: z.number().int().optional(),
+    lastState: z.record(z.string(), z.unknown()).optional(),
+    started: z.boolean().optional(),
+    resources: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
 
 function exitCodeOf(terminated: unknown): number | undefined {
   if (!isPlainObject(terminated)) return undefined;
@@ -87,7 +89,7 @@ function exitCodeOf(terminated: unknown): number | undefined {
 /** Reads one container state (either form). */
 export function readContainerState(input: unknown, path: JsonPathSegment[]): RuntimeFacts {
   const s = parseWith(
-    containerStateSchema,
+    containerStateSchema(),
     input,
     (issue) =>
       new OptionError(

@@ -4,7 +4,7 @@
  * cri-dockerd prefix with `annotation.`) or plain values (`{ hash, hashWithoutResources }`, also a
  * `ContainerRecordInfo` from the runtime module).
  */
-import { z } from 'zod';
+import { lazySchema } from '../on-demand.js';
 import { HashFormatError, OptionError, parseWith, type JsonPathSegment } from '../errors.js';
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../registry/registry.js';
 import { DOCKER_ANNOTATION_PREFIX } from '../runtime-records/index.js';
@@ -51,9 +51,11 @@ export interface StoredHashes {
 }
 
 // An object of any keys (a null-prototype one from parseJson too); an array is no status.
-const statusSchema = z.custom<Record<string, unknown>>(
-  (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
-  `the stored annotations ({ "${HASH_KEY}": "…" }) or { hash, hashWithoutResources }`,
+const statusSchema = lazySchema((z) =>
+  z.custom<Record<string, unknown>>(
+    (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+    `the stored annotations ({ "${HASH_KEY}": "…" }) or { hash, hashWithoutResources }`,
+  ),
 );
 
 /**
@@ -67,7 +69,7 @@ export function readStoredHashes(
   reading: StoredHashReading = 'strict',
 ): StoredHashes {
   const map = parseWith(
-    statusSchema,
+    statusSchema(),
     status,
     ({ path: at, message }) => new OptionError('INVALID_OPTION', at, message, `found ${describeStatus(status)}`),
     path,
@@ -80,7 +82,7 @@ export function readStoredHashes(
     [wrKey, rawWr],
   ] as const) {
     parseWith(
-      storedValueSchema,
+      storedValueSchema(),
       v,
       ({ path: at }) =>
         new OptionError('INVALID_OPTION', at, 'a hash as stored (hex text), a number or a bigint', `found ${typeof v}`),
@@ -104,7 +106,7 @@ export function readStoredHashes(
   return out;
 }
 
-const storedValueSchema = hashValueSchema.nullish();
+const storedValueSchema = lazySchema(() => hashValueSchema().nullish());
 
 /** What a refused status was: `a list of 2 values`, `nothing`, `string`. */
 function describeStatus(status: unknown): string {

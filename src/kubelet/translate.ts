@@ -4,7 +4,7 @@
  * computes for this very spec. A hash we cannot reproduce is never rewritten: the container may be
  * running another spec, or was created by another release.
  */
-import { z } from 'zod';
+import { lazySchema } from '../on-demand.js';
 import { HashMismatchError } from '../errors.js';
 import { formatHash } from '../hash/format.js';
 import { releaseInfo } from '../registry/registry.js';
@@ -40,13 +40,15 @@ export interface TranslateOptions {
   toJsonEscapes?: JsonEscapeMode;
 }
 
-const optionsSchema = z.object({
-  from: z.string(),
-  to: z.string(),
-  observed: hashValueSchema.optional(),
-  fromJsonEscapes: escapesSchema.optional(),
-  toJsonEscapes: escapesSchema.optional(),
-});
+const optionsSchema = lazySchema((z) =>
+  z.object({
+    from: z.string(),
+    to: z.string(),
+    observed: hashValueSchema().optional(),
+    fromJsonEscapes: escapesSchema().optional(),
+    toJsonEscapes: escapesSchema().optional(),
+  }),
+);
 
 /**
  * The hash a kubelet of release `to` computes for `container`. With `observed`, throws
@@ -81,7 +83,7 @@ const optionsSchema = z.object({
  */
 export function translateHash(container: ContainerInput, options: TranslateOptions): string {
   const opts = checkOptions(
-    optionsSchema,
+    optionsSchema(),
     options,
     'options',
     'an options object such as { from: "1.30", to: "1.31" }',

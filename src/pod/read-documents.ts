@@ -5,7 +5,8 @@
  * hash of a YAML manifest is the hash of what the apiserver receives. Every value keeps its place in
  * the source text, so an error's JSON path can be shown as a line and column.
  */
-import { Composer, Parser, isAlias, isMap, isScalar, isSeq, type CST, type Document, type Node } from 'yaml';
+import type { CST, Document, Node } from 'yaml';
+import { yamlNow } from '../on-demand.js';
 import { DecodeError, type JsonPathSegment } from '../errors.js';
 import { fitsInt64 } from '../go/ints.js';
 import { JsonNumber } from '../json/number.js';
@@ -192,6 +193,8 @@ function checkYamlDepth(tokens: readonly CST.Token[], position: (offset: number)
 function readYaml(text: string): ManifestDocument[] {
   const lines = new LineIndex(text);
   const position = (offset: number): SourcePosition => lines.at(offset);
+  // The yaml package loads here, on the first YAML input (JSON never needs it).
+  const { Parser, Composer } = yamlNow();
   // parseAllDocuments, in its two stages: the depth is checked between them.
   const tokens = Array.from(new Parser().parse(text));
   checkYamlDepth(tokens, position);
@@ -252,6 +255,7 @@ function scalarText(value: unknown): string {
 /** Converts one YAML document to the JSON values kubectl would send, recording source offsets. */
 class YamlToJson {
   private budget: number;
+  private readonly yaml = yamlNow();
   constructor(
     private readonly doc: Document,
     private readonly offsets: Offsets,
@@ -269,7 +273,7 @@ class YamlToJson {
 
   /** Follows an alias to the node it names. */
   private target(node: Node, path: JsonPathSegment[]): Node {
-    if (!isAlias(node)) return node;
+    if (!this.yaml.isAlias(node)) return node;
     const t = node.resolve(this.doc);
     if (!t)
       this.fail(node, path, 'an alias to an anchor defined earlier in the document', `unknown anchor *${node.source}`);
@@ -287,8 +291,8 @@ class YamlToJson {
     if (--this.budget < 0)
       this.fail(input, path, 'a document whose aliases do not multiply its size', 'alias expansion too large');
     const node = this.target(input, path);
-    if (isScalar(node)) return this.scalar(node, path);
-    if (isSeq(node)) {
+    if (this.yaml.isScalar(node)) return this.scalar(node, path);
+    if (this.yaml.isSeq(node)) {
       const arr: JsonValue[] = [];
       const at = new Map<JsonPathSegment, number>();
       node.items.forEach((item, i) => {
@@ -298,7 +302,7 @@ class YamlToJson {
       this.offsets.set(arr, at);
       return arr;
     }
-    if (isMap(node)) {
+    if (this.yaml.isMap(node)) {
       const obj = Object.create(null) as { [key: string]: JsonValue };
       this.offsets.set(obj, new Map());
       this.fillMap(obj, node, path, depth, new Set());
@@ -315,7 +319,7 @@ class YamlToJson {
     depth: number,
     explicit: Set<string>,
   ): void {
-    if (!isMap(node))
+    if (!this.yaml.isMap(node))
       this.fail(node, path, 'a mapping (or a sequence of mappings) to merge with <<', 'found another node');
     let at = this.offsets.get(obj);
     if (at === undefined) this.offsets.set(obj, (at = new Map<JsonPathSegment, number>()));
@@ -323,7 +327,7 @@ class YamlToJson {
       const keyNode = pair.key as Node | null;
       const valueNode = pair.value as Node | null;
       if (
-        isScalar(keyNode) &&
+        this.yaml.isScalar(keyNode) &&
         keyNode.source === '<<' &&
         keyNode.type === 'PLAIN' &&
         (!keyNode.tag || keyNode.tag.endsWith(':merge'))
@@ -351,7 +355,9 @@ class YamlToJson {
       return this.fail(value, path, 'a mapping (or a sequence of mappings) to merge with <<', 'found nothing');
     const target = this.target(value, path);
     // Earlier mappings of a sequence take precedence, so they are applied last.
-    const sources = isSeq(target) ? [...target.items].reverse().map((n) => this.target(n as Node, path)) : [target];
+    const sources = this.yaml.isSeq(target)
+      ? [...target.items].reverse().map((n) => this.target(n as Node, path))
+      : [target];
     for (const s of sources) this.fillMap(obj, s, path, depth + 1, new Set());
   }
 
@@ -359,7 +365,7 @@ class YamlToJson {
   private key(node: Node | null, path: JsonPathSegment[]): string {
     const target = node === null ? null : this.target(node, path);
     const expected = 'a mapping key that is text, an integer or a boolean';
-    if (!isScalar(target)) return this.fail(node, path, expected, 'found a collection');
+    if (!this.yaml.isScalar(target)) return this.fail(node, path, expected, 'found a collection');
     const r = this.resolve(target, path);
     if (r.kind === 'string') return r.value;
     if (r.kind === 'bool') return String(r.value);

@@ -22,7 +22,7 @@ import {
   POD_NAME_LABEL,
   POD_NAMESPACE_LABEL,
   POD_UID_LABEL,
-  crioEmbeddedAnnotationsSchema,
+  recordSchemas,
   isKubeletDockerContainer,
   validateWith,
 } from './schemas.js';
@@ -120,7 +120,7 @@ export function embeddedSites(text: string, root: JsonNode, stringPath: readonly
     throw new RecordError('INVALID_RECORD', stringPath, 'a JSON string');
   });
   const inner = scanJson(decoded.value, stringPath);
-  validateWith(crioEmbeddedAnnotationsSchema, toPlainValue(inner), stringPath);
+  validateWith(recordSchemas().crioEmbeddedAnnotationsSchema, toPlainValue(inner), stringPath);
   const sites: HashSite[] = [];
   for (const field of ['hash', 'hashWithoutResources'] as const) {
     const member = findMember(inner, KEY_OF[field]);

@@ -4,13 +4,7 @@ import { locateContainers, locateDockerInspectElement } from './hash-sites.js';
 import type { LocatedContainer } from './hash-sites.js';
 import { checkJson, forEachArrayElement, scanJson, toPlainValue } from '../json/spans.js';
 import { detectRecordKind } from './record-kind.js';
-import {
-  dockerInspectContainerSchema,
-  isKubeletDockerContainer,
-  otherDockerContainerSchema,
-  validateRecord,
-  validateWith,
-} from './schemas.js';
+import { isKubeletDockerContainer, recordSchemas, validateRecord, validateWith } from './schemas.js';
 import type { RecordKind } from './types.js';
 
 export interface ParsedRecord {
@@ -55,9 +49,12 @@ function parseDockerInspect(text: string): ParsedRecord {
   const containers: LocatedContainer[] = [];
   const count = forEachArrayElement(text, (element, i) => {
     const plain = toPlainValue(element);
-    validateWith(isKubeletDockerContainer(plain) ? dockerInspectContainerSchema : otherDockerContainerSchema, plain, [
-      i,
-    ]);
+    const schemas = recordSchemas();
+    validateWith(
+      isKubeletDockerContainer(plain) ? schemas.dockerInspectContainerSchema : schemas.otherDockerContainerSchema,
+      plain,
+      [i],
+    );
     const located = locateDockerInspectElement(element, plain, i);
     if (located) containers.push(located);
   });

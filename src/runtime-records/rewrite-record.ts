@@ -1,5 +1,5 @@
 /** Rewrites the stored kubelet hash(es) of a runtime record in place, leaving every other character alone. */
-import { z } from 'zod';
+import { lazySchema } from '../on-demand.js';
 import { HashMismatchError, OptionError, parseWith, RecordError } from '../errors.js';
 import { primarySite, type HashField, type LocatedContainer } from './hash-sites.js';
 import type { Span } from '../json/spans.js';
@@ -8,25 +8,29 @@ import { assertCanonicalHash, parseHash, storedHashValue } from '../hash/format.
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../registry/registry.js';
 import type { HashChange } from './types.js';
 
-const hashPairSchema = z.object(
-  {
-    hash: z.string('hash text (a string)'),
-    hashWithoutResources: z.string('hashWithoutResources text (a string) when given').optional(),
-  },
-  'an object { hash, hashWithoutResources? }',
+const hashPairSchema = lazySchema((z) =>
+  z.object(
+    {
+      hash: z.string('hash text (a string)'),
+      hashWithoutResources: z.string('hashWithoutResources text (a string) when given').optional(),
+    },
+    'an object { hash, hashWithoutResources? }',
+  ),
 );
 
-const hashChangeSchema = z.object(
-  {
-    from: hashPairSchema,
-    to: hashPairSchema,
-    containerId: z.string('a container id (a string) when given').optional(),
-  },
-  'an object { from, to, containerId? }',
+const hashChangeSchema = lazySchema((z) =>
+  z.object(
+    {
+      from: hashPairSchema(),
+      to: hashPairSchema(),
+      containerId: z.string('a container id (a string) when given').optional(),
+    },
+    'an object { from, to, containerId? }',
+  ),
 );
 
 function checkChangeShape(change: unknown): void {
-  parseWith(hashChangeSchema, change, (issue) => new OptionError('INVALID_OPTION', issue.path, issue.message));
+  parseWith(hashChangeSchema(), change, (issue) => new OptionError('INVALID_OPTION', issue.path, issue.message));
 }
 
 function selectContainer(containers: readonly LocatedContainer[], containerId: string | undefined): LocatedContainer {

@@ -3,11 +3,12 @@
  * they change between runtime releases), so every object is loose and only what we read is checked.
  * Each leaf carries, as its zod message, the expectation an error should state.
  */
-import { z } from 'zod';
+import type { ZodOptional, ZodString, ZodType } from 'zod';
 import { parseWith, RecordError } from '../errors.js';
 import type { JsonPathSegment } from '../errors.js';
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../registry/registry.js';
 import type { RecordKind } from './types.js';
+import { lazySchema } from '../on-demand.js';
 
 /** The container labels the kubelet sets on every container it creates (kuberuntime/labels.go). */
 export const POD_NAME_LABEL = 'io.kubernetes.pod.name';
@@ -21,60 +22,6 @@ export const DOCKER_ANNOTATION_PREFIX = 'annotation.';
 /** CRI-O keeps the CRI annotations, JSON-encoded, in this OCI spec annotation (and restores from it). */
 export const CRIO_ANNOTATIONS_KEY = 'io.kubernetes.cri-o.Annotations';
 
-function requiredLabel(key: string) {
-  return z.string(`the kubelet's container label ${key} as a string`);
-}
-
-function optionalText(key: string) {
-  return z.string(`${key} as a string when present`).optional();
-}
-
-/** Labels with the pod identity; other labels are not looked at. */
-function identityLabels(extra: Record<string, z.ZodOptional<z.ZodString>> = {}) {
-  return z.looseObject(
-    {
-      [POD_NAME_LABEL]: requiredLabel(POD_NAME_LABEL),
-      [POD_NAMESPACE_LABEL]: requiredLabel(POD_NAMESPACE_LABEL),
-      [POD_UID_LABEL]: requiredLabel(POD_UID_LABEL),
-      [CONTAINER_NAME_LABEL]: requiredLabel(CONTAINER_NAME_LABEL),
-      ...extra,
-    },
-    'an object of container labels',
-  );
-}
-
-function hashAnnotations(prefix: string) {
-  return {
-    [prefix + HASH_KEY]: optionalText(prefix + HASH_KEY),
-    [prefix + HASH_WITHOUT_RESOURCES_KEY]: optionalText(prefix + HASH_WITHOUT_RESOURCES_KEY),
-  };
-}
-
-const annotationMap = z.looseObject(hashAnnotations(''), 'an object of annotations');
-
-/** docker keeps labels in `Config.Labels`, CRI annotations among them with the `annotation.` prefix. */
-const dockerConfig = z.looseObject(
-  { Labels: identityLabels(hashAnnotations(DOCKER_ANNOTATION_PREFIX)) },
-  'an object (the container config)',
-);
-
-/** One element of `docker inspect` output (engine API ContainerJSON). */
-export const dockerInspectContainerSchema = z.looseObject(
-  { Id: z.string('the container Id as a string'), Name: optionalText('Name'), Config: dockerConfig },
-  'an object (one container of docker inspect)',
-);
-
-/** A container the kubelet did not create (no `io.kubernetes.container.name` label): only its shape is checked. */
-export const otherDockerContainerSchema = z.looseObject(
-  { Id: z.string('the container Id as a string') },
-  'an object (one container of docker inspect)',
-);
-
-/** `docker inspect <id>…` prints a JSON array with one object per container. */
-export const dockerInspectSchema = z
-  .array(z.unknown(), 'a JSON array of containers (docker inspect output)')
-  .min(1, 'at least one container in the docker inspect array');
-
 /**
  * Whether a docker container was created by the kubelet: `docker inspect $(docker ps -q)` also
  * lists the node's other containers, which carry none of the kubelet's labels and are skipped.
@@ -87,67 +34,128 @@ export function isKubeletDockerContainer(container: unknown): boolean {
   return labels !== null && typeof labels === 'object' && Object.hasOwn(labels, CONTAINER_NAME_LABEL);
 }
 
-/** `/var/lib/docker/containers/<id>/config.v2.json`: the daemon's own record (note `ID`, not `Id`). */
-export const dockerConfigV2Schema = z.looseObject(
-  { ID: z.string('the container ID as a string'), Name: optionalText('Name'), Config: dockerConfig },
-  'an object (docker config.v2.json)',
-);
+/**
+ * The record schemas, built on first use (zod loads when a record is first read, not when the
+ * package is imported).
+ */
+export const recordSchemas = lazySchema((z) => {
+  function requiredLabel(key: string) {
+    return z.string(`the kubelet's container label ${key} as a string`);
+  }
 
-/** `crictl inspect <id>`: the CRI ContainerStatus plus the runtime's verbose `info`. */
-export const crictlInspectSchema = z.looseObject(
-  {
-    status: z.looseObject(
+  function optionalText(key: string) {
+    return z.string(`${key} as a string when present`).optional();
+  }
+
+  /** Labels with the pod identity; other labels are not looked at. */
+  function identityLabels(extra: Record<string, ZodOptional<ZodString>> = {}) {
+    return z.looseObject(
       {
-        id: z.string('the container id as a string'),
-        labels: identityLabels(),
-        annotations: annotationMap.optional(),
+        [POD_NAME_LABEL]: requiredLabel(POD_NAME_LABEL),
+        [POD_NAMESPACE_LABEL]: requiredLabel(POD_NAMESPACE_LABEL),
+        [POD_UID_LABEL]: requiredLabel(POD_UID_LABEL),
+        [CONTAINER_NAME_LABEL]: requiredLabel(CONTAINER_NAME_LABEL),
+        ...extra,
       },
-      'an object (the CRI container status)',
-    ),
-    info: z
-      .looseObject(
+      'an object of container labels',
+    );
+  }
+
+  function hashAnnotations(prefix: string) {
+    return {
+      [prefix + HASH_KEY]: optionalText(prefix + HASH_KEY),
+      [prefix + HASH_WITHOUT_RESOURCES_KEY]: optionalText(prefix + HASH_WITHOUT_RESOURCES_KEY),
+    };
+  }
+
+  const annotationMap = z.looseObject(hashAnnotations(''), 'an object of annotations');
+
+  /** docker keeps labels in `Config.Labels`, CRI annotations among them with the `annotation.` prefix. */
+  const dockerConfig = z.looseObject(
+    { Labels: identityLabels(hashAnnotations(DOCKER_ANNOTATION_PREFIX)) },
+    'an object (the container config)',
+  );
+
+  /** One element of `docker inspect` output (engine API ContainerJSON). */
+  const dockerInspectContainerSchema = z.looseObject(
+    { Id: z.string('the container Id as a string'), Name: optionalText('Name'), Config: dockerConfig },
+    'an object (one container of docker inspect)',
+  );
+
+  /** A container the kubelet did not create (no `io.kubernetes.container.name` label): only its shape is checked. */
+  const otherDockerContainerSchema = z.looseObject(
+    { Id: z.string('the container Id as a string') },
+    'an object (one container of docker inspect)',
+  );
+
+  /** `docker inspect <id>…` prints a JSON array with one object per container. */
+  const dockerInspectSchema = z
+    .array(z.unknown(), 'a JSON array of containers (docker inspect output)')
+    .min(1, 'at least one container in the docker inspect array');
+
+  /** `/var/lib/docker/containers/<id>/config.v2.json`: the daemon's own record (note `ID`, not `Id`). */
+  const dockerConfigV2Schema = z.looseObject(
+    { ID: z.string('the container ID as a string'), Name: optionalText('Name'), Config: dockerConfig },
+    'an object (docker config.v2.json)',
+  );
+
+  /** `crictl inspect <id>`: the CRI ContainerStatus plus the runtime's verbose `info`. */
+  const crictlInspectSchema = z.looseObject(
+    {
+      status: z.looseObject(
         {
-          // containerd: the CRI ContainerConfig the kubelet sent, annotations included.
-          config: z
-            .looseObject({ annotations: annotationMap.optional() }, 'an object (the CRI container config)')
-            .nullable()
-            .optional(),
-          // containerd and CRI-O: the OCI runtime spec; CRI-O copies every CRI annotation into it.
-          runtimeSpec: z
-            .looseObject(
-              {
-                annotations: z
-                  .looseObject(
-                    { ...hashAnnotations(''), [CRIO_ANNOTATIONS_KEY]: optionalText(CRIO_ANNOTATIONS_KEY) },
-                    'an object of annotations',
-                  )
-                  .nullable()
-                  .optional(),
-              },
-              'an object (the OCI runtime spec)',
-            )
-            .nullable()
-            .optional(),
+          id: z.string('the container id as a string'),
+          labels: identityLabels(),
+          annotations: annotationMap.optional(),
         },
-        "an object (the runtime's verbose info)",
-      )
-      .nullable()
-      .optional(),
-  },
-  'an object (crictl inspect output)',
-);
+        'an object (the CRI container status)',
+      ),
+      info: z
+        .looseObject(
+          {
+            // containerd: the CRI ContainerConfig the kubelet sent, annotations included.
+            config: z
+              .looseObject({ annotations: annotationMap.optional() }, 'an object (the CRI container config)')
+              .nullable()
+              .optional(),
+            // containerd and CRI-O: the OCI runtime spec; CRI-O copies every CRI annotation into it.
+            runtimeSpec: z
+              .looseObject(
+                {
+                  annotations: z
+                    .looseObject(
+                      { ...hashAnnotations(''), [CRIO_ANNOTATIONS_KEY]: optionalText(CRIO_ANNOTATIONS_KEY) },
+                      'an object of annotations',
+                    )
+                    .nullable()
+                    .optional(),
+                },
+                'an object (the OCI runtime spec)',
+              )
+              .nullable()
+              .optional(),
+          },
+          "an object (the runtime's verbose info)",
+        )
+        .nullable()
+        .optional(),
+    },
+    'an object (crictl inspect output)',
+  );
 
-/** CRI-O's JSON-encoded annotations must decode to an object of strings where we read them. */
-export const crioEmbeddedAnnotationsSchema = z.looseObject(hashAnnotations(''), 'a JSON object of annotations');
+  /** CRI-O's JSON-encoded annotations must decode to an object of strings where we read them. */
+  const crioEmbeddedAnnotationsSchema = z.looseObject(hashAnnotations(''), 'a JSON object of annotations');
 
-const SCHEMAS: Readonly<Record<RecordKind, z.ZodType>> = {
-  'docker-inspect': dockerInspectSchema,
-  'docker-config-v2': dockerConfigV2Schema,
-  'crictl-inspect': crictlInspectSchema,
-};
+  const byKind: Readonly<Record<RecordKind, ZodType>> = {
+    'docker-inspect': dockerInspectSchema,
+    'docker-config-v2': dockerConfigV2Schema,
+    'crictl-inspect': crictlInspectSchema,
+  };
+  return { byKind, dockerInspectContainerSchema, otherDockerContainerSchema, crioEmbeddedAnnotationsSchema };
+});
 
 /** Turns the first zod issue into our error type (path + expectation), never letting a ZodError out. */
-export function validateWith(schema: z.ZodType, doc: unknown, basePath: readonly JsonPathSegment[] = []): void {
+export function validateWith(schema: ZodType, doc: unknown, basePath: readonly JsonPathSegment[] = []): void {
   parseWith(
     schema,
     doc,
@@ -164,12 +172,13 @@ export function validateWith(schema: z.ZodType, doc: unknown, basePath: readonly
 
 /** Validates a parsed record of a known kind; throws {@link RecordError} naming the first bad path. */
 export function validateRecord(kind: RecordKind, doc: unknown): void {
-  validateWith(SCHEMAS[kind], doc);
+  const schemas = recordSchemas();
+  validateWith(schemas.byKind[kind], doc);
   if (kind !== 'docker-inspect') return;
   // Each element on its own: the kubelet's containers strictly, the node's others by shape only.
   (doc as unknown[]).forEach((container, i) => {
     validateWith(
-      isKubeletDockerContainer(container) ? dockerInspectContainerSchema : otherDockerContainerSchema,
+      isKubeletDockerContainer(container) ? schemas.dockerInspectContainerSchema : schemas.otherDockerContainerSchema,
       container,
       [i],
     );

@@ -236,7 +236,7 @@ const planFileSchema: z.ZodType<NodeUpgradePlan> = z.object({
   version: z.literal(PLAN_VERSION),
   from: z.string(),
   to: z.string(),
-  featureGates: gateSettingsSchema.optional(),
+  featureGates: gateSettingsSchema().optional(),
   store: storeSpecSchema,
   counts: z.object({ keep: z.number(), rewrite: z.number(), 'will-restart': z.number(), unknown: z.number() }),
   entries: z.array(entrySchema),

@@ -5,7 +5,7 @@
  * stored hash is verified against what `from` computes for the API spec before a rewrite to the
  * `to` hash is proposed. Identical specs (every pod of a DaemonSet) are hashed once.
  */
-import { z } from 'zod';
+import { lazySchema } from '../on-demand.js';
 import { KubeletHashError, OptionError, parseWith } from '../errors.js';
 import { formatHash } from '../hash/format.js';
 import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
@@ -432,47 +432,53 @@ export interface UpgradePlan {
   sandboxFindings?: SandboxFinding[];
 }
 
-const recordInfoSchema = z.looseObject({
-  containerName: z.string(),
-  podUid: z.string(),
-  podName: z.string().optional(),
-  podNamespace: z.string().optional(),
-  containerId: z.string().optional(),
-  hash: z.string().optional(),
-  hashWithoutResources: z.string().optional(),
-});
-
-const inputSchema = z.object({
-  pods: z.union([z.array(z.unknown()), z.looseObject({ items: z.array(z.unknown()) })]),
-  records: z.array(z.union([z.string(), recordInfoSchema])),
-  from: z.string(),
-  to: z.string(),
-  featureGates: featureGatesSchema.optional(),
-  nodeName: z.string().min(1).optional(),
-  sandboxes: z
-    .array(z.object({ id: z.string(), podUid: z.string(), hostNetwork: z.boolean(), ip: z.string() }))
-    .optional(),
-  staticPodManifests: z.array(z.unknown()).optional(),
-  fromJsonEscapes: escapesSchema.optional(),
-  toJsonEscapes: escapesSchema.optional(),
-});
-
-const podSchema = z.looseObject({
-  metadata: z.looseObject({
-    uid: z.string().min(1),
-    name: z.string().optional(),
-    namespace: z.string().optional(),
-    annotations: z.record(z.string(), z.string()).optional(),
+const recordInfoSchema = lazySchema((z) =>
+  z.looseObject({
+    containerName: z.string(),
+    podUid: z.string(),
+    podName: z.string().optional(),
+    podNamespace: z.string().optional(),
+    containerId: z.string().optional(),
+    hash: z.string().optional(),
+    hashWithoutResources: z.string().optional(),
   }),
-  spec: z.looseObject({ nodeName: z.string().optional(), hostNetwork: z.boolean().optional() }),
-  status: z
-    .looseObject({
-      phase: z.string().optional(),
-      containerStatuses: z.array(z.unknown()).optional(),
-      initContainerStatuses: z.array(z.unknown()).optional(),
-    })
-    .optional(),
-});
+);
+
+const inputSchema = lazySchema((z) =>
+  z.object({
+    pods: z.union([z.array(z.unknown()), z.looseObject({ items: z.array(z.unknown()) })]),
+    records: z.array(z.union([z.string(), recordInfoSchema()])),
+    from: z.string(),
+    to: z.string(),
+    featureGates: featureGatesSchema().optional(),
+    nodeName: z.string().min(1).optional(),
+    sandboxes: z
+      .array(z.object({ id: z.string(), podUid: z.string(), hostNetwork: z.boolean(), ip: z.string() }))
+      .optional(),
+    staticPodManifests: z.array(z.unknown()).optional(),
+    fromJsonEscapes: escapesSchema().optional(),
+    toJsonEscapes: escapesSchema().optional(),
+  }),
+);
+
+const podSchema = lazySchema((z) =>
+  z.looseObject({
+    metadata: z.looseObject({
+      uid: z.string().min(1),
+      name: z.string().optional(),
+      namespace: z.string().optional(),
+      annotations: z.record(z.string(), z.string()).optional(),
+    }),
+    spec: z.looseObject({ nodeName: z.string().optional(), hostNetwork: z.boolean().optional() }),
+    status: z
+      .looseObject({
+        phase: z.string().optional(),
+        containerStatuses: z.array(z.unknown()).optional(),
+        initContainerStatuses: z.array(z.unknown()).optional(),
+      })
+      .optional(),
+  }),
+);
 
 interface ApiPod {
   uid: string;
@@ -518,7 +524,7 @@ interface ApiPod {
  * @group Upgrades and runtime stores
  */
 export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
-  const opts = checkOptions(inputSchema, input, 'input', 'an object { pods, records, from, to, featureGates? }');
+  const opts = checkOptions(inputSchema(), input, 'input', 'an object { pods, records, from, to, featureGates? }');
   const fromInfo = releaseInfo(opts.from, ['input', 'from']);
   const toInfo = releaseInfo(opts.to, ['input', 'to']);
   const toGates = resolveGates(toInfo, opts.featureGates, ['input', 'featureGates']);
@@ -800,7 +806,7 @@ function readPods(items: readonly unknown[]): Map<string, ApiPod> {
   const out = new Map<string, ApiPod>();
   items.forEach((item, i) => {
     const { metadata, spec, status } = parseWith(
-      podSchema,
+      podSchema(),
       item,
       ({ path, message }) =>
         new OptionError(
