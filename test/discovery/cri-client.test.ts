@@ -2,7 +2,7 @@
  * The CRI client verify uses (src/discovery/cri-client.ts): its protobuf decoder against
  * protobufjs's encoder (what @grpc/proto-loader builds from the CRI protos), CRI v1 with the
  * v1alpha2 fallback, and every way a socket can fail to answer, against in-process gRPC servers on
- * unix sockets. The real containerd releases are in test/containerd-verify-cri.integration.test.ts.
+ * unix sockets. The real containerd releases are in test/real/containerd-verify-cri.integration.test.ts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,10 +12,10 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { StoreError } from '../src/errors.js';
-import { decodeListContainersResponse, listCriContainers, type CriContainer } from '../src/discovery/cri-client.js';
-import { checkRuntimeAgreement } from '../src/upgrade/runtime-agreement.js';
-import type { NodePlanEntry } from '../src/upgrade/plan-file.js';
+import { StoreError } from '../../src/errors.js';
+import { decodeListContainersResponse, listCriContainers, type CriContainer } from '../../src/discovery/cri-client.js';
+import { checkRuntimeAgreement } from '../../src/upgrade/runtime-agreement.js';
+import type { NodePlanEntry } from '../../src/upgrade/plan-file.js';
 
 const PROTO = join(dirname(fileURLToPath(import.meta.url)), 'support', 'protos', 'cri-runtime.proto');
 const def = protoLoader.loadSync(PROTO, { keepCase: true, longs: String, enums: Number, defaults: true });

@@ -11,11 +11,11 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { hashContainer } from '../src/hash-api/index.js';
-import { cli } from './support/cli.js';
-import { ContainerdDaemon } from './support/containerd-daemon.js';
-import { criRecord, fixtureContainers, fixturePod, type FixtureContainer } from './support/cri-fixtures.js';
-import { CONTAINERD_RELEASES, describeReal } from './support/real-systems.js';
+import { hashContainer } from '../../src/hash-api/index.js';
+import { cli } from '../support/cli.js';
+import { ContainerdDaemon } from '../support/containerd-daemon.js';
+import { criRecord, fixtureContainers, fixturePod, type FixtureContainer } from '../support/cri-fixtures.js';
+import { CONTAINERD_RELEASES, describeReal } from '../support/real-systems.js';
 
 const FROM = '1.30';
 const NS = 'k8s.io';

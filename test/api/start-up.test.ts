@@ -9,8 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_INDEX } from '../src/cli/command-index.js';
-import { COMMANDS } from '../src/cli/registry.js';
+import { COMMAND_INDEX } from '../../src/cli/command-index.js';
+import { COMMANDS } from '../../src/cli/registry.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', 'src');
 

@@ -10,11 +10,11 @@
  * own round trip, and must land on the same Go value.
  */
 import { describe, expect, it } from 'vitest';
-import { hashContainer } from '../src/index.js';
-import { storedForm } from '../src/defaults/stored-form.js';
-import { decodeFor } from '../src/hash/hashes-for.js';
-import { releaseInfo } from '../src/registry/registry.js';
-import { oracleCases, oracleExpected } from './support/oracle.js';
+import { hashContainer } from '../../src/index.js';
+import { storedForm } from '../../src/defaults/stored-form.js';
+import { decodeFor } from '../../src/hash/hashes-for.js';
+import { releaseInfo } from '../../src/registry/registry.js';
+import { oracleCases, oracleExpected } from '../support/oracle.js';
 
 const errorCode = (f: () => unknown): string | null => {
   try {
