@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { COMMAND_INDEX } from '../../src/cli/command-index.js';
 import { COMMANDS } from '../../src/cli/registry.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', 'src');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

@@ -17,7 +17,7 @@ import { decodeListContainersResponse, listCriContainers, type CriContainer } fr
 import { checkRuntimeAgreement } from '../../src/upgrade/runtime-agreement.js';
 import type { NodePlanEntry } from '../../src/upgrade/plan-file.js';
 
-const PROTO = join(dirname(fileURLToPath(import.meta.url)), 'support', 'protos', 'cri-runtime.proto');
+const PROTO = join(dirname(fileURLToPath(import.meta.url)), '..', 'support', 'protos', 'cri-runtime.proto');
 const def = protoLoader.loadSync(PROTO, { keepCase: true, longs: String, enums: Number, defaults: true });
 const service = def['runtime.v1.RuntimeService'] as grpc.ServiceDefinition;
 const encode = (containers: unknown[]): Buffer => service.ListContainers!.responseSerialize({ containers });
