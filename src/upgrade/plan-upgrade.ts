@@ -7,7 +7,7 @@
  * computes before a rewrite to the `to` hash is proposed. Identical specs are hashed once.
  */
 import { z } from 'zod';
-import { KubeletHashError, OptionError } from '../errors.js';
+import { KubeletHashError } from '../errors.js';
 import { formatHash, storedHashValue } from '../hash/format.js';
 import { patchTableNote } from '../hash/options.js';
 import type { ReleaseHashes } from '../hash/hashes-for.js';

@@ -174,6 +174,21 @@ function buildPlanSchemas() {
     willRestart.extend(recordLocation.shape),
     unknown.extend(recordLocation.shape),
   ]);
+  // The CLI documents a node entry as one row: every action's fields, each said once.
+  const nodeRow = z.looseObject({
+    action: z.enum(PLAN_ACTIONS),
+    ...fields.shape,
+    ...recordLocation.shape,
+    ruleId: z
+      .string()
+      .optional()
+      .describe(fields.shape.ruleId.description ?? ''),
+    change: z
+      .looseObject({})
+      .optional()
+      .describe(rewrite.shape.change.description ?? ''),
+    candidates: unknown.shape.candidates,
+  });
   const sandboxFinding = z.object({
     /** The pod uid. */
     podUid: z.string(),
@@ -222,6 +237,7 @@ function buildPlanSchemas() {
     recordIndex,
     recordLocation,
     nodeEntry,
+    nodeRow,
     sandboxFinding,
     podSandbox,
     record,
