@@ -132,5 +132,7 @@ export {
   type PodSandboxInfo,
   type SandboxFinding,
   type PlanAction,
+  type PlanCounts,
+  type PlanRecord,
   type UpgradePlan,
 } from './upgrade/plan-upgrade.js';

@@ -39,8 +39,8 @@ export interface CommandResult {
    * 2 a verdict that is no answer (`predict`: the edit is refused, or its controller is not modelled).
    */
   exitCode: 0 | 1 | 2;
-  /** One JSON object per row (the `rows` of the `--json` document, the lines of `--ndjson`). */
-  rows: Record<string, unknown>[];
+  /** One JSON object per row (the `rows` of the `--json` document, the lines of `--ndjson`), each command's own row type. */
+  rows: readonly object[];
   /** Totals or parameters of the whole run, for `--json`; null when the command has none. */
   summary: Record<string, unknown> | null;
   /**

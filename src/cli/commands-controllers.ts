@@ -17,8 +17,8 @@ import {
 import { releaseInfo } from '../registry/registry.js';
 import { readRuntimeRecords, selectRecord, type SelectRecordInput } from '../runtime-records/index.js';
 import { UsageError, flag, str, type CommandContext, type CommandDef, type OptionDef } from './command.js';
-import { CONTAINER, FILES_OPERAND, KUBELET_VERSION, single } from './commands.js';
-import { DEFAULTS_OPTIONS, readContainers, specFor, within, type InputContainer } from './inputs.js';
+import { CONTAINER, FILES_OPERAND, KUBELET_VERSION } from './shared-options.js';
+import { DEFAULTS_OPTIONS, readContainers, single, specFor, within, type InputContainer } from './inputs.js';
 import { LocatedError } from './located-error.js';
 import { readInput } from './io.js';
 import { checkGatesFor, featureGates, GATES } from './feature-gates.js';

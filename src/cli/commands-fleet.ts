@@ -135,7 +135,7 @@ function report(files: string[], io: CliIO): CommandResult {
     `# ${r.go ? 'GO' : 'NO-GO'}: ${r.ready} of ${r.nodes.length} nodes ready; ${r.counts['will-restart']} containers will restart, ${r.counts.unknown} unknown\n`;
   return {
     exitCode: r.go ? 0 : 1,
-    rows: r.nodes as unknown as Record<string, unknown>[],
+    rows: r.nodes,
     summary: {
       go: r.go,
       ready: r.ready,

@@ -6,10 +6,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import { CONTAINER_LISTS } from '../pod/locate.js';
 import {
   formatNodePlan,
   planNodeUpgrade,
+  planSchemas,
   planTrailer,
   verifyNode,
   type NodePlanEntry,
@@ -178,47 +178,13 @@ const countsLine = (plan: NodeUpgradePlan): string => {
   return `keep ${c.keep}, rewrite ${c.rewrite}, will-restart ${c['will-restart']}, unknown ${c.unknown}`;
 };
 
-const entryRow = z.looseObject({
-  action: z.enum(['keep', 'rewrite', 'will-restart', 'unknown']),
-  reason: z.string(),
-  podUid: z.string().describe("the pod uid ('' for a record that could not be read)"),
-  containerName: z.string(),
-  podNamespace: z.string().optional(),
-  podName: z.string().optional(),
-  runtime: z.string().optional(),
-  containerId: z
-    .string()
-    .optional()
-    .describe("the runtime's container id (absent for an API container without record)"),
-  location: z.string().optional().describe('where the record lives: a file (absolute), or meta.db#bucket/path'),
-  fingerprint: z.string().optional().describe('xxHash64 of the record as read'),
-  list: z.enum(CONTAINER_LISTS).optional().describe("the API container's pod-spec list"),
-  role: z
-    .enum(['container', 'sidecar', 'init', 'ephemeral'])
-    .optional()
-    .describe('how the kubelet treats the container'),
-  observed: z
-    .looseObject({ hash: z.string().optional(), hashWithoutResources: z.string().optional() })
-    .describe('the hash(es) the record stores'),
-  computed: z
-    .looseObject({ from: z.string().optional(), to: z.string().optional() })
-    .describe('what the --from and --to kubelets compute for the API spec'),
-  change: z
-    .looseObject({})
-    .optional()
-    .describe('rewrite entries only, always there: the stored hash(es) expected and the ones apply writes'),
-  candidates: z
-    .string()
-    .optional()
-    .describe("unknown entries only: the releases that would have written a stored hash --from doesn't compute"),
-  ruleId: z.string().optional().describe('the restart rule that decided the action (RESTART_RULES; never on unknown)'),
-  ruleSource: z.string().optional().describe("that rule's kubelet source"),
-});
+// The rows are the plan file's entries: the one plan vocabulary, with its descriptions.
+const { counts, nodeRow: entryRow, sandboxFinding } = planSchemas();
 
 const sandboxesSummary = z
   .object({
     note: z.string().describe('what was read, or why sandboxes were not checked'),
-    findings: z.array(z.looseObject({ podUid: z.string(), reason: z.string() })),
+    findings: z.array(sandboxFinding),
   })
   .nullable()
   .describe('the pods the kubelet recreates whole because of their sandbox (PodSandboxChanged)');
@@ -262,7 +228,7 @@ const plan: CommandDef = {
     summary: z.looseObject({
       from: z.string(),
       to: z.string(),
-      counts: z.record(z.string(), z.number().int()).describe('entries per action'),
+      counts: counts.describe('entries per action'),
       out: z.string().nullable().describe('the plan file written, when --out FILE was given'),
       sandboxes: sandboxesSummary,
     }),
@@ -284,7 +250,7 @@ const plan: CommandDef = {
         : `${entryTable(p.entries)}${sandboxLines(p)}# ${p.from} -> ${p.to}: ${countsLine(p)}${written !== null ? `; plan written to ${written}` : ''}\n`;
     return {
       exitCode: p.counts['will-restart'] + p.counts.unknown > 0 ? 1 : 0,
-      rows: p.entries as unknown as Record<string, unknown>[],
+      rows: p.entries,
       summary: { from: p.from, to: p.to, counts: p.counts, out: written, sandboxes: p.sandboxes ?? null },
       trailer: { ...planTrailer(p, 'plan', input.nodeName ?? null) },
       text: human,
@@ -324,7 +290,7 @@ const verify: CommandDef = {
     summary: z.object({
       kubelet: z.string(),
       ok: z.boolean(),
-      counts: z.record(z.string(), z.number().int()),
+      counts,
       sandboxes: sandboxesSummary,
     }),
   },
@@ -337,7 +303,7 @@ const verify: CommandDef = {
     const text = `${others.length > 0 ? entryTable(others) : ''}${sandboxLines(p)}# ${p.to}: ${p.counts.keep} of ${p.entries.length} containers keep running${ok ? '' : `; ${countsLine(p)}`}\n`;
     return {
       exitCode: ok ? 0 : 1,
-      rows: p.entries as unknown as Record<string, unknown>[],
+      rows: p.entries,
       summary: { kubelet: p.to, ok, counts: p.counts, sandboxes: p.sandboxes ?? null },
       trailer: { ...planTrailer(p, 'verify', input.nodeName ?? null) },
       text,

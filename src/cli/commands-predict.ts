@@ -8,7 +8,7 @@ import { predictRollout, type RolloutPrediction } from '../workloads/index.js';
 import { locateContainers } from '../pod/locate.js';
 import { UsageError, flag, str, type CommandContext, type CommandDef } from './command.js';
 import { GATES, checkGatesFor, featureGates } from './feature-gates.js';
-import { KUBELET_VERSION } from './commands.js';
+import { KUBELET_VERSION } from './shared-options.js';
 import { readObjects, within } from './inputs.js';
 import type { ManifestObject } from '../pod/read-documents.js';
 import { table } from './table.js';

@@ -2,44 +2,16 @@
 import { hashContainer, hashContainerWithoutResources, preimage } from '../hash-api/index.js';
 import { releaseInfo, supportedReleases, type ReleaseInfo } from '../registry/registry.js';
 import { kubeletToolchain } from '../registry/toolchain.js';
-import {
-  UsageError,
-  flag,
-  list,
-  str,
-  type CommandContext,
-  type CommandDef,
-  type CommandResult,
-  type OptionDef,
-} from './command.js';
+import { flag, list, str, type CommandContext, type CommandDef, type CommandResult } from './command.js';
 import { examplePodText } from './example-pod.js';
-import { DEFAULTS_OPTIONS, readContainers, specFor, within, type InputContainer } from './inputs.js';
+import { DEFAULTS_OPTIONS, readContainers, single, specFor, within, type InputContainer } from './inputs.js';
+import { CONTAINER, FILES_OPERAND, KUBELET_VERSION } from './shared-options.js';
 import { provideInput } from './io.js';
 import { OUTPUTS } from './output-schema.js';
 import { podLabel, table } from './table.js';
 
 /** The example's name in rows and messages: its place in the package, not this machine's path. */
 const EXAMPLE_POD = 'examples/pod.json';
-
-export const FILES_OPERAND = {
-  name: 'FILE',
-  description: 'JSON or YAML: containers, Pods, workloads, Lists, several documents; - for standard input',
-  count: 'many',
-} as const;
-
-export const KUBELET_VERSION: OptionDef = {
-  type: 'string',
-  short: 'k',
-  value: 'VERSION',
-  description:
-    'kubelet version: 1.29, v1.29.4, 1.29.4-eks-…, or what `kubelet --version` prints ("Kubernetes v1.29.7"); a patch selects the Go toolchain that built it',
-};
-export const CONTAINER: OptionDef = {
-  type: 'string',
-  short: 'c',
-  value: 'NAME',
-  description: 'only the container with this name',
-};
 
 /** A release asked for, with the version text as given (a patch picks its Go toolchain). */
 interface AskedRelease {
@@ -66,11 +38,19 @@ function releasesFrom(ctx: CommandContext): AskedRelease[] {
   return [...out.values()];
 }
 
+/** A `hash` row: where the container came from, then what one release stores for it. */
+type HashRow = InputContainer['ref'] & {
+  release: string;
+  hash: string;
+  hashWithoutResources: string | null;
+  toolchain?: string;
+};
+
 /** One row per container and release, in input order. */
 function hashRows(ctx: CommandContext, containers: InputContainer[], asked: AskedRelease[]): CommandResult {
-  const rows: Record<string, unknown>[] = [];
+  const rows: HashRow[] = [];
   const total = containers.length * asked.length;
-  const goOf = new Map<Record<string, unknown>, string>();
+  const goOf = new Map<HashRow, string>();
   for (const c of containers) {
     for (const { info: r, version, toolchain, go } of asked) {
       const run = <T>(fn: () => T): T => within(c.ref.file, c.object, c.path, fn);
@@ -79,13 +59,13 @@ function hashRows(ctx: CommandContext, containers: InputContainer[], asked: Aske
       const withoutResources = r.hashWithoutResources
         ? run(() => hashContainerWithoutResources(spec, { kubeletVersion: version }))
         : null;
-      const row: Record<string, unknown> = {
+      const row: HashRow = {
         ...c.ref,
         release: r.release,
         hash,
         hashWithoutResources: withoutResources,
       };
-      if (toolchain !== null) row['toolchain'] = toolchain;
+      if (toolchain !== null) row.toolchain = toolchain;
       if (go !== null) goOf.set(row, go);
       rows.push(row);
       ctx.progress(rows.length, total, 'hashing');
@@ -102,7 +82,7 @@ function hashRows(ctx: CommandContext, containers: InputContainer[], asked: Aske
     ...(showWr ? ['without-resources'] : []),
   ];
   const cells = rows.map((row) => {
-    const ref = row as unknown as InputContainer['ref'];
+    const ref = row;
     const name =
       ref.list === 'containers'
         ? ref.container
@@ -111,9 +91,9 @@ function hashRows(ctx: CommandContext, containers: InputContainer[], asked: Aske
       ...(files > 1 ? [ref.file] : []),
       podLabel(ref),
       name,
-      goOf.has(row) ? `${row['release'] as string} (${goOf.get(row)!} build)` : (row['release'] as string),
-      row['hash'] as string,
-      ...(showWr ? [row['hashWithoutResources'] as string | null] : []),
+      goOf.has(row) ? `${row.release} (${goOf.get(row)!} build)` : row.release,
+      row.hash,
+      ...(showWr ? [row.hashWithoutResources] : []),
     ];
   });
   return { exitCode: 0, rows, summary: { releases: asked.map((r) => r.info.release) }, text: table(headers, cells) };
@@ -211,16 +191,6 @@ const preimageCommand: CommandDef = {
     return { exitCode: 0, rows: [row], summary: null, text: Buffer.concat([Buffer.from(bytes), Buffer.from('\n')]) };
   },
 };
-
-/** The one container a command needs; several without --container is a usage error. */
-export function single(found: InputContainer[]): InputContainer {
-  const [one] = found;
-  if (one === undefined || found.length !== 1) {
-    const names = found.map((c) => c.name).join(', ');
-    throw new UsageError(`the input has ${found.length} containers (${names}); pick one with --container`);
-  }
-  return one;
-}
 
 const releases: CommandDef = {
   name: 'releases',

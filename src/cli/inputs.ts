@@ -288,3 +288,13 @@ function podSpecOf(c: InputContainer): Record<string, unknown> | null {
     cur = cur !== null && typeof cur === 'object' ? (cur as Record<string | number, unknown>)[seg] : undefined;
   return cur !== null && typeof cur === 'object' && !Array.isArray(cur) ? (cur as Record<string, unknown>) : null;
 }
+
+/** The one container a command needs; several without --container is a usage error. */
+export function single(found: InputContainer[]): InputContainer {
+  const [one] = found;
+  if (one === undefined || found.length !== 1) {
+    const names = found.map((c) => c.name).join(', ');
+    throw new UsageError(`the input has ${found.length} containers (${names}); pick one with --container`);
+  }
+  return one;
+}

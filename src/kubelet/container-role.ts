@@ -19,7 +19,10 @@ import { CONTAINER_LISTS, type ContainerList } from '../pod/locate.js';
  *
  * @group Kubelet decisions
  */
-export type ContainerRole = 'container' | 'sidecar' | 'init' | 'ephemeral';
+export type ContainerRole = (typeof CONTAINER_ROLES)[number];
+
+/** Every {@link ContainerRole}, in the order a pod lists them. */
+export const CONTAINER_ROLES = ['container', 'sidecar', 'init', 'ephemeral'] as const;
 
 export function containerRole(list: unknown, container: unknown): ContainerRole {
   const l = list ?? 'containers';

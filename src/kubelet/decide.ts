@@ -1,10 +1,12 @@
 /**
  * The kubelet's decision for one container of a pod it is syncing, rule by rule in the kubelet's
- * order (RESTART_RULES): role, running state, initialisation, sidecar startup probe, hash, resize.
+ * order (RESTART_RULES): the pod's sandbox and, across a kubelet upgrade, a static pod's UID (both
+ * recreate the whole pod), then role, running state, initialisation, sidecar startup probe, hash, resize.
  * Each verdict carries the rule that decided, its source, and what was assumed for facts the
  * caller did not give.
  */
 import type { JsonPathSegment } from '../errors.js';
+import type { ReleaseInfo } from '../registry/registry.js';
 import { isPlainObject, memberOf } from '../decode/input.js';
 import { applyChangedRule, type ChangedRule, type RuleInput } from './changed-rule.js';
 import type { ContainerRole } from './container-role.js';
@@ -61,6 +63,15 @@ export interface DecisionInput extends Omit<RuleInput, 'staticPod'> {
   restartPolicy?: PodRestartPolicy;
   /** Where the current resources came from when `runtime.resources` is not given (e.g. "the old spec"). */
   fallbackResources?: { resources: unknown; from: string };
+  /**
+   * What the runtime's persisted sandbox shows the kubelet's `podSandboxChanged`: why it makes a
+   * new sandbox, or `null` when the sandbox fits. Absent: not known (not checked).
+   */
+  sandboxChange?: string | null;
+  /** A kubelet restarting into `info`'s release from this one (an upgrade being planned). */
+  upgradeFrom?: ReleaseInfo;
+  /** A static pod's UID survives a kubelet minor upgrade: its manifest sets metadata.uid, or it cannot be a generated one. */
+  staticUidFixed?: boolean;
 }
 
 /** The decision for one container. */
@@ -77,15 +88,28 @@ export interface Verdict {
   /** Facts the caller did not give and the decision assumed. */
   assumptions: string[];
   withoutResources?: { expected: bigint; stored: bigint };
+  /** The rule recreates the whole pod (new sandbox or new UID), not this container alone. */
+  recreatesPod: boolean;
+  /** Not compared by this release, but by a later one (the rule's releases end): the hash matters later. */
+  comparedLater: boolean;
 }
 
 function verdict(
   ruleId: RestartRuleId,
   action: ContainerAction,
   reason: string,
-  extra: Omit<Verdict, 'ruleId' | 'ruleSource' | 'action' | 'reason'>,
+  extra: Omit<Verdict, 'ruleId' | 'ruleSource' | 'action' | 'reason' | 'recreatesPod' | 'comparedLater'>,
 ): Verdict {
-  return { action, ruleId, ruleSource: restartRule(ruleId).source, reason, ...extra };
+  const rule = restartRule(ruleId);
+  return {
+    action,
+    ruleId,
+    ruleSource: rule.source,
+    reason,
+    ...extra,
+    recreatesPod: ruleId === 'pod-sandbox-changed' || ruleId === 'static-pod-kubelet-upgrade',
+    comparedLater: extra.comparison === 'not-compared' && action === 'keep' && rule.lastMinor !== null,
+  };
 }
 
 /** `ShouldContainerBeRestarted` (pkg/kubelet/container/helpers.go), and sidecars always restart. */
@@ -106,6 +130,25 @@ export function decide(d: DecisionInput): Verdict {
   const assumptions: string[] = [];
   const hashDiffers = d.expected !== d.stored;
   const base = { comparison: 'not-compared' as ChangedRule, hashDiffers, assumptions };
+
+  // Pod-level rows first: computePodActions kills the whole pod for a changed sandbox before it
+  // looks at any container, and a static pod with a new UID is another pod.
+  if (typeof d.sandboxChange === 'string') {
+    return verdict(
+      'pod-sandbox-changed',
+      'restart',
+      `${d.sandboxChange}: the kubelet recreates the whole pod (PodSandboxChanged), whatever the hashes`,
+      base,
+    );
+  }
+  if (d.staticPod && d.upgradeFrom !== undefined && d.upgradeFrom.minor !== d.info.minor && d.staticUidFixed !== true) {
+    return verdict(
+      'static-pod-kubelet-upgrade',
+      'restart',
+      `its UID is generated from the manifest and the kubelet's internal Pod types, which change between ${d.upgradeFrom.release} and ${d.info.release}; the ${d.info.release} kubelet recreates the whole pod`,
+      base,
+    );
+  }
 
   // Roles the kubelet never compares: the hash comparison step says why.
   // A running sidecar of 1.28–1.31 is not compared, but a stopped one is still restarted: that

@@ -16,10 +16,10 @@ export {
 export { translateHash, type TranslateOptions } from './translate.js';
 export { identifyReleases, type ReleaseMatch } from './identify.js';
 export { RESTART_RULES, type RestartRule, type RestartRuleId } from './restart-rules.js';
-export type { ContainerAction, PodRestartPolicy } from './decide.js';
+export type { ContainerAction, PodRestartPolicy, Verdict } from './decide.js';
 export { decide } from './decide.js';
 export type { ContainerStateInput, RuntimeStateName } from './runtime-state.js';
-export type { GateName, GateSettings, GateValue, StoredHashReading } from './options.js';
+export type { GateName, GateSettings, GateValue, ResolvedGates, StoredHashReading } from './options.js';
 
 // The door for the upgrade room, which plans a node through the same rules (not public API).
 export {
@@ -31,7 +31,7 @@ export {
   readGateSettings,
   resolveGates,
 } from './options.js';
-export { containerRole } from './container-role.js';
+export { CONTAINER_ROLES, containerRole } from './container-role.js';
 export { describeMatches } from './identify.js';
 export { restartRule } from './restart-rules.js';
 export { manifestUid, maybeGeneratedStaticUid } from './static-pod.js';

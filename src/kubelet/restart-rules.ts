@@ -25,6 +25,7 @@ import type { GateName, ResolvedGates } from './options.js';
  * @group Kubelet decisions
  */
 export type RestartRuleId =
+  | 'pod-sandbox-changed'
   | 'static-pod-manifest-edit'
   | 'static-pod-kubelet-upgrade'
   | 'ephemeral-never-restarted'
@@ -93,6 +94,14 @@ const MANAGER = 'pkg/kubelet/kuberuntime/kuberuntime_manager.go';
  * @group Kubelet decisions
  */
 export const RESTART_RULES: readonly RestartRule[] = Object.freeze([
+  {
+    id: 'pod-sandbox-changed',
+    firstMinor: 8,
+    lastMinor: null,
+    source: `${MANAGER}@v1.8.0 (computePodActions, podSandboxChanged)`,
+    statement:
+      'A pod whose sandbox is gone, is in the wrong network namespace mode for hostNetwork, or has no IP for a pod-network pod gets a new sandbox: the kubelet kills every container of the pod and starts them again, whatever the hashes say.',
+  },
   {
     id: 'static-pod-manifest-edit',
     firstMinor: 8,

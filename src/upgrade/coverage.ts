@@ -9,7 +9,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { StoreError } from '../errors.js';
-import { containerdCensus, type StoredContainer } from '../stores/index.js';
+import { containerdCensus } from '../stores/index.js';
 import type { StoreSpec } from './plan-file.js';
 
 /** What the store holds, for a refusal: where it was read and how many records each namespace has. */
@@ -35,7 +35,7 @@ export function describeStore(store: StoreSpec): string {
 export interface CoverageFacts {
   store: StoreSpec;
   /** The records read (store order). */
-  records: readonly StoredContainer[];
+  records: readonly unknown[];
   /** Record files that could not be read (each becomes an `unknown` entry). */
   unreadable: number;
   /** How many API pods were given (all nodes). */

@@ -23,5 +23,6 @@ export {
   type NodeRecordLocation,
   type StoreSpec,
 } from './plan-file.js';
+export { planSchemas } from './plan-vocabulary.js';
 export { PLAN_TRAILER_KIND, planTrailer, readPlanTrailer, type PlanTrailer } from './plan-trailer.js';
 export { checkRuntimeAgreement } from './runtime-agreement.js';

@@ -7,7 +7,7 @@ import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { KubeletHashError, StoreError } from '../errors.js';
 import { readGateSettings, type FeatureGates } from '../kubelet/index.js';
 import { planUpgrade, type PlanEntry, type PlanRecordIndex, type PodSandboxInfo } from './plan-upgrade.js';
-import { readRuntimeRecords, type ContainerRecordInfo } from '../runtime-records/index.js';
+import { readRuntimeRecords, type ContainerRecordInfo, type RuntimeName } from '../runtime-records/index.js';
 import { containerdSandboxes, fingerprinter, type StoredContainer } from '../stores/index.js';
 import { PLAN_KIND, PLAN_VERSION, type NodePlanEntry, type NodeUpgradePlan, type StoreSpec } from './plan-file.js';
 import { normalizeStoreSpec, openStore } from './store-spec.js';
@@ -101,23 +101,11 @@ function readRecordFile(file: string, limit: number): Buffer {
   }
 }
 
-/** A store's record as planUpgrade reads one (only identity and stored hashes matter to it). */
-function asRecordInfo(s: StoredContainer): ContainerRecordInfo {
-  const info: ContainerRecordInfo = {
-    // planUpgrade reads identity and hashes only; the kind names the closest record shape.
-    kind: s.runtime === 'docker' ? 'docker-config-v2' : 'crictl-inspect',
-    runtime: s.runtime,
-    containerId: s.containerId,
-    containerName: s.containerName,
-    podName: s.podName,
-    podNamespace: s.podNamespace,
-    podUid: s.podUid,
-    hashLocations: [s.location],
-  };
-  if (s.hash !== undefined) info.hash = s.hash;
-  if (s.hashWithoutResources !== undefined) info.hashWithoutResources = s.hashWithoutResources;
-  return info;
-}
+/**
+ * One record of the node, as read: a store's record, or one of a record file (whose runtime is what
+ * the record shows, `unknown` when it shows none). Planning reads its identity and stored hashes.
+ */
+type NodeRecord = Omit<StoredContainer, 'runtime'> & { runtime: StoredContainer['runtime'] | RuntimeName };
 
 /** A record file that could not be read: planned as `unknown`, never skipped. */
 interface UnreadableRecord {
@@ -130,11 +118,11 @@ interface UnreadableRecord {
 export async function readNodeRecords(
   spec: StoreSpec,
   maxRecordFileBytes = Number.MAX_SAFE_INTEGER,
-): Promise<{ records: StoredContainer[]; unreadable: UnreadableRecord[] }> {
+): Promise<{ records: NodeRecord[]; unreadable: UnreadableRecord[] }> {
   if (spec.runtime === 'cri-o') return readCrioRecords(spec);
   if (spec.runtime !== 'records') return { records: await openStore(spec).list(), unreadable: [] };
   const fp = await fingerprinter();
-  const out: StoredContainer[] = [];
+  const out: NodeRecord[] = [];
   const unreadable: UnreadableRecord[] = [];
   for (const file of spec.files) {
     const bytes = readRecordFile(file, maxRecordFileBytes);
@@ -147,9 +135,8 @@ export async function readNodeRecords(
       continue;
     }
     for (const info of infos) {
-      const runtime = info.runtime === 'unknown' ? 'containerd' : info.runtime;
-      const s: StoredContainer = {
-        runtime,
+      const s: NodeRecord = {
+        runtime: info.runtime,
         containerId: info.containerId ?? '',
         podUid: info.podUid,
         podNamespace: info.podNamespace,
@@ -196,7 +183,7 @@ async function readCrioRecords(
  * planUpgrade's entry with where its record lives instead of its index: the same union member
  * (its observed hashes are the store's, which planUpgrade read).
  */
-function toEntry(e: PlanEntry, rec: StoredContainer | undefined): NodePlanEntry {
+function toEntry(e: PlanEntry, rec: NodeRecord | undefined): NodePlanEntry {
   // planUpgrade's result is this function's alone: its nested objects are not copied again.
   const out: NodePlanEntry & PlanRecordIndex = { ...e };
   delete out.record;
@@ -239,7 +226,7 @@ function sandboxesOf(store: StoreSpec): { sandboxes?: PodSandboxInfo[]; note: st
 export function planFromRecords(
   input: Omit<PlanNodeUpgradeInput, 'store'>,
   store: StoreSpec,
-  records: readonly StoredContainer[],
+  records: readonly NodeRecord[],
   unreadable: readonly UnreadableRecord[] = [],
 ): NodeUpgradePlan {
   // Gates become booleans here, once: planUpgrade and the plan file see the same settings.
@@ -247,7 +234,7 @@ export function planFromRecords(
   const { sandboxes, note } = records.length > 0 ? sandboxesOf(store) : { note: 'not checked: no records' };
   const plan = planUpgrade({
     pods: input.pods,
-    records: records.map(asRecordInfo),
+    records,
     from: input.from,
     to: input.to,
     featureGates,

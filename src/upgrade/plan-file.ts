@@ -7,12 +7,13 @@
 import { createHash } from 'node:crypto';
 import stableStringify from 'fast-json-stable-stringify';
 import { z } from 'zod';
-import { CONTAINER_LISTS } from '../pod/locate.js';
 import { KubeletHashError, OptionError, parseWith, type JsonPathSegment } from '../errors.js';
 import { assertCanonicalHash, storedHashValue } from '../hash/format.js';
-import { gateSettingsSchema, RESTART_RULES, type GateSettings, type RestartRuleId } from '../kubelet/index.js';
+import { gateSettingsSchema } from '../kubelet/index.js';
 import { releaseInfo } from '../registry/registry.js';
-import type { PlanEntry } from './plan-upgrade.js';
+import { countActions, PLAN_ACTIONS, planSchemas } from './plan-vocabulary.js';
+
+export type { NodePlanEntry, NodeRecordLocation } from './plan-vocabulary.js';
 
 /** The plan file's `kind`. */
 export const PLAN_KIND = 'kubelet-hash/upgrade-plan' as const;
@@ -65,45 +66,6 @@ export type StoreSpec =
     };
 
 /**
- * Where a node plan entry's record lives: the runtime, the file or bucket, and the record's
- * fingerprint as read (absent for an API container without record).
- *
- * @example
- * ```ts
- * import type { NodeRecordLocation } from 'kubelet-hash/node';
- * const where: NodeRecordLocation = { runtime: 'containerd', location: '/var/lib/containerd/io.containerd.metadata.v1.bolt/meta.db#v1/k8s.io/containers/c0ffee', fingerprint: '0123456789abcdef' };
- * where.runtime; // → 'containerd'
- * ```
- *
- * @group Upgrades and runtime stores
- */
-export interface NodeRecordLocation {
-  /** The runtime that persisted the record. */
-  runtime?: string;
-  /** Where the record lives (a file, or `meta.db#bucket/path`). */
-  location?: string;
-  /** xxHash64 of the record as read (16 hex digits); apply refuses when it changed. */
-  fingerprint?: string;
-}
-
-/**
- * One container of a plan file: `planUpgrade`'s entry (the same union by `action`, so a `rewrite`
- * always has its `change`) with where its record lives instead of its index in `records`.
- *
- * @example
- * ```ts
- * import type { NodePlanEntry } from 'kubelet-hash/node';
- * const entry: NodePlanEntry = { action: 'keep', reason: 'init containers are not compared', podUid: 'u1', containerName: 'setup', observed: {}, computed: {} };
- * entry.action; // → 'keep'
- * const hashes = (e: NodePlanEntry) => (e.action === 'rewrite' ? `${e.change.from.hash} -> ${e.change.to.hash}` : e.action);
- * hashes(entry); // → 'keep'
- * ```
- *
- * @group Upgrades and runtime stores
- */
-export type NodePlanEntry = PlanEntry<NodeRecordLocation>;
-
-/**
  * An in-place upgrade plan for one node: the releases, where the records are, and per container
  * what to do, with the record's fingerprint as read.
  *
@@ -118,53 +80,10 @@ export type NodePlanEntry = PlanEntry<NodeRecordLocation>;
  * plan.store.runtime; // → 'docker'
  * ```
  *
+ * @interface
  * @group Upgrades and runtime stores
  */
-export interface NodeUpgradePlan {
-  /** Always `kubelet-hash/upgrade-plan`. */
-  kind: typeof PLAN_KIND;
-  /** The format version, 1. */
-  version: typeof PLAN_VERSION;
-  /** The current kubelet release (minor). */
-  from: string;
-  /** The release the node moves to. */
-  to: string;
-  /** The `to` kubelet's feature gates, as read (booleans, names the library models). */
-  featureGates?: GateSettings;
-  /** Where the records are. */
-  store: StoreSpec;
-  /** How many entries have each action. */
-  counts: {
-    /** Entries the new kubelet keeps as they are. */
-    keep: number;
-    /** Entries apply rewrites. */
-    rewrite: number;
-    /** Entries that restart whatever is done. */
-    'will-restart': number;
-    /** Entries that could not be verified (not rewritten). */
-    unknown: number;
-  };
-  /** One entry per container: records in store order, then containers without a record. */
-  entries: NodePlanEntry[];
-  /** The pod sandboxes: what was checked, and the pods the kubelet recreates whole (PodSandboxChanged). */
-  sandboxes?: {
-    /** What was read, or why sandboxes were not checked. */
-    note: string;
-    /** One per pod whose sandbox makes the kubelet recreate it. */
-    findings: {
-      /** The pod uid. */
-      podUid: string;
-      /** The pod's namespace. */
-      podNamespace?: string;
-      /** The pod's name. */
-      podName?: string;
-      /** What the kubelet finds. */
-      reason: string;
-    }[];
-  };
-}
-
-const hashPair = z.object({ hash: z.string(), hashWithoutResources: z.string().optional() });
+export type NodeUpgradePlan = z.infer<ReturnType<typeof buildPlanFileSchema>>;
 
 export const storeSpecSchema: z.ZodType<StoreSpec> = z.discriminatedUnion('runtime', [
   z.object({ runtime: z.literal('containerd'), root: z.string(), namespace: z.string() }),
@@ -173,87 +92,45 @@ export const storeSpecSchema: z.ZodType<StoreSpec> = z.discriminatedUnion('runti
   z.object({ runtime: z.literal('records'), files: z.array(z.string()) }),
 ]);
 
-const RULE_IDS: ReadonlySet<string> = new Set(RESTART_RULES.map((r) => r.id));
-const ruleIdSchema = z.custom<RestartRuleId>((v) => typeof v === 'string' && RULE_IDS.has(v), {
-  error: 'a restart rule id (RESTART_RULES)',
-});
-
-/** The fields of every action (PlanEntryFields and NodeRecordLocation). */
-const entryFields = {
-  reason: z.string(),
-  runtime: z.string().optional(),
-  containerId: z.string().optional(),
-  location: z.string().optional(),
-  fingerprint: z
-    .string()
-    .regex(/^[0-9a-f]{16}$/)
-    .optional(),
-  podUid: z.string(),
-  podNamespace: z.string().optional(),
-  podName: z.string().optional(),
-  containerName: z.string(),
-  list: z.enum(CONTAINER_LISTS).optional(),
-  role: z.enum(['container', 'sidecar', 'init', 'ephemeral']).optional(),
-  observed: z.object({ hash: z.string().optional(), hashWithoutResources: z.string().optional() }),
-  computed: z.object({ from: z.string().optional(), to: z.string().optional() }),
-  ruleId: ruleIdSchema.optional(),
-  ruleSource: z.string().optional(),
-};
-const noChange = z.undefined({ error: 'no change: only a rewrite entry has one' }).optional();
-const noCandidates = z.undefined({ error: 'no candidates: only an unknown entry has them' }).optional();
-const noRule = z.undefined({ error: 'no rule: no kubelet rule decides an unknown entry' }).optional();
-
-/** A plan file entry: the union by `action` of {@link NodePlanEntry} (its type is checked against it). */
-const entrySchema: z.ZodType<NodePlanEntry> = z.discriminatedUnion('action', [
-  z.object({ ...entryFields, action: z.literal('keep'), change: noChange, candidates: noCandidates }),
-  z.object({
-    ...entryFields,
-    action: z.literal('rewrite'),
-    change: z.object({ from: hashPair, to: hashPair }),
-    observed: hashPair,
-    computed: z.object({ from: z.string(), to: z.string() }),
-    candidates: noCandidates,
-  }),
-  z.object({ ...entryFields, action: z.literal('will-restart'), change: noChange, candidates: noCandidates }),
-  z.object({
-    ...entryFields,
-    action: z.literal('unknown'),
-    change: noChange,
-    candidates: z.string().optional(),
-    ruleId: noRule,
-    ruleSource: noRule,
-  }),
-]);
-
 /** The digest a plan file carries beside the plan (see {@link digestOf}). */
 const digestSchema = z.looseObject({
   digest: z.record(z.string(), z.string().regex(/^[0-9a-f]{16}$/)).optional(),
 });
 
-/** The plan file, as zod reads it (its type is checked against {@link NodeUpgradePlan}). */
-const planFileSchema: z.ZodType<NodeUpgradePlan> = z.object({
-  kind: z.literal(PLAN_KIND),
-  version: z.literal(PLAN_VERSION),
-  from: z.string(),
-  to: z.string(),
-  featureGates: gateSettingsSchema().optional(),
-  store: storeSpecSchema,
-  counts: z.object({ keep: z.number(), rewrite: z.number(), 'will-restart': z.number(), unknown: z.number() }),
-  entries: z.array(entrySchema),
-  sandboxes: z
-    .object({
-      note: z.string(),
-      findings: z.array(
-        z.object({
-          podUid: z.string(),
-          podNamespace: z.string().optional(),
-          podName: z.string().optional(),
-          reason: z.string(),
-        }),
-      ),
-    })
-    .optional(),
-});
+/** The plan file, as zod reads it: the plan vocabulary's entries, counts and findings. */
+function buildPlanFileSchema() {
+  const { counts, nodeEntry, sandboxFinding } = planSchemas();
+  return z.object({
+    /** Always `kubelet-hash/upgrade-plan`. */
+    kind: z.literal(PLAN_KIND),
+    /** The format version, 1. */
+    version: z.literal(PLAN_VERSION),
+    /** The current kubelet release (minor). */
+    from: z.string(),
+    /** The release the node moves to. */
+    to: z.string(),
+    /** The `to` kubelet's feature gates, as read (booleans, names the library models). */
+    featureGates: gateSettingsSchema().optional(),
+    /** Where the records are. */
+    store: storeSpecSchema,
+    /** How many entries have each action. */
+    counts,
+    /** One entry per container: records in store order, then containers without a record. */
+    entries: z.array(nodeEntry),
+    /** The pod sandboxes: what was checked, and the pods the kubelet recreates whole (PodSandboxChanged). */
+    sandboxes: z
+      .object({
+        /** What was read, or why sandboxes were not checked. */
+        note: z.string().describe('what was read, or why sandboxes were not checked'),
+        /** One per pod whose sandbox makes the kubelet recreate it. */
+        findings: z.array(sandboxFinding),
+      })
+      .optional(),
+  });
+}
+
+let planFile: ReturnType<typeof buildPlanFileSchema> | undefined;
+const planFileSchema = (): ReturnType<typeof buildPlanFileSchema> => (planFile ??= buildPlanFileSchema());
 
 /** The top-level fields a plan file's digest covers, each on its own (so a refusal names the field). */
 const DIGESTED = ['counts', 'entries', 'featureGates', 'from', 'sandboxes', 'store', 'to'] as const;
@@ -342,10 +219,9 @@ export function checkNodePlan(plan: NodeUpgradePlan): void {
       throw e;
     }
   }
-  const counts = { keep: 0, rewrite: 0, 'will-restart': 0, unknown: 0 };
+  const counts = countActions(plan.entries);
   const ids = new Set<string>();
   plan.entries.forEach((e, i) => {
-    counts[e.action]++;
     const at = (...p: JsonPathSegment[]): JsonPathSegment[] => ['entries', i, ...p];
     if (e.containerId !== undefined) {
       if (ids.has(e.containerId))
@@ -391,7 +267,7 @@ export function checkNodePlan(plan: NodeUpgradePlan): void {
         );
     }
   });
-  for (const k of ['keep', 'rewrite', 'will-restart', 'unknown'] as const) {
+  for (const k of PLAN_ACTIONS) {
     if (plan.counts[k] !== counts[k])
       throw invalid(['counts', k], `${counts[k]}, the number of ${k} entries`, `found ${plan.counts[k]}`);
   }
@@ -445,7 +321,7 @@ export function parseNodePlan(text: string, options: ParseNodePlanOptions = {}):
       new OptionError('INVALID_OPTION', path, 'a plan digest: field name to 16 hex digits', message),
   ).digest;
   const plan = parseWith(
-    planFileSchema,
+    planFileSchema(),
     doc,
     ({ path, message }) =>
       new OptionError('INVALID_OPTION', path, `a kubelet-hash upgrade plan, version ${PLAN_VERSION}`, message),
@@ -479,7 +355,7 @@ export function parseNodePlan(text: string, options: ParseNodePlanOptions = {}):
 export function formatNodePlan(plan: NodeUpgradePlan): string {
   // Sorted-key JSON, then indented; parsing it back keeps the sorted order (no integer-like keys).
   // The digest is over the plan as parseNodePlan will read it back (zod drops keys it does not know).
-  const read = planFileSchema.safeParse(JSON.parse(stableStringify(plan)));
+  const read = planFileSchema().safeParse(JSON.parse(stableStringify(plan)));
   const digest = digestOf(read.success ? read.data : plan);
   return `${JSON.stringify(JSON.parse(stableStringify({ ...plan, digest })), null, 2)}\n`;
 }

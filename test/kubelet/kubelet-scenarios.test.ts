@@ -62,10 +62,12 @@ describe('kubelet scenario table', () => {
     expect(new Set(ids).size).toBe(ids.length);
     const used = new Set(table.scenarios.flatMap((s) => s.runs.flatMap((r) => Object.values(r.rules ?? {}))));
     const missing = RESTART_RULES.map((r) => r.id).filter((id) => !used.has(id));
-    // Covered elsewhere: the kubelet-upgrade rule is a planUpgrade decision (api-restart-rules.test.ts);
+    // Covered elsewhere: the kubelet-upgrade and sandbox rules are planUpgrade decisions
+    // (api-restart-rules.test.ts, api-plan.test.ts);
     // ephemeral containers and the 1.33+ sidecar resize have no running-pod scenario in the table yet.
     expect(missing.sort()).toEqual([
       'ephemeral-never-restarted',
+      'pod-sandbox-changed',
       'resize-policy-sidecar',
       'static-pod-kubelet-upgrade',
     ]);
