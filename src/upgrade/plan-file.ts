@@ -80,10 +80,11 @@ export type StoreSpec =
  * plan.store.runtime; // → 'docker'
  * ```
  *
- * @interface
  * @group Upgrades and runtime stores
  */
-export type NodeUpgradePlan = z.infer<ReturnType<typeof buildPlanFileSchema>>;
+// An interface (not a type alias) so the plan keeps its name wherever it is returned.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface NodeUpgradePlan extends z.infer<ReturnType<typeof buildPlanFileSchema>> {}
 
 export const storeSpecSchema: z.ZodType<StoreSpec> = z.discriminatedUnion('runtime', [
   z.object({ runtime: z.literal('containerd'), root: z.string(), namespace: z.string() }),
