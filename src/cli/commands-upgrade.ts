@@ -7,7 +7,7 @@ import { applyNodePlan, parseNodePlan, rollbackNodePlan, type NodeUpgradePlan } 
 import { flag, str, type CommandContext, type CommandDef } from './command.js';
 import { ENDPOINT_OPTIONS, checkPlanRoot } from './discovery-options.js';
 import { within } from './inputs.js';
-import { readInput } from './io.js';
+import { DEFAULT_MAX_INPUT, readInput } from './io.js';
 
 /** The runtime root a plan was made for (the store's root or graph root), and its key in the plan. */
 const plannedRoot = (plan: NodeUpgradePlan): { root: string; key: string } | undefined =>
@@ -131,6 +131,7 @@ const rollback: CommandDef = {
     parseNodePlan(await readInput(file, ctx.io));
     const { restored, lost, notes } = await rollbackNodePlan(backupDirOf(ctx, file), {
       ...(flag(ctx.values, 'force') ? { force: true } : {}),
+      maxManifestBytes: ctx.io.maxInputBytes ?? DEFAULT_MAX_INPUT,
     });
     const text =
       restored.map((b) => `restored ${b.original} from ${b.backup}\n`).join('') +

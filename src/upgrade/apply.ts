@@ -4,7 +4,8 @@
  * transaction for containerd; an atomic replace per file for CRI-O and docker), which refuses
  * while the runtime runs. With a backup directory it writes a manifest there that rollback reads.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { readBounded } from './bounded-read.js';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { parseWith, StoreError } from '../errors.js';
@@ -196,6 +197,8 @@ export async function applyNodePlan(
 export interface RollbackNodePlanOptions {
   /** Restore even when the store changed since apply; the report lists what was lost. */
   force?: boolean;
+  /** The most bytes the backup manifest may have; a bigger one is refused (`STORE_IO`, EFBIG) before it is read whole. Default: no limit (the CLI passes `--max-input-size`). */
+  maxManifestBytes?: number;
 }
 
 /**
@@ -221,12 +224,9 @@ export async function rollbackNodePlan(
   options: RollbackNodePlanOptions = {},
 ): Promise<RestoreReport> {
   const path = join(resolve(backupDir), MANIFEST_NAME);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new StoreError('STORE_IO', [], `a backup manifest at ${path}`, (e as { code?: string }).code ?? String(e));
-  }
+  const text = readBounded(path, options.maxManifestBytes ?? Number.MAX_SAFE_INTEGER, 'a backup manifest').toString(
+    'utf8',
+  );
   const expected = `a kubelet-hash backup manifest at ${path}`;
   let doc: unknown;
   try {

@@ -3,8 +3,9 @@
  * turned into a plan file entry per container with where the record lives and its fingerprint.
  * The kubelet's rules stay in planUpgrade; this only joins its entries with the store's records.
  */
-import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
-import { KubeletHashError, StoreError } from '../errors.js';
+import { existsSync } from 'node:fs';
+import { readBounded } from './bounded-read.js';
+import { KubeletHashError } from '../errors.js';
 import { readGateSettings, type FeatureGates } from '../kubelet/index.js';
 import { planUpgrade, type PlanEntry, type PlanRecordIndex, type PodSandboxInfo } from './plan-upgrade.js';
 import { readRuntimeRecords, type ContainerRecordInfo, type RuntimeName } from '../runtime-records/index.js';
@@ -48,60 +49,6 @@ export interface PlanNodeUpgradeInput {
 }
 
 /**
- * A record file's bytes, at most `limit`: a bigger regular file is refused by its size, anything
- * else (a pipe from `<(crictl inspect …)`, a device) once `limit` bytes are read.
- */
-function readRecordFile(file: string, limit: number): Buffer {
-  const size =
-    limit % 1024 === 0 ? (limit % 1048576 === 0 ? `${limit / 1048576} MiB` : `${limit / 1024} KiB`) : `${limit} bytes`;
-  const tooLarge = (): StoreError =>
-    new StoreError(
-      'STORE_IO',
-      [],
-      `a record file of at most ${size} at ${file}`,
-      `EFBIG: ${file} is larger than ${size}, the limit of one input (the CLI's --max-input-size raises it)`,
-    );
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (e) {
-    throw new StoreError(
-      'STORE_IO',
-      [],
-      `a readable record file at ${file}`,
-      e instanceof Error ? e.message : String(e),
-    );
-  }
-  try {
-    const st = fstatSync(fd);
-    if (st.isFile() && st.size > limit) throw tooLarge();
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(limit + 1 - total, 1 << 20));
-      let n: number;
-      try {
-        n = readSync(fd, chunk, 0, chunk.length, null);
-      } catch (e) {
-        throw new StoreError(
-          'STORE_IO',
-          [],
-          `a readable record file at ${file}`,
-          e instanceof Error ? e.message : String(e),
-        );
-      }
-      if (n === 0) break;
-      total += n;
-      if (total > limit) throw tooLarge();
-      chunks.push(chunk.subarray(0, n));
-    }
-    return Buffer.concat(chunks, total);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
  * One record of the node, as read: a store's record, or one of a record file (whose runtime is what
  * the record shows, `unknown` when it shows none). Planning reads its identity and stored hashes.
  */
@@ -125,7 +72,7 @@ export async function readNodeRecords(
   const out: NodeRecord[] = [];
   const unreadable: UnreadableRecord[] = [];
   for (const file of spec.files) {
-    const bytes = readRecordFile(file, maxRecordFileBytes);
+    const bytes = readBounded(file, maxRecordFileBytes, 'a record file');
     let infos: ContainerRecordInfo[];
     try {
       infos = readRuntimeRecords(bytes.toString('utf8'));

@@ -5,7 +5,7 @@
  * go with refused as usage errors, and no zod text in any message (the one converter, parseWith,
  * says zod's defaults in our words).
  */
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, ftruncateSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, ftruncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { KubeletHashError, parseWith } from '../../src/errors.js';
 import { hashContainer, planUpgrade, readDocuments } from '../../src/index.js';
+import { MANIFEST_NAME as MANIFEST_FILE } from '../../src/upgrade/apply.js';
 import { cli } from '../support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kh-inputs-'));
@@ -120,6 +121,29 @@ describe('one size limit for every input', () => {
       const raised = await cli([...args, '--max-input-size', '4K'], stdin);
       expect(raised.err, what).not.toContain('the limit of one input');
     }
+    // The backup manifest rollback reads is an input too.
+    const planFile = join(dir, 'small-plan.json');
+    writeFileSync(
+      planFile,
+      JSON.stringify({
+        kind: 'kubelet-hash/upgrade-plan',
+        version: 1,
+        from: '1.30',
+        to: '1.31',
+        store: { runtime: 'docker', root: '/var/lib/docker' },
+        counts: { keep: 0, rewrite: 0, 'will-restart': 0, unknown: 0 },
+        entries: [],
+      }),
+    );
+    const backupDir = join(dir, 'backup-with-big-manifest');
+    mkdirSync(backupDir);
+    writeFileSync(join(backupDir, MANIFEST_FILE), text);
+    const manifest = await cli(['rollback', planFile, '--backup-dir', backupDir, ...limit]);
+    expect(manifest.code).toBe(2);
+    expect(manifest.err).toContain('larger than 1 KiB, the limit of one input');
+    const manifestRaised = await cli(['rollback', planFile, '--backup-dir', backupDir, '--max-input-size', '4K']);
+    expect(manifestRaised.code).toBe(2);
+    expect(manifestRaised.err).not.toContain('the limit of one input');
     // A record file that never ends (a device, a pipe) is cut at the limit, never read whole.
     const endless = await cli(['verify', '--kubelet', '1.31', '--pods', podsFile, '/dev/zero', ...limit]);
     expect(endless.code).toBe(2);
