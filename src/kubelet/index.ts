@@ -33,5 +33,4 @@ export {
 } from './options.js';
 export { CONTAINER_ROLES, containerRole } from './container-role.js';
 export { describeMatches } from './identify.js';
-export { restartRule } from './restart-rules.js';
 export { manifestUid, maybeGeneratedStaticUid } from './static-pod.js';
