@@ -281,6 +281,17 @@ export interface VerifyNodeInput {
 /**
  * What {@link verifyNode} found.
  *
+ * @example
+ * ```ts
+ * import { mkdtempSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { verifyNode, type VerifyNodeResult } from 'kubelet-hash/node';
+ * const root = mkdtempSync(join(tmpdir(), 'docker-'));
+ * const result: VerifyNodeResult = await verifyNode({ kubeletVersion: '1.31', pods: [], store: { runtime: 'docker', root } });
+ * result.plan.to; // → '1.31'
+ * ```
+ *
  * @group Upgrades and runtime stores
  */
 export interface VerifyNodeResult {
