@@ -13,7 +13,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { machineLock } from './machine-lock.js';
 
 /** A real system a test can ask for. */
 export interface RealSystemEntry {
@@ -109,6 +110,21 @@ function provisionCommand(needs: SystemNeeds): string {
  * it is called only when all of them are there. Missing one: in CI the suite fails (one failing test
  * saying what is missing); elsewhere it is skipped with the provision command.
  */
+/** Systems that run a kubelet: one such suite at a time on a machine (machine-lock.ts says why). */
+const KUBELET_SYSTEMS = new Set(['kubelet', 'cluster']);
+/** How long a suite waits for another's kubelet: the longest suite, a cluster's, with room for load. */
+const KUBELET_LOCK_WAIT_MS = 60 * 60_000;
+
+function holdKubeletLock(): void {
+  let release: (() => void) | undefined;
+  beforeAll(async () => {
+    release = await machineLock('kubelet', Date.now() + KUBELET_LOCK_WAIT_MS);
+  }, KUBELET_LOCK_WAIT_MS + 10_000);
+  afterAll(() => {
+    release?.();
+  });
+}
+
 export function describeReal(
   needs: SystemNeeds,
   body: (systems: ReadonlyMap<string, FoundSystem>) => void,
@@ -124,6 +140,8 @@ export function describeReal(
   }
   if (missing.length === 0) {
     describe(name, () => {
+      // Registered before the body's hooks: taken first, released last (after hooks run in reverse).
+      if (needs.some(([system]) => KUBELET_SYSTEMS.has(system))) holdKubeletLock();
       body(found);
     });
     return;
