@@ -5,11 +5,14 @@
 # Whichever of them is not cached yet is built in ONE `go build`: on 2 cores one build of four
 # commands keeps both busy through each command's serial tail (its last packages and its link) where
 # four builds in a row leave one idle; a cold run builds all four at once from 30.
-# Binaries are linked without symbol table and DWARF (-s -w): nothing debugs them, and it shortens
-# every link. Each is cached under $KUBELET_HASH_CACHE/{kubelet,cluster}/KEY: the version, the orig
-# tarball's sha256, the tree's patch (lib.sh patch_kubernetes_tree), the Go version and, for the
-# cluster, a hash of openapi-gen's inputs.
+# Built with the tree's own build tags `providerless` (no in-tree cloud providers: the AWS, Azure,
+# GCE, OpenStack and vSphere SDKs are about a third of the code the four commands compile) and
+# `dockerless` (no dockershim: the tests' kubelets run with --container-runtime=remote), and linked
+# without symbol table and DWARF (-s -w): nothing debugs them, and it shortens every link. Each is cached under $KUBELET_HASH_CACHE/{kubelet,cluster}/KEY: the version, the orig
+# tarball's sha256, the tree's patch (lib.sh patch_kubernetes_tree), the build tags, the Go version
+# and, for the cluster, a hash of openapi-gen's inputs.
 set -euo pipefail
+KUBERNETES_BUILD_TAGS=providerless,dockerless
 
 # Sets KUBERNETES_TREE, KUBELET_OUT and CLUSTER_OUT and exports the build environment.
 kubernetes_build_setup() {
@@ -26,8 +29,8 @@ kubernetes_build_setup() {
   [ -n "$dirs" ] || { log "no +k8s:openapi-gen= package found in $KUBERNETES_TREE"; return 1; }
   OPENAPI_DIRS=$dirs
   OPENAPI_GEN_KEY=$(printf '%s\n' "${OPENAPI_FLAGS[*]}" "$dirs" | sha256sum | cut -c1-12)
-  KUBELET_OUT="$KUBELET_HASH_CACHE/kubelet/1.20.2-$source_hash-$(kubernetes_tree_patch_key)-$go_version"
-  CLUSTER_OUT="$KUBELET_HASH_CACHE/cluster/1.20.2-$source_hash-$(kubernetes_tree_patch_key)-openapi$OPENAPI_GEN_KEY-$go_version"
+  KUBELET_OUT="$KUBELET_HASH_CACHE/kubelet/1.20.2-$source_hash-$(kubernetes_tree_patch_key)-${KUBERNETES_BUILD_TAGS/,/-}-$go_version"
+  CLUSTER_OUT="$KUBELET_HASH_CACHE/cluster/1.20.2-$source_hash-$(kubernetes_tree_patch_key)-openapi$OPENAPI_GEN_KEY-${KUBERNETES_BUILD_TAGS/,/-}-$go_version"
 }
 
 # The packages openapi-gen reads, as the tree's build/root/Makefile.generated_files finds them: every
@@ -83,7 +86,7 @@ ensure_kubernetes_binaries() {
     done
     log "building ${wanted[*]} 1.20.2 in one go build in $KUBERNETES_TREE"
     tmp=$(mktemp -d "$KUBELET_HASH_CACHE/.kubernetes-build.XXXXXX")
-    (cd "$KUBERNETES_TREE" && go build -ldflags "$ldflags" -o "$tmp/" "${wanted[@]/#/./cmd/}")
+    (cd "$KUBERNETES_TREE" && go build -tags "$KUBERNETES_BUILD_TAGS" -ldflags "$ldflags" -o "$tmp/" "${wanted[@]/#/./cmd/}")
     mkdir -p "$KUBELET_OUT" "$CLUSTER_OUT"
     for name in "${wanted[@]}"; do
       if [ "$name" = kubelet ]; then mv "$tmp/$name" "$KUBELET_OUT/$name"; else mv "$tmp/$name" "$CLUSTER_OUT/$name"; fi
