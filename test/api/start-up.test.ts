@@ -12,6 +12,8 @@ import { dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_INDEX } from '../../src/cli/command-index.js';
+import type * as RootEntry from '../../src/index.js';
+import type * as NodeEntry from '../../src/node.js';
 import { COMMANDS } from '../../src/cli/registry.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src');
@@ -145,8 +147,8 @@ describe('start-up: what the published dist/ loads', () => {
   });
 
   it('the two entries share one copy of every module (an error from kubelet-hash/node is a kubelet-hash class)', async () => {
-    const root = (await import(pathToFileURL(join(DIST, 'index.js')).href)) as typeof import('../../src/index.js');
-    const node = (await import(pathToFileURL(join(DIST, 'node.js')).href)) as typeof import('../../src/node.js');
+    const root = (await import(pathToFileURL(join(DIST, 'index.js')).href)) as typeof RootEntry;
+    const node = (await import(pathToFileURL(join(DIST, 'node.js')).href)) as typeof NodeEntry;
     const error = ((): unknown => {
       try {
         node.parseNodePlan('{');
