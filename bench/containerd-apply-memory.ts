@@ -14,7 +14,8 @@ import { ContainerdStore, containerdMetaDbPath } from '../src/stores/containerd/
 import { buildNode } from './support/containerd-node.js';
 
 const COUNT = 10_000;
-const DIST_STORE = new URL('../dist/stores/containerd/store.js', import.meta.url).href;
+// The published node entry (dist/ is bundled: its modules are no longer files of their own).
+const DIST_STORE = new URL('../dist/node.js', import.meta.url).href;
 
 function peakRssMb(): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));

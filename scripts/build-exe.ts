@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { inject } from 'postject';
+import { examplePodPlugin, toolVersionPlugin } from './bundle-plugins.js';
 
 /** The Node.js release inside the executables: a Node 20 with SEA, served for both architectures. */
 const NODE_VERSION = '20.20.2';
@@ -28,8 +29,6 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The CLI as one CommonJS file (SEA runs CommonJS only, with no module loader for node_modules). */
 async function bundle(file: string): Promise<void> {
-  const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
-  const examplePod = readFileSync(join(ROOT, 'examples', 'pod.json'), 'utf8');
   await build({
     stdin: {
       // main.ts awaits at top level, which CommonJS cannot: the same wiring, as a promise.
@@ -54,17 +53,7 @@ async function bundle(file: string): Promise<void> {
     define: { 'import.meta.url': '__kubelet_hash_url' },
     banner: { js: "const __kubelet_hash_url = require('node:url').pathToFileURL(__filename).href;" },
     plugins: [
-      {
-        // version.ts reads package.json beside the package; the executable has none, so the
-        // version is written in at build time.
-        name: 'tool-version',
-        setup(b) {
-          b.onLoad({ filter: /src[\\/]cli[\\/]version\.ts$/ }, () => ({
-            contents: `export function toolVersion(): string { return ${JSON.stringify(version)}; }`,
-            loader: 'ts',
-          }));
-        },
-      },
+      toolVersionPlugin(ROOT),
       {
         // src/on-demand.ts requires zod and yaml from node_modules on first use; the executable
         // has no node_modules, so both are bundled and handed out from static imports.
@@ -83,17 +72,7 @@ async function bundle(file: string): Promise<void> {
           }));
         },
       },
-      {
-        // The `example` command's pod, examples/pod.json, written into the bundle: the executable
-        // has no package beside it to read the file from.
-        name: 'example-pod',
-        setup(b) {
-          b.onLoad({ filter: /src[\\/]cli[\\/]example-pod\.ts$/ }, () => ({
-            contents: `export function examplePodText(): string { return ${JSON.stringify(examplePod)}; }`,
-            loader: 'ts',
-          }));
-        },
-      },
+      examplePodPlugin(ROOT),
     ],
   });
 }

@@ -1,4 +1,7 @@
-/** The package version, read from package.json beside src/ or dist/ (the same relative place in both). */
+/**
+ * The package version, read from package.json beside src/ (`npm run cli`). The bundles (`npm run
+ * build`, `build:exe`) replace this module with one returning the version, written in at build time.
+ */
 import { readFileSync } from 'node:fs';
 
 let cached: string | undefined;

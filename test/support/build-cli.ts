@@ -1,12 +1,10 @@
 /**
- * vitest globalSetup: builds the package once (`tsc -p tsconfig.build.json` into dist/), so the CLI
- * tests run the real `kubelet-hash` binary as a child process, as users run it.
+ * vitest globalSetup: builds the package once (`npm run build`'s `buildDist`: declarations by tsc,
+ * the bundled JavaScript by esbuild, into dist/), so the CLI tests run the real `kubelet-hash`
+ * binary as a child process, as users run it, and the package tests import what is published.
  */
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { buildDist } from '../../scripts/build.js';
 
-export default function setup(): void {
-  const root = fileURLToPath(new URL('../..', import.meta.url));
-  const tsc = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
-  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+export default async function setup(): Promise<void> {
+  await buildDist();
 }
