@@ -23,8 +23,6 @@ export type { GateName, GateSettings, GateValue, ResolvedGates, StoredHashReadin
 
 // The door for the upgrade room, which plans a node through the same rules (not public API).
 export {
-  checkOptions,
-  escapesSchema,
   featureGatesSchema,
   parseGateValue,
   gateSettingsSchema,
