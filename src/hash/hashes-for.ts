@@ -114,7 +114,8 @@ function fusedWithShape(
   escapes: JsonEscapeMode | undefined,
   withoutResources: boolean,
 ): { hash: number; shape: TextShape | null } {
-  if (typeof container !== 'string') return { hash: fusedHash(container, info, escapes, withoutResources), shape: null };
+  if (typeof container !== 'string')
+    return { hash: fusedHash(container, info, escapes, withoutResources), shape: null };
   return fusedTextHash(container, info, escapes, withoutResources);
 }
 

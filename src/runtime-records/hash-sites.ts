@@ -246,7 +246,12 @@ export function locateDockerInspectElement(
  * Every container of a validated record with its hash copies. `text` is the source `root` was
  * scanned from and `plain` its plain value (already checked against the kind's schema).
  */
-export function locateRecordContainers(text: string, root: JsonNode, plain: unknown, kind: RecordKind): RecordContainer[] {
+export function locateRecordContainers(
+  text: string,
+  root: JsonNode,
+  plain: unknown,
+  kind: RecordKind,
+): RecordContainer[] {
   switch (kind) {
     case 'docker-inspect':
       return (root.type === 'array' ? root.items : []).flatMap((element, i) => {

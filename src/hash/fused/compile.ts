@@ -284,8 +284,7 @@ class Generator {
   /** Keys an embedded struct of `type` may not take: the outer struct's own, plus what was already excluded. */
   private innerExcluded(type: StructType, excluded: ReadonlySet<string>): Set<string> {
     const out = new Set(excluded);
-    for (const f of type.fields)
-      if (!f.inline) out.add(f.jsonName || f.goName);
+    for (const f of type.fields) if (!f.inline) out.add(f.jsonName || f.goName);
     return out;
   }
 
