@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { bench, describe } from 'vitest';
 import { readCases } from '../src/conformance/fixtures.js';
-import { decodeContainer } from '../src/decode/decode.js';
+import { decodeContainerTree } from '../src/decode/decode.js';
 import { Fnv32aSink } from '../src/encode/sink.js';
 import { compileSpewEncoder } from '../src/encode/spew.js';
 import { writeUtf8 } from '../src/encode/utf8.js';
@@ -19,7 +19,7 @@ const root = resolveRoot(releaseModel('1.15'));
 const compiled = compileSpewEncoder(root);
 
 for (const id of ['k8s-sampleContainer', 'full-newest', 'many-env']) {
-  const value = decodeContainer(cases.find((c) => c.id === id)!.container, root);
+  const value = decodeContainerTree(cases.find((c) => c.id === id)!.container, root);
   describe(`legacy spew → FNV, 1.15, ${id}`, () => {
     bench('compiled encoder', () => {
       const fnv = new Fnv32aSink();

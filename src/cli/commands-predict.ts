@@ -83,8 +83,40 @@ function kruiseGates(ctx: CommandContext): Record<string, string> | undefined {
   return gates;
 }
 
+/** A `predict` row: one container of an object, and who decides what happens to it. */
+const predictRow = z.looseObject({
+  object: z.string().describe('Kind/namespace/name of the new object'),
+  container: z.string(),
+  list: z.string(),
+  role: z.string().nullable().describe('the kubelet role (null where the pod is not patched in place)'),
+  action: z.enum(ACTIONS).describe('the kubelet action, or the pod-level verdict where no kubelet decides'),
+  decidedBy: z.enum(['apiserver', 'controller', 'kubelet']).describe('who decides this row'),
+  verdict: z
+    .enum(['refused', 'replaced', 'in-place', 'unchanged', 'on-delete', 'future-pods', 'held', 'unpredictable'])
+    .describe('what happens to the pod(s) of the object'),
+  pods: z.string().describe('which pods, for people: `every pod`, `ordinals 2–4 (partition 2)`, `none`'),
+  field: z.string().nullable().describe('a refusal: the first refused change, e.g. `spec.containers[0].env`'),
+  reportedField: z.string().nullable().describe('a refusal: the field the refusing component names (`spec`)'),
+  rolloutRuleId: z.string().nullable().describe('the ROLLOUT_RULES row that decided the object'),
+  rolloutRuleSource: z.string().nullable(),
+  reason: z.string(),
+  ruleId: z
+    .string()
+    .nullable()
+    .describe('the restart-rule row (in place), or the rollout rule; null for a container in one spec only'),
+  ruleSource: z.string().nullable(),
+  assumptions: z.array(z.string()),
+  storedHash: z.string().nullable(),
+  expectedHash: z.string().nullable(),
+  changes: z.array(z.string()),
+  hashedChanges: z.array(z.string()),
+  podRecreated: z.boolean(),
+});
+
+type PredictRow = z.infer<typeof predictRow>;
+
 /** One row per container: the kubelet's verdict when the pod is patched in place, else the pod-level verdict. */
-function rowsOf(id: string, doc: unknown, r: RolloutPrediction): Record<string, unknown>[] {
+function rowsOf(id: string, doc: unknown, r: RolloutPrediction): PredictRow[] {
   const common = {
     object: id,
     decidedBy: r.decidedBy,
@@ -97,12 +129,15 @@ function rowsOf(id: string, doc: unknown, r: RolloutPrediction): Record<string, 
   };
   const k = r.kubelet;
   if (!k) {
+    // An in-place verdict always carries the kubelet's: without it, the pod-level verdict is the row's action.
+    const { verdict } = r;
+    if (verdict === 'in-place') throw new Error('predictRollout answered in-place without the kubelet verdicts');
     return locateContainers(doc).map((c) => ({
       ...common,
       container: c.name,
       list: c.list,
       role: null,
-      action: r.verdict,
+      action: verdict,
       reason: r.reason,
       ruleId: r.ruleId,
       ruleSource: r.ruleSource,
@@ -182,34 +217,7 @@ const predict: CommandDef = {
   finding:
     'a running container restarts or a pod is replaced (exit 1); an edit is refused or its controller unknown (exit 2)',
   output: {
-    row: z.looseObject({
-      object: z.string().describe('Kind/namespace/name of the new object'),
-      container: z.string(),
-      list: z.string(),
-      role: z.string().nullable().describe('the kubelet role (null where the pod is not patched in place)'),
-      action: z.enum(ACTIONS).describe('the kubelet action, or the pod-level verdict where no kubelet decides'),
-      decidedBy: z.enum(['apiserver', 'controller', 'kubelet']).describe('who decides this row'),
-      verdict: z
-        .enum(['refused', 'replaced', 'in-place', 'unchanged', 'on-delete', 'future-pods', 'held', 'unpredictable'])
-        .describe('what happens to the pod(s) of the object'),
-      pods: z.string().describe('which pods, for people: `every pod`, `ordinals 2–4 (partition 2)`, `none`'),
-      field: z.string().nullable().describe('a refusal: the first refused change, e.g. `spec.containers[0].env`'),
-      reportedField: z.string().nullable().describe('a refusal: the field the refusing component names (`spec`)'),
-      rolloutRuleId: z.string().nullable().describe('the ROLLOUT_RULES row that decided the object'),
-      rolloutRuleSource: z.string().nullable(),
-      reason: z.string(),
-      ruleId: z
-        .string()
-        .nullable()
-        .describe('the restart-rule row (in place), or the rollout rule; null for a container in one spec only'),
-      ruleSource: z.string().nullable(),
-      assumptions: z.array(z.string()),
-      storedHash: z.string().nullable(),
-      expectedHash: z.string().nullable(),
-      changes: z.array(z.string()),
-      hashedChanges: z.array(z.string()),
-      podRecreated: z.boolean(),
-    }),
+    row: predictRow,
     summary: z.object({
       release: z.string(),
       openKruise: z.string().nullable(),
@@ -225,9 +233,11 @@ const predict: CommandDef = {
     checkGatesFor(kubelet, gates);
     const kruiseVersion = str(ctx.values, 'openkruise');
     const kgates = kruiseGates(ctx);
-    const [oldFile, newFile] = ctx.operands as [string, string];
+    const [oldFile, newFile] = ctx.operands;
+    // The dispatcher has checked there is one of each.
+    if (oldFile === undefined || newFile === undefined) throw new UsageError('predict: give OLD and NEW');
     const matched = pairs(await readObjects(ctx, [oldFile]), await readObjects(ctx, [newFile]));
-    const rows: Record<string, unknown>[] = [];
+    const rows: PredictRow[] = [];
     let restarts = 0;
     let replaced = 0;
     let refused = 0;
@@ -250,20 +260,13 @@ const predict: CommandDef = {
       restarts += r.restarts;
       if (r.verdict === 'replaced') replaced++;
       if (r.exitCode === 2) refused++;
-      exitCode = Math.max(exitCode, r.exitCode) as 0 | 1 | 2;
+      if (r.exitCode > exitCode) exitCode = r.exitCode;
       rows.push(...rowsOf(p.id, p.new.object.value, r));
     }
     const text =
       table(
         ['action', 'by', 'object', 'container', 'rule', 'reason'],
-        rows.map((r) => [
-          r['action'] as string,
-          r['decidedBy'] as string,
-          r['object'] as string,
-          r['container'] as string,
-          r['ruleId'] as string | null,
-          r['reason'] as string,
-        ]),
+        rows.map((r) => [r.action, r.decidedBy, r.object, r.container, r.ruleId, r.reason]),
       ) +
       `# kubelet ${release}: ${restarts} of ${rows.length} containers restart in place; ${replaced} of ${matched.length} objects replace their pods; ${refused} refused or not predictable\n`;
     return {

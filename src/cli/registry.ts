@@ -22,9 +22,7 @@ export const COMMANDS: readonly CommandDef[] = [
 
 /** The `--json` document of any command (discriminated by `command`). */
 export function outputSchema(commands: readonly CommandDef[] = COMMANDS) {
-  const docs = commands.map((c) => documentSchema(c.name, c.output));
-  return z.discriminatedUnion(
-    'command',
-    docs as unknown as [ReturnType<typeof documentSchema>, ...ReturnType<typeof documentSchema>[]],
-  );
+  const [first, ...rest] = commands.map((c) => documentSchema(c.name, c.output));
+  if (first === undefined) throw new Error('outputSchema: no commands');
+  return z.discriminatedUnion('command', [first, ...rest]);
 }

@@ -33,8 +33,11 @@ type DecodeFn = (json: unknown, path: JsonPathSegment[], raw?: string) => GoValu
 
 const compiled = new WeakMap<GoType, DecodeFn>();
 
-/** Decodes a container (an object from `JSON.parse`, our `parseJson`, or built in code) for one release. */
-export function decodeContainer(input: unknown, root: StructType): GoStruct {
+/**
+ * Decodes a container (an object from `JSON.parse`, our `parseJson`, or built in code) into the Go
+ * value tree of `root`, one release's `v1.Container`.
+ */
+export function decodeContainerTree(input: unknown, root: StructType): GoStruct {
   if (!isPlainObject(input)) throw notAContainer(input);
   if (hasToJson(input)) throw toJsonError([], 'a container object');
   return decoderFor(root)(input, []) as GoStruct;

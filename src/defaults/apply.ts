@@ -169,7 +169,7 @@ export function applyApiserverDefaultsReport(
     for (const path of row.paths) {
       const field = fieldAt(info.release, path);
       if (field === null) continue;
-      applyRule(row, path, field.goType.startsWith('*'), out, context);
+      applyRule(row, path, field.type.kind === 'ptr', out, context);
     }
   }
   const list = opts.list ?? 'containers';

@@ -5,7 +5,7 @@ import { formatHash, hex32 } from '../hash/format.js';
 import type { HashAlgorithmName } from '../models/model.js';
 import {
   CONTAINER_CHECKS,
-  decodeContainer,
+  decodeAndCheckContainer,
   hashContainerInput,
   type ContainerChecks,
   type ContainerInput,
@@ -148,7 +148,7 @@ export function preimage(container: ContainerInput, options: HashOptions): Preim
 
 function preimageOf(container: ContainerInput, options: HashOptions, checks: ContainerChecks): Preimage {
   const { info, jsonEscapes } = resolveHashOptions(options);
-  const { pipeline: p, value } = decodeContainer(container, info, jsonEscapes, false, checks);
+  const { pipeline: p, value } = decodeAndCheckContainer(container, info, jsonEscapes, false, checks);
   const { preimage: bytes, hash } = preimageAndHash(p, value);
   return {
     release: p.release,
@@ -183,7 +183,7 @@ function preimageOf(container: ContainerInput, options: HashOptions, checks: Con
  */
 export function validateContainer(container: ContainerInput, options: HashOptions): void {
   const { info, jsonEscapes } = resolveHashOptions(options);
-  decodeContainer(container, info, jsonEscapes, true, CONTAINER_CHECKS);
+  decodeAndCheckContainer(container, info, jsonEscapes, true, CONTAINER_CHECKS);
 }
 
 /**

@@ -4,10 +4,24 @@
  */
 import { HashFormatError, type JsonPathSegment } from '../errors.js';
 import { MAX_UINT64 } from '../go/ints.js';
-import { hex32 } from './fused/fnv.js';
 
-/** A 32-bit hash (every `HashContainer` result) as the kubelet writes it, by table: the per-hash hot path. */
-export { hex32 };
+const HEX2 = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const HEX1 = Array.from({ length: 256 }, (_, i) => i.toString(16));
+
+/**
+ * A 32-bit hash (every `HashContainer` result) as the kubelet writes it, `strconv.FormatUint(uint64(h), 16)`,
+ * by byte table (no BigInt, no toString): the per-hash hot path.
+ */
+export function hex32(h: number): string {
+  const a = h >>> 24;
+  const b = (h >>> 16) & 0xff;
+  const c = (h >>> 8) & 0xff;
+  const d = h & 0xff;
+  if (a !== 0) return HEX1[a]! + HEX2[b]! + HEX2[c]! + HEX2[d]!;
+  if (b !== 0) return HEX1[b]! + HEX2[c]! + HEX2[d]!;
+  if (c !== 0) return HEX1[c]! + HEX2[d]!;
+  return HEX1[d]!;
+}
 
 /** What strconv.ParseUint(s, 16, 64) accepts: hex digits of either case, nothing else. */
 const PARSE_UINT_HEX = /^[0-9a-fA-F]+$/;

@@ -2,7 +2,7 @@
  * One compiled pipeline per release: decode (model of that release) → pre-image encoder → what
  * FNV-1a 32 is fed. Built on first use and cached, so the hot path never reads the model.
  */
-import { decodeContainer, decoderFor } from '../decode/decode.js';
+import { decodeContainerTree, decoderFor } from '../decode/decode.js';
 import { compileGoJsonEncoder } from '../encode/gojson.js';
 import type { JsonEscapeMode } from '../models/json-escapes.js';
 import { writeNameImageJson } from '../encode/name-image.js';
@@ -47,7 +47,7 @@ export function pipelineFor(info: ReleaseInfo, escapes?: JsonEscapeMode): Releas
 
 function build(info: ReleaseInfo, mode: JsonEscapeMode): ReleasePipeline {
   const root = resolveRoot(releaseModel(info.release));
-  const decodeFull = (c: unknown): GoStruct => decodeContainer(c, root);
+  const decodeFull = (c: unknown): GoStruct => decodeContainerTree(c, root);
   const resources = root.fields.find((f) => f.goName === 'Resources');
   const zeroResources = resources ? decoderFor(resources.type)(undefined, [] as JsonPathSegment[]) : null;
   const withoutResources = (v: GoStruct): GoStruct => (resources ? { ...v, Resources: zeroResources } : v);

@@ -56,8 +56,8 @@ function where(text: string, offset: number): string {
   return `offset ${offset}, line ${line}, column ${column}`;
 }
 
-/** What a check-only scan returns for every value: it builds no tree. */
-const CHECKED = Object.freeze({ type: 'null', start: -1, end: -1 }) as unknown as never;
+/** What a check-only scan returns for every value but strings: it builds no tree (a null at no position). */
+const CHECKED: JsonNullNode = Object.freeze({ type: 'null', start: -1, end: -1 });
 
 class Scanner {
   pos = 0;
@@ -131,7 +131,7 @@ class Scanner {
     return node(start, this.pos);
   }
 
-  private scanNumber(): JsonNumberNode {
+  private scanNumber(): JsonNumberNode | JsonNullNode {
     const start = this.pos;
     const m = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
     m.lastIndex = start;
@@ -154,7 +154,7 @@ class Scanner {
     return this.fail(expected);
   };
 
-  private scanObject(depth: number): JsonObjectNode {
+  private scanObject(depth: number): JsonObjectNode | JsonNullNode {
     const start = this.pos;
     this.pos++; // '{'
     const members: JsonMember[] = [];
@@ -189,7 +189,7 @@ class Scanner {
     }
   }
 
-  private scanArray(depth: number): JsonArrayNode {
+  private scanArray(depth: number): JsonArrayNode | JsonNullNode {
     const start = this.pos;
     this.pos++; // '['
     const items: JsonNode[] = [];

@@ -22,15 +22,7 @@ export type { ContainerStateInput, RuntimeStateName } from './runtime-state.js';
 export type { GateName, GateSettings, GateValue, ResolvedGates, StoredHashReading } from './options.js';
 
 // The door for the upgrade room, which plans a node through the same rules (not public API).
-export {
-  checkOptions,
-  escapesSchema,
-  featureGatesSchema,
-  parseGateValue,
-  gateSettingsSchema,
-  readGateSettings,
-  resolveGates,
-} from './options.js';
+export { featureGatesSchema, parseGateValue, gateSettingsSchema, readGateSettings, resolveGates } from './options.js';
 export { CONTAINER_ROLES, containerRole } from './container-role.js';
 export { describeMatches } from './identify.js';
 export { manifestUid, maybeGeneratedStaticUid } from './static-pod.js';

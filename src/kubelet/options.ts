@@ -11,7 +11,6 @@ import { isPlainObject } from '../decode/input.js';
 import { parseHash, storedHashValue } from '../hash/format.js';
 import { checkOptions, escapesSchema, patchTableNote } from '../hash/options.js';
 import { lazySchema } from '../on-demand.js';
-export { checkOptions, escapesSchema } from '../hash/options.js';
 
 /**
  * A gate's value as the kubelet takes it: a boolean, or the text Go's `strconv.ParseBool` accepts

@@ -9,8 +9,8 @@ import { HashMismatchError } from '../errors.js';
 import { formatHash } from '../hash/format.js';
 import { releaseInfo } from '../registry/registry.js';
 import type { JsonEscapeMode } from '../models/json-escapes.js';
-import { checkOptions, escapesSchema, hashValueSchema, readHashValue, type HashValueInput } from './options.js';
-import { patchTableEscapes } from '../hash/options.js';
+import { hashValueSchema, readHashValue, type HashValueInput } from './options.js';
+import { checkOptions, escapesSchema, patchTableEscapes } from '../hash/options.js';
 import type { ContainerInput } from '../hash/hashes-for.js';
 import { CONTAINER_CHECKS, hashesFor } from '../hash/hashes-for.js';
 

@@ -49,7 +49,8 @@ export interface HashSite {
   readonly replace: Span;
 }
 
-export interface LocatedContainer {
+/** A container found in a runtime record: its identity and every stored copy of its hashes. */
+export interface RecordContainer {
   readonly containerId: string;
   readonly runtime: RuntimeName;
   readonly containerName: string;
@@ -63,7 +64,7 @@ export interface LocatedContainer {
 }
 
 /** The copy of `field` the kubelet reads back (at `primaryPath`), if the record stores it there. */
-export function primarySite(container: LocatedContainer, field: HashField): HashSite | undefined {
+export function primarySite(container: RecordContainer, field: HashField): HashSite | undefined {
   const want = container.primaryPath[field];
   return container.sites.find(
     (s) => s.field === field && s.path.length === want.length && s.path.every((seg, i) => seg === want[i]),
@@ -91,16 +92,17 @@ function textAt(plain: unknown, path: readonly JsonPathSegment[]): string {
   return typeof v === 'string' ? v : '';
 }
 
-/** The copy at `mapPath[key]` when it is a string value. */
+/** The copy at `mapPath[key]` when it is a string value; its path is reported under `base`. */
 function directSite(
   root: JsonNode,
   mapPath: readonly JsonPathSegment[],
   key: string,
   field: HashField,
+  base: readonly JsonPathSegment[],
 ): HashSite | undefined {
   const member = findMember(nodeAt(root, mapPath), key);
   if (member?.value.type !== 'string') return undefined;
-  const path = [...mapPath, key];
+  const path = [...base, ...mapPath, key];
   const node = member.value;
   return {
     field,
@@ -140,10 +142,20 @@ export function embeddedSites(text: string, root: JsonNode, stringPath: readonly
   return sites;
 }
 
-export function mapSites(root: JsonNode, mapPath: readonly JsonPathSegment[], prefix = ''): HashSite[] {
+/**
+ * The copies in the string map at `mapPath` (keys `prefix` + the hash keys). `root` may be a part of
+ * the scanned text (one `docker inspect` element): `base` is its path in the whole, which every
+ * reported path starts with.
+ */
+export function mapSites(
+  root: JsonNode,
+  mapPath: readonly JsonPathSegment[],
+  prefix = '',
+  base: readonly JsonPathSegment[] = [],
+): HashSite[] {
   const out: HashSite[] = [];
   for (const field of ['hash', 'hashWithoutResources'] as const) {
-    const site = directSite(root, mapPath, prefix + KEY_OF[field], field);
+    const site = directSite(root, mapPath, prefix + KEY_OF[field], field, base);
     if (site) out.push(site);
   }
   return out;
@@ -158,21 +170,25 @@ export function identity(plain: unknown, labelsPath: readonly JsonPathSegment[])
   };
 }
 
+/**
+ * A docker container: `node` is its tree and `plain` its plain value; `base` is where it sits in the
+ * scanned text (`[i]` in a `docker inspect` array, `[]` for a config.v2.json), which paths start with.
+ */
 function dockerContainer(
-  root: JsonNode,
+  node: JsonNode,
   plain: unknown,
   base: readonly JsonPathSegment[],
   idKey: 'Id' | 'ID',
-): LocatedContainer {
-  const labels = [...base, 'Config', 'Labels'];
+): RecordContainer {
+  const labels = ['Config', 'Labels'];
   return {
-    containerId: textAt(plain, [...base, idKey]),
+    containerId: textAt(plain, [idKey]),
     runtime: 'docker',
     ...identity(plain, labels),
-    sites: mapSites(root, labels, DOCKER_ANNOTATION_PREFIX),
+    sites: mapSites(node, labels, DOCKER_ANNOTATION_PREFIX, base),
     primaryPath: {
-      hash: [...labels, DOCKER_ANNOTATION_PREFIX + HASH_KEY],
-      hashWithoutResources: [...labels, DOCKER_ANNOTATION_PREFIX + HASH_WITHOUT_RESOURCES_KEY],
+      hash: [...base, ...labels, DOCKER_ANNOTATION_PREFIX + HASH_KEY],
+      hashWithoutResources: [...base, ...labels, DOCKER_ANNOTATION_PREFIX + HASH_WITHOUT_RESOURCES_KEY],
     },
   };
 }
@@ -193,7 +209,7 @@ function crictlRuntime(plain: unknown): RuntimeName {
   return 'unknown';
 }
 
-function crictlContainer(text: string, root: JsonNode, plain: unknown): LocatedContainer {
+function crictlContainer(text: string, root: JsonNode, plain: unknown): RecordContainer {
   const specAnnotations = ['info', 'runtimeSpec', 'annotations'];
   return {
     containerId: textAt(plain, ['status', 'id']),
@@ -221,25 +237,27 @@ export function locateDockerInspectElement(
   element: JsonNode,
   plain: unknown,
   index: number,
-): LocatedContainer | undefined {
+): RecordContainer | undefined {
   if (!isKubeletDockerContainer(plain)) return undefined;
-  // A one-element view of the array, which the lookups below index by `index`: objects keyed by
-  // the index (an array with only that element set would allocate `index` holes).
-  const items = { [index]: element } as unknown as JsonNode[];
-  const values = { [index]: plain };
-  return dockerContainer({ type: 'array', items, start: -1, end: -1 }, values, [index], 'Id');
+  return dockerContainer(element, plain, [index], 'Id');
 }
 
 /**
  * Every container of a validated record with its hash copies. `text` is the source `root` was
  * scanned from and `plain` its plain value (already checked against the kind's schema).
  */
-export function locateContainers(text: string, root: JsonNode, plain: unknown, kind: RecordKind): LocatedContainer[] {
+export function locateRecordContainers(
+  text: string,
+  root: JsonNode,
+  plain: unknown,
+  kind: RecordKind,
+): RecordContainer[] {
   switch (kind) {
     case 'docker-inspect':
-      return (root.type === 'array' ? root.items : []).flatMap((_, i) =>
-        isKubeletDockerContainer((plain as unknown[])[i]) ? [dockerContainer(root, plain, [i], 'Id')] : [],
-      );
+      return (root.type === 'array' ? root.items : []).flatMap((element, i) => {
+        const elementPlain = plainAt(plain, [i]);
+        return isKubeletDockerContainer(elementPlain) ? [dockerContainer(element, elementPlain, [i], 'Id')] : [];
+      });
     case 'docker-config-v2':
       return [dockerContainer(root, plain, [], 'ID')];
     case 'crictl-inspect':

@@ -1,7 +1,7 @@
 /** Text → scanned, validated record with its containers located: the shared first step of reading and rewriting. */
 import { RecordError } from '../errors.js';
-import { locateContainers, locateDockerInspectElement } from './hash-sites.js';
-import type { LocatedContainer } from './hash-sites.js';
+import { locateRecordContainers, locateDockerInspectElement } from './hash-sites.js';
+import type { RecordContainer } from './hash-sites.js';
 import { checkJson, forEachArrayElement, scanJson, toPlainValue } from '../json/spans.js';
 import { detectRecordKind } from './record-kind.js';
 import { isKubeletDockerContainer, recordSchemas, validateRecord, validateWith } from './schemas.js';
@@ -9,7 +9,7 @@ import type { RecordKind } from './types.js';
 
 export interface ParsedRecord {
   readonly kind: RecordKind;
-  readonly containers: readonly LocatedContainer[];
+  readonly containers: readonly RecordContainer[];
 }
 
 export function parseRecord(text: string): ParsedRecord {
@@ -28,7 +28,7 @@ export function parseRecord(text: string): ParsedRecord {
   const plain = toPlainValue(root);
   const kind = detectRecordKind(plain);
   validateRecord(kind, plain);
-  return { kind, containers: locateContainers(text, root, plain, kind) };
+  return { kind, containers: locateRecordContainers(text, root, plain, kind) };
 }
 
 function startsWithArray(text: string): boolean {
@@ -46,7 +46,7 @@ function startsWithArray(text: string): boolean {
  */
 function parseDockerInspect(text: string): ParsedRecord {
   checkJson(text);
-  const containers: LocatedContainer[] = [];
+  const containers: RecordContainer[] = [];
   const count = forEachArrayElement(text, (element, i) => {
     const plain = toPlainValue(element);
     const schemas = recordSchemas();

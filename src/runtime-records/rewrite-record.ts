@@ -1,7 +1,7 @@
 /** Rewrites the stored kubelet hash(es) of a runtime record in place, leaving every other character alone. */
 import { lazySchema } from '../on-demand.js';
 import { HashMismatchError, OptionError, parseWith, RecordError } from '../errors.js';
-import { primarySite, type HashField, type LocatedContainer } from './hash-sites.js';
+import { primarySite, type HashField, type RecordContainer } from './hash-sites.js';
 import type { Span } from '../json/spans.js';
 import { parseRecord } from './parse-record.js';
 import { assertCanonicalHash, parseHash, storedHashValue } from '../hash/format.js';
@@ -33,7 +33,7 @@ function checkChangeShape(change: unknown): void {
   parseWith(hashChangeSchema(), change, (issue) => new OptionError('INVALID_OPTION', issue.path, issue.message));
 }
 
-function selectContainer(containers: readonly LocatedContainer[], containerId: string | undefined): LocatedContainer {
+function selectContainer(containers: readonly RecordContainer[], containerId: string | undefined): RecordContainer {
   const ids = containers.map((c) => c.containerId);
   if (containerId === undefined) {
     const only = containers.length === 1 ? containers[0] : undefined;
@@ -65,7 +65,7 @@ interface Edit {
 
 /** Checks every stored copy of one hash against the expected value and plans replacing each. */
 function planField(
-  container: LocatedContainer,
+  container: RecordContainer,
   field: HashField,
   fromText: string,
   toText: string,
@@ -188,7 +188,7 @@ export function rewriteRuntimeRecord(text: string, change: HashChange): string {
  * locate containers in their own formats (containerd's CRI metadata, CRI-O's config.json).
  * `change` must have passed the checks of {@link rewriteRuntimeRecord}.
  */
-export function rewriteLocated(text: string, container: LocatedContainer, change: HashChange): string {
+export function rewriteLocated(text: string, container: RecordContainer, change: HashChange): string {
   const { from, to } = change;
   const rewriteWithoutResources = to.hashWithoutResources !== undefined;
   const edits: Edit[] = [];

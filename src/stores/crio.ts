@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { RecordError, StoreError } from '../errors.js';
 import { findMember, nodeAt, scanJson } from '../json/spans.js';
-import { embeddedSites, mapSites, primarySite, type LocatedContainer } from '../runtime-records/index.js';
+import { embeddedSites, mapSites, primarySite, type RecordContainer } from '../runtime-records/index.js';
 import { rewriteLocated } from '../runtime-records/index.js';
 import {
   CRIO_ANNOTATIONS_KEY,
@@ -63,7 +63,7 @@ function stringAnnotation(root: ReturnType<typeof scanJson>, key: string): strin
 }
 
 /** Locates a kubelet container in a CRI-O config.json text; `undefined` for a sandbox (pause) spec. */
-export function locateCrioConfig(text: string, id: string): LocatedContainer | undefined {
+export function locateCrioConfig(text: string, id: string): RecordContainer | undefined {
   const root = scanJson(text);
   if (stringAnnotation(root, TYPE_KEY) === 'sandbox') return undefined;
   const labelsText = stringAnnotation(root, LABELS_KEY);

@@ -9,16 +9,14 @@
 import { zodNow } from '../on-demand.js';
 import { KubeletHashError } from '../errors.js';
 import { formatHash, storedHashValue } from '../hash/format.js';
-import { patchTableNote } from '../hash/options.js';
+import { checkOptions, escapesSchema, patchTableNote } from '../hash/options.js';
 import type { ReleaseHashes } from '../hash/hashes-for.js';
 import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
 import { readRuntimeRecords, type HashChange } from '../runtime-records/index.js';
 import {
-  checkOptions,
   containerRole,
   decide,
   describeMatches,
-  escapesSchema,
   featureGatesSchema,
   identifyReleases,
   manifestUid,

@@ -5,7 +5,7 @@
  */
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { decodeContainer } from '../../src/decode/decode.js';
+import { decodeContainerTree } from '../../src/decode/decode.js';
 import { KubeletHashError, hashContainer, preimage, releaseInfo, supportedReleases } from '../../src/index.js';
 import { releaseModel } from '../../src/models/catalog.js';
 import { resolveRoot, type StructType } from '../../src/models/gotype.js';
@@ -69,7 +69,7 @@ describe('deep containers, every release', () => {
       const info = releaseInfo(release);
       if (info.algorithm !== 'name-image') {
         const root = rootOf(release);
-        const value = decodeContainer(c, root);
+        const value = decodeContainerTree(c, root);
         const reference =
           info.algorithm === 'legacy'
             ? spewReference(root, value)

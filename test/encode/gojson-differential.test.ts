@@ -1,7 +1,7 @@
 /** The compiled encoding/json encoder against the plain reference one, on the oracle and on generated containers. */
 import { test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { decodeContainer } from '../../src/decode/decode.js';
+import { decodeContainerTree } from '../../src/decode/decode.js';
 import { compileGoJsonEncoder, type GoJsonEncoder } from '../../src/encode/gojson.js';
 import { BufferSink } from '../../src/encode/sink.js';
 import { releaseModel } from '../../src/models/catalog.js';
@@ -24,7 +24,7 @@ function both(release: string, container: unknown): [string, string] {
     c = { root, encode: compileGoJsonEncoder(root, go122 ? 'go1.22' : 'pre-go1.22'), go122 };
     compiled.set(release, c);
   }
-  const value = decodeContainer(container, c.root);
+  const value = decodeContainerTree(container, c.root);
   const sink = new BufferSink();
   c.encode(value, sink);
   return [new TextDecoder().decode(sink.bytes()), goJsonReference(c.root, value, c.go122)];

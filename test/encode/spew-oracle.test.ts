@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decodeContainer } from '../../src/decode/decode.js';
+import { decodeContainerTree } from '../../src/decode/decode.js';
 import { compileSpewEncoder, type SpewEncoder } from '../../src/encode/spew.js';
 import { BufferSink, Fnv32aSink } from '../../src/encode/sink.js';
 import { parseJson, type JsonValue } from '../../src/json/parse.js';
@@ -59,7 +59,7 @@ describe.each(versions)('legacy spew pre-image, release %s', (version) => {
 
   it.each(rows.map((r) => [r.case, r] as const))('%s', (_name, row) => {
     const { root, print } = release(version);
-    const value = decodeContainer(containers.get(row.case), root);
+    const value = decodeContainerTree(containers.get(row.case), root);
 
     const buffer = new BufferSink();
     print(value, buffer);

@@ -6,7 +6,7 @@
 import { test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { reachedStructs } from '../../src/explain/reached-types.js';
-import { decodeContainer } from '../../src/decode/decode.js';
+import { decodeContainerTree } from '../../src/decode/decode.js';
 import { hashContainer, releaseInfo, supportedReleases } from '../../src/index.js';
 import { releaseModel } from '../../src/models/catalog.js';
 import { resolveRoot } from '../../src/models/gotype.js';
@@ -25,7 +25,7 @@ function modelsAgreeOn(container: object, a: string, b: string): boolean {
   const reached = new Set<string>();
   for (const r of [a, b]) {
     const root = resolveRoot(releaseModel(r));
-    for (const name of reachedStructs(decodeContainer(container, root), root).keys()) reached.add(name);
+    for (const name of reachedStructs(decodeContainerTree(container, root), root).keys()) reached.add(name);
   }
   return [...reached].every((name) => JSON.stringify(decl(a, name)?.fields) === JSON.stringify(decl(b, name)?.fields));
 }

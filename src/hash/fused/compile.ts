@@ -267,17 +267,16 @@ class Generator {
   /** The fields of `type` with the key each is read from; embedded structs stay one slot each. */
   private slots(type: StructType, excluded: ReadonlySet<string>): { slot: FieldSlot; embedded: StructType | null }[] {
     return type.fields.map((f) => {
-      const inline = f.embedded && f.jsonName === '' && f.type.kind === 'struct';
       const key = f.jsonName || f.goName;
       return {
         slot: {
           goName: f.goName,
-          key: inline || excluded.has(key) ? undefined : key,
+          key: f.inline || excluded.has(key) ? undefined : key,
           type: f.type,
           omitempty: f.omitempty,
           exported: f.exported,
         },
-        embedded: inline ? f.type : null,
+        embedded: f.inline ? f.type : null,
       };
     });
   }
@@ -285,8 +284,7 @@ class Generator {
   /** Keys an embedded struct of `type` may not take: the outer struct's own, plus what was already excluded. */
   private innerExcluded(type: StructType, excluded: ReadonlySet<string>): Set<string> {
     const out = new Set(excluded);
-    for (const f of type.fields)
-      if (!(f.embedded && f.jsonName === '' && f.type.kind === 'struct')) out.add(f.jsonName || f.goName);
+    for (const f of type.fields) if (!f.inline) out.add(f.jsonName || f.goName);
     return out;
   }
 

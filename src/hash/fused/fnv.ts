@@ -215,18 +215,3 @@ export const JSON_STRING: Record<JsonEscapeMode, JsonStringWriter> = {
   'go1.22': makeJsonString('go1.22'),
   'pre-go1.22': makeJsonString('pre-go1.22'),
 };
-
-const HEX2 = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-const HEX1 = Array.from({ length: 256 }, (_, i) => i.toString(16));
-
-/** `strconv.FormatUint(uint64(h), 16)` of a 32-bit state, by byte table (no BigInt, no toString). */
-export function hex32(h: number): string {
-  const a = h >>> 24;
-  const b = (h >>> 16) & 0xff;
-  const c = (h >>> 8) & 0xff;
-  const d = h & 0xff;
-  if (a !== 0) return HEX1[a]! + HEX2[b]! + HEX2[c]! + HEX2[d]!;
-  if (b !== 0) return HEX1[b]! + HEX2[c]! + HEX2[d]!;
-  if (c !== 0) return HEX1[c]! + HEX2[d]!;
-  return HEX1[d]!;
-}

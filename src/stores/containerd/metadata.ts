@@ -6,7 +6,7 @@
  * serve `Metadata.Config.annotations`, which is where the kubelet's hash lives.
  */
 import { RecordError } from '../../errors.js';
-import { identity, mapSites, type LocatedContainer } from '../../runtime-records/index.js';
+import { identity, mapSites, type RecordContainer } from '../../runtime-records/index.js';
 import { nodeAt, scanJson, toPlainValue } from '../../json/spans.js';
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../../registry/registry.js';
 
@@ -20,7 +20,7 @@ const ANNOTATIONS = [...CONFIG, 'annotations'];
 const LABELS = [...CONFIG, 'labels'];
 
 /** Locates identity and hash copies in the metadata JSON `text` of container `id` (every byte validated). */
-export function locateMetadata(text: string, id: string): LocatedContainer {
+export function locateMetadata(text: string, id: string): RecordContainer {
   const root = scanJson(text);
   const version = nodeAt(root, ['Version']);
   if (version?.type !== 'string' || version.value !== 'v1') {

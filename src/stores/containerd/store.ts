@@ -13,7 +13,7 @@ import { BUCKET_LEAF_FLAG, decodeBucketValue } from '../../bbolt/format.js';
 import { checkBoltFile } from '../../bbolt/check.js';
 import { commitUpdates, type BoltUpdate } from '../../bbolt/write.js';
 import { lockFile } from '../../bbolt/lock.js';
-import { primarySite, type LocatedContainer } from '../../runtime-records/index.js';
+import { primarySite, type RecordContainer } from '../../runtime-records/index.js';
 import { checkHashChange, rewriteLocated } from '../../runtime-records/index.js';
 import { backupFiles, restoreBackups } from '../files.js';
 import { fingerprinter, fingerprintFile } from '../fingerprint.js';
@@ -70,7 +70,7 @@ interface ReadRecord {
   id: string;
   raw: Buffer;
   text: string;
-  located: LocatedContainer;
+  located: RecordContainer;
 }
 
 /**
