@@ -9,7 +9,7 @@ import { KubeletHashError, type JsonPathSegment } from '../errors.js';
 import type { JsonEscapeMode } from '../models/json-escapes.js';
 import type { GoStruct } from '../go/value.js';
 import { hashValue } from './compute.js';
-import { fusedHash, NO_FUSED_HASH, type TextShape } from './fused/entry.js';
+import { fusedHash, fusedTextHash, NO_FUSED_HASH, type TextShape } from './fused/entry.js';
 import { pipelineFor, type ReleasePipeline } from './pipeline.js';
 import { parseJson } from '../json/parse.js';
 import { checkContainerMembers, checkContainerName, checkContainerShape } from '../pod/container-shape.js';
@@ -107,26 +107,34 @@ export function decodeContainer(
   });
 }
 
-/** Filled by each fused text hash and read right after it (hashing is synchronous). */
-const textShape: TextShape = { notContainerKey: false, hasName: false };
+/** The fused hash of either input, with what a text scan saw (null for objects, whose checks read them directly). */
+function fusedWithShape(
+  container: ContainerInput,
+  info: ReleaseInfo,
+  escapes: JsonEscapeMode | undefined,
+  withoutResources: boolean,
+): { hash: number; shape: TextShape | null } {
+  if (typeof container !== 'string') return { hash: fusedHash(container, info, escapes, withoutResources), shape: null };
+  return fusedTextHash(container, info, escapes, withoutResources);
+}
 
 /**
  * The checks after the fused hasher succeeded (which implies the decode succeeds): objects are
  * read directly; for text the scan's {@link TextShape} decides, and only text that fails a check is
  * parsed, to raise the same error with the same wording.
  */
-function checkFused(container: ContainerInput, checks: ContainerChecks): void {
+function checkFused(container: ContainerInput, checks: ContainerChecks, shape: TextShape | null): void {
   if (!checks.shape && !checks.requireName) return;
   // No closure on the usual call (errors already rooted at the container): this runs on every hash.
-  if (checks.path.length === 0) checkFusedHere(container, checks);
-  else rooted(checks.path, () => checkFusedHere(container, checks));
+  if (checks.path.length === 0) checkFusedHere(container, checks, shape);
+  else rooted(checks.path, () => checkFusedHere(container, checks, shape));
 }
 
-function checkFusedHere(container: ContainerInput, checks: ContainerChecks): void {
+function checkFusedHere(container: ContainerInput, checks: ContainerChecks, shape: TextShape | null): void {
   if (typeof container !== 'string') {
     if (checks.shape) checkContainerMembers(container, checks.requireName);
     else checkContainerName(container);
-  } else if ((checks.shape && textShape.notContainerKey) || (checks.requireName && !textShape.hasName))
+  } else if (shape === null || (checks.shape && shape.notContainerKey) || (checks.requireName && !shape.hasName))
     checkJson(parseJson(container), checks);
 }
 
@@ -143,10 +151,19 @@ export function hashContainerInput(
   withoutResources: boolean,
   checks: ContainerChecks,
 ): number {
-  const fused = fusedHash(container, info, escapes, withoutResources, textShape);
-  if (fused !== NO_FUSED_HASH) {
-    checkFused(container, checks);
-    return fused;
+  if (typeof container !== 'string') {
+    // Objects first, without the pair: this is the hot path.
+    const fused = fusedHash(container, info, escapes, withoutResources);
+    if (fused !== NO_FUSED_HASH) {
+      checkFused(container, checks, null);
+      return fused;
+    }
+  } else {
+    const fused = fusedTextHash(container, info, escapes, withoutResources);
+    if (fused.hash !== NO_FUSED_HASH) {
+      checkFused(container, checks, fused.shape);
+      return fused.hash;
+    }
   }
   const { pipeline: p, value } = decodeContainer(container, info, escapes, false, checks);
   return hashValue(p, withoutResources ? p.withoutResources(value) : value);
@@ -184,7 +201,8 @@ export function hashesFor(
   checks: ContainerChecks,
   knownHash?: number,
 ): ReleaseHashes {
-  const fused = knownHash ?? fusedHash(container, info, escapes, false, textShape);
+  const { hash: fused, shape } =
+    knownHash === undefined ? fusedWithShape(container, info, escapes, false) : { hash: knownHash, shape: null };
   if (fused === NO_FUSED_HASH) {
     const { pipeline, value, json } = decodeContainer(container, info, escapes, false, checks);
     let wr: bigint | undefined;
@@ -198,7 +216,7 @@ export function hashesFor(
     };
   }
   // A known hash came from an object, which the checks read directly; text needs the scan's shape.
-  if (knownHash === undefined || typeof container !== 'string') checkFused(container, checks);
+  if (knownHash === undefined || typeof container !== 'string') checkFused(container, checks, shape);
   let json: unknown;
   let parsed = false;
   const jsonOf = (): unknown => {

@@ -28,8 +28,14 @@ describe('generated fused hashers', () => {
     expect(source).toContain('/* "\\"name\\":" */');
   });
 
-  it('1.31+ has no generated source (its hasher is written by hand)', () => {
-    expect(fusedSource(releaseInfo('1.33'))).toBeNull();
+  it("1.31+'s generated source is the whole-container check, which feeds nothing", () => {
+    const source = fusedSource(releaseInfo('1.33'))!;
+    expect(source).toContain('//# sourceURL=kubelet-hash/fused/v1.33-check.js');
+    // The check walks the whole container (a member 1.31+ does not hash is read too), folding no bytes.
+    expect(source).toContain('$json_v1_Container');
+    expect(source).toContain('"ports"');
+    expect(source).not.toContain('FNV_PRIME');
+    expect(source).not.toMatch(/T\[\d+ \+ \(h & 255\)\]/);
   });
 
   it('in tests a TypeError inside a hasher throws; outside it falls back', () => {

@@ -55,8 +55,17 @@ export interface CompiledFused {
   source: string;
 }
 
+/**
+ * What the generated walk computes: a legacy or JSON-era hash, or (`check`) nothing but whether the
+ * release's decoder accepts the input: the JSON walk with every byte it would feed left out, which
+ * 1.31+ runs before hashing name and image (the kubelet decodes the whole container, so a malformed
+ * field anywhere is refused at every release). A check that returns has found the input decodable;
+ * one that throws {@link fnv.FALLBACK} leaves it to the tree path's full decode.
+ */
 export type FusedEra =
-  { algorithm: 'legacy' } | { algorithm: 'json'; escapes: JsonEscapeMode; withoutResources: boolean };
+  | { algorithm: 'legacy' }
+  | { algorithm: 'json'; escapes: JsonEscapeMode; withoutResources: boolean }
+  | { algorithm: 'check' };
 
 /** Thrown at compile time for a type graph this compiler does not cover: the release keeps the tree path. */
 export class NotFusable extends Error {}
@@ -117,6 +126,18 @@ function hasRaws(o: object): boolean {
   return Object.getPrototypeOf(o) === null && escapedStringMembers(o) !== undefined;
 }
 
+/** The state passed through unchanged: what a check binds where the hash would feed bytes. */
+const keep = (h: number): number => h;
+const CHECK_RUNTIME = {
+  feed: keep,
+  jsonByte: keep,
+  jsonDecimal: keep,
+  spewString: keep,
+  spewDecimal: keep,
+  JSON_STRING: { 'go1.22': keep, 'pre-go1.22': keep },
+  JSON_BYTES: { 'go1.22': keep, 'pre-go1.22': keep },
+};
+
 const RUNTIME = {
   ...fnv,
   // eslint-disable-next-line @typescript-eslint/unbound-method -- always invoked with .call(obj, key); captured once for the hot path
@@ -159,6 +180,8 @@ class Generator {
   private readonly folds = new Map<string, number>();
   private readonly foldBytes: Uint8Array[] = [];
   private readonly json: boolean;
+  /** Check only: the JSON walk's tests, none of its bytes (see {@link FusedEra}). */
+  private readonly check: boolean;
   private readonly escapes: JsonEscapeMode;
 
   constructor(
@@ -166,7 +189,8 @@ class Generator {
     private readonly era: FusedEra,
     private readonly label: string,
   ) {
-    this.json = era.algorithm === 'json';
+    this.json = era.algorithm !== 'legacy';
+    this.check = era.algorithm === 'check';
     this.escapes = era.algorithm === 'json' ? era.escapes : 'pre-go1.22';
     if (!this.json && reachesPointerElements(root, new Set())) throw new NotFusable('spew skip-type flag can leak');
   }
@@ -193,7 +217,7 @@ class Generator {
     const made = new Function('rt', 'K', source) as (rt: unknown, k: unknown[]) => Omit<CompiledFused, 'source'>;
     const foldTables = new Int32Array(this.foldBytes.length * 256);
     this.foldBytes.forEach((bytes, i) => fnv.writeFoldTable(bytes, foldTables, i * 256));
-    return { ...made({ ...RUNTIME, foldTables }, this.consts), source };
+    return { ...made({ ...RUNTIME, ...(this.check ? CHECK_RUNTIME : {}), foldTables }, this.consts), source };
   }
 
   /** A constant as `K[i]` in the generated source. */
@@ -214,7 +238,7 @@ class Generator {
 
   /** One statement feeding constant bytes: a step per byte when short, else one folded step. */
   private constBytes(bytes: Uint8Array, text = new TextDecoder().decode(bytes)): string {
-    if (bytes.length === 0) return ';';
+    if (bytes.length === 0 || this.check) return ';';
     if (bytes.length <= INLINE_BYTES)
       return `{ ${Array.from(bytes, (b) => `h = Math.imul(h ^ ${b}, ${PRIME});`).join(' ')} }`;
     const key = bytes.join(',');
@@ -457,6 +481,7 @@ class Generator {
 
   /** One byte of the era's output form as an expression of `h`: a JSON byte in `[]uint8` form, or raw go-spew text. */
   private byte(b: number): string {
+    if (this.check) return 'h';
     return this.json ? `jsonByte(h, ${b})` : `Math.imul(h ^ ${b}, ${PRIME})`;
   }
 

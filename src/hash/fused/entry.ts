@@ -33,38 +33,56 @@ export interface TextShape {
   hasName: boolean;
 }
 
-/**
- * `HashContainer` (or, with `withoutResources`, `HashContainerWithoutResources`) without a value tree.
- * For text input, `shape` (when given) receives what the scan saw of the root object.
- */
+/** The fused hash of a text input ({@link NO_FUSED_HASH} when the tree path decides) and, with a hash, what its scan saw. */
+export interface FusedTextHash {
+  hash: number;
+  /** Null when there is no hash (the tree path parses the text and checks it itself). */
+  shape: TextShape | null;
+}
+
+const NO_TEXT_HASH: FusedTextHash = Object.freeze({ hash: NO_FUSED_HASH, shape: null });
+
+/** `HashContainer` (or, with `withoutResources`, `HashContainerWithoutResources`) without a value tree. */
 export function fusedHash(
   container: unknown,
   info: ReleaseInfo,
   escapes: JsonEscapeMode | undefined,
   withoutResources = false,
-  shape?: TextShape,
 ): number {
+  if (typeof container === 'string') return fusedTextHash(container, info, escapes, withoutResources).hash;
   const hasher = fusedHasherFor(info, escapes);
-  if (typeof container !== 'string') {
-    const fn = withoutResources ? hasher.withoutResources : hasher.hash;
-    return fn === null ? NO_FUSED_HASH : fn(container);
-  }
-  const textFn = withoutResources ? hasher.textWithoutResources : hasher.text;
-  if (textFn === null) return NO_FUSED_HASH;
-  const h = fusedTextHash(container, info, textFn, shape);
-  if (container.length > LARGE_TEXT) releaseScanScratch();
-  return h;
+  const fn = withoutResources ? hasher.withoutResources : hasher.hash;
+  return fn === null ? NO_FUSED_HASH : fn(container);
 }
 
-function fusedTextHash(text: string, info: ReleaseInfo, textFn: FusedTextFn, shape: TextShape | undefined): number {
-  // The tape is recorded for the hashers that read it: not for 1.31+, which reads two members.
-  if (scanContainerText(text, spans, info.algorithm !== 'name-image') === TEXT_DOUBT) return NO_FUSED_HASH;
-  if (shape) {
-    shape.notContainerKey = spans.notContainerKey;
-    // A string value with anything between its quotes decodes to a non-empty string.
-    shape.hasName = spans.nameEnd - spans.nameStart > 2 && utf8Text.bytes[spans.nameStart] === 0x22;
-  }
+/** {@link fusedHash} of container JSON text, with what the scan saw of its root object. */
+export function fusedTextHash(
+  text: string,
+  info: ReleaseInfo,
+  escapes: JsonEscapeMode | undefined,
+  withoutResources = false,
+): FusedTextHash {
+  const hasher = fusedHasherFor(info, escapes);
+  const textFn = withoutResources ? hasher.textWithoutResources : hasher.text;
+  if (textFn === null) return NO_TEXT_HASH;
+  const result = scanAndHash(text, textFn);
+  if (text.length > LARGE_TEXT) releaseScanScratch();
+  return result;
+}
+
+function scanAndHash(text: string, textFn: FusedTextFn): FusedTextHash {
+  // The tape is recorded for every release: 1.31+ hashes two members but checks the whole container on it.
+  if (scanContainerText(text, spans, true) === TEXT_DOUBT) return NO_TEXT_HASH;
   // 1.31+ hashes the two members the scan found; the tape walks hash escaped strings by their decoded
   // value and leave escaped quantities and numbers that are not short integers to the tree path.
-  return textFn(spans);
+  const hash = textFn(spans);
+  if (hash === NO_FUSED_HASH) return NO_TEXT_HASH;
+  return {
+    hash,
+    shape: {
+      notContainerKey: spans.notContainerKey,
+      // A string value with anything between its quotes decodes to a non-empty string.
+      hasName: spans.nameEnd - spans.nameStart > 2 && utf8Text.bytes[spans.nameStart] === 0x22,
+    },
+  };
 }
