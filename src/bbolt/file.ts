@@ -4,7 +4,7 @@
  * buckets. Read-only: the writer (`write.ts`) and the checker (`check.ts`) build on it.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { StoreError } from '../errors.js';
+import { ioError } from '../errors.js';
 import {
   BUCKET_LEAF_FLAG,
   MAGIC,
@@ -43,10 +43,6 @@ export interface MetaChoice {
 
 const SLAB_SIZE = 1 << 20;
 
-function ioError(e: unknown, path: string, what: string): StoreError {
-  const code = (e as { code?: string }).code;
-  return new StoreError('STORE_IO', [], `${what} ${path}`, code ?? String(e));
-}
 
 /** An open bbolt file. Close it with {@link BoltFile.close}. */
 export class BoltFile {
@@ -69,7 +65,7 @@ export class BoltFile {
     try {
       fd = openSync(path, writable ? 'r+' : 'r');
     } catch (e) {
-      throw ioError(e, path, 'a readable bbolt file at');
+      throw ioError(e, `a readable bbolt file at ${path}`);
     }
     try {
       return new BoltFile(path, fd);

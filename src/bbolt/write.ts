@@ -17,7 +17,7 @@
  *   not recorded (bbolt finds them by scanning when it opens the file).
  */
 import { fdatasyncSync, ftruncateSync, writeSync } from 'node:fs';
-import { StoreError } from '../errors.js';
+import { ioError, StoreError } from '../errors.js';
 import type { BoltFile, PageScratch } from './file.js';
 import {
   BUCKET_HEADER_SIZE,
@@ -382,8 +382,6 @@ export function commitUpdates(file: BoltFile, updates: readonly BoltUpdate[], ho
   const { trace } = hooks;
   const tx = new Transaction(file, free, trace);
   const trie = buildTrie(updates);
-  const io = (e: unknown, what: string): StoreError =>
-    e instanceof StoreError ? e : new StoreError('STORE_IO', [], what, (e as { code?: string }).code ?? String(e));
 
   let root = meta.root;
   let freelistId: number | null = null;
@@ -409,7 +407,7 @@ export function commitUpdates(file: BoltFile, updates: readonly BoltUpdate[], ho
     trace?.({ op: 'sync', path: file.path });
     fdatasyncSync(file.fd);
   } catch (e) {
-    throw io(e, `to write ${tx.out.pages} pages to ${file.path}`);
+    throw ioError(e, `to write ${tx.out.pages} pages to ${file.path}`);
   }
   const newMeta: Meta = { ...meta, root, freelist: freelistId, pgid: tx.alloc.highWaterMark, txid: newTxid };
   const pagesWritten = tx.out.pages;
@@ -421,12 +419,7 @@ export function commitUpdates(file: BoltFile, updates: readonly BoltUpdate[], ho
     trace?.({ op: 'sync', path: file.path });
     fdatasyncSync(file.fd);
   } catch (e) {
-    throw new StoreError(
-      'WRITE_INTERRUPTED',
-      [],
-      `to write the meta page of ${file.path}`,
-      (e as { code?: string }).code ?? String(e),
-    );
+    throw ioError(e, `to write the meta page of ${file.path}`, 'WRITE_INTERRUPTED');
   }
   return {
     txid: newTxid,

@@ -16,14 +16,10 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { StoreError } from '../errors.js';
+import { errnoCode, ioError, StoreError } from '../errors.js';
 import type { FileOperation } from '../bbolt/index.js';
 import { fingerprintFile } from './fingerprint.js';
 import type { BackupEntry } from './types.js';
-
-function ioError(e: unknown, what: string): StoreError {
-  return new StoreError('STORE_IO', [], what, (e as { code?: string }).code ?? String(e));
-}
 
 function fsyncPath(path: string, flags = 'r'): void {
   const fd = openSync(path, flags);
@@ -50,7 +46,7 @@ export function ownershipOf(path: string): FileOwnership | undefined {
     const st = statSync(path);
     return { mode: st.mode & 0o7777, uid: st.uid, gid: st.gid };
   } catch (e) {
-    if ((e as { code?: string }).code === 'ENOENT') return undefined;
+    if (errnoCode(e) === 'ENOENT') return undefined;
     throw ioError(e, `to read the mode and owner of ${path}`);
   }
 }

@@ -8,7 +8,7 @@
  */
 import { closeSync, existsSync, openSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { StoreError } from '../errors.js';
+import { errnoCode, StoreError } from '../errors.js';
 
 const HINTS: Record<string, string> = {
   EROFS: 'read-only file system (mounted ro)',
@@ -17,7 +17,7 @@ const HINTS: Record<string, string> = {
 };
 
 function refusal(e: unknown, what: string): StoreError {
-  const code = (e as { code?: string }).code ?? String(e);
+  const code = errnoCode(e) ?? String(e);
   return new StoreError('STORE_IO', [], what, `${code}: ${HINTS[code] ?? 'cannot write'}; nothing was written`);
 }
 

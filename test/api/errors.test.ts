@@ -53,3 +53,37 @@ describe('error codes', () => {
     expect(unused).toEqual([]);
   });
 });
+
+describe('the error classes and ERROR_CODES', () => {
+  const source = readFileSync(new URL('../src/errors.ts', import.meta.url), 'utf8');
+  /** Each error class's doc comment, by class name. */
+  const docs = new Map(
+    [
+      ...source.matchAll(
+        /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*export class (\w+) extends KubeletHashError<CodesOf<'(\w+)'>>/g,
+      ),
+    ].map((m) => [m[2]!, { doc: m[1]!, bound: m[3]! }]),
+  );
+  const classes = [...new Set(Object.values(ERROR_CODES).map((c) => c.class))];
+
+  it('every class of the table is declared, bound to its own codes, with one constructor', () => {
+    expect([...docs.keys()].sort()).toEqual([...classes].sort());
+    for (const [name, { bound }] of docs) expect(bound).toBe(name);
+    expect(source.match(/constructor\(/g)).toHaveLength(1);
+  });
+
+  it("each class's documentation names exactly the codes the table binds to it", () => {
+    const codes = new Set(Object.keys(ERROR_CODES));
+    for (const [name, { doc }] of docs) {
+      // The prose before the example: the codes it names in backticks.
+      const prose = doc.split('@example')[0]!;
+      const named = [...new Set([...prose.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]!))].filter((c) =>
+        codes.has(c),
+      );
+      const bound = Object.entries(ERROR_CODES)
+        .filter(([, v]) => v.class === name)
+        .map(([k]) => k);
+      expect(`${name}: ${named.sort().join(' ')}`).toBe(`${name}: ${bound.sort().join(' ')}`);
+    }
+  });
+});

@@ -474,6 +474,8 @@ class Generator {
         if (type.jsonCustomMarshal) return 'fallback();';
         if (!json) return `h = ${this.spewStruct(type, new Set())}(v == null ? EMPTY : v, h);`;
         const fn = this.jsonMembers(type, new Set(), false);
+        // An absent struct decodes to its zero value: nothing in it to check.
+        if (this.check) return `if (v != null) h = ${fn}(v, h);`;
         return `h = jsonByte(h, 123); h = ${fn}(v == null ? EMPTY : v, h); h = jsonByte(h, 125);`;
       }
     }
@@ -560,6 +562,7 @@ class Generator {
             type.name === QUANTITY_TYPE ? `if (v >= 0 && KD[v] === ${KIND.T_ESCAPED_STRING}) fallback(); ` : '';
           return `${raw}{ const m = MAT(v); { const v = m; ${this.value(type)} } }`;
         }
+        if (this.check) return `if (v >= 0) h = ${this.jsonMembers(type, new Set(), false, TAPE)}(v, h);`;
         if (json)
           return `h = jsonByte(h, 123); h = ${this.jsonMembers(type, new Set(), false, TAPE)}(v, h); h = jsonByte(h, 125);`;
         return `h = ${this.spewStruct(type, new Set(), TAPE)}(v, h);`;
