@@ -484,7 +484,9 @@ export class RecordError extends KubeletHashError<CodesOf<'RecordError'>> {}
  * (`LIVE_RESTORE_OFF`), or it holds no CRI container record for a node whose API pods run
  * containers (`EMPTY_STORE`: a wrong runtime root or namespace), or a plan was made for another root
  * than the runtime's (`RUNTIME_ROOT_MISMATCH`), or the view of the node would leave containers
- * unchecked (`EMPTY_POD_VIEW`, `NAMESPACE_MISMATCH`, `MISSING_RUNROOT`). Nothing has been written when it is thrown before a commit.
+ * unchecked (`EMPTY_POD_VIEW`, `NAMESPACE_MISMATCH`, `MISSING_RUNROOT`), or the runtime cannot be asked
+ * over CRI (`CRI_UNREACHABLE`) or serves other containers than its store holds (`CRI_DISAGREES`).
+ * {@link StoreError.location} says where. Nothing has been written when it is thrown before a commit.
  *
  * @example
  * ```ts
@@ -502,7 +504,37 @@ export class RecordError extends KubeletHashError<CodesOf<'RecordError'>> {}
  *
  * @group Errors
  */
-export class StoreError extends KubeletHashError<CodesOf<'StoreError'>> {}
+export class StoreError extends KubeletHashError<CodesOf<'StoreError'>> {
+  /**
+   * Where in the store: the file (`…/meta.db`, a `config.json`, a backup manifest), and inside a bbolt
+   * file the bucket path of the record (`…/meta.db#v1/k8s.io/containers/ID/…`), or the runtime root or
+   * socket when no one file is concerned (`EMPTY_STORE`, `RUNTIME_RUNNING`, `CRI_UNREACHABLE`). Every
+   * StoreError this library throws sets it, except the page-format checks of a bbolt file, whose
+   * `detail` names the file and page. `path` stays the JSON path of the offending input value
+   * (`['store', 'namespace']`), `[]` when there is none.
+   */
+  readonly location: string | undefined;
+
+  constructor(
+    code: CodesOf<'StoreError'>,
+    path: readonly JsonPathSegment[],
+    expected: string,
+    detail?: string,
+    location?: string,
+  ) {
+    super(code, path, expected, detail);
+    this.location = location;
+  }
+
+  override withPathPrefix(prefix: readonly JsonPathSegment[]): this {
+    return new StoreError(this.code, [...prefix, ...this.path], this.expected, this.detail, this.location) as this;
+  }
+
+  /** {@link KubeletHashError.toJSON} with the store's `location` when known. */
+  override toJSON(): ReturnType<KubeletHashError<CodesOf<'StoreError'>>['toJSON']> & { location?: string } {
+    return { ...super.toJSON(), ...(this.location !== undefined ? { location: this.location } : {}) };
+  }
+}
 
 /** The `code` of a system error (`ENOENT`, `EACCES`…), or undefined for anything else thrown. */
 export function errnoCode(e: unknown): string | undefined {
@@ -512,10 +544,16 @@ export function errnoCode(e: unknown): string | undefined {
 
 /**
  * A failed file operation as a {@link StoreError}: `what` is what was being done (`to read the mode
- * of /x`), the system error's code (or text) the detail. A StoreError passes through unchanged.
+ * of /x`), `location` the file it concerns, the system error's code (or text) the detail. A StoreError passes
+ * through unchanged.
  */
-export function ioError(e: unknown, what: string, code: 'STORE_IO' | 'WRITE_INTERRUPTED' = 'STORE_IO'): StoreError {
-  return e instanceof StoreError ? e : new StoreError(code, [], what, errnoCode(e) ?? String(e));
+export function ioError(
+  e: unknown,
+  what: string,
+  location: string,
+  code: 'STORE_IO' | 'WRITE_INTERRUPTED' = 'STORE_IO',
+): StoreError {
+  return e instanceof StoreError ? e : new StoreError(code, [], what, errnoCode(e) ?? String(e), location);
 }
 
 /** Zod's first issue, with its path as ours: under `base` (`path`) and inside the parsed value (`inside`). */

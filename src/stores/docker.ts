@@ -133,6 +133,7 @@ export class DockerStore implements RecordStore {
         [],
         `dockerd stopped while its records are ${what}`,
         `dockerd runs on ${this.root} as pid ${pids.join(', ')}`,
+        this.root,
       );
   }
 
@@ -147,6 +148,7 @@ export class DockerStore implements RecordStore {
         [],
         `"live-restore": true in ${this.daemonConfig}`,
         `cannot read it: ${errnoCode(e) ?? String(e)}`,
+        this.daemonConfig,
       );
     }
     if ((config as Record<string, unknown> | null)?.['live-restore'] !== true) {
@@ -155,6 +157,7 @@ export class DockerStore implements RecordStore {
         [],
         `"live-restore": true in ${this.daemonConfig}`,
         'without it, stopping dockerd stops every container',
+        this.daemonConfig,
       );
     }
   }

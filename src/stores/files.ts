@@ -47,7 +47,7 @@ export function ownershipOf(path: string): FileOwnership | undefined {
     return { mode: st.mode & 0o7777, uid: st.uid, gid: st.gid };
   } catch (e) {
     if (errnoCode(e) === 'ENOENT') return undefined;
-    throw ioError(e, `to read the mode and owner of ${path}`);
+    throw ioError(e, `to read the mode and owner of ${path}`, path);
   }
 }
 
@@ -87,7 +87,7 @@ export function writeFileAtomic(
     trace?.({ op: 'syncDir', path: dirname(path) });
     fsyncPath(dirname(path));
   } catch (e) {
-    throw ioError(e, `to replace ${path}`);
+    throw ioError(e, `to replace ${path}`, path);
   }
 }
 
@@ -101,7 +101,7 @@ export async function backupFiles(dir: string, originals: readonly string[]): Pr
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
-    throw ioError(e, `a backup directory ${dir}`);
+    throw ioError(e, `a backup directory ${dir}`, dir);
   }
   const out: BackupEntry[] = [];
   for (const original of originals) {
@@ -110,7 +110,7 @@ export async function backupFiles(dir: string, originals: readonly string[]): Pr
       copyFileSync(original, backup);
       fsyncPath(backup);
     } catch (e) {
-      throw ioError(e, `to back up ${original} to ${backup}`);
+      throw ioError(e, `to back up ${original} to ${backup}`, original);
     }
     const own = ownershipOf(original);
     out.push({ original, backup, fingerprint: await fingerprintFile(backup), ...own });
@@ -118,7 +118,7 @@ export async function backupFiles(dir: string, originals: readonly string[]): Pr
   try {
     fsyncPath(dir);
   } catch (e) {
-    throw ioError(e, `to sync ${dir}`);
+    throw ioError(e, `to sync ${dir}`, dir);
   }
   return out;
 }
@@ -130,10 +130,17 @@ export async function backupFiles(dir: string, originals: readonly string[]): Pr
  */
 export async function restoreBackups(entries: readonly BackupEntry[]): Promise<BackupEntry[]> {
   for (const e of entries) {
-    if (!existsSync(e.backup)) throw new StoreError('STORE_IO', [], `the backup ${e.backup}`, 'it is missing');
+    if (!existsSync(e.backup))
+      throw new StoreError('STORE_IO', [], `the backup ${e.backup}`, 'it is missing', e.backup);
     const fp = await fingerprintFile(e.backup);
     if (fp !== e.fingerprint)
-      throw new StoreError('STORE_CHANGED', [], `backup ${e.backup} with fingerprint ${e.fingerprint}`, `found ${fp}`);
+      throw new StoreError(
+        'STORE_CHANGED',
+        [],
+        `backup ${e.backup} with fingerprint ${e.fingerprint}`,
+        `found ${fp}`,
+        e.backup,
+      );
   }
   for (const e of entries) {
     const own =

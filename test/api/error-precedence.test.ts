@@ -110,6 +110,12 @@ const BAD: BadRow[] = [
     path: ['env', 0, 'name'],
   },
   {
+    what: 'a malformed quantity 1.31+ does not hash, with a name (translateHash 1.29 → 1.31 once returned a hash)',
+    container: { name: 'a', image: 'x', resources: { limits: { cpu: '1.5.3' } } },
+    code: 'INVALID_QUANTITY',
+    path: ['resources', 'limits', 'cpu'],
+  },
+  {
     what: 'a malformed field only 1.27+ has (resizePolicy), and no name',
     container: { image: 'x', resizePolicy: 'bad' },
     code: 'INVALID_TYPE',

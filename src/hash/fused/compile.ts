@@ -57,10 +57,12 @@ export interface CompiledFused {
 
 /**
  * What the generated walk computes: a legacy or JSON-era hash, or (`check`) nothing but whether the
- * release's decoder accepts the input: the JSON walk with every byte it would feed left out, which
- * 1.31+ runs before hashing name and image (the kubelet decodes the whole container, so a malformed
- * field anywhere is refused at every release). A check that returns has found the input decodable;
- * one that throws {@link fnv.FALLBACK} leaves it to the tree path's full decode.
+ * release's decoder accepts the input, which 1.31+ runs before hashing name and image (the kubelet
+ * decodes the whole container, so a malformed field anywhere is refused at every release). The check
+ * is a walk of its own: per member one `typeof` (or tape kind) test, no bytes, no key sorting, no
+ * allocation (a Quantity goes through the hash's memoised fragment, so its parse is cached too); an
+ * absent or null struct, slice or map has nothing to check. A check that returns has found the input
+ * decodable; one that throws {@link fnv.FALLBACK} leaves it to the tree path's full decode.
  */
 export type FusedEra =
   | { algorithm: 'legacy' }
@@ -126,23 +128,12 @@ function hasRaws(o: object): boolean {
   return Object.getPrototypeOf(o) === null && escapedStringMembers(o) !== undefined;
 }
 
-/** The state passed through unchanged: what a check binds where the hash would feed bytes. */
-const keep = (h: number): number => h;
-const CHECK_RUNTIME = {
-  feed: keep,
-  jsonByte: keep,
-  jsonDecimal: keep,
-  spewString: keep,
-  spewDecimal: keep,
-  JSON_STRING: { 'go1.22': keep, 'pre-go1.22': keep },
-  JSON_BYTES: { 'go1.22': keep, 'pre-go1.22': keep },
-};
-
 const RUNTIME = {
   ...fnv,
   // eslint-disable-next-line @typescript-eslint/unbound-method -- always invoked with .call(obj, key); captured once for the hot path
   pe: Object.prototype.propertyIsEnumerable,
   isPlainObject,
+  isJsonObject,
   hasToJson,
   hasRaws,
   mapKeys,
@@ -180,7 +171,7 @@ class Generator {
   private readonly folds = new Map<string, number>();
   private readonly foldBytes: Uint8Array[] = [];
   private readonly json: boolean;
-  /** Check only: the JSON walk's tests, none of its bytes (see {@link FusedEra}). */
+  /** Check only: the decoder's tests, none of the hash's bytes (see {@link FusedEra}). */
   private readonly check: boolean;
   private readonly escapes: JsonEscapeMode;
 
@@ -202,7 +193,7 @@ class Generator {
     const text = this.tapeRootFn(false);
     const textWr = withoutResources ? this.tapeRootFn(true) : null;
     const source = [
-      'const {feed, fallback, jsonByte, spewString, spewDecimal, jsonDecimal, pe, isPlainObject, hasToJson, hasRaws, mapKeys, EMPTY, getProto} = rt;',
+      'const {feed, fallback, jsonByte, spewString, spewDecimal, jsonDecimal, pe, isPlainObject, isJsonObject, hasToJson, hasRaws, mapKeys, EMPTY, getProto} = rt;',
       'const OP = Object.prototype, ots = rt.objectToString, isArray = Array.isArray;',
       `const jstr = rt.JSON_STRING[${JSON.stringify(this.escapes)}];`,
       `const jbytes = rt.JSON_BYTES[${JSON.stringify(this.escapes)}];`,
@@ -217,7 +208,7 @@ class Generator {
     const made = new Function('rt', 'K', source) as (rt: unknown, k: unknown[]) => Omit<CompiledFused, 'source'>;
     const foldTables = new Int32Array(this.foldBytes.length * 256);
     this.foldBytes.forEach((bytes, i) => fnv.writeFoldTable(bytes, foldTables, i * 256));
-    return { ...made({ ...RUNTIME, ...(this.check ? CHECK_RUNTIME : {}), foldTables }, this.consts), source };
+    return { ...made({ ...RUNTIME, foldTables }, this.consts), source };
   }
 
   /** A constant as `K[i]` in the generated source. */
@@ -238,7 +229,7 @@ class Generator {
 
   /** One statement feeding constant bytes: a step per byte when short, else one folded step. */
   private constBytes(bytes: Uint8Array, text = new TextDecoder().decode(bytes)): string {
-    if (bytes.length === 0 || this.check) return ';';
+    if (bytes.length === 0) return ';';
     if (bytes.length <= INLINE_BYTES)
       return `{ ${Array.from(bytes, (b) => `h = Math.imul(h ^ ${b}, ${PRIME});`).join(' ')} }`;
     const key = bytes.join(',');
@@ -273,6 +264,12 @@ class Generator {
   }
 
   private rootSource(name: string, input: InputForm, withoutResources: boolean, root: string): string {
+    if (this.check)
+      return `function ${name}(${input === TAPE ? '' : 'o'}) {
+  ${input === TAPE ? TAPE_BIND : ''}
+  ${this.checkMembers(this.root, input)}(${root});
+  return 0;
+}`;
     // The state after the constant head is known: start from it.
     const start = fnv.feed(fnv.FNV_OFFSET, utf8(this.json ? '([]uint8)[123' : `(${this.root.name})`));
     const body = this.json
@@ -474,8 +471,6 @@ class Generator {
         if (type.jsonCustomMarshal) return 'fallback();';
         if (!json) return `h = ${this.spewStruct(type, new Set())}(v == null ? EMPTY : v, h);`;
         const fn = this.jsonMembers(type, new Set(), false);
-        // An absent struct decodes to its zero value: nothing in it to check.
-        if (this.check) return `if (v != null) h = ${fn}(v, h);`;
         return `h = jsonByte(h, 123); h = ${fn}(v == null ? EMPTY : v, h); h = jsonByte(h, 125);`;
       }
     }
@@ -483,7 +478,6 @@ class Generator {
 
   /** One byte of the era's output form as an expression of `h`: a JSON byte in `[]uint8` form, or raw go-spew text. */
   private byte(b: number): string {
-    if (this.check) return 'h';
     return this.json ? `jsonByte(h, ${b})` : `Math.imul(h ^ ${b}, ${PRIME})`;
   }
 
@@ -506,6 +500,136 @@ class Generator {
   return ${this.byte(json ? 125 : 93)};
 }`,
     );
+  }
+
+  // --- the check (1.31+): the decoder's tests on every member, nothing fed ---------------------
+
+  /** A struct's members (embedded structs' in place), each read as the hash reads it and checked. */
+  private checkMembers(type: StructType, input: InputForm): string {
+    return this.fn(`${input}check/${type.name}`, (name) => {
+      const flat = this.flatSlots(type, new Set());
+      const tapeInput = input === TAPE;
+      const lines: string[] = tapeInput
+        ? [`if (KD[o] !== ${KIND.T_OBJECT}) fallback();`, tapeLookup(flat.map((slot) => slot.key))]
+        : [OBJECT_CHECK, this.rawsGuard(flat.map((slot) => slot.type))];
+      for (const [i, slot] of flat.entries()) {
+        if (!slot.exported) throw new NotFusable(`unexported field ${type.name}.${slot.goName}`);
+        lines.push(
+          tapeInput ? `v = s${i};` : slot.read,
+          tapeInput ? this.tapeCheck(slot.type) : this.checkValue(slot.type),
+        );
+      }
+      return `function ${name}(o) {\n  let v, p;\n  ${lines.filter(Boolean).join('\n  ')}\n}`;
+    });
+  }
+
+  /** Statements checking the value `v` of `type` as the decoder would (the hash's tests, in {@link value}). */
+  private checkValue(type: GoType): string {
+    switch (type.kind) {
+      case 'string':
+        return 'if (typeof v !== "string" && v != null) fallback();';
+      case 'bool':
+        return 'if (typeof v !== "boolean" && v != null) fallback();';
+      case 'int32':
+        return `if (v != null && !(${INT32('v')})) fallback();`;
+      case 'int':
+      case 'int64':
+        return 'if (v != null && !Number.isSafeInteger(v)) fallback();';
+      case 'uint':
+        return 'fallback();';
+      case 'ptr':
+        return this.checkValue(target(type));
+      case 'slice': {
+        const fn = this.fn(
+          `check/${type.name}`,
+          (name) => `function ${name}(a) {
+  for (let i = 0; i < a.length; i++) {
+    const v = a[i];
+    ${this.checkValue(type.elem)}
+  }
+}`,
+        );
+        return `if (v != null) { if (!isArray(v) || hasToJson(v)) fallback(); ${fn}(v); }`;
+      }
+      case 'map': {
+        if (type.key.kind !== 'string') return 'fallback();';
+        const fn = this.fn(
+          `check/${type.name}`,
+          (name) => `function ${name}(o) {
+  ${this.rawsGuard([type.elem])}
+  for (const k in o) {
+    const v = o[k];
+    if (v === undefined || !pe.call(o, k)) continue;
+    ${this.checkValue(type.elem)}
+  }
+}`,
+        );
+        return `if (v != null) { if (!isJsonObject(v)) fallback(); ${fn}(v); }`;
+      }
+      case 'struct': {
+        // The parse is the costly part of a Quantity: the hash's memoised fragment caches it for both.
+        if (type.name === QUANTITY_TYPE) return `${this.feeder(type)}(0, v);`;
+        if (type.name === INT_OR_STRING_TYPE)
+          return `if (typeof v !== "string" && v != null && !(${INT32('v')})) fallback();`;
+        if (type.jsonCustomMarshal) return 'fallback();';
+        return `if (v != null) ${this.checkMembers(type, OBJECTS)}(v);`;
+      }
+    }
+  }
+
+  /** {@link checkValue} on tape node `v` (-1 when absent). */
+  private tapeCheck(type: GoType): string {
+    const present = `v >= 0 && KD[v] !== ${KIND.T_NULL}`;
+    switch (type.kind) {
+      case 'string':
+        return `if (${present} && KD[v] !== ${KIND.T_STRING} && KD[v] !== ${KIND.T_ESCAPED_STRING}) fallback();`;
+      case 'bool':
+        return `if (${present} && KD[v] !== ${KIND.T_FALSE} && KD[v] !== ${KIND.T_TRUE}) fallback();`;
+      case 'int32':
+      case 'int':
+      case 'int64': {
+        const fits = type.kind === 'int32' ? INT32('NM[v]') : 'Number.isSafeInteger(NM[v])';
+        return `if (${present} && !(KD[v] === ${KIND.T_NUMBER} && ${fits})) fallback();`;
+      }
+      case 'uint':
+        return 'fallback();';
+      case 'ptr':
+        return this.tapeCheck(target(type));
+      case 'slice': {
+        const fn = this.fn(
+          `tape-check/${type.name}`,
+          (name) => `function ${name}(a) {
+  for (let e = FI[a]; e >= 0; e = NX[e]) {
+    const v = e;
+    ${this.tapeCheck(type.elem)}
+  }
+}`,
+        );
+        return `if (${present}) { if (KD[v] !== ${KIND.T_ARRAY}) fallback(); ${fn}(v); }`;
+      }
+      case 'map': {
+        if (type.key.kind !== 'string') return 'fallback();';
+        const fn = this.fn(
+          `tape-check/${type.name}`,
+          (name) => `function ${name}(o) {
+  for (let c = FI[o]; c >= 0; c = NX[c]) {
+    const v = c;
+    ${this.tapeCheck(type.elem)}
+  }
+}`,
+        );
+        return `if (${present}) { if (KD[v] !== ${KIND.T_OBJECT}) fallback(); ${fn}(v); }`;
+      }
+      case 'struct': {
+        if (type.name === QUANTITY_TYPE || type.name === INT_OR_STRING_TYPE || type.jsonCustomMarshal) {
+          // As the tape hash reads them: the JS value of the node, an escaped quantity left to the tree path.
+          const raw =
+            type.name === QUANTITY_TYPE ? `if (v >= 0 && KD[v] === ${KIND.T_ESCAPED_STRING}) fallback(); ` : '';
+          return `${raw}{ const m = MAT(v); { const v = m; ${this.checkValue(type)} } }`;
+        }
+        return `if (${present}) ${this.checkMembers(type, TAPE)}(v);`;
+      }
+    }
   }
 
   // --- the same two walks over a text scan's tape (node `v`, -1 when absent) ------------------
@@ -562,7 +686,6 @@ class Generator {
             type.name === QUANTITY_TYPE ? `if (v >= 0 && KD[v] === ${KIND.T_ESCAPED_STRING}) fallback(); ` : '';
           return `${raw}{ const m = MAT(v); { const v = m; ${this.value(type)} } }`;
         }
-        if (this.check) return `if (v >= 0) h = ${this.jsonMembers(type, new Set(), false, TAPE)}(v, h);`;
         if (json)
           return `h = jsonByte(h, 123); h = ${this.jsonMembers(type, new Set(), false, TAPE)}(v, h); h = jsonByte(h, 125);`;
         return `h = ${this.spewStruct(type, new Set(), TAPE)}(v, h);`;
