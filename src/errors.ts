@@ -275,7 +275,7 @@ export class KubeletHashError<C extends ErrorCode = ErrorCode> extends Error {
 
   /**
    * The one constructor of every error class: each subclass is `KubeletHashError` with `code`
-   * narrowed to the codes {@link ERROR_CODES} binds to it, so a wrong code is a compile error.
+   * narrowed to the codes `ERROR_CODES` binds to it (see {@link ErrorCode}), so a wrong code is a compile error.
    */
   constructor(code: C, path: readonly JsonPathSegment[], expected: string, detail?: string) {
     const where = path.length > 0 ? ` at ${formatJsonPath(path)}` : '';
@@ -531,7 +531,10 @@ export class StoreError extends KubeletHashError<CodesOf<'StoreError'>> {
   }
 
   /** {@link KubeletHashError.toJSON} with the store's `location` when known. */
-  override toJSON(): ReturnType<KubeletHashError<CodesOf<'StoreError'>>['toJSON']> & { location?: string } {
+  override toJSON(): ReturnType<KubeletHashError<CodesOf<'StoreError'>>['toJSON']> & {
+    /** Same as {@link StoreError.location}; absent when there is none. */
+    location?: string;
+  } {
     return { ...super.toJSON(), ...(this.location !== undefined ? { location: this.location } : {}) };
   }
 }
