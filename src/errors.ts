@@ -263,9 +263,9 @@ export function formatJsonPath(path: readonly JsonPathSegment[]): string {
  *
  * @group Errors
  */
-export class KubeletHashError extends Error {
+export class KubeletHashError<C extends ErrorCode = ErrorCode> extends Error {
   /** Stable machine-readable reason (`INVALID_QUANTITY`, `UNSUPPORTED_RELEASE`…); branch on this, not on `message`. */
-  readonly code: ErrorCode;
+  readonly code: C;
   /** JSON path of the offending value in the input (`[]` for the whole input); frozen. */
   readonly path: readonly JsonPathSegment[];
   /** What a valid value at `path` would have been, in words (the text after "expected" in `message`). */
@@ -273,7 +273,11 @@ export class KubeletHashError extends Error {
   /** What was found instead, or why, when known. */
   readonly detail: string | undefined;
 
-  constructor(code: ErrorCode, path: readonly JsonPathSegment[], expected: string, detail?: string) {
+  /**
+   * The one constructor of every error class: each subclass is `KubeletHashError` with `code`
+   * narrowed to the codes `ERROR_CODES` binds to it (see {@link ErrorCode}), so a wrong code is a compile error.
+   */
+  constructor(code: C, path: readonly JsonPathSegment[], expected: string, detail?: string) {
     const where = path.length > 0 ? ` at ${formatJsonPath(path)}` : '';
     super(`${code}${where}: expected ${expected}${detail ? ` (${detail})` : ''}`);
     this.name = new.target.name;
@@ -286,7 +290,7 @@ export class KubeletHashError extends Error {
   /** The same error (same class) for a document that holds the failing value under `prefix`. */
   withPathPrefix(prefix: readonly JsonPathSegment[]): this {
     const Same = this.constructor as new (
-      code: ErrorCode,
+      code: C,
       path: readonly JsonPathSegment[],
       expected: string,
       detail?: string,
@@ -299,7 +303,7 @@ export class KubeletHashError extends Error {
     /** The error class name (`DecodeError`, `QuantityError`…). */
     name: string;
     /** Same as {@link KubeletHashError.code}. */
-    code: ErrorCode;
+    code: C;
     /** A mutable copy of {@link KubeletHashError.path}. */
     path: JsonPathSegment[];
     /** Same as {@link KubeletHashError.expected}. */
@@ -324,8 +328,9 @@ export class KubeletHashError extends Error {
  * The container (or another input document) does not fit the Go type it is decoded into. Codes:
  * `INVALID_TYPE` (wrong JSON type, or no containers found), `INT_OUT_OF_RANGE`, `NOT_AN_INTEGER`,
  * `UNSAFE_INTEGER` (a JS number beyond 2^53: give a bigint or JSON text), `INVALID_JSON` (bad JSON
- * text, a repeated key, an unpaired surrogate), `TOO_DEEP` and `DUPLICATE_CONTAINER_NAME`.
- * Thrown by every function that reads a container or a pod.
+ * text, a repeated key, an unpaired surrogate), `INVALID_YAML`, `TOO_DEEP`,
+ * `DUPLICATE_CONTAINER_NAME`, `NOT_A_CONTAINER` (a Pod, List, workload or pod spec where one
+ * container is expected) and `MISSING_NAME`. Thrown by every function that reads a container or a pod.
  *
  * @example
  * ```ts
@@ -342,14 +347,7 @@ export class KubeletHashError extends Error {
  *
  * @group Errors
  */
-export class DecodeError extends KubeletHashError {
-  declare readonly code: CodesOf<'DecodeError'>;
-  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
-  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
-  constructor(code: CodesOf<'DecodeError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
-    super(code, path, expected, detail);
-  }
-}
+export class DecodeError extends KubeletHashError<CodesOf<'DecodeError'>> {}
 
 /**
  * A text is not a valid `resource.Quantity` (apimachinery's ParseQuantity refused it): code
@@ -368,14 +366,7 @@ export class DecodeError extends KubeletHashError {
  *
  * @group Errors
  */
-export class QuantityError extends KubeletHashError {
-  declare readonly code: CodesOf<'QuantityError'>;
-  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
-  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
-  constructor(code: CodesOf<'QuantityError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
-    super(code, path, expected, detail);
-  }
-}
+export class QuantityError extends KubeletHashError<CodesOf<'QuantityError'>> {}
 
 /**
  * A kubelet version string is malformed (`INVALID_VERSION`), names a release this library does
@@ -395,18 +386,11 @@ export class QuantityError extends KubeletHashError {
  *
  * @group Errors
  */
-export class ReleaseError extends KubeletHashError {
-  declare readonly code: CodesOf<'ReleaseError'>;
-  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
-  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
-  constructor(code: CodesOf<'ReleaseError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
-    super(code, path, expected, detail);
-  }
-}
+export class ReleaseError extends KubeletHashError<CodesOf<'ReleaseError'>> {}
 
 /**
  * A stored hash text is not what the kubelet writes (`strconv.FormatUint(h, 16)`) or can read
- * back: code `INVALID_HASH`. Thrown by {@link parseHash}, {@link formatHash},
+ * back: code `INVALID_HASH`, or a status or record carries none (`MISSING_HASH`). Thrown by {@link parseHash}, {@link formatHash},
  * {@link identifyReleases} and {@link rewriteRuntimeRecord} (for a `to` hash with a leading zero
  * or capitals, which the kubelet never writes).
  *
@@ -423,19 +407,14 @@ export class ReleaseError extends KubeletHashError {
  *
  * @group Errors
  */
-export class HashFormatError extends KubeletHashError {
-  declare readonly code: CodesOf<'HashFormatError'>;
-  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
-  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
-  constructor(code: CodesOf<'HashFormatError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
-    super(code, path, expected, detail);
-  }
-}
+export class HashFormatError extends KubeletHashError<CodesOf<'HashFormatError'>> {}
 
 /**
  * An option passed to a public function is invalid: code `INVALID_OPTION`, with the path of the
  * option (`['options', 'jsonEscapes']`). Also thrown for feature gates a kubelet would refuse to
- * start with: a gate the release does not have, or one set against its locked GA default.
+ * start with (`UNKNOWN_FEATURE_GATE`: a gate the release does not have, or one set against its
+ * locked GA default), and for inputs that contradict each other: `DUPLICATE_POD`, `NODE_NOT_FOUND`,
+ * `INCOMPLETE_PLAN`, `DUPLICATE_NODE`, `AMBIGUOUS_RUNTIME`, `ROOT_NOT_FOUND` (see {@link ErrorCode}).
  *
  * @example
  * ```ts
@@ -450,14 +429,7 @@ export class HashFormatError extends KubeletHashError {
  *
  * @group Errors
  */
-export class OptionError extends KubeletHashError {
-  declare readonly code: CodesOf<'OptionError'>;
-  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
-  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
-  constructor(code: CodesOf<'OptionError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
-    super(code, path, expected, detail);
-  }
-}
+export class OptionError extends KubeletHashError<CodesOf<'OptionError'>> {}
 
 /**
  * An observed hash does not match the one computed for the claimed source release: code
@@ -479,14 +451,7 @@ export class OptionError extends KubeletHashError {
  *
  * @group Errors
  */
-export class HashMismatchError extends KubeletHashError {
-  declare readonly code: CodesOf<'HashMismatchError'>;
-  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
-  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
-  constructor(code: CodesOf<'HashMismatchError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
-    super(code, path, expected, detail);
-  }
-}
+export class HashMismatchError extends KubeletHashError<CodesOf<'HashMismatchError'>> {}
 
 /**
  * A runtime record (docker inspect, config.v2.json, crictl inspect) is malformed, or stores no
@@ -509,14 +474,7 @@ export class HashMismatchError extends KubeletHashError {
  *
  * @group Errors
  */
-export class RecordError extends KubeletHashError {
-  declare readonly code: CodesOf<'RecordError'>;
-  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
-  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
-  constructor(code: CodesOf<'RecordError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
-    super(code, path, expected, detail);
-  }
-}
+export class RecordError extends KubeletHashError<CodesOf<'RecordError'>> {}
 
 /**
  * A runtime's persisted store (containerd meta.db, CRI-O config.json, docker config.v2.json) cannot
@@ -525,7 +483,10 @@ export class RecordError extends KubeletHashError {
  * (`STORE_IO`, `WRITE_INTERRUPTED`), or stopping the runtime would stop its containers
  * (`LIVE_RESTORE_OFF`), or it holds no CRI container record for a node whose API pods run
  * containers (`EMPTY_STORE`: a wrong runtime root or namespace), or a plan was made for another root
- * than the runtime's (`RUNTIME_ROOT_MISMATCH`). Nothing has been written when it is thrown before a commit.
+ * than the runtime's (`RUNTIME_ROOT_MISMATCH`), or the view of the node would leave containers
+ * unchecked (`EMPTY_POD_VIEW`, `NAMESPACE_MISMATCH`, `MISSING_RUNROOT`), or the runtime cannot be asked
+ * over CRI (`CRI_UNREACHABLE`) or serves other containers than its store holds (`CRI_DISAGREES`).
+ * {@link StoreError.location} says where. Nothing has been written when it is thrown before a commit.
  *
  * @example
  * ```ts
@@ -543,13 +504,59 @@ export class RecordError extends KubeletHashError {
  *
  * @group Errors
  */
-export class StoreError extends KubeletHashError {
-  declare readonly code: CodesOf<'StoreError'>;
-  // Not useless: it narrows `code` to this class's codes, so a wrong code is a compile error.
-  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
-  constructor(code: CodesOf<'StoreError'>, path: readonly JsonPathSegment[], expected: string, detail?: string) {
+export class StoreError extends KubeletHashError<CodesOf<'StoreError'>> {
+  /**
+   * Where in the store: the file (`…/meta.db`, a `config.json`, a backup manifest), and inside a bbolt
+   * file the bucket path of the record (`…/meta.db#v1/k8s.io/containers/ID/…`), or the runtime root or
+   * socket when no one file is concerned (`EMPTY_STORE`, `RUNTIME_RUNNING`, `CRI_UNREACHABLE`). Every
+   * StoreError this library throws sets it, except the page-format checks of a bbolt file, whose
+   * `detail` names the file and page. `path` stays the JSON path of the offending input value
+   * (`['store', 'namespace']`), `[]` when there is none.
+   */
+  readonly location: string | undefined;
+
+  constructor(
+    code: CodesOf<'StoreError'>,
+    path: readonly JsonPathSegment[],
+    expected: string,
+    detail?: string,
+    location?: string,
+  ) {
     super(code, path, expected, detail);
+    this.location = location;
   }
+
+  override withPathPrefix(prefix: readonly JsonPathSegment[]): this {
+    return new StoreError(this.code, [...prefix, ...this.path], this.expected, this.detail, this.location) as this;
+  }
+
+  /** {@link KubeletHashError.toJSON} with the store's `location` when known. */
+  override toJSON(): ReturnType<KubeletHashError<CodesOf<'StoreError'>>['toJSON']> & {
+    /** Same as {@link StoreError.location}; absent when there is none. */
+    location?: string;
+  } {
+    return { ...super.toJSON(), ...(this.location !== undefined ? { location: this.location } : {}) };
+  }
+}
+
+/** The `code` of a system error (`ENOENT`, `EACCES`…), or undefined for anything else thrown. */
+export function errnoCode(e: unknown): string | undefined {
+  if (typeof e !== 'object' || e === null || !('code' in e)) return undefined;
+  return typeof e.code === 'string' ? e.code : undefined;
+}
+
+/**
+ * A failed file operation as a {@link StoreError}: `what` is what was being done (`to read the mode
+ * of /x`), `location` the file it concerns, the system error's code (or text) the detail. A StoreError passes
+ * through unchanged.
+ */
+export function ioError(
+  e: unknown,
+  what: string,
+  location: string,
+  code: 'STORE_IO' | 'WRITE_INTERRUPTED' = 'STORE_IO',
+): StoreError {
+  return e instanceof StoreError ? e : new StoreError(code, [], what, errnoCode(e) ?? String(e), location);
 }
 
 /** Zod's first issue, with its path as ours: under `base` (`path`) and inside the parsed value (`inside`). */

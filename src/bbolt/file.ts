@@ -4,7 +4,7 @@
  * buckets. Read-only: the writer (`write.ts`) and the checker (`check.ts`) build on it.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { StoreError } from '../errors.js';
+import { ioError } from '../errors.js';
 import {
   BUCKET_LEAF_FLAG,
   MAGIC,
@@ -43,11 +43,6 @@ export interface MetaChoice {
 
 const SLAB_SIZE = 1 << 20;
 
-function ioError(e: unknown, path: string, what: string): StoreError {
-  const code = (e as { code?: string }).code;
-  return new StoreError('STORE_IO', [], `${what} ${path}`, code ?? String(e));
-}
-
 /** An open bbolt file. Close it with {@link BoltFile.close}. */
 export class BoltFile {
   readonly pageSize: number;
@@ -69,7 +64,7 @@ export class BoltFile {
     try {
       fd = openSync(path, writable ? 'r+' : 'r');
     } catch (e) {
-      throw ioError(e, path, 'a readable bbolt file at');
+      throw ioError(e, `a readable bbolt file at ${path}`, path);
     }
     try {
       return new BoltFile(path, fd);
@@ -112,7 +107,7 @@ export class BoltFile {
 
   private chooseMeta(): MetaChoice {
     if (this.size < 2 * PAGE_HEADER_SIZE + 2 * META_SIZE)
-      throw corrupt(`${this.path}: ${this.size} bytes is too small for a bbolt file`);
+      throw corrupt(`${this.path}: ${this.size} bytes is too small for a bbolt file`, this.path);
     // Meta 0 is at offset 0; meta 1 is one page later, and the page size is in the meta itself.
     const head0 = this.readAt(PAGE_HEADER_SIZE + META_SIZE, 0);
     const meta0 = readMeta(head0);
@@ -120,9 +115,9 @@ export class BoltFile {
     // A torn meta 0 still usually names the page size; otherwise assume the common 4 KiB.
     const pageSize = problem0 === undefined || meta0.magic === MAGIC ? meta0.pageSize : 4096;
     if (pageSize < 512 || pageSize > 1 << 20 || (pageSize & (pageSize - 1)) !== 0)
-      throw corrupt(`${this.path}: page size ${pageSize}`);
+      throw corrupt(`${this.path}: page size ${pageSize}`, this.path);
     if (this.size < 2 * pageSize)
-      throw corrupt(`${this.path}: ${this.size} bytes is less than two ${pageSize}-byte meta pages`);
+      throw corrupt(`${this.path}: ${this.size} bytes is less than two ${pageSize}-byte meta pages`, this.path);
     const head1 = this.readAt(PAGE_HEADER_SIZE + META_SIZE, pageSize);
     const meta1 = readMeta(head1);
     const problem1 = metaProblem(head1, meta1);
@@ -131,16 +126,18 @@ export class BoltFile {
     if (!ok0 && !ok1)
       throw corrupt(
         `${this.path}: both meta pages are invalid (${problem0 ?? 'page size'}; ${problem1 ?? 'page size'})`,
+        this.path,
       );
     const use1 = ok1 && (!ok0 || meta1.txid > meta0.txid);
     const meta = use1 ? meta1 : meta0;
     if (meta.root >= meta.pgid)
-      throw corrupt(`${this.path}: root page ${meta.root} is above the high-water mark ${meta.pgid}`);
+      throw corrupt(`${this.path}: root page ${meta.root} is above the high-water mark ${meta.pgid}`, this.path);
     if (meta.freelist !== null && meta.freelist >= meta.pgid)
-      throw corrupt(`${this.path}: freelist page ${meta.freelist} is above the high-water mark`);
+      throw corrupt(`${this.path}: freelist page ${meta.freelist} is above the high-water mark`, this.path);
     if (meta.pgid * pageSize > this.size) {
       throw corrupt(
         `${this.path}: high-water mark ${meta.pgid} pages needs ${meta.pgid * pageSize} bytes, the file has ${this.size}`,
+        this.path,
       );
     }
     return {
@@ -159,15 +156,17 @@ export class BoltFile {
   readPage(pgid: number, scratch?: PageScratch): Buffer {
     const { pgid: hwm } = this.meta;
     const ps = this.pageSize;
-    if (pgid < 2 || pgid >= hwm) throw corrupt(`${this.path}: page ${pgid} is outside the data pages 2..${hwm - 1}`);
+    if (pgid < 2 || pgid >= hwm)
+      throw corrupt(`${this.path}: page ${pgid} is outside the data pages 2..${hwm - 1}`, this.path);
     if (scratch && scratch.buf.length < ps) scratch.buf = Buffer.allocUnsafeSlow(ps * 4);
     const first = scratch ? this.readInto(scratch.buf.subarray(0, ps), pgid * ps) : this.readAt(ps, pgid * ps);
     const h = readPageHeader(first);
-    if (h.id !== pgid) throw corrupt(`${this.path}: page ${pgid} says it is page ${h.id}`);
+    if (h.id !== pgid) throw corrupt(`${this.path}: page ${pgid} says it is page ${h.id}`, this.path);
     if (h.overflow === 0) return first;
     if (pgid + h.overflow >= hwm)
       throw corrupt(
         `${this.path}: page ${pgid} with ${h.overflow} overflow pages runs past the high-water mark ${hwm}`,
+        this.path,
       );
     const size = (h.overflow + 1) * ps;
     if (scratch) {
@@ -188,7 +187,7 @@ export class BoltFile {
   private readInto(buf: Buffer, position: number): Buffer {
     for (let done = 0; done < buf.length;) {
       const n = readSync(this.fd, buf, done, buf.length - done, position + done);
-      if (n === 0) throw corrupt(`${this.path}: unexpected end of file at byte ${position + done}`);
+      if (n === 0) throw corrupt(`${this.path}: unexpected end of file at byte ${position + done}`, this.path);
       done += n;
     }
     return buf;
@@ -213,7 +212,7 @@ export class BoltFile {
   get(ref: BucketRef, key: Uint8Array): LeafItem | undefined {
     let node = this.bucketRoot(ref);
     for (let depth = 0; !node.leaf; depth++) {
-      if (depth > 64) throw corrupt(`${this.path}: branch pages nest deeper than 64 levels`);
+      if (depth > 64) throw corrupt(`${this.path}: branch pages nest deeper than 64 levels`, this.path);
       // The child holding `key` is the last one whose first key is <= key (bbolt's searchPage).
       let lo = 0;
       let hi = node.items.length - 1;
@@ -264,7 +263,7 @@ export class BoltFile {
   }
 
   private *walk(node: Node, depth: number): Generator<LeafItem> {
-    if (depth > 64) throw corrupt(`${this.path}: branch pages nest deeper than 64 levels`);
+    if (depth > 64) throw corrupt(`${this.path}: branch pages nest deeper than 64 levels`, this.path);
     if (node.leaf) {
       yield* node.items;
       return;

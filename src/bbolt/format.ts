@@ -81,8 +81,9 @@ export function fnv64a(bytes: Uint8Array): bigint {
   return h;
 }
 
-export function corrupt(detail: string): StoreError {
-  return new StoreError('STORE_CORRUPT', [], 'a well-formed bbolt file', detail);
+/** `location`: the bbolt file, when the caller knows it (the page-format helpers here do not; their detail names it). */
+export function corrupt(detail: string, location?: string): StoreError {
+  return new StoreError('STORE_CORRUPT', [], 'a well-formed bbolt file', detail, location);
 }
 
 /** A u64 that must be a page id (or a count) small enough for a JS number. */

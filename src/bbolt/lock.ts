@@ -52,7 +52,13 @@ export function lockFile(path: string): Promise<FileLock> {
       if (settled) return;
       settled = true;
       reject(
-        new StoreError('STORE_IO', [], 'util-linux flock(1) on the PATH, to take the file lock', e.code ?? String(e)),
+        new StoreError(
+          'STORE_IO',
+          [],
+          'util-linux flock(1) on the PATH, to take the file lock',
+          e.code ?? String(e),
+          path,
+        ),
       );
     });
     child.once('close', (code) => {
@@ -65,9 +71,10 @@ export function lockFile(path: string): Promise<FileLock> {
             [],
             `no process holding the lock on ${path}`,
             'another process holds it: stop the runtime first',
+            path,
           ),
         );
-      } else reject(new StoreError('STORE_IO', [], `to lock ${path}`, `flock exited ${code}: ${err.trim()}`));
+      } else reject(new StoreError('STORE_IO', [], `to lock ${path}`, `flock exited ${code}: ${err.trim()}`, path));
     });
   });
 }

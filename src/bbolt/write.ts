@@ -17,7 +17,7 @@
  *   not recorded (bbolt finds them by scanning when it opens the file).
  */
 import { fdatasyncSync, ftruncateSync, writeSync } from 'node:fs';
-import { StoreError } from '../errors.js';
+import { ioError, StoreError } from '../errors.js';
 import type { BoltFile, PageScratch } from './file.js';
 import {
   BUCKET_HEADER_SIZE,
@@ -95,7 +95,8 @@ interface TrieEntry {
   where: string;
 }
 
-function buildTrie(updates: readonly BoltUpdate[]): Map<string, TrieEntry> {
+/** `path`: the bbolt file, for the errors' location. */
+function buildTrie(updates: readonly BoltUpdate[], path: string): Map<string, TrieEntry> {
   const root = new Map<string, TrieEntry>();
   for (const u of updates) {
     let level = root;
@@ -106,11 +107,24 @@ function buildTrie(updates: readonly BoltUpdate[]): Map<string, TrieEntry> {
       let e = level.get(k);
       if (!e) level.set(k, (e = { key: Buffer.from(name), children: new Map(), where }));
       if (!e.children)
-        throw new StoreError('STORE_CHANGED', [], `a bucket at ${where}`, 'the same path is also updated as a key');
+        throw new StoreError(
+          'STORE_CHANGED',
+          [],
+          `a bucket at ${where}`,
+          'the same path is also updated as a key',
+          `${path}#${where}`,
+        );
       level = e.children;
     }
     const k = Buffer.from(u.key).toString('latin1');
-    if (level.has(k)) throw new StoreError('STORE_CHANGED', [], `one update per key`, `${where}/${k} is updated twice`);
+    if (level.has(k))
+      throw new StoreError(
+        'STORE_CHANGED',
+        [],
+        `one update per key`,
+        `${where}/${k} is updated twice`,
+        `${path}#${where}/${k}`,
+      );
     level.set(k, { key: Buffer.from(u.key), update: u.update, where: `${where}/${k}` });
   }
   return root;
@@ -202,7 +216,7 @@ class Transaction {
 
   /** Copies the subtree of page `pgid` with `entries` applied; returns the new page id. */
   rewriteTree(pgid: number, entries: readonly TrieEntry[], where: string, depth = 0): number {
-    if (depth > 64) throw corrupt(`${this.file.path}: branch pages nest deeper than 64 levels`);
+    if (depth > 64) throw corrupt(`${this.file.path}: branch pages nest deeper than 64 levels`, this.file.path);
     // One scratch buffer per nesting level: this node's items point into it until it is placed.
     const level = this.level++;
     const scratch = (this.scratch[level] ??= { buf: Buffer.alloc(0) });
@@ -252,14 +266,29 @@ class Transaction {
           [],
           `an existing key ${e.where}`,
           `not found in ${where || 'the root bucket'}`,
+          `${this.file.path}#${e.where}`,
         );
       }
       const isBucket = (item.flags & BUCKET_LEAF_FLAG) !== 0;
       if (e.children) {
-        if (!isBucket) throw new StoreError('STORE_CHANGED', [], `a bucket at ${e.where}`, 'found a plain value');
+        if (!isBucket)
+          throw new StoreError(
+            'STORE_CHANGED',
+            [],
+            `a bucket at ${e.where}`,
+            'found a plain value',
+            `${this.file.path}#${e.where}`,
+          );
         item.value = this.rewriteBucketValue(item.value, e.children, e.where);
       } else if (e.update) {
-        if (isBucket) throw new StoreError('STORE_CHANGED', [], `a plain value at ${e.where}`, 'found a bucket');
+        if (isBucket)
+          throw new StoreError(
+            'STORE_CHANGED',
+            [],
+            `a plain value at ${e.where}`,
+            'found a bucket',
+            `${this.file.path}#${e.where}`,
+          );
         item.value = Buffer.from(e.update(item.value));
         this.updated++;
       }
@@ -276,7 +305,7 @@ class Transaction {
       return out;
     }
     const node = decodeNode(h.inline, `${this.file.path} inline bucket ${where}`);
-    if (!node.leaf) throw corrupt(`${this.file.path}: inline bucket ${where} holds a branch page`);
+    if (!node.leaf) throw corrupt(`${this.file.path}: inline bucket ${where} holds a branch page`, this.file.path);
     this.applyLeaf(node.items, entries, where);
     const out = Buffer.alloc(BUCKET_HEADER_SIZE + nodeSize(node));
     value.copy(out, 0, 0, BUCKET_HEADER_SIZE);
@@ -369,6 +398,7 @@ export function commitUpdates(file: BoltFile, updates: readonly BoltUpdate[], ho
   if (Number(newTxid % 2n) === file.metas.page) {
     throw corrupt(
       `${file.path}: the meta in force (txid ${meta.txid}) sits on page ${file.metas.page}, where the next commit would write`,
+      file.path,
     );
   }
   let free: number[] = [];
@@ -381,9 +411,7 @@ export function commitUpdates(file: BoltFile, updates: readonly BoltUpdate[], ho
   }
   const { trace } = hooks;
   const tx = new Transaction(file, free, trace);
-  const trie = buildTrie(updates);
-  const io = (e: unknown, what: string): StoreError =>
-    e instanceof StoreError ? e : new StoreError('STORE_IO', [], what, (e as { code?: string }).code ?? String(e));
+  const trie = buildTrie(updates, file.path);
 
   let root = meta.root;
   let freelistId: number | null = null;
@@ -409,7 +437,7 @@ export function commitUpdates(file: BoltFile, updates: readonly BoltUpdate[], ho
     trace?.({ op: 'sync', path: file.path });
     fdatasyncSync(file.fd);
   } catch (e) {
-    throw io(e, `to write ${tx.out.pages} pages to ${file.path}`);
+    throw ioError(e, `to write ${tx.out.pages} pages to ${file.path}`, file.path);
   }
   const newMeta: Meta = { ...meta, root, freelist: freelistId, pgid: tx.alloc.highWaterMark, txid: newTxid };
   const pagesWritten = tx.out.pages;
@@ -421,12 +449,7 @@ export function commitUpdates(file: BoltFile, updates: readonly BoltUpdate[], ho
     trace?.({ op: 'sync', path: file.path });
     fdatasyncSync(file.fd);
   } catch (e) {
-    throw new StoreError(
-      'WRITE_INTERRUPTED',
-      [],
-      `to write the meta page of ${file.path}`,
-      (e as { code?: string }).code ?? String(e),
-    );
+    throw ioError(e, `to write the meta page of ${file.path}`, file.path, 'WRITE_INTERRUPTED');
   }
   return {
     txid: newTxid,

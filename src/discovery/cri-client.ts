@@ -172,6 +172,7 @@ const unreachable = (socket: string, detail: string): StoreError =>
     ['runtimeEndpoint'],
     `the runtime answering CRI ListContainers on ${socket} (start it before verify; to check the store files alone, give its root, e.g. --containerd-root, instead of --runtime-endpoint)`,
     detail,
+    socket,
   );
 
 /**

@@ -15,5 +15,6 @@ export function checkPlannedRoot(discovered: RuntimeDiscovery, plannedRoot: stri
     path,
     `a plan for the root the runtime at ${discovered.socket} uses, ${discovered.root} (${discovered.rootFrom}): plan again on this node`,
     `the plan was made for ${plannedRoot}`,
+    discovered.rootOnDisk,
   );
 }

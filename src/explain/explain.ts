@@ -18,16 +18,7 @@ import { droppedFields, lookupJsonKey } from './input-fields.js';
 import { diffJson, stringsWithBsFf, type JsonDifference } from './json-diff.js';
 import { reachedStructs } from './reached-types.js';
 import type { HashChangeExplanation, HashChangeReason, HashSide } from './types.js';
-import {
-  CONTAINER_CHECKS,
-  hashesFor,
-  type ContainerChecks,
-  type ContainerInput,
-  type ReleaseHashes,
-} from '../hash/hashes-for.js';
-
-/** A diagnosis, not a verdict: nameless fragments are explained; non-containers are refused. */
-const EXPLAIN_CHECKS: ContainerChecks = Object.freeze({ ...CONTAINER_CHECKS, requireName: false });
+import { CONTAINER_CHECKS, hashesFor, type ContainerInput, type ReleaseHashes } from '../hash/hashes-for.js';
 
 /**
  * Options of {@link explainHashChange}: the two releases to compare.
@@ -79,7 +70,8 @@ interface Side {
 /**
  * Why releases `from` and `to` hash `container` differently (or `no-change`), with a one-line
  * `summary`. Every reason is derived from the two releases' Go type models, the decoded values
- * and the pre-images: nothing is written per release. Throws the errors of {@link hashContainer}.
+ * and the pre-images: nothing is written per release. Throws the errors of {@link hashContainer} (a container without a name
+ * included), in one order: the options, then the container at `from`, then at `to`.
  *
  * @example
  * ```ts
@@ -101,20 +93,23 @@ export function explainHashChange(container: ContainerInput, options: ExplainOpt
     'options',
     'an options object such as { from: "1.13", to: "1.14" }',
   );
-  const side = (version: string, key: 'from' | 'to', given: JsonEscapeMode | undefined): Side => {
-    const info = releaseInfo(version, ['options', key]);
+  // The two-release order (translateHash's too): both releases, then the container as the `from`
+  // kubelet checks it, then as the `to` kubelet does (the checks of hashContainer).
+  const fromInfo = releaseInfo(opts.from, ['options', 'from']);
+  const toInfo = releaseInfo(opts.to, ['options', 'to']);
+  const side = (info: ReleaseInfo, version: string, given: JsonEscapeMode | undefined): Side => {
     // A patch version takes the escapes of the Go that built it (the patch table); given ones win.
     const table = patchTableNote(version, given);
     const escapes = given ?? table?.escapes;
     return {
       info,
       escapes: info.algorithm === 'legacy' ? null : (escapes ?? info.jsonEscapes),
-      h: hashesFor(container, info, escapes, EXPLAIN_CHECKS),
+      h: hashesFor(container, info, escapes, CONTAINER_CHECKS),
       ...(table ? { toolchain: table.toolchain } : {}),
     };
   };
-  const a = side(opts.from, 'from', opts.fromJsonEscapes);
-  const b = side(opts.to, 'to', opts.toJsonEscapes);
+  const a = side(fromInfo, opts.from, opts.fromJsonEscapes);
+  const b = side(toInfo, opts.to, opts.toJsonEscapes);
   const show = (s: Side): HashSide => ({
     release: s.info.release,
     algorithm: s.info.algorithm,

@@ -54,7 +54,11 @@ export function checkOptions<T>(schema: z.ZodType<T>, value: unknown, name: stri
     schema,
     value,
     ({ path, inside, message }) =>
-      new OptionError('INVALID_OPTION', path, inside.length === 0 ? expected : message, message),
+      // At the options object itself the caller's expectation is stated and zod's message says what was
+      // found; inside it, the schema's message is the expectation, said once.
+      inside.length === 0
+        ? new OptionError('INVALID_OPTION', path, expected, message)
+        : new OptionError('INVALID_OPTION', path, message),
     [name],
   );
 }

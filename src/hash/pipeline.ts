@@ -14,7 +14,6 @@ import { releaseModel } from '../models/catalog.js';
 import { resolveRoot, type StructType } from '../models/gotype.js';
 import type { HashAlgorithmName } from '../models/model.js';
 import type { ReleaseInfo } from '../registry/registry.js';
-import { decodeNameImage } from '../decode/name-image.js';
 
 export interface ReleasePipeline {
   readonly release: string;
@@ -84,7 +83,8 @@ function build(info: ReleaseInfo, mode: JsonEscapeMode): ReleasePipeline {
         release: info.release,
         algorithm: 'name-image',
         root,
-        decode: decodeNameImage,
+        // Hashed are name and image, but a kubelet decodes the whole container: so does the tree path.
+        decode: decodeFull,
         decodeFull,
         writePreimage: (v, sink) => {
           writeNameImageJson(sink, v.Name as string, v.Image as string, mode);

@@ -17,10 +17,9 @@ import {
   type StoredHashReading,
 } from './options.js';
 import { containerRole, type ContainerRole } from './container-role.js';
-import { DECODE_ONLY, hashesFor } from '../hash/hashes-for.js';
+import { hashesFor, type ReleaseHashes } from '../hash/hashes-for.js';
 import type { HashOptions } from '../hash/options.js';
 import { findPodSpec, locateContainers, type ContainerList, type LocatedContainer } from '../pod/locate.js';
-import { checkContainerName } from '../pod/container-shape.js';
 import { diffGoValues } from '../go/value-diff.js';
 import { isPlainObject } from '../decode/input.js';
 import { restartRule, type RestartRuleId } from './restart-rules.js';
@@ -190,7 +189,10 @@ export function predictRestarts(
   const { opts, info, gates, toolchain } = resolveRuleOptions(optionsSchema(), options, '{ kubeletVersion: "1.31" }');
   const before = locateContainers(oldPodSpec);
   const after = locateContainers(newPodSpec);
-  for (const c of [...before, ...after]) checkContainerName(c.container, c.path);
+  // Every container checked as hashContainer checks one (decode, then name), the old spec first.
+  const hashes = new Map<LocatedContainer, ReleaseHashes>();
+  for (const c of [...before, ...after])
+    hashes.set(c, hashesFor(c.container, info, opts.jsonEscapes, { shape: false, requireName: true, path: c.path }));
   const facts = opts.podStatus !== undefined ? readPodStatus(opts.podStatus, ['options', 'podStatus']) : undefined;
   const staticPod = opts.staticPod ?? false;
   const pod = staticPod ? manifestEditRecreates(oldPodSpec, newPodSpec) : { recreated: false, reason: '' };
@@ -199,7 +201,7 @@ export function predictRestarts(
   const oldByKey = new Map(before.map((c) => [key(c), c]));
   const newKeys = new Set(after.map(key));
   const out: PredictedContainer[] = [];
-  const ctx: Context = { info, gates, staticPod, escapes: opts.jsonEscapes, facts, restartPolicy, toolchain };
+  const ctx: Context = { info, gates, staticPod, hashes, facts, restartPolicy, toolchain };
 
   for (const c of after) {
     const role = containerRole(c.list, c.container);
@@ -253,7 +255,8 @@ interface Context {
   info: ReleaseInfo;
   gates: ResolvedGates;
   staticPod: boolean;
-  escapes: HashOptions['jsonEscapes'];
+  /** Each located container's hashes, computed (and so checked) up front. */
+  hashes: ReadonlyMap<LocatedContainer, ReleaseHashes>;
   facts: PodFacts | undefined;
   restartPolicy: PodRestartPolicy | undefined;
   /** Set when the patch table chose the escapes (said in each compared container's assumptions). */
@@ -269,9 +272,8 @@ function restartPolicyOf(doc: unknown): PodRestartPolicy | undefined {
 
 function compare(ctx: Context, role: ContainerRole, old: LocatedContainer, now: LocatedContainer): PredictedContainer {
   const { info, gates } = ctx;
-  // Names were checked for every container up front; decode errors are rooted where each container sits.
-  const stored = hashesFor(old.container, info, ctx.escapes, { ...DECODE_ONLY, path: old.path });
-  const computed = hashesFor(now.container, info, ctx.escapes, { ...DECODE_ONLY, path: now.path });
+  const stored = ctx.hashes.get(old)!;
+  const computed = ctx.hashes.get(now)!;
   // The without-resources hash is only written when the gate was on when the container started.
   const writesWr = info.hashWithoutResources && gates.inPlaceResize;
   const runtime = ctx.facts?.containers.get(now.name);

@@ -54,7 +54,8 @@ const optionsSchema = lazySchema((z) =>
  * The hash a kubelet of release `to` computes for `container`. With `observed`, throws
  * {@link HashMismatchError} (code `HASH_MISMATCH`) unless it equals what release `from` computes:
  * a hash that cannot be reproduced is never translated. Also throws the errors of
- * {@link hashContainer}.
+ * {@link hashContainer}, in one order: the options (releases, then `observed`'s form), the
+ * container as the `from` kubelet checks it, as the `to` kubelet checks it, then the comparison.
  *
  * @example
  * ```ts
@@ -93,9 +94,13 @@ export function translateHash(container: ContainerInput, options: TranslateOptio
   // A patch version takes the escapes of the Go that built it; explicit escapes win.
   const fromEscapes = opts.fromJsonEscapes ?? patchTableEscapes(opts.from);
   const toEscapes = opts.toJsonEscapes ?? patchTableEscapes(opts.to);
-  if (opts.observed !== undefined) {
-    const observed = readHashValue(opts.observed, ['options', 'observed']);
-    const source = hashesFor(container, fromInfo, fromEscapes, CONTAINER_CHECKS).hash;
+  const observed = opts.observed === undefined ? undefined : readHashValue(opts.observed, ['options', 'observed']);
+  // The two-release order (explainHashChange's too): the container as the `from` kubelet checks it,
+  // then as the `to` kubelet does. `from` is checked without `observed` too: a container its kubelet
+  // refuses was never hashed by it, so there is nothing to translate.
+  const source = hashesFor(container, fromInfo, fromEscapes, CONTAINER_CHECKS).hash;
+  const target = hashesFor(container, toInfo, toEscapes, CONTAINER_CHECKS).hash;
+  if (observed !== undefined) {
     if (observed !== source) {
       throw new HashMismatchError(
         'HASH_MISMATCH',
@@ -105,5 +110,5 @@ export function translateHash(container: ContainerInput, options: TranslateOptio
       );
     }
   }
-  return formatHash(hashesFor(container, toInfo, toEscapes, CONTAINER_CHECKS).hash);
+  return formatHash(target);
 }

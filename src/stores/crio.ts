@@ -148,6 +148,7 @@ export class CrioStore implements RecordStore {
         [],
         `CRI-O stopped while its records are ${what}`,
         `crio runs as pid ${pids.join(', ')}`,
+        this.root,
       );
   }
 

@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { StoreError } from '../errors.js';
+import { errnoCode, StoreError } from '../errors.js';
 import { readRuntimeRecords } from '../runtime-records/index.js';
 import { rewriteRuntimeRecord } from '../runtime-records/index.js';
 import { applyFileRewrites, fingerprintFiles } from './file-store.js';
@@ -133,6 +133,7 @@ export class DockerStore implements RecordStore {
         [],
         `dockerd stopped while its records are ${what}`,
         `dockerd runs on ${this.root} as pid ${pids.join(', ')}`,
+        this.root,
       );
   }
 
@@ -146,7 +147,8 @@ export class DockerStore implements RecordStore {
         'LIVE_RESTORE_OFF',
         [],
         `"live-restore": true in ${this.daemonConfig}`,
-        `cannot read it: ${(e as { code?: string }).code ?? String(e)}`,
+        `cannot read it: ${errnoCode(e) ?? String(e)}`,
+        this.daemonConfig,
       );
     }
     if ((config as Record<string, unknown> | null)?.['live-restore'] !== true) {
@@ -155,6 +157,7 @@ export class DockerStore implements RecordStore {
         [],
         `"live-restore": true in ${this.daemonConfig}`,
         'without it, stopping dockerd stops every container',
+        this.daemonConfig,
       );
     }
   }

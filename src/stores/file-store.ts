@@ -47,7 +47,8 @@ export async function applyFileRewrites(
   const changed: ApplyReport['changed'] = [];
   for (const r of rewrites) {
     const rec = find(r.containerId);
-    if (!rec) throw new StoreError('STORE_CHANGED', [], `the record of container ${r.containerId}`, 'it is gone');
+    if (!rec)
+      throw new StoreError('STORE_CHANGED', [], `the record of container ${r.containerId}`, 'it is gone', where);
     const { fingerprint, texts } = await fingerprintFiles(rec.files);
     if (fingerprint !== r.fingerprint) {
       throw new StoreError(
@@ -55,6 +56,7 @@ export async function applyFileRewrites(
         [],
         `record ${r.containerId} with fingerprint ${r.fingerprint}, as planned`,
         `it now has ${fingerprint}`,
+        rec.files.join(' + '),
       );
     }
     const outs: Buffer[] = [];
@@ -66,7 +68,7 @@ export async function applyFileRewrites(
         out = rec.rewrite(text, r.change, file);
       } catch (e) {
         if (e instanceof KubeletHashError)
-          throw new StoreError('STORE_CHANGED', [], `container ${r.containerId} as planned (${file})`, e.message);
+          throw new StoreError('STORE_CHANGED', [], `container ${r.containerId} as planned (${file})`, e.message, file);
         throw e;
       }
       const data = Buffer.from(out, 'utf8');

@@ -16,14 +16,10 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { StoreError } from '../errors.js';
+import { errnoCode, ioError, StoreError } from '../errors.js';
 import type { FileOperation } from '../bbolt/index.js';
 import { fingerprintFile } from './fingerprint.js';
 import type { BackupEntry } from './types.js';
-
-function ioError(e: unknown, what: string): StoreError {
-  return new StoreError('STORE_IO', [], what, (e as { code?: string }).code ?? String(e));
-}
 
 function fsyncPath(path: string, flags = 'r'): void {
   const fd = openSync(path, flags);
@@ -50,8 +46,8 @@ export function ownershipOf(path: string): FileOwnership | undefined {
     const st = statSync(path);
     return { mode: st.mode & 0o7777, uid: st.uid, gid: st.gid };
   } catch (e) {
-    if ((e as { code?: string }).code === 'ENOENT') return undefined;
-    throw ioError(e, `to read the mode and owner of ${path}`);
+    if (errnoCode(e) === 'ENOENT') return undefined;
+    throw ioError(e, `to read the mode and owner of ${path}`, path);
   }
 }
 
@@ -91,7 +87,7 @@ export function writeFileAtomic(
     trace?.({ op: 'syncDir', path: dirname(path) });
     fsyncPath(dirname(path));
   } catch (e) {
-    throw ioError(e, `to replace ${path}`);
+    throw ioError(e, `to replace ${path}`, path);
   }
 }
 
@@ -105,7 +101,7 @@ export async function backupFiles(dir: string, originals: readonly string[]): Pr
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
-    throw ioError(e, `a backup directory ${dir}`);
+    throw ioError(e, `a backup directory ${dir}`, dir);
   }
   const out: BackupEntry[] = [];
   for (const original of originals) {
@@ -114,7 +110,7 @@ export async function backupFiles(dir: string, originals: readonly string[]): Pr
       copyFileSync(original, backup);
       fsyncPath(backup);
     } catch (e) {
-      throw ioError(e, `to back up ${original} to ${backup}`);
+      throw ioError(e, `to back up ${original} to ${backup}`, original);
     }
     const own = ownershipOf(original);
     out.push({ original, backup, fingerprint: await fingerprintFile(backup), ...own });
@@ -122,7 +118,7 @@ export async function backupFiles(dir: string, originals: readonly string[]): Pr
   try {
     fsyncPath(dir);
   } catch (e) {
-    throw ioError(e, `to sync ${dir}`);
+    throw ioError(e, `to sync ${dir}`, dir);
   }
   return out;
 }
@@ -134,10 +130,17 @@ export async function backupFiles(dir: string, originals: readonly string[]): Pr
  */
 export async function restoreBackups(entries: readonly BackupEntry[]): Promise<BackupEntry[]> {
   for (const e of entries) {
-    if (!existsSync(e.backup)) throw new StoreError('STORE_IO', [], `the backup ${e.backup}`, 'it is missing');
+    if (!existsSync(e.backup))
+      throw new StoreError('STORE_IO', [], `the backup ${e.backup}`, 'it is missing', e.backup);
     const fp = await fingerprintFile(e.backup);
     if (fp !== e.fingerprint)
-      throw new StoreError('STORE_CHANGED', [], `backup ${e.backup} with fingerprint ${e.fingerprint}`, `found ${fp}`);
+      throw new StoreError(
+        'STORE_CHANGED',
+        [],
+        `backup ${e.backup} with fingerprint ${e.fingerprint}`,
+        `found ${fp}`,
+        e.backup,
+      );
   }
   for (const e of entries) {
     const own =

@@ -58,6 +58,7 @@ export async function checkRestore(
       [],
       'the store as apply left it (rollback puts the pre-apply files back and would lose what changed since; --force to restore anyway)',
       `it would lose ${lost.length}: ${lost.slice(0, 10).join('; ')}${lost.length > 10 ? '; …' : ''}`,
+      backups.map((b) => b.original).join(' + '),
     );
   }
   return { lost, ...(notes.length > 0 ? { notes } : {}) };

@@ -62,7 +62,7 @@ export function describeDifference(d: StoreDifference, limit = 10): string {
   return [...part(d.added, 'added'), ...part(d.removed, 'removed'), ...part(d.changed, 'changed')].join('; ');
 }
 
-/** Refuses (`STORE_CHANGED`, listing the differences) a store whose records are not exactly the planned ones. */
+/** Refuses (`STORE_CHANGED`, listing the differences) a store whose records are not exactly the planned ones; `where` is the store's location. */
 export function checkPlanned(planned: readonly RecordPrint[], now: readonly StoredContainer[], where: string): void {
   const d = diffRecords(planned, now.map(printOf));
   if (noDifference(d)) return;
@@ -71,6 +71,7 @@ export function checkPlanned(planned: readonly RecordPrint[], now: readonly Stor
     [],
     `the records of ${where} exactly as the plan read them (make a new plan)`,
     describeDifference(d),
+    where,
   );
 }
 

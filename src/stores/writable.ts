@@ -8,7 +8,7 @@
  */
 import { closeSync, existsSync, openSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { StoreError } from '../errors.js';
+import { errnoCode, StoreError } from '../errors.js';
 
 const HINTS: Record<string, string> = {
   EROFS: 'read-only file system (mounted ro)',
@@ -16,9 +16,9 @@ const HINTS: Record<string, string> = {
   EACCES: 'permission denied',
 };
 
-function refusal(e: unknown, what: string): StoreError {
-  const code = (e as { code?: string }).code ?? String(e);
-  return new StoreError('STORE_IO', [], what, `${code}: ${HINTS[code] ?? 'cannot write'}; nothing was written`);
+function refusal(e: unknown, what: string, file: string): StoreError {
+  const code = errnoCode(e) ?? String(e);
+  return new StoreError('STORE_IO', [], what, `${code}: ${HINTS[code] ?? 'cannot write'}; nothing was written`, file);
 }
 
 /** Opens `file` for writing, without truncating or changing it. */
@@ -26,7 +26,7 @@ function checkFile(file: string, why: string): void {
   try {
     closeSync(openSync(file, 'r+'));
   } catch (e) {
-    throw refusal(e, `${file} writable (${why})`);
+    throw refusal(e, `${file} writable (${why})`, file);
   }
 }
 
@@ -43,7 +43,7 @@ function checkDirectory(dir: string, why: string): void {
       throw e;
     }
   } catch (e) {
-    throw refusal(e, `a writable directory ${dir} (${why})`);
+    throw refusal(e, `a writable directory ${dir} (${why})`, dir);
   }
 }
 

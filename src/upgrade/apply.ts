@@ -232,13 +232,13 @@ export async function rollbackNodePlan(
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    throw new StoreError('STORE_CORRUPT', [], expected, String(e));
+    throw new StoreError('STORE_CORRUPT', [], expected, String(e), path);
   }
   // The path names the field inside the manifest.
   const manifest = parseWith(
     manifestSchema,
     doc,
-    ({ path: at, message }) => new StoreError('STORE_CORRUPT', at, expected, message),
+    ({ path: at, message }) => new StoreError('STORE_CORRUPT', at, expected, message, path),
   );
   return openStore(manifest.store).restore(manifest.backups, {
     ...(manifest.records ? { records: manifest.records } : {}),

@@ -15,12 +15,19 @@ export function readBounded(file: string, limit: number, what: string): Buffer {
       [],
       `${what} of at most ${size} at ${file}`,
       `EFBIG: ${file} is larger than ${size}, the limit of one input (the CLI's --max-input-size raises it)`,
+      file,
     );
   let fd: number;
   try {
     fd = openSync(file, 'r');
   } catch (e) {
-    throw new StoreError('STORE_IO', [], `${what} (readable) at ${file}`, e instanceof Error ? e.message : String(e));
+    throw new StoreError(
+      'STORE_IO',
+      [],
+      `${what} (readable) at ${file}`,
+      e instanceof Error ? e.message : String(e),
+      file,
+    );
   }
   try {
     const st = fstatSync(fd);
@@ -38,6 +45,7 @@ export function readBounded(file: string, limit: number, what: string): Buffer {
           [],
           `${what} (readable) at ${file}`,
           e instanceof Error ? e.message : String(e),
+          file,
         );
       }
       if (n === 0) break;

@@ -53,6 +53,18 @@ function otherCriNamespaces(store: Extract<StoreSpec, { runtime: 'containerd' }>
 }
 
 /** Refuses a CRI-O store whose runroot copies would be left unread or unwritten. */
+/** The store's root directory: the location of a StoreError about the store as a whole. */
+function storeRoot(store: StoreSpec): string {
+  switch (store.runtime) {
+    case 'cri-o':
+      return store.graphRoot;
+    case 'records':
+      return store.files.join(' + ');
+    default:
+      return store.root;
+  }
+}
+
 function checkRunRoot(store: Extract<StoreSpec, { runtime: 'cri-o' }>, records: number): void {
   if (store.runRoot !== undefined) {
     let isDir: boolean;
@@ -67,6 +79,7 @@ function checkRunRoot(store: Extract<StoreSpec, { runtime: 'cri-o' }>, records: 
         ['store', 'runRoot'],
         "CRI-O's runroot (storage.conf runroot, default /run/containers/storage): a directory",
         `${store.runRoot} ${existsSync(store.runRoot) ? 'is not a directory' : 'does not exist'}`,
+        store.runRoot,
       );
     return;
   }
@@ -76,6 +89,7 @@ function checkRunRoot(store: Extract<StoreSpec, { runtime: 'cri-o' }>, records: 
       ['store', 'runRoot'],
       "CRI-O's runroot too (--crio-runroot, storage.conf runroot, default /run/containers/storage): CRI-O keeps a copy of every config.json there, and a plan without it would leave those copies with the old hash",
       `${records} containers in ${store.graphRoot}`,
+      store.graphRoot,
     );
 }
 
@@ -93,6 +107,7 @@ export function checkNodeCoverage(facts: CoverageFacts): void {
       [],
       `CRI container records for the ${nodeContainers} running containers of the node's API pods`,
       `no record found: wrong --namespace or runtime root? (${describeStore(store)})`,
+      storeRoot(store),
     );
   }
   // No pod view: every record would be checked against nothing (an empty `--pods -`, an empty List).
@@ -102,6 +117,7 @@ export function checkNodeCoverage(facts: CoverageFacts): void {
       ['pods'],
       "the node's API pods (kubectl get pods -A --field-selector spec.nodeName=NODE -o json): the store holds containers to check against them",
       `no pod given; ${held} container records (${describeStore(store)})`,
+      storeRoot(store),
     );
   }
   // Refused only when the namespace read holds no CRI container while another does. The kubelet's
@@ -118,6 +134,7 @@ export function checkNodeCoverage(facts: CoverageFacts): void {
         ['store', 'namespace'],
         `the kubelet's CRI containers in the namespace read (${JSON.stringify(store.namespace)})`,
         `it holds none, while other namespaces hold CRI containers that would go unchecked: ${others.join(', ')} (${describeStore(store)})`,
+        storeRoot(store),
       );
   }
   if (store.runtime === 'cri-o') checkRunRoot(store, records.length);

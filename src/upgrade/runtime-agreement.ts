@@ -85,5 +85,6 @@ export function checkRuntimeAgreement(entries: readonly NodePlanEntry[], listing
     ['runtimeEndpoint'],
     `the containers the runtime serves over CRI ${listing.version} on ${socket} to be the ${records} records of its store, with the same hashes`,
     `${lines.length} containers differ (the runtime serves ${listing.containers.length}, the store holds ${records}): ${lines.slice(0, NAMED).join('; ')}${more}`,
+    socket,
   );
 }

@@ -101,15 +101,15 @@ describe('decode', () => {
     expect(errorOf(() => parseJson('{"a":1,}')).code).toBe('INVALID_JSON');
   });
 
-  it('validates the whole container on request even where the release hashes only name and image', () => {
-    expect(hashContainer({ name: 'a', ports: 'nope' }, { kubeletVersion: '1.31' })).toBe(
-      hashContainer({ name: 'a' }, { kubeletVersion: '1.31' }),
-    );
-    expect(
-      errorOf(() => {
-        validateContainer({ name: 'a', ports: 'nope' }, { kubeletVersion: '1.31' });
-      }).path,
-    ).toEqual(['ports']);
+  it('refuses a malformed field even where the release hashes only name and image (the kubelet decodes it all)', () => {
+    for (const input of [{ name: 'a', ports: 'nope' }, '{"name":"a","ports":"nope"}']) {
+      expect(errorOf(() => hashContainer(input, { kubeletVersion: '1.31' })).path).toEqual(['ports']);
+      expect(
+        errorOf(() => {
+          validateContainer(input, { kubeletVersion: '1.31' });
+        }).path,
+      ).toEqual(['ports']);
+    }
   });
 
   it('serialises errors as plain data, detail included', () => {

@@ -28,8 +28,17 @@ describe('generated fused hashers', () => {
     expect(source).toContain('/* "\\"name\\":" */');
   });
 
-  it('1.31+ has no generated source (its hasher is written by hand)', () => {
-    expect(fusedSource(releaseInfo('1.33'))).toBeNull();
+  it("1.31+'s generated source is the whole-container check, which feeds nothing", () => {
+    const source = fusedSource(releaseInfo('1.33'))!;
+    expect(source).toContain('//# sourceURL=kubelet-hash/fused/v1.33-check.js');
+    // The check walks the whole container (a member 1.31+ does not hash is read too), on objects and
+    // on the tape, with type tests only: no bytes fed, no folded steps, no key sorting.
+    expect(source).toContain('function $check_v1_Container(o)');
+    expect(source).toContain('function $tape_check_v1_Container(o)');
+    expect(source).toContain('"ports"');
+    expect(source).not.toContain('FNV_PRIME');
+    expect(source).not.toMatch(/T\[\d+ \+ \(h & 255\)\]/);
+    expect(source).not.toMatch(/\b(mapKeys|sortedMembers|jstr|jbytes|jsonByte)\(/);
   });
 
   it('in tests a TypeError inside a hasher throws; outside it falls back', () => {

@@ -55,8 +55,19 @@ export interface CompiledFused {
   source: string;
 }
 
+/**
+ * What the generated walk computes: a legacy or JSON-era hash, or (`check`) nothing but whether the
+ * release's decoder accepts the input, which 1.31+ runs before hashing name and image (the kubelet
+ * decodes the whole container, so a malformed field anywhere is refused at every release). The check
+ * is a walk of its own: per member one `typeof` (or tape kind) test, no bytes, no key sorting, no
+ * allocation (a Quantity goes through the hash's memoised fragment, so its parse is cached too); an
+ * absent or null struct, slice or map has nothing to check. A check that returns has found the input
+ * decodable; one that throws {@link fnv.FALLBACK} leaves it to the tree path's full decode.
+ */
 export type FusedEra =
-  { algorithm: 'legacy' } | { algorithm: 'json'; escapes: JsonEscapeMode; withoutResources: boolean };
+  | { algorithm: 'legacy' }
+  | { algorithm: 'json'; escapes: JsonEscapeMode; withoutResources: boolean }
+  | { algorithm: 'check' };
 
 /** Thrown at compile time for a type graph this compiler does not cover: the release keeps the tree path. */
 export class NotFusable extends Error {}
@@ -122,6 +133,7 @@ const RUNTIME = {
   // eslint-disable-next-line @typescript-eslint/unbound-method -- always invoked with .call(obj, key); captured once for the hot path
   pe: Object.prototype.propertyIsEnumerable,
   isPlainObject,
+  isJsonObject,
   hasToJson,
   hasRaws,
   mapKeys,
@@ -159,6 +171,8 @@ class Generator {
   private readonly folds = new Map<string, number>();
   private readonly foldBytes: Uint8Array[] = [];
   private readonly json: boolean;
+  /** Check only: the decoder's tests, none of the hash's bytes (see {@link FusedEra}). */
+  private readonly check: boolean;
   private readonly escapes: JsonEscapeMode;
 
   constructor(
@@ -166,7 +180,8 @@ class Generator {
     private readonly era: FusedEra,
     private readonly label: string,
   ) {
-    this.json = era.algorithm === 'json';
+    this.json = era.algorithm !== 'legacy';
+    this.check = era.algorithm === 'check';
     this.escapes = era.algorithm === 'json' ? era.escapes : 'pre-go1.22';
     if (!this.json && reachesPointerElements(root, new Set())) throw new NotFusable('spew skip-type flag can leak');
   }
@@ -178,7 +193,7 @@ class Generator {
     const text = this.tapeRootFn(false);
     const textWr = withoutResources ? this.tapeRootFn(true) : null;
     const source = [
-      'const {feed, fallback, jsonByte, spewString, spewDecimal, jsonDecimal, pe, isPlainObject, hasToJson, hasRaws, mapKeys, EMPTY, getProto} = rt;',
+      'const {feed, fallback, jsonByte, spewString, spewDecimal, jsonDecimal, pe, isPlainObject, isJsonObject, hasToJson, hasRaws, mapKeys, EMPTY, getProto} = rt;',
       'const OP = Object.prototype, ots = rt.objectToString, isArray = Array.isArray;',
       `const jstr = rt.JSON_STRING[${JSON.stringify(this.escapes)}];`,
       `const jbytes = rt.JSON_BYTES[${JSON.stringify(this.escapes)}];`,
@@ -249,6 +264,12 @@ class Generator {
   }
 
   private rootSource(name: string, input: InputForm, withoutResources: boolean, root: string): string {
+    if (this.check)
+      return `function ${name}(${input === TAPE ? '' : 'o'}) {
+  ${input === TAPE ? TAPE_BIND : ''}
+  ${this.checkMembers(this.root, input)}(${root});
+  return 0;
+}`;
     // The state after the constant head is known: start from it.
     const start = fnv.feed(fnv.FNV_OFFSET, utf8(this.json ? '([]uint8)[123' : `(${this.root.name})`));
     const body = this.json
@@ -477,6 +498,136 @@ class Generator {
   return ${this.byte(json ? 125 : 93)};
 }`,
     );
+  }
+
+  // --- the check (1.31+): the decoder's tests on every member, nothing fed ---------------------
+
+  /** A struct's members (embedded structs' in place), each read as the hash reads it and checked. */
+  private checkMembers(type: StructType, input: InputForm): string {
+    return this.fn(`${input}check/${type.name}`, (name) => {
+      const flat = this.flatSlots(type, new Set());
+      const tapeInput = input === TAPE;
+      const lines: string[] = tapeInput
+        ? [`if (KD[o] !== ${KIND.T_OBJECT}) fallback();`, tapeLookup(flat.map((slot) => slot.key))]
+        : [OBJECT_CHECK, this.rawsGuard(flat.map((slot) => slot.type))];
+      for (const [i, slot] of flat.entries()) {
+        if (!slot.exported) throw new NotFusable(`unexported field ${type.name}.${slot.goName}`);
+        lines.push(
+          tapeInput ? `v = s${i};` : slot.read,
+          tapeInput ? this.tapeCheck(slot.type) : this.checkValue(slot.type),
+        );
+      }
+      return `function ${name}(o) {\n  let v, p;\n  ${lines.filter(Boolean).join('\n  ')}\n}`;
+    });
+  }
+
+  /** Statements checking the value `v` of `type` as the decoder would (the hash's tests, in {@link value}). */
+  private checkValue(type: GoType): string {
+    switch (type.kind) {
+      case 'string':
+        return 'if (typeof v !== "string" && v != null) fallback();';
+      case 'bool':
+        return 'if (typeof v !== "boolean" && v != null) fallback();';
+      case 'int32':
+        return `if (v != null && !(${INT32('v')})) fallback();`;
+      case 'int':
+      case 'int64':
+        return 'if (v != null && !Number.isSafeInteger(v)) fallback();';
+      case 'uint':
+        return 'fallback();';
+      case 'ptr':
+        return this.checkValue(target(type));
+      case 'slice': {
+        const fn = this.fn(
+          `check/${type.name}`,
+          (name) => `function ${name}(a) {
+  for (let i = 0; i < a.length; i++) {
+    const v = a[i];
+    ${this.checkValue(type.elem)}
+  }
+}`,
+        );
+        return `if (v != null) { if (!isArray(v) || hasToJson(v)) fallback(); ${fn}(v); }`;
+      }
+      case 'map': {
+        if (type.key.kind !== 'string') return 'fallback();';
+        const fn = this.fn(
+          `check/${type.name}`,
+          (name) => `function ${name}(o) {
+  ${this.rawsGuard([type.elem])}
+  for (const k in o) {
+    const v = o[k];
+    if (v === undefined || !pe.call(o, k)) continue;
+    ${this.checkValue(type.elem)}
+  }
+}`,
+        );
+        return `if (v != null) { if (!isJsonObject(v)) fallback(); ${fn}(v); }`;
+      }
+      case 'struct': {
+        // The parse is the costly part of a Quantity: the hash's memoised fragment caches it for both.
+        if (type.name === QUANTITY_TYPE) return `${this.feeder(type)}(0, v);`;
+        if (type.name === INT_OR_STRING_TYPE)
+          return `if (typeof v !== "string" && v != null && !(${INT32('v')})) fallback();`;
+        if (type.jsonCustomMarshal) return 'fallback();';
+        return `if (v != null) ${this.checkMembers(type, OBJECTS)}(v);`;
+      }
+    }
+  }
+
+  /** {@link checkValue} on tape node `v` (-1 when absent). */
+  private tapeCheck(type: GoType): string {
+    const present = `v >= 0 && KD[v] !== ${KIND.T_NULL}`;
+    switch (type.kind) {
+      case 'string':
+        return `if (${present} && KD[v] !== ${KIND.T_STRING} && KD[v] !== ${KIND.T_ESCAPED_STRING}) fallback();`;
+      case 'bool':
+        return `if (${present} && KD[v] !== ${KIND.T_FALSE} && KD[v] !== ${KIND.T_TRUE}) fallback();`;
+      case 'int32':
+      case 'int':
+      case 'int64': {
+        const fits = type.kind === 'int32' ? INT32('NM[v]') : 'Number.isSafeInteger(NM[v])';
+        return `if (${present} && !(KD[v] === ${KIND.T_NUMBER} && ${fits})) fallback();`;
+      }
+      case 'uint':
+        return 'fallback();';
+      case 'ptr':
+        return this.tapeCheck(target(type));
+      case 'slice': {
+        const fn = this.fn(
+          `tape-check/${type.name}`,
+          (name) => `function ${name}(a) {
+  for (let e = FI[a]; e >= 0; e = NX[e]) {
+    const v = e;
+    ${this.tapeCheck(type.elem)}
+  }
+}`,
+        );
+        return `if (${present}) { if (KD[v] !== ${KIND.T_ARRAY}) fallback(); ${fn}(v); }`;
+      }
+      case 'map': {
+        if (type.key.kind !== 'string') return 'fallback();';
+        const fn = this.fn(
+          `tape-check/${type.name}`,
+          (name) => `function ${name}(o) {
+  for (let c = FI[o]; c >= 0; c = NX[c]) {
+    const v = c;
+    ${this.tapeCheck(type.elem)}
+  }
+}`,
+        );
+        return `if (${present}) { if (KD[v] !== ${KIND.T_OBJECT}) fallback(); ${fn}(v); }`;
+      }
+      case 'struct': {
+        if (type.name === QUANTITY_TYPE || type.name === INT_OR_STRING_TYPE || type.jsonCustomMarshal) {
+          // As the tape hash reads them: the JS value of the node, an escaped quantity left to the tree path.
+          const raw =
+            type.name === QUANTITY_TYPE ? `if (v >= 0 && KD[v] === ${KIND.T_ESCAPED_STRING}) fallback(); ` : '';
+          return `${raw}{ const m = MAT(v); { const v = m; ${this.checkValue(type)} } }`;
+        }
+        return `if (${present}) ${this.checkMembers(type, TAPE)}(v);`;
+      }
+    }
   }
 
   // --- the same two walks over a text scan's tape (node `v`, -1 when absent) ------------------

@@ -65,14 +65,14 @@ export function fusedTextHash(
   const hasher = fusedHasherFor(info, escapes);
   const textFn = withoutResources ? hasher.textWithoutResources : hasher.text;
   if (textFn === null) return NO_TEXT_HASH;
-  const result = scanAndHash(text, textFn, info.algorithm !== 'name-image');
+  const result = scanAndHash(text, textFn);
   if (text.length > LARGE_TEXT) releaseScanScratch();
   return result;
 }
 
-function scanAndHash(text: string, textFn: FusedTextFn, recordTape: boolean): FusedTextHash {
-  // The tape is recorded for the hashers that read it: not for 1.31+, which reads two members.
-  if (scanContainerText(text, spans, recordTape) === TEXT_DOUBT) return NO_TEXT_HASH;
+function scanAndHash(text: string, textFn: FusedTextFn): FusedTextHash {
+  // The tape is recorded for every release: 1.31+ hashes two members but checks the whole container on it.
+  if (scanContainerText(text, spans, true) === TEXT_DOUBT) return NO_TEXT_HASH;
   // 1.31+ hashes the two members the scan found; the tape walks hash escaped strings by their decoded
   // value and leave escaped quantities and numbers that are not short integers to the tree path.
   const hash = textFn(spans);

@@ -52,8 +52,7 @@ function build(info: ReleaseInfo, mode: JsonEscapeMode): FusedHasher {
     source?: string;
   };
   try {
-    if (info.algorithm === 'name-image')
-      fns = { ...compileNameImage(mode), withoutResources: null, textWithoutResources: null };
+    if (info.algorithm === 'name-image') fns = checkedNameImage(info, mode);
     else {
       const root = pipelineFor(info, mode).root;
       fns = compileFused(
@@ -78,12 +77,33 @@ function build(info: ReleaseInfo, mode: JsonEscapeMode): FusedHasher {
   };
 }
 
+/**
+ * 1.31+ hashes name and image, but a kubelet only hashes a container it decoded whole, so the
+ * release's generated check (the JSON walk of its whole type graph, feeding nothing) runs first: a
+ * malformed field anywhere goes to the tree path, whose full decode refuses it as at every release.
+ */
+function checkedNameImage(
+  info: ReleaseInfo,
+  mode: JsonEscapeMode,
+): { hash: FusedFn; withoutResources: null; text: FusedTextFn; textWithoutResources: null; source: string } {
+  const check = compileFused(pipelineFor(info, mode).root, { algorithm: 'check' }, `v${info.release}-check`);
+  const nameImage = compileNameImage(mode);
+  const [checkObject, checkText, hashObject, hashText] = [check.hash, check.text, nameImage.hash, nameImage.text];
+  return {
+    hash: (c) => (checkObject(c), hashObject(c)),
+    withoutResources: null,
+    text: (sp) => (checkText(sp), hashText(sp)),
+    textWithoutResources: null,
+    source: check.source,
+  };
+}
+
 /** Generated sources by `release/mode`, kept for {@link fusedSource}. */
 const sources = new Map<string, string>();
 
 /**
- * The generated JavaScript of one release's fused hashers (null where the release has none, e.g.
- * 1.31+, whose name-image hasher is written by hand). For debugging: `npm run dump:fused -- 1.29`.
+ * The generated JavaScript of one release's fused hashers (for 1.31+, the whole-container check
+ * that runs before the hand-written name-image hasher). For debugging: `npm run dump:fused -- 1.29`.
  */
 export function fusedSource(info: ReleaseInfo, escapes?: JsonEscapeMode): string | null {
   const mode = escapes ?? info.jsonEscapes ?? 'pre-go1.22';

@@ -6,7 +6,7 @@
 import { StoreError } from '../../errors.js';
 
 function bad(where: string, detail: string): StoreError {
-  return new StoreError('STORE_CORRUPT', [], `a protobuf Any at ${where}`, detail);
+  return new StoreError('STORE_CORRUPT', [], `a protobuf Any at ${where}`, detail, where);
 }
 
 function readVarint(buf: Buffer, pos: number, where: string): [value: number, next: number] {

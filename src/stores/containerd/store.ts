@@ -119,7 +119,7 @@ export class ContainerdStore implements RecordStore {
     const text = any.value.toString('utf8');
     // Go's encoding/json writes valid UTF-8; anything else could not be rewritten byte for byte.
     if (Buffer.byteLength(text) !== any.value.length)
-      throw new StoreError('STORE_CORRUPT', [], `UTF-8 JSON at ${where}`, 'invalid UTF-8');
+      throw new StoreError('STORE_CORRUPT', [], `UTF-8 JSON at ${where}`, 'invalid UTF-8', where);
     return { id, raw, text, located: locateMetadata(text, id) };
   }
 
@@ -184,6 +184,7 @@ export class ContainerdStore implements RecordStore {
         [],
         `record ${r.containerId} with fingerprint ${r.fingerprint}, as planned`,
         `it now has ${now}`,
+        this.location(r.containerId),
       );
     }
     const rec = this.decode(r.containerId, raw);
@@ -192,7 +193,13 @@ export class ContainerdStore implements RecordStore {
       text = rewriteLocated(rec.text, rec.located, r.change);
     } catch (e) {
       if (e instanceof KubeletHashError)
-        throw new StoreError('STORE_CHANGED', [], `container ${r.containerId} as planned`, e.message);
+        throw new StoreError(
+          'STORE_CHANGED',
+          [],
+          `container ${r.containerId} as planned`,
+          e.message,
+          this.location(r.containerId),
+        );
       throw e;
     }
     return replaceAnyValue(raw, decodeAny(raw, this.location(r.containerId)), Buffer.from(text, 'utf8'));
@@ -203,7 +210,13 @@ export class ContainerdStore implements RecordStore {
     const byId = new Map<string, StoreRewrite>();
     for (const r of rewrites) {
       if (byId.has(r.containerId))
-        throw new StoreError('STORE_CHANGED', [], 'one rewrite per container', `${r.containerId} appears twice`);
+        throw new StoreError(
+          'STORE_CHANGED',
+          [],
+          'one rewrite per container',
+          `${r.containerId} appears twice`,
+          this.location(r.containerId),
+        );
       byId.set(r.containerId, r);
     }
     const fp = await fingerprinter();
@@ -224,6 +237,7 @@ export class ContainerdStore implements RecordStore {
           [],
           `${this.dbPath} to pass its checks before any write`,
           report.faults.slice(0, 5).join('; '),
+          this.dbPath,
         );
       }
       // Verify every record and compute every new value before the first byte is written.
@@ -241,7 +255,13 @@ export class ContainerdStore implements RecordStore {
       }
       const missing = rewrites.find((r) => !values.has(r.containerId));
       if (missing)
-        throw new StoreError('STORE_CHANGED', [], `record ${missing.containerId} in ${this.dbPath}`, 'it is gone');
+        throw new StoreError(
+          'STORE_CHANGED',
+          [],
+          `record ${missing.containerId} in ${this.dbPath}`,
+          'it is gone',
+          this.location(missing.containerId),
+        );
       const changed = rewrites.map((r) => ({
         containerId: r.containerId,
         location: this.location(r.containerId),
@@ -274,6 +294,7 @@ export class ContainerdStore implements RecordStore {
               [],
               `record ${r.containerId} unchanged during the write`,
               'it changed',
+              this.location(r.containerId),
             );
           return planned.value;
         },
@@ -293,6 +314,7 @@ export class ContainerdStore implements RecordStore {
             [],
             `${this.dbPath} to pass its checks after the write (roll back from the backup)`,
             after.faults.slice(0, 5).join('; '),
+            this.dbPath,
           );
         }
         lap('checkAfter');
