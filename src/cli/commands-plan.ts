@@ -152,7 +152,8 @@ function entryTable(entries: readonly NodePlanEntry[]): string {
   return table(
     ['action', 'pod', 'container', 'stored', 'to', 'record', 'reason'],
     entries.map((e) => [
-      e.action,
+      // An older attempt is a keep the kubelet never compares: say so where people read.
+      e.action === 'keep' && e.supersededBy !== undefined ? 'superseded' : e.action,
       e.podName !== undefined ? `${e.podNamespace ?? '?'}/${e.podName}` : e.podUid || null,
       e.containerName || null,
       e.observed.hash,
@@ -175,7 +176,9 @@ function sandboxLines(plan: NodeUpgradePlan): string {
 
 const countsLine = (plan: NodeUpgradePlan): string => {
   const c = plan.counts;
-  return `keep ${c.keep}, rewrite ${c.rewrite}, will-restart ${c['will-restart']}, unknown ${c.unknown}`;
+  const superseded = plan.entries.filter((e) => e.action === 'keep' && e.supersededBy !== undefined).length;
+  const keep = superseded > 0 ? `keep ${c.keep} (${superseded} superseded)` : `keep ${c.keep}`;
+  return `${keep}, rewrite ${c.rewrite}, will-restart ${c['will-restart']}, unknown ${c.unknown}`;
 };
 
 // The rows are the plan file's entries: the one plan vocabulary, with its descriptions.

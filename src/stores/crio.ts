@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { RecordError, StoreError } from '../errors.js';
 import { findMember, nodeAt, scanJson } from '../json/spans.js';
-import { embeddedSites, mapSites, primarySite, type LocatedContainer } from '../runtime-records/index.js';
+import { criAttempt, embeddedSites, mapSites, primarySite, type LocatedContainer } from '../runtime-records/index.js';
 import { rewriteLocated } from '../runtime-records/index.js';
 import {
   CRIO_ANNOTATIONS_KEY,
@@ -35,6 +35,8 @@ import type {
 
 const LABELS_KEY = 'io.kubernetes.cri-o.Labels';
 const TYPE_KEY = 'io.kubernetes.cri-o.ContainerType';
+/** The CRI ContainerMetadata (`{"name","attempt"}`) as JSON: what CRI-O restores the container's metadata from. */
+const METADATA_KEY = 'io.kubernetes.cri-o.Metadata';
 
 /**
  * Options of {@link CrioStore}.
@@ -81,6 +83,21 @@ export function locateCrioConfig(text: string, id: string): LocatedContainer | u
     }
   }
   const label = (k: string): string => (typeof labels[k] === 'string' ? labels[k] : '');
+  const metadataText = stringAnnotation(root, METADATA_KEY);
+  let metadata: unknown;
+  if (metadataText !== undefined) {
+    try {
+      metadata = JSON.parse(metadataText);
+    } catch {
+      throw new RecordError(
+        'INVALID_RECORD',
+        ['annotations', METADATA_KEY],
+        'the CRI container metadata as a JSON object',
+        `container ${id}`,
+      );
+    }
+  }
+  const attempt = criAttempt(metadata, ['annotations', METADATA_KEY]);
   const embedded = ['annotations', CRIO_ANNOTATIONS_KEY];
   return {
     containerId: id,
@@ -89,6 +106,7 @@ export function locateCrioConfig(text: string, id: string): LocatedContainer | u
     podName: label(POD_NAME_LABEL),
     podNamespace: label(POD_NAMESPACE_LABEL),
     podUid: label(POD_UID_LABEL),
+    ...(attempt !== undefined ? { attempt } : {}),
     sites: [...embeddedSites(text, root, embedded), ...mapSites(root, ['annotations'])],
     primaryPath: { hash: [...embedded, HASH_KEY], hashWithoutResources: [...embedded, HASH_WITHOUT_RESOURCES_KEY] },
   };
@@ -169,6 +187,7 @@ export class CrioStore implements RecordStore {
         location: files.join(' + '),
         fingerprint,
       };
+      if (c.attempt !== undefined) s.attempt = c.attempt;
       const hash = primarySite(c, 'hash')?.text;
       const without = primarySite(c, 'hashWithoutResources')?.text;
       if (hash !== undefined) s.hash = hash;
