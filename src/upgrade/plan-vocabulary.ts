@@ -101,21 +101,21 @@ function buildPlanSchemas() {
   const noCandidates = z.undefined({ error: 'no candidates: only an unknown entry has them' }).optional();
   const noRule = z.undefined({ error: 'no rule: no kubelet rule decides an unknown entry' }).optional();
 
-  const supersededBy = z
-    .object({
-      /** The newest attempt of the pod's container. */
-      attempt: z.number().int().nonnegative(),
-      /** The record holding it (absent when two records hold that attempt: then both are unknown). */
-      containerId: z.string().optional(),
-    })
-    .describe(
-      'an older attempt of the pod uid + container name: the newest attempt the kubelet compares instead (this record is not planned)',
-    );
+  const supersededBy = z.object({
+    /** The newest attempt of the pod's container. */
+    attempt: z.number().int().nonnegative(),
+    /** The record holding it (absent when two records hold that attempt: then both are unknown). */
+    containerId: z.string().optional(),
+  });
   const keep = fields.extend({
     /** Nothing to do. */
     action: z.literal('keep'),
     /** An older attempt of the pod's container: the kubelet compares only the newest, this one is not planned. */
-    supersededBy: supersededBy.optional(),
+    supersededBy: supersededBy
+      .optional()
+      .describe(
+        'an older attempt of the pod uid + container name: the newest attempt the kubelet compares instead (this record is not planned)',
+      ),
     /** Only a `rewrite` carries a change. */
     change: noChange,
     /** Only an `unknown` entry carries candidates. */
