@@ -198,16 +198,14 @@ export function fixtureAttempt(
   };
   const doc = JSON.parse(f.json) as { Metadata: Record<string, unknown> & { Config: Record<string, unknown> } };
   const name = f.labels['io.kubernetes.container.name']!;
-  const { metadata: _old, ...config } = doc.Metadata.Config;
-  void _old;
   const json = JSON.stringify({
     ...doc,
     Metadata: {
       ...doc.Metadata,
       ID: id,
       Name: `${name}_${f.pod.metadata.name}_${f.pod.metadata.namespace}_${f.pod.metadata.uid}_${attempt}`,
-      // Go's omitempty: attempt 0 is not written.
-      Config: { metadata: attempt === 0 ? { name } : { name, attempt }, ...config, annotations },
+      // Go's omitempty: attempt 0 is not written. (Members keep their places: metadata comes first.)
+      Config: { ...doc.Metadata.Config, metadata: attempt === 0 ? { name } : { name, attempt }, annotations },
     },
   });
   return {
