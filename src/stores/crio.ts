@@ -64,39 +64,27 @@ function stringAnnotation(root: ReturnType<typeof scanJson>, key: string): strin
   return v?.type === 'string' ? v.value : undefined;
 }
 
+/** The JSON value a string annotation holds (`undefined`: no such annotation); text that is not JSON is refused. */
+function jsonAnnotation(root: ReturnType<typeof scanJson>, key: string, id: string, expected: string): unknown {
+  const text = stringAnnotation(root, key);
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new RecordError('INVALID_RECORD', ['annotations', key], expected, `container ${id}`);
+  }
+}
+
 /** Locates a kubelet container in a CRI-O config.json text; `undefined` for a sandbox (pause) spec. */
 export function locateCrioConfig(text: string, id: string): LocatedContainer | undefined {
   const root = scanJson(text);
   if (stringAnnotation(root, TYPE_KEY) === 'sandbox') return undefined;
-  const labelsText = stringAnnotation(root, LABELS_KEY);
-  let labels: Record<string, unknown> = {};
-  if (labelsText !== undefined) {
-    try {
-      labels = JSON.parse(labelsText) as Record<string, unknown>;
-    } catch {
-      throw new RecordError(
-        'INVALID_RECORD',
-        ['annotations', LABELS_KEY],
-        'a JSON object of labels',
-        `container ${id}`,
-      );
-    }
-  }
+  const parsed = jsonAnnotation(root, LABELS_KEY, id, 'a JSON object of labels');
+  if (parsed !== undefined && (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)))
+    throw new RecordError('INVALID_RECORD', ['annotations', LABELS_KEY], 'a JSON object of labels', `container ${id}`);
+  const labels = (parsed ?? {}) as Record<string, unknown>;
   const label = (k: string): string => (typeof labels[k] === 'string' ? labels[k] : '');
-  const metadataText = stringAnnotation(root, METADATA_KEY);
-  let metadata: unknown;
-  if (metadataText !== undefined) {
-    try {
-      metadata = JSON.parse(metadataText);
-    } catch {
-      throw new RecordError(
-        'INVALID_RECORD',
-        ['annotations', METADATA_KEY],
-        'the CRI container metadata as a JSON object',
-        `container ${id}`,
-      );
-    }
-  }
+  const metadata = jsonAnnotation(root, METADATA_KEY, id, 'the CRI container metadata as a JSON object');
   const attempt = criAttempt(metadata, ['annotations', METADATA_KEY]);
   const embedded = ['annotations', CRIO_ANNOTATIONS_KEY];
   return {

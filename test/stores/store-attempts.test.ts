@@ -67,6 +67,22 @@ describe('CRI-O: the io.kubernetes.cri-o.Metadata annotation', () => {
     expect(attemptsOf(await new CrioStore({ graphRoot }).list())).toEqual({ [first!.id]: 0, [restarted.id]: 3 });
   });
 
+  it('refuses labels that are JSON but not an object (a typed error, never a TypeError)', async () => {
+    const graphRoot = join(dir, 'crio-null-labels');
+    const [file] = writeCrioNode(graphRoot, join(dir, 'crio-null-labels-run'), [restarted]);
+    writeFileSync(
+      file!,
+      readFileSync(file!, 'utf8').replace(
+        /"io\.kubernetes\.cri-o\.Labels": "[^\n]*",/,
+        '"io.kubernetes.cri-o.Labels": "null",',
+      ),
+    );
+    await expect(new CrioStore({ graphRoot }).list()).rejects.toMatchObject({
+      code: 'INVALID_RECORD',
+      path: ['annotations', 'io.kubernetes.cri-o.Labels'],
+    });
+  });
+
   it('refuses metadata that is not JSON', async () => {
     const graphRoot = join(dir, 'crio-bad');
     const [file] = writeCrioNode(graphRoot, join(dir, 'crio-bad-run'), [restarted]);
