@@ -67,35 +67,21 @@ describe('CRI-O: the io.kubernetes.cri-o.Metadata annotation', () => {
     expect(attemptsOf(await new CrioStore({ graphRoot }).list())).toEqual({ [first!.id]: 0, [restarted.id]: 3 });
   });
 
-  it('refuses labels that are JSON but not an object (a typed error, never a TypeError)', async () => {
-    const graphRoot = join(dir, 'crio-null-labels');
-    const [file] = writeCrioNode(graphRoot, join(dir, 'crio-null-labels-run'), [restarted]);
+  // Labels that are JSON but no object were a TypeError; metadata that is not JSON cannot be read back.
+  it.each([
+    ['io.kubernetes.cri-o.Labels', 'null'],
+    ['io.kubernetes.cri-o.Metadata', '{'],
+  ])('refuses %s = %s (INVALID_RECORD at the annotation, never a TypeError)', async (key, value) => {
+    const graphRoot = join(dir, `crio-bad-${key}`);
+    const [file] = writeCrioNode(graphRoot, join(dir, `crio-bad-${key}-run`), [restarted]);
+    const member = new RegExp(`${JSON.stringify(key).replace(/\./g, '\\.')}: "[^\\n]*",`);
     writeFileSync(
       file!,
-      readFileSync(file!, 'utf8').replace(
-        /"io\.kubernetes\.cri-o\.Labels": "[^\n]*",/,
-        '"io.kubernetes.cri-o.Labels": "null",',
-      ),
+      readFileSync(file!, 'utf8').replace(member, `${JSON.stringify(key)}: ${JSON.stringify(value)},`),
     );
     await expect(new CrioStore({ graphRoot }).list()).rejects.toMatchObject({
       code: 'INVALID_RECORD',
-      path: ['annotations', 'io.kubernetes.cri-o.Labels'],
-    });
-  });
-
-  it('refuses metadata that is not JSON', async () => {
-    const graphRoot = join(dir, 'crio-bad');
-    const [file] = writeCrioNode(graphRoot, join(dir, 'crio-bad-run'), [restarted]);
-    writeFileSync(
-      file!,
-      readFileSync(file!, 'utf8').replace(
-        /"io\.kubernetes\.cri-o\.Metadata": "[^\n]*",/,
-        '"io.kubernetes.cri-o.Metadata": "{",',
-      ),
-    );
-    await expect(new CrioStore({ graphRoot }).list()).rejects.toMatchObject({
-      code: 'INVALID_RECORD',
-      path: ['annotations', 'io.kubernetes.cri-o.Metadata'],
+      path: ['annotations', key],
     });
   });
 });
