@@ -11,6 +11,7 @@ import { dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { codeOf, importGraph, moduleName, reachable } from './support/module-graph.js';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ROOT = join(REPO, 'src');
@@ -51,51 +52,26 @@ const FLOORS: readonly (readonly string[])[] = [
 const ENTRIES = new Set(['index.ts', 'node.ts']);
 const floorOf = (module: string): number => FLOORS.findIndex((f) => f.includes(folderOf(module)));
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
-  );
-}
-
-/** Module path relative to src/, posix style: `kubelet/plan-upgrade.ts`. */
-const rel = (file: string): string => relative(ROOT, file).split('\\').join('/');
-
-/** Source text without comments, so TSDoc examples (`import … from 'node:fs'`) do not count as imports. */
-const code = (file: string): string =>
-  readFileSync(file, 'utf8')
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/^\s*\/\/.*$/gm, '');
-
 /** Node built-ins a module imports (`node:fs`, also the bare `fs` spelling). */
 function builtinsOf(file: string): string[] {
-  const specs = [...code(file).matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'([^'.][^']*)'/g)].map((m) => m[1]!);
+  const specs = [...codeOf(file).matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'([^'.][^']*)'/g)].map((m) => m[1]!);
   return specs.filter((s) => s.startsWith('node:') || builtinModules.includes(s));
 }
 
 /** Relative imports of a module (value and type imports, re-exports, dynamic imports). */
 function importsOf(file: string): string[] {
-  const text = code(file);
+  const text = codeOf(file);
   const specs = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'(\.{1,2}\/[^']+)\.js'/g)].map((m) => m[1]!);
-  return specs.map((s) => posix.normalize(posix.join(posix.dirname(rel(file)), `${s}.ts`)));
+  return specs.map((s) => posix.normalize(posix.join(posix.dirname(moduleName(file)), `${s}.ts`)));
 }
 
 const folderOf = (module: string): string => (module.includes('/') ? module.split('/')[0]! : '');
 
-const files = sourceFiles(ROOT);
-const graph = new Map(files.map((f) => [rel(f), importsOf(f)]));
-const builtins = new Map(files.map((f) => [rel(f), builtinsOf(f)]));
+const graph = importGraph(importsOf);
+const builtins = importGraph(builtinsOf);
 
 /** Every module `entry` loads, itself included. */
-function moduleGraph(entry: string): Set<string> {
-  const seen = new Set<string>();
-  const visit = (m: string): void => {
-    if (seen.has(m)) return;
-    seen.add(m);
-    for (const d of graph.get(m) ?? []) visit(d);
-  };
-  visit(entry);
-  return seen;
-}
+const moduleGraph = (entry: string): Set<string> => reachable(graph, entry);
 
 describe('architecture', () => {
   it('reads the whole source tree', () => {

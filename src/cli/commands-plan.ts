@@ -152,7 +152,8 @@ function entryTable(entries: readonly NodePlanEntry[]): string {
   return table(
     ['action', 'pod', 'container', 'stored', 'to', 'record', 'reason'],
     entries.map((e) => [
-      e.action,
+      // An older attempt is a keep the kubelet never compares: say so where people read.
+      e.action === 'keep' && e.supersededBy !== undefined ? 'superseded' : e.action,
       e.podName !== undefined ? `${e.podNamespace ?? '?'}/${e.podName}` : e.podUid || null,
       e.containerName || null,
       e.observed.hash,
@@ -175,7 +176,9 @@ function sandboxLines(plan: NodeUpgradePlan): string {
 
 const countsLine = (plan: NodeUpgradePlan): string => {
   const c = plan.counts;
-  return `keep ${c.keep}, rewrite ${c.rewrite}, will-restart ${c['will-restart']}, unknown ${c.unknown}`;
+  const superseded = plan.entries.filter((e) => e.action === 'keep' && e.supersededBy !== undefined).length;
+  const keep = superseded > 0 ? `keep ${c.keep} (${superseded} superseded)` : `keep ${c.keep}`;
+  return `${keep}, rewrite ${c.rewrite}, will-restart ${c['will-restart']}, unknown ${c.unknown}`;
 };
 
 // The rows are the plan file's entries: the one plan vocabulary, with its descriptions.
@@ -193,7 +196,7 @@ const plan: CommandDef = {
   name: 'plan',
   summary: "plan a kubelet upgrade: join the node's API pods with its runtime records, verify and translate each hash",
   description:
-    'For every container on the node: reads its stored hash from the runtime (--containerd-root, --crio-root, --docker-root, or record files), checks it against what the --from kubelet computes for the API pod, and says what to do before the kubelet moves to --to: keep, rewrite the record, will-restart, or unknown. The API pods scheduled on the node (--node, or see below) are joined with the records: a running API container without a record is unknown ("no runtime record: wrong --namespace or runtime root?"), a record without an API pod is listed as unknown, and a store holding no CRI container while the pods run containers is refused (exit 2, EMPTY_STORE, naming what was read); so is a view that would leave containers unchecked: no pod given while the store holds records (EMPTY_POD_VIEW), a --node no given pod is on (NODE_NOT_FOUND), a containerd namespace with no CRI container while another has some (NAMESPACE_MISMATCH), two pods with one uid (DUPLICATE_POD), a CRI-O store without --crio-runroot or with one that does not exist (MISSING_RUNROOT). From containerd\'s meta.db it also reads the pod sandboxes: a pod whose sandbox is gone, has the wrong network mode for hostNetwork, or has no IP is recreated whole by the kubelet, so its containers are will-restart.\n' +
+    'For every container on the node: reads its stored hash from the runtime (--containerd-root, --crio-root, --docker-root, or record files), checks it against what the --from kubelet computes for the API pod, and says what to do before the kubelet moves to --to: keep, rewrite the record, will-restart, or unknown. The API pods scheduled on the node (--node, or see below) are joined with the records: a running API container without a record is unknown ("no runtime record: wrong --namespace or runtime root?"), a record without an API pod is listed as unknown, an older attempt of a pod\'s container (an exited record the kubelet has not collected yet) is superseded by the newest attempt, which alone is judged (two records holding the newest attempt are unknown), and a store holding no CRI container while the pods run containers is refused (exit 2, EMPTY_STORE, naming what was read); so is a view that would leave containers unchecked: no pod given while the store holds records (EMPTY_POD_VIEW), a --node no given pod is on (NODE_NOT_FOUND), a containerd namespace with no CRI container while another has some (NAMESPACE_MISMATCH), two pods with one uid (DUPLICATE_POD), a CRI-O store without --crio-runroot or with one that does not exist (MISSING_RUNROOT). From containerd\'s meta.db it also reads the pod sandboxes: a pod whose sandbox is gone, has the wrong network mode for hostNetwork, or has no IP is recreated whole by the kubelet, so its containers are will-restart.\n' +
     'Prints a table (or --json). With --out it also writes the plan file (format kubelet-hash/upgrade-plan version 1, keys sorted: the same node state gives the same bytes; --out - writes it to standard output instead of the table). apply takes plan files made from a runtime root only: one made from record files is refused by apply (those are read-only views). Reading a store is read-only; the runtime may still run. See docs/in-place-kubelet-upgrade.md.',
   options: {
     from: {

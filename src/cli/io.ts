@@ -4,6 +4,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
+import { formatByteSize } from '../byte-size.js';
 import { UsageError } from './cli-errors.js';
 
 export interface CliIO {
@@ -41,15 +42,12 @@ export function maxInputBytes(values: Record<string, unknown>): number {
   return bytes;
 }
 
-const sizeText = (bytes: number): string =>
-  bytes % MiB === 0 ? `${bytes / MiB} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
-
 /** The error of an input over the limit: an I/O error (EFBIG) that names the file and the option. */
 function tooLarge(path: string, limit: number): Error {
   const name = path === '-' ? 'standard input' : path;
   return Object.assign(
     new Error(
-      `EFBIG: ${name} is larger than ${sizeText(limit)}, the limit of one input (--max-input-size SIZE raises it)`,
+      `EFBIG: ${name} is larger than ${formatByteSize(limit)}, the limit of one input (--max-input-size SIZE raises it)`,
     ),
     { code: 'EFBIG', syscall: 'read', path },
   );

@@ -1,3 +1,3 @@
 /** Fleets through Kubernetes: the agent's objects (Jobs, RBAC, a system-upgrade-controller Plan) and the go/no-go over node plans. */
-export { fleetJobs, jobName, sucPlan, type FleetOptions } from './manifests.js';
+export { clusterRbacName, fleetJobs, jobName, sucPlan, type FleetOptions } from './manifests.js';
 export { foldFleet, nodeReport } from './report.js';

@@ -67,33 +67,56 @@ type K8sObject = Record<string, unknown>;
 const NAME = 'kubelet-hash';
 const labels = { 'app.kubernetes.io/name': NAME, 'app.kubernetes.io/component': 'node-agent' };
 
+/** `prefix-word` as a DNS-1123 label: lowercase, other characters as `-`, no trailing `-`. */
+const labelOf = (prefix: string, word: string): string =>
+  `${prefix}-${word.toLowerCase().replace(/[^a-z0-9-]/g, '-')}`.replace(/-+$/, '');
+
+/**
+ * `label` as it stands when it fits 63 characters and `exact`; else cut, with a hash of `key`
+ * (what the name stands for) as suffix, so two keys never share a name through the cut.
+ */
+function boundedLabel(label: string, key: string, exact = true): string {
+  if (label.length <= 63 && exact) return label;
+  let h = 0;
+  for (const c of key) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return `${label.slice(0, 54).replace(/-+$/, '')}-${h.toString(16).padStart(8, '0')}`;
+}
+
 /** A DNS-1123 name for a node's Job (names over 63 characters are cut and keep a hash suffix). */
 export function jobName(node: string): string {
-  const base = `${NAME}-plan-${node.toLowerCase().replace(/[^a-z0-9-]/g, '-')}`.replace(/-+$/, '');
-  if (base.length <= 63) return base;
-  let h = 0;
-  for (const c of node) h = (h * 31 + c.charCodeAt(0)) >>> 0;
-  return `${base.slice(0, 54).replace(/-+$/, '')}-${h.toString(16).padStart(8, '0')}`;
+  return boundedLabel(labelOf(`${NAME}-plan`, node), node);
+}
+
+/**
+ * The name of the cluster-scoped ClusterRole and ClusterRoleBinding for `namespace`: one pair per
+ * namespace, so the manifests of a second namespace never take over the first one's binding. A
+ * DNS-1123 label (63 characters at most; a namespace that is not one, or a name too long, keeps
+ * a hash of the namespace).
+ */
+export function clusterRbacName(namespace: string): string {
+  const label = labelOf(`${NAME}-read-pods`, namespace);
+  return boundedLabel(label, namespace, label === `${NAME}-read-pods-${namespace}`);
 }
 
 const rootFlag = (r: FleetOptions['runtime']): string =>
   r === 'containerd' ? '--containerd-root' : r === 'cri-o' ? '--crio-root' : '--docker-root';
 
 function rbac(o: FleetOptions): K8sObject[] {
+  const name = clusterRbacName(o.namespace);
   return [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: o.namespace, labels } },
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: NAME, namespace: o.namespace, labels } },
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRole',
-      metadata: { name: `${NAME}-read-pods`, labels },
+      metadata: { name, labels },
       rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }],
     },
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRoleBinding',
-      metadata: { name: `${NAME}-read-pods`, labels },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `${NAME}-read-pods` },
+      metadata: { name, labels },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
       subjects: [{ kind: 'ServiceAccount', name: NAME, namespace: o.namespace }],
     },
   ];

@@ -57,6 +57,8 @@ export interface RecordContainer {
   readonly podName: string;
   readonly podNamespace: string;
   readonly podUid: string;
+  /** The CRI attempt the record keeps (see {@link criAttempt}, {@link dockerNameAttempt}); absent when it keeps none. */
+  readonly attempt?: number;
   /** In priority order: the copy the kubelet reads back comes first. */
   readonly sites: readonly HashSite[];
   /** Where the kubelet reads each hash from; named in errors when no copy is stored. */
@@ -170,6 +172,44 @@ export function identity(plain: unknown, labelsPath: readonly JsonPathSegment[])
   };
 }
 
+/** The largest CRI attempt (a uint32). */
+const MAX_ATTEMPT = 0xffff_ffff;
+
+/**
+ * The attempt of a CRI `ContainerMetadata` object (`{name, attempt}`) as a runtime persisted it,
+ * or `undefined` when `metadata` is not an object. Go's encoding/json (`omitempty`) and proto3
+ * JSON leave attempt 0 out, so an object without `attempt` is attempt 0; an attempt that is not a
+ * uint32 is refused (the runtime could not load it back either).
+ */
+export function criAttempt(metadata: unknown, path: readonly JsonPathSegment[]): number | undefined {
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return undefined;
+  if (!Object.hasOwn(metadata, 'attempt')) return 0;
+  const attempt = (metadata as Record<string, unknown>)['attempt'];
+  if (typeof attempt === 'number' && Number.isInteger(attempt) && attempt >= 0 && attempt <= MAX_ATTEMPT)
+    return attempt;
+  throw new RecordError(
+    'INVALID_RECORD',
+    [...path, 'attempt'],
+    'the CRI container attempt as an integer from 0 to 4294967295',
+    `found ${JSON.stringify(attempt)}`,
+  );
+}
+
+/**
+ * The attempt in a docker container name as dockershim and cri-dockerd write it
+ * (`/k8s_<container>_<pod>_<namespace>_<uid>_<attempt>`, sometimes a random suffix after it) and
+ * read it back for the kubelet; `undefined` for a name of another shape.
+ */
+export function dockerNameAttempt(name: unknown): number | undefined {
+  if (typeof name !== 'string') return undefined;
+  const parts = name.replace(/^\//, '').split('_');
+  if ((parts.length !== 6 && parts.length !== 7) || parts[0] !== 'k8s') return undefined;
+  const digits = parts[5] ?? '';
+  if (!/^[0-9]{1,10}$/.test(digits)) return undefined;
+  const attempt = Number(digits);
+  return attempt <= MAX_ATTEMPT ? attempt : undefined;
+}
+
 /**
  * A docker container: `node` is its tree and `plain` its plain value; `base` is where it sits in the
  * scanned text (`[i]` in a `docker inspect` array, `[]` for a config.v2.json), which paths start with.
@@ -181,10 +221,12 @@ function dockerContainer(
   idKey: 'Id' | 'ID',
 ): RecordContainer {
   const labels = ['Config', 'Labels'];
+  const attempt = dockerNameAttempt(plainAt(plain, ['Name']));
   return {
     containerId: textAt(plain, [idKey]),
     runtime: 'docker',
     ...identity(plain, labels),
+    ...(attempt !== undefined ? { attempt } : {}),
     sites: mapSites(node, labels, DOCKER_ANNOTATION_PREFIX, base),
     primaryPath: {
       hash: [...base, ...labels, DOCKER_ANNOTATION_PREFIX + HASH_KEY],
@@ -211,10 +253,12 @@ function crictlRuntime(plain: unknown): RuntimeName {
 
 function crictlContainer(text: string, root: JsonNode, plain: unknown): RecordContainer {
   const specAnnotations = ['info', 'runtimeSpec', 'annotations'];
+  const attempt = criAttempt(plainAt(plain, ['status', 'metadata']), ['status', 'metadata']);
   return {
     containerId: textAt(plain, ['status', 'id']),
     runtime: crictlRuntime(plain),
     ...identity(plain, ['status', 'labels']),
+    ...(attempt !== undefined ? { attempt } : {}),
     sites: [
       ...mapSites(root, ['status', 'annotations']),
       ...mapSites(root, ['info', 'config', 'annotations']),

@@ -9,7 +9,7 @@ export { DOCKER_ANNOTATION_PREFIX } from './schemas.js';
 
 // The door for the stores room, which rewrites the same records inside the runtimes' files (not public API).
 export { checkHashChange, rewriteLocated } from './rewrite-record.js';
-export { embeddedSites, identity, mapSites, primarySite, type RecordContainer } from './hash-sites.js';
+export { criAttempt, embeddedSites, identity, mapSites, primarySite, type RecordContainer } from './hash-sites.js';
 export {
   CRIO_ANNOTATIONS_KEY,
   CONTAINER_NAME_LABEL,

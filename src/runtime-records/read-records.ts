@@ -52,6 +52,7 @@ export function readRuntimeRecords(text: string): ContainerRecordInfo[] {
       podName: c.podName,
       podNamespace: c.podNamespace,
       podUid: c.podUid,
+      ...(c.attempt !== undefined ? { attempt: c.attempt } : {}),
       ...(hash ? { hash: hash.text } : {}),
       ...(withoutResources ? { hashWithoutResources: withoutResources.text } : {}),
       hashLocations: c.sites.map((s) => s.location),

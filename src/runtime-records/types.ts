@@ -83,6 +83,13 @@ export interface ContainerRecordInfo {
   podNamespace: string;
   /** From the kubelet's `io.kubernetes.pod.uid` label: joins the record with its API pod. */
   podUid: string;
+  /**
+   * The container's CRI attempt (0 for its first container, one more for each restart), when the
+   * record keeps it: crictl's `status.metadata.attempt`, the attempt in a docker name
+   * (`k8s_<container>_<pod>_<namespace>_<uid>_<attempt>`). The kubelet compares only the newest
+   * attempt of a pod's container.
+   */
+  attempt?: number;
   /** The stored `io.kubernetes.container.hash` text, exactly as stored (not normalised). */
   hash?: string;
   /** The stored `io.kubernetes.container.hashWithoutResources` text (kubelet 1.27–1.30 with InPlacePodVerticalScaling). */

@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { RecordError, StoreError } from '../errors.js';
 import { findMember, nodeAt, scanJson } from '../json/spans.js';
-import { embeddedSites, mapSites, primarySite, type RecordContainer } from '../runtime-records/index.js';
+import { criAttempt, embeddedSites, mapSites, primarySite, type RecordContainer } from '../runtime-records/index.js';
 import { rewriteLocated } from '../runtime-records/index.js';
 import {
   CRIO_ANNOTATIONS_KEY,
@@ -35,6 +35,8 @@ import type {
 
 const LABELS_KEY = 'io.kubernetes.cri-o.Labels';
 const TYPE_KEY = 'io.kubernetes.cri-o.ContainerType';
+/** The CRI ContainerMetadata (`{"name","attempt"}`) as JSON: what CRI-O restores the container's metadata from. */
+const METADATA_KEY = 'io.kubernetes.cri-o.Metadata';
 
 /**
  * Options of {@link CrioStore}.
@@ -62,25 +64,28 @@ function stringAnnotation(root: ReturnType<typeof scanJson>, key: string): strin
   return v?.type === 'string' ? v.value : undefined;
 }
 
+/** The JSON value a string annotation holds (`undefined`: no such annotation); text that is not JSON is refused. */
+function jsonAnnotation(root: ReturnType<typeof scanJson>, key: string, id: string, expected: string): unknown {
+  const text = stringAnnotation(root, key);
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new RecordError('INVALID_RECORD', ['annotations', key], expected, `container ${id}`);
+  }
+}
+
 /** Locates a kubelet container in a CRI-O config.json text; `undefined` for a sandbox (pause) spec. */
 export function locateCrioConfig(text: string, id: string): RecordContainer | undefined {
   const root = scanJson(text);
   if (stringAnnotation(root, TYPE_KEY) === 'sandbox') return undefined;
-  const labelsText = stringAnnotation(root, LABELS_KEY);
-  let labels: Record<string, unknown> = {};
-  if (labelsText !== undefined) {
-    try {
-      labels = JSON.parse(labelsText) as Record<string, unknown>;
-    } catch {
-      throw new RecordError(
-        'INVALID_RECORD',
-        ['annotations', LABELS_KEY],
-        'a JSON object of labels',
-        `container ${id}`,
-      );
-    }
-  }
+  const parsed = jsonAnnotation(root, LABELS_KEY, id, 'a JSON object of labels');
+  if (parsed !== undefined && (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)))
+    throw new RecordError('INVALID_RECORD', ['annotations', LABELS_KEY], 'a JSON object of labels', `container ${id}`);
+  const labels = (parsed ?? {}) as Record<string, unknown>;
   const label = (k: string): string => (typeof labels[k] === 'string' ? labels[k] : '');
+  const metadata = jsonAnnotation(root, METADATA_KEY, id, 'the CRI container metadata as a JSON object');
+  const attempt = criAttempt(metadata, ['annotations', METADATA_KEY]);
   const embedded = ['annotations', CRIO_ANNOTATIONS_KEY];
   return {
     containerId: id,
@@ -89,6 +94,7 @@ export function locateCrioConfig(text: string, id: string): RecordContainer | un
     podName: label(POD_NAME_LABEL),
     podNamespace: label(POD_NAMESPACE_LABEL),
     podUid: label(POD_UID_LABEL),
+    ...(attempt !== undefined ? { attempt } : {}),
     sites: [...embeddedSites(text, root, embedded), ...mapSites(root, ['annotations'])],
     primaryPath: { hash: [...embedded, HASH_KEY], hashWithoutResources: [...embedded, HASH_WITHOUT_RESOURCES_KEY] },
   };
@@ -170,6 +176,7 @@ export class CrioStore implements RecordStore {
         location: files.join(' + '),
         fingerprint,
       };
+      if (c.attempt !== undefined) s.attempt = c.attempt;
       const hash = primarySite(c, 'hash')?.text;
       const without = primarySite(c, 'hashWithoutResources')?.text;
       if (hash !== undefined) s.hash = hash;

@@ -101,6 +101,7 @@ export class DockerStore implements RecordStore {
           location: file,
           fingerprint,
         };
+        if (info.attempt !== undefined) s.attempt = info.attempt;
         if (info.hash !== undefined) s.hash = info.hash;
         if (info.hashWithoutResources !== undefined) s.hashWithoutResources = info.hashWithoutResources;
         out.push(s);

@@ -41,6 +41,11 @@ export interface StoredContainer {
   podName: string;
   /** `io.kubernetes.container.name` label. */
   containerName: string;
+  /**
+   * The container's CRI attempt, when the record keeps it (containerd: `Metadata.Config.metadata`;
+   * CRI-O: the `io.kubernetes.cri-o.Metadata` annotation; docker: the attempt in the container name).
+   */
+  attempt?: number;
   /** The stored `io.kubernetes.container.hash` text the runtime serves back to the kubelet. */
   hash?: string;
   /** The stored `io.kubernetes.container.hashWithoutResources` text, when there is one. */

@@ -1,5 +1,6 @@
 /** Reading an input file whole, but never more than the one input size limit. */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { formatByteSize } from '../byte-size.js';
 import { StoreError } from '../errors.js';
 
 /**
@@ -7,8 +8,7 @@ import { StoreError } from '../errors.js';
  * else (a pipe from `<(crictl inspect …)`, a device) once `limit` bytes are read.
  */
 export function readBounded(file: string, limit: number, what: string): Buffer {
-  const size =
-    limit % 1024 === 0 ? (limit % 1048576 === 0 ? `${limit / 1048576} MiB` : `${limit / 1024} KiB`) : `${limit} bytes`;
+  const size = formatByteSize(limit);
   const tooLarge = (): StoreError =>
     new StoreError(
       'STORE_IO',

@@ -92,6 +92,7 @@ export async function readNodeRecords(
         location: file,
         fingerprint: fp(bytes),
       };
+      if (info.attempt !== undefined) s.attempt = info.attempt;
       if (info.hash !== undefined) s.hash = info.hash;
       if (info.hashWithoutResources !== undefined) s.hashWithoutResources = info.hashWithoutResources;
       out.push(s);

@@ -29,6 +29,7 @@ import type { LocatedContainer } from '../pod/locate.js';
 import { stableKey } from '../json/stable-key.js';
 import type { JsonEscapeMode } from '../models/json-escapes.js';
 import { specCache, type SpecCache } from './spec-cache.js';
+import { attemptStandings, type AttemptStanding } from './attempts.js';
 import { podsOnNodeOf, readPods, sandboxProblem, type ApiPod } from './read-pods.js';
 import {
   countActions,
@@ -268,26 +269,33 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
     for (const s of opts.sandboxes) ctx.sandboxes.set(s.podUid, [...(ctx.sandboxes.get(s.podUid) ?? []), s]);
   }
 
-  const entries: PlanEntry[] = [];
+  // Every record read first: which attempt of a pod's container is the newest needs them all.
+  const read: ({ index: number; rec: PlanRecord } | { index: number; unreadable: string })[] = [];
   opts.records.forEach((raw, index) => {
-    let infos: readonly PlanRecord[];
     try {
-      infos = typeof raw === 'string' ? readRuntimeRecords(raw) : [raw];
+      for (const rec of typeof raw === 'string' ? readRuntimeRecords(raw) : [raw]) read.push({ index, rec });
     } catch (e) {
       if (!(e instanceof KubeletHashError)) throw e;
-      entries.push({
-        action: 'unknown',
-        reason: `cannot read the record: ${e.message}`,
-        record: index,
-        podUid: '',
-        containerName: '',
-        observed: {},
-        computed: {},
-      });
-      return;
+      read.push({ index, unreadable: `cannot read the record: ${e.message}` });
     }
-    for (const rec of infos) entries.push(planRecord(ctx, rec, index));
   });
+  const standings = attemptStandings(
+    read.flatMap((r) => ('rec' in r ? [r.rec] : [])),
+    (uid) => pods.has(uid),
+  );
+  const entries: PlanEntry[] = read.map((r) =>
+    'rec' in r
+      ? planRecord(ctx, r.rec, r.index, standings.get(r.rec))
+      : {
+          action: 'unknown',
+          reason: r.unreadable,
+          record: r.index,
+          podUid: '',
+          containerName: '',
+          observed: {},
+          computed: {},
+        },
+  );
   const nodeContainers = missingRecords(ctx, opts.nodeName, entries);
 
   const plan: UpgradePlan = {
@@ -374,8 +382,25 @@ function candidatesFor(ctx: PlanContext, c: LocatedContainer, stored: bigint): s
   return hit;
 }
 
+/** What an older attempt's entry says: who supersedes it; nothing of it is planned. */
+function supersededEntry(
+  base: DraftEntry,
+  rec: PlanRecord,
+  standing: { attempt: number; newest?: PlanRecord },
+): PlanEntry {
+  const by = standing.newest?.containerId;
+  const entry = settle(
+    base,
+    'keep',
+    `superseded: attempt ${rec.attempt ?? '?'} of this container; the kubelet compares only the newest attempt (${standing.attempt}${by !== undefined ? `, container ${by.slice(0, 13)}` : ''}), so this record is not planned`,
+  );
+  if (entry.action === 'keep')
+    entry.supersededBy = { attempt: standing.attempt, ...(by !== undefined ? { containerId: by } : {}) };
+  return entry;
+}
+
 /** One record's container: joined with its API container, decided by decide(), verified against `from`. */
-function planRecord(ctx: PlanContext, rec: PlanRecord, index: number): PlanEntry {
+function planRecord(ctx: PlanContext, rec: PlanRecord, index: number, standing?: AttemptStanding): PlanEntry {
   const { fromInfo, toInfo } = ctx;
   const base: DraftEntry = {
     action: 'unknown',
@@ -404,6 +429,13 @@ function planRecord(ctx: PlanContext, rec: PlanRecord, index: number): PlanEntry
   if (!c) return settle(base, 'unknown', `the API pod has no container named ${JSON.stringify(rec.containerName)}`);
   ctx.withRecord.add(c);
   ctx.podsOnNode.add(rec.podUid);
+  if (standing?.kind === 'superseded') return supersededEntry(base, rec, standing);
+  if (standing?.kind === 'tied')
+    return settle(
+      base,
+      'unknown',
+      `${standing.records} records of this pod's container hold its newest attempt (${standing.attempt}): which one the kubelet compares cannot be told`,
+    );
   base.list = c.list;
   const role = containerRole(c.list, c.container);
   base.role = role;

@@ -101,9 +101,21 @@ function buildPlanSchemas() {
   const noCandidates = z.undefined({ error: 'no candidates: only an unknown entry has them' }).optional();
   const noRule = z.undefined({ error: 'no rule: no kubelet rule decides an unknown entry' }).optional();
 
+  const supersededBy = z.object({
+    /** The newest attempt of the pod's container. */
+    attempt: z.number().int().nonnegative(),
+    /** The record holding it (absent when two records hold that attempt: then both are unknown). */
+    containerId: z.string().optional(),
+  });
   const keep = fields.extend({
     /** Nothing to do. */
     action: z.literal('keep'),
+    /** An older attempt of the pod's container: the kubelet compares only the newest, this one is not planned. */
+    supersededBy: supersededBy
+      .optional()
+      .describe(
+        'an older attempt of the pod uid + container name: the newest attempt the kubelet compares instead (this record is not planned)',
+      ),
     /** Only a `rewrite` carries a change. */
     change: noChange,
     /** Only an `unknown` entry carries candidates. */
@@ -190,6 +202,7 @@ function buildPlanSchemas() {
       .optional()
       .describe(rewrite.shape.change.description ?? ''),
     candidates: unknown.shape.candidates,
+    supersededBy: keep.shape.supersededBy,
   });
   const sandboxFinding = z.object({
     /** The pod uid. */
@@ -222,6 +235,8 @@ function buildPlanSchemas() {
     podNamespace: z.string().optional(),
     /** The runtime's container id, when the record has it. */
     containerId: z.string().optional(),
+    /** The container's CRI attempt, when the record keeps it: of several records of one pod uid + container name, the kubelet compares the newest attempt only. */
+    attempt: z.number().int().nonnegative().optional(),
     /** The stored `io.kubernetes.container.hash`, exactly as stored. */
     hash: z.string().optional(),
     /** The stored `io.kubernetes.container.hashWithoutResources`, exactly as stored. */
@@ -319,7 +334,8 @@ export type ComputedHashes = z.infer<Schemas['computed']>;
 export type PlanEntryFields = z.infer<Schemas['fields']>;
 
 /**
- * A container the `to` kubelet keeps as its record stands (same hash, or a container it does not compare).
+ * A container the `to` kubelet keeps as its record stands (same hash, or a container it does not compare),
+ * or an older attempt of a pod's container (`supersededBy`), which the kubelet never compares.
  *
  * @example
  * ```ts

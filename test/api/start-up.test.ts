@@ -7,7 +7,7 @@
  * vitest's globalSetup builds it): the same questions are asked of its files, which are what the ES
  * module loader pays for one by one.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -15,22 +15,14 @@ import { COMMAND_INDEX } from '../../src/cli/command-index.js';
 import type * as RootEntry from '../../src/index.js';
 import type * as NodeEntry from '../../src/node.js';
 import { COMMANDS } from '../../src/cli/registry.js';
+import { codeOf, importGraph, moduleName, reachable } from '../support/module-graph.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src');
 const DIST = join(ROOT, '..', 'dist');
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
-  );
-}
-const rel = (file: string): string => relative(ROOT, file).split('\\').join('/');
-
 /** Static value imports and re-exports of a module: relative ones as paths, packages by name. */
 function staticImports(file: string): string[] {
-  const text = readFileSync(file, 'utf8')
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/^\s*\/\/.*$/gm, '');
+  const text = codeOf(file);
   const specs: string[] = [];
   for (const m of text.matchAll(/^(import|export)\s+(type\s+)?([^'";]*?)\s*from\s+'([^']+)'|^import\s+'([^']+)'/gm)) {
     const spec = m[4] ?? m[5]!;
@@ -39,23 +31,14 @@ function staticImports(file: string): string[] {
     specs.push(spec);
   }
   return specs.map((s) =>
-    s.startsWith('.') ? posix.normalize(posix.join(posix.dirname(rel(file)), s.replace(/\.js$/, '.ts'))) : s,
+    s.startsWith('.') ? posix.normalize(posix.join(posix.dirname(moduleName(file)), s.replace(/\.js$/, '.ts'))) : s,
   );
 }
 
-const graph = new Map(sourceFiles(ROOT).map((f) => [rel(f), staticImports(f)]));
+const graph = importGraph(staticImports);
 
 /** Every module (and package) evaluated when `entry` is imported. */
-function evaluated(entry: string): Set<string> {
-  const seen = new Set<string>();
-  const visit = (m: string): void => {
-    if (seen.has(m)) return;
-    seen.add(m);
-    for (const d of graph.get(m) ?? []) visit(d);
-  };
-  visit(entry);
-  return seen;
-}
+const evaluated = (entry: string): Set<string> => reachable(graph, entry);
 
 const packagesOf = (modules: Set<string>): string[] =>
   [...modules].filter((m) => !m.endsWith('.ts') && !m.startsWith('node:')).sort();

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { jobName } from '../../src/fleet/index.js';
+import { clusterRbacName, jobName } from '../../src/fleet/index.js';
 import { cli } from '../support/cli.js';
 import { planArgs } from '../support/node-fixture.js';
 import { fixtureContainers, fixturePod, type FixtureContainer } from '../support/cri-fixtures.js';
@@ -108,6 +108,43 @@ describe('fleet manifests', () => {
     }
     const role = objs.find((o) => o.kind === 'ClusterRole')!;
     expect(role['rules']).toEqual([{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }]);
+  });
+
+  it('two namespaces get cluster-scoped RBAC of their own: applying the second never rebinds the first', async () => {
+    const args = ['--from', '1.30', '--to', '1.31', '--node', 'worker-1'];
+    const of = async (ns: string, variant: string[] = []) => {
+      const objs = await manifests([...args, '--namespace', ns, ...variant]);
+      for (const o of objs) validate('1.31', o);
+      const role = objs.find((o) => o.kind === 'ClusterRole') as unknown as { metadata: { name: string } };
+      const binding = objs.find((o) => o.kind === 'ClusterRoleBinding') as unknown as {
+        metadata: { name: string };
+        roleRef: { name: string };
+        subjects: { namespace: string }[];
+      };
+      expect(binding.roleRef.name).toBe(role.metadata.name);
+      expect(binding.subjects.map((x) => x.namespace)).toEqual([ns]);
+      return { role: role.metadata.name, binding: binding.metadata.name };
+    };
+    const a = await of('upgrade-a');
+    const b = await of('upgrade-b');
+    expect(a).toEqual({ role: 'kubelet-hash-read-pods-upgrade-a', binding: 'kubelet-hash-read-pods-upgrade-a' });
+    expect(b.role).not.toBe(a.role);
+    expect(b.binding).not.toBe(a.binding);
+    // The Plan variant in the same namespace binds the same ServiceAccount with the same rules: one pair.
+    expect(await of('upgrade-a', ['--variant', 'suc', '--swap-command', 'true'])).toEqual(a);
+  });
+
+  it('cluster-scoped names stay DNS-1123 labels within 63 characters, distinct per namespace', () => {
+    const long = 'n'.repeat(63);
+    const names = [long, `${'n'.repeat(62)}m`, 'Upper', 'upper', 'dots.in.it', 'dots-in-it', 'trailing-'].map(
+      clusterRbacName,
+    );
+    for (const n of names) {
+      expect(n.length).toBeLessThanOrEqual(63);
+      expect(n).toMatch(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/);
+    }
+    expect(new Set(names).size).toBe(names.length);
+    expect(clusterRbacName('kubelet-hash')).toBe('kubelet-hash-read-pods-kubelet-hash');
   });
 
   it('node names become DNS-1123 Job names within 63 characters', () => {

@@ -62,6 +62,7 @@ describe('readRuntimeRecords over the samples', () => {
         podName: 'simple-pod',
         podNamespace: 'default',
         podUid: 'be386bc7-67d4-4ae1-858e-db898508c204',
+        attempt: 0,
         hash: '62b86e75',
         hashLocations: ['[0].Config.Labels["annotation.io.kubernetes.container.hash"]'],
       },
@@ -73,6 +74,7 @@ describe('readRuntimeRecords over the samples', () => {
         podName: 'simple-pod',
         podNamespace: 'default',
         podUid: 'be386bc7-67d4-4ae1-858e-db898508c204',
+        attempt: 0,
         hashLocations: [],
       },
     ]);
@@ -88,6 +90,7 @@ describe('readRuntimeRecords over the samples', () => {
         podName: 'simple-pod',
         podNamespace: 'default',
         podUid: '145c2a62-81fa-49f7-a1a2-04ef4869c6f9',
+        attempt: 0,
         hash: '62b86e75',
         hashWithoutResources: 'bd7cf28f',
         hashLocations: [
@@ -108,6 +111,7 @@ describe('readRuntimeRecords over the samples', () => {
       podName: 'nginx',
       podNamespace: 'default',
       podUid: 'ab3cd33d-29b4-4048-a8ec-90fc49614f20',
+      attempt: 0,
       hash: '9624f5a5',
       hashLocations: [
         'status.annotations["io.kubernetes.container.hash"]',
@@ -120,6 +124,7 @@ describe('readRuntimeRecords over the samples', () => {
   it('crictl inspect on CRI-O: status, OCI spec, and the JSON kept in io.kubernetes.cri-o.Annotations', () => {
     const [r] = readRuntimeRecords(CRIO);
     expect(r?.runtime).toBe('cri-o');
+    expect(r?.attempt).toBe(0);
     expect(r?.hash).toBe('62b86e75');
     expect(r?.hashWithoutResources).toBe('bd7cf28f');
     expect(r?.hashLocations).toEqual([
@@ -136,6 +141,18 @@ describe('readRuntimeRecords over the samples', () => {
       'default',
       '976baa11-c85b-413d-87af-2688d1653a88',
     ]);
+  });
+
+  it("crictl's status.metadata.attempt: as stored, 0 when left out, refused when not a uint32", () => {
+    const doc = JSON.parse(CONTAINERD) as { status: { metadata: Record<string, unknown> } };
+    const withAttempt = (metadata: Record<string, unknown>) =>
+      JSON.stringify({ ...doc, status: { ...doc.status, metadata } });
+    expect(readRuntimeRecords(withAttempt({ name: 'nginx', attempt: 7 }))[0]?.attempt).toBe(7);
+    expect(readRuntimeRecords(withAttempt({ name: 'nginx' }))[0]?.attempt).toBe(0);
+    expect(catchError(() => readRuntimeRecords(withAttempt({ name: 'nginx', attempt: '7' })))).toMatchObject({
+      code: 'INVALID_RECORD',
+      path: ['status', 'metadata', 'attempt'],
+    });
   });
 
   it('agrees with JSON.parse on every value it reads from the samples', () => {

@@ -27,6 +27,8 @@ export interface FixtureContainer {
   json: string;
   /** The CRI annotations the kubelet set (`Metadata.Config.annotations`). */
   annotations: Record<string, string>;
+  /** The CRI attempt (`Metadata.Config.metadata.attempt`, omitted by Go when 0). */
+  attempt: number;
 }
 
 const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0');
@@ -170,10 +172,51 @@ export function fixtureContainers(pods: readonly FixturePod[], kubelet: string, 
         json,
         annotations,
         extension: encodeAny(CONTAINER_METADATA_TYPE_URL, Buffer.from(json)),
+        attempt: 0,
       });
     });
   });
   return out;
+}
+
+/**
+ * Another attempt of fixture container `f` (its pod, its name), as the kubelet creates one after a
+ * restart or a new sandbox: a new id from `seed`, CRI attempt `attempt` (in the metadata, the
+ * record's `Name` and the restart count), and the stored hash `hash` (default `f`'s).
+ */
+export function fixtureAttempt(
+  f: FixtureContainer,
+  attempt: number,
+  options: { seed: number; hash?: string },
+): FixtureContainer {
+  const id = containerId(options.seed);
+  const hash = options.hash ?? f.hash;
+  const annotations = {
+    ...f.annotations,
+    'io.kubernetes.container.hash': hash,
+    'io.kubernetes.container.restartCount': String(attempt),
+  };
+  const doc = JSON.parse(f.json) as { Metadata: Record<string, unknown> & { Config: Record<string, unknown> } };
+  const name = f.labels['io.kubernetes.container.name']!;
+  const json = JSON.stringify({
+    ...doc,
+    Metadata: {
+      ...doc.Metadata,
+      ID: id,
+      Name: `${name}_${f.pod.metadata.name}_${f.pod.metadata.namespace}_${f.pod.metadata.uid}_${attempt}`,
+      // Go's omitempty: attempt 0 is not written. (Members keep their places: metadata comes first.)
+      Config: { ...doc.Metadata.Config, metadata: attempt === 0 ? { name } : { name, attempt }, annotations },
+    },
+  });
+  return {
+    ...f,
+    id,
+    hash,
+    json,
+    annotations,
+    attempt,
+    extension: encodeAny(CONTAINER_METADATA_TYPE_URL, Buffer.from(json)),
+  };
 }
 
 /**

@@ -17,7 +17,12 @@ export function crioSpec(f: FixtureContainer, type: 'container' | 'sandbox'): st
     'io.kubernetes.cri-o.ContainerID': f.id,
     'io.kubernetes.cri-o.ContainerType': type,
     'io.kubernetes.cri-o.Labels': JSON.stringify(f.labels),
-    'io.kubernetes.cri-o.Name': `k8s_${f.labels['io.kubernetes.container.name']}_${f.pod.metadata.name}_${f.pod.metadata.namespace}_${f.pod.metadata.uid}_0`,
+    // CRI-O keeps the CRI ContainerMetadata as Go JSON (omitempty: attempt 0 is left out).
+    'io.kubernetes.cri-o.Metadata': JSON.stringify({
+      name: f.labels['io.kubernetes.container.name'],
+      ...(f.attempt !== 0 ? { attempt: f.attempt } : {}),
+    }),
+    'io.kubernetes.cri-o.Name': `k8s_${f.labels['io.kubernetes.container.name']}_${f.pod.metadata.name}_${f.pod.metadata.namespace}_${f.pod.metadata.uid}_${f.attempt}`,
     'io.kubernetes.pod.name': f.pod.metadata.name,
   };
   const spec = {

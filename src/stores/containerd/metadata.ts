@@ -6,7 +6,7 @@
  * serve `Metadata.Config.annotations`, which is where the kubelet's hash lives.
  */
 import { RecordError } from '../../errors.js';
-import { identity, mapSites, type RecordContainer } from '../../runtime-records/index.js';
+import { criAttempt, identity, mapSites, type RecordContainer } from '../../runtime-records/index.js';
 import { nodeAt, scanJson, toPlainValue } from '../../json/spans.js';
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../../registry/registry.js';
 
@@ -18,6 +18,8 @@ export const CONTAINER_METADATA_TYPE_URL = 'github.com/containerd/cri/pkg/store/
 const CONFIG = ['Metadata', 'Config'];
 const ANNOTATIONS = [...CONFIG, 'annotations'];
 const LABELS = [...CONFIG, 'labels'];
+/** The CRI ContainerMetadata the kubelet sent (`{name, attempt}`): the attempt CRI serves back. */
+const CRI_METADATA = [...CONFIG, 'metadata'];
 
 /** Locates identity and hash copies in the metadata JSON `text` of container `id` (every byte validated). */
 export function locateMetadata(text: string, id: string): RecordContainer {
@@ -31,10 +33,13 @@ export function locateMetadata(text: string, id: string): RecordContainer {
     throw new RecordError('INVALID_RECORD', CONFIG, 'the CRI container config (an object)', `container ${id}`);
   const labels = nodeAt(root, LABELS);
   const plainLabels = labels?.type === 'object' ? { Metadata: { Config: { labels: toPlainValue(labels) } } } : {};
+  const metadata = nodeAt(root, CRI_METADATA);
+  const attempt = criAttempt(metadata ? toPlainValue(metadata) : undefined, CRI_METADATA);
   return {
     containerId: id,
     runtime: 'containerd',
     ...identity(plainLabels, LABELS),
+    ...(attempt !== undefined ? { attempt } : {}),
     sites: mapSites(root, ANNOTATIONS),
     primaryPath: {
       hash: [...ANNOTATIONS, HASH_KEY],

@@ -166,6 +166,7 @@ export class ContainerdStore implements RecordStore {
         location: this.location(id),
         fingerprint: fp(raw),
       };
+      if (c.attempt !== undefined) s.attempt = c.attempt;
       const hash = primarySite(c, 'hash')?.text;
       const without = primarySite(c, 'hashWithoutResources')?.text;
       if (hash !== undefined) s.hash = hash;
