@@ -162,18 +162,23 @@ function preimageOf(container: ContainerInput, options: HashOptions, checks: Con
 
 /**
  * Decodes the whole container with the release's model and throws the first problem as a typed
- * error ({@link DecodeError}, {@link QuantityError}, …). Hashing for 1.31+ reads only name and
- * image; call this when you want the rest checked too.
+ * error ({@link DecodeError}, {@link QuantityError}, …), without hashing. Every hashing function
+ * checks the same at every release (one error per mistake, whatever the entry: the kubelet decodes
+ * the whole pod before it hashes, so 1.31+, which hashes only name and image, refuses a type error
+ * anywhere too).
  *
  * @example
  * ```ts
  * import { hashContainer, validateContainer, QuantityError } from 'kubelet-hash';
  *
  * const container = { name: 'web', image: 'nginx', resources: { limits: { cpu: 'lots' } } };
- * // 1.31+ hashes only name and image, so this does not throw…
- * hashContainer(container, { kubeletVersion: '1.31' }); // → '9690f4d'
  * try {
- *   validateContainer(container, { kubeletVersion: '1.31' }); // …but this does.
+ *   validateContainer(container, { kubeletVersion: '1.31' });
+ * } catch (e) {
+ *   e instanceof QuantityError && [e.code, e.path]; // → ['INVALID_QUANTITY', ['resources', 'limits', 'cpu']]
+ * }
+ * try {
+ *   hashContainer(container, { kubeletVersion: '1.31' }); // the same error
  * } catch (e) {
  *   e instanceof QuantityError && [e.code, e.path]; // → ['INVALID_QUANTITY', ['resources', 'limits', 'cpu']]
  * }

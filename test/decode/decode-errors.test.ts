@@ -158,7 +158,7 @@ describe('decode errors: the container itself', () => {
     }
   });
 
-  it('decodes only name and image from 1.31 on, with their own paths', () => {
+  it('hashes only name and image from 1.31 on but checks the whole container, each error at its own path', () => {
     expect(failure(() => preimage({ name: 42, image: 'i' }, nameImage))).toEqual(
       invalidType(['name'], 'a string', 'found number 42'),
     );
@@ -168,7 +168,12 @@ describe('decode errors: the container itself', () => {
     expect(failure(() => hashContainer({ name: 'c', image: true }, nameImage))).toEqual(
       invalidType(['image'], 'a string', 'found boolean true'),
     );
-    expect(preimage({ name: 'c', image: null, ports: 'ignored' }, nameImage).text).toBe('{"image":"","name":"c"}');
+    expect(failure(() => preimage({ name: 'c', image: null, ports: 'bad' }, nameImage))).toEqual(
+      invalidType(['ports'], 'an array ([]v1.ContainerPort)', 'found string "bad"'),
+    );
+    expect(preimage({ name: 'c', image: null, ports: [{ containerPort: 80 }] }, nameImage).text).toBe(
+      '{"image":"","name":"c"}',
+    );
   });
 });
 
