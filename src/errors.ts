@@ -664,3 +664,11 @@ export function parseWith<T>(
   const inside = raw.path.map((p) => (typeof p === 'number' ? p : String(p)));
   throw toError({ path: [...base, ...inside], inside, message: issueWords(raw), code: raw.code });
 }
+
+/**
+ * Whether `e` is one of the library's typed errors, as the full union of codes: `instanceof` on the
+ * generic class narrows to `KubeletHashError<any>`, which the linter rightly refuses to pass on.
+ */
+export function isKubeletHashError(e: unknown): e is KubeletHashError {
+  return e instanceof KubeletHashError;
+}

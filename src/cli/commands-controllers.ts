@@ -5,7 +5,7 @@
  * "restart".
  */
 import { explainHashChange } from '../explain/index.js';
-import { HashFormatError, KubeletHashError } from '../errors.js';
+import { HashFormatError, isKubeletHashError } from '../errors.js';
 import { parseHash } from '../hash/format.js';
 import {
   containerChanged,
@@ -106,7 +106,7 @@ function readStatus(file: string, document: ManifestDocument | null, status: unk
   try {
     readStoredHashes(status, ['status']);
   } catch (e) {
-    if (!(e instanceof KubeletHashError)) throw e;
+    if (!isKubeletHashError(e)) throw e;
     throw new LocatedError(e, file, document?.positionOf(e.path.slice(1)) ?? null);
   }
 }

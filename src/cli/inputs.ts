@@ -9,7 +9,7 @@ import {
   missingApiserverDefaults,
   wouldGetTokenMount,
 } from '../defaults/index.js';
-import { KubeletHashError, formatJsonPath, type JsonPathSegment } from '../errors.js';
+import { formatJsonPath, isKubeletHashError, type JsonPathSegment } from '../errors.js';
 import { locateContainers, type ContainerList } from '../pod/locate.js';
 import { manifestObjects, readDocuments, type ManifestObject } from '../pod/read-documents.js';
 import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
@@ -57,7 +57,7 @@ export function within<T>(
   try {
     return fn();
   } catch (e) {
-    if (!(e instanceof KubeletHashError)) throw e;
+    if (!isKubeletHashError(e)) throw e;
     const full = object ? e.withPathPrefix([...object.path, ...path]) : e;
     const m = SYNTAX_POSITION.exec(e.detail ?? '');
     const position = m

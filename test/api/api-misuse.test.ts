@@ -16,6 +16,7 @@ import {
   RecordError,
   type ContainerRecordInfo,
 } from '../../src/index.js';
+import { isKubeletHashError } from '../../src/errors.js';
 import { NOT_CONTAINER_KEYS } from '../../src/pod/container-shape.js';
 
 const app = { name: 'app', image: 'nginx:1.27' };
@@ -26,7 +27,7 @@ function errorOf(f: () => unknown): KubeletHashError {
   try {
     f();
   } catch (e) {
-    if (e instanceof KubeletHashError) return e;
+    if (isKubeletHashError(e)) return e;
     throw e;
   }
   throw new Error('expected a KubeletHashError');

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { KubeletHashError, parseWith } from '../../src/errors.js';
+import { KubeletHashError, isKubeletHashError, parseWith } from '../../src/errors.js';
 import { hashContainer, planUpgrade, readDocuments } from '../../src/index.js';
 import { MANIFEST_NAME as MANIFEST_FILE } from '../../src/upgrade/apply.js';
 import { cli } from '../support/cli.js';
@@ -29,7 +29,7 @@ const errorOf = (fn: () => unknown): KubeletHashError => {
   try {
     fn();
   } catch (e) {
-    if (e instanceof KubeletHashError) return e;
+    if (isKubeletHashError(e)) return e;
     throw e;
   }
   throw new Error('no error');

@@ -6,7 +6,8 @@
  */
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { JsonNumber, KubeletHashError, hashContainer, preimage, validateContainer } from '../../src/index.js';
+import { JsonNumber, hashContainer, preimage, validateContainer } from '../../src/index.js';
+import { isKubeletHashError } from '../../src/errors.js';
 
 const v = { kubeletVersion: '1.29' };
 const legacy = { kubeletVersion: '1.15' };
@@ -25,8 +26,7 @@ function failure(fn: () => unknown): ErrorData {
   try {
     fn();
   } catch (e) {
-    if (!(e instanceof KubeletHashError))
-      throw new Error(`expected a KubeletHashError, got ${String(e)}`, { cause: e });
+    if (!isKubeletHashError(e)) throw new Error(`expected a KubeletHashError, got ${String(e)}`, { cause: e });
     const { message, ...data } = e.toJSON();
     expect(message.startsWith(e.code)).toBe(true);
     return data;
