@@ -593,30 +593,21 @@ class Generator {
         return 'fallback();';
       case 'ptr':
         return this.tapeCheck(target(type));
-      case 'slice': {
-        const fn = this.fn(
-          `tape-check/${type.name}`,
-          (name) => `function ${name}(a) {
-  for (let e = FI[a]; e >= 0; e = NX[e]) {
-    const v = e;
-    ${this.tapeCheck(type.elem)}
-  }
-}`,
-        );
-        return `if (${present}) { if (KD[v] !== ${KIND.T_ARRAY}) fallback(); ${fn}(v); }`;
-      }
+      case 'slice':
       case 'map': {
-        if (type.key.kind !== 'string') return 'fallback();';
+        if (type.kind === 'map' && type.key.kind !== 'string') return 'fallback();';
+        // On the tape an array's elements and an object's member values are the same child chain.
         const fn = this.fn(
           `tape-check/${type.name}`,
-          (name) => `function ${name}(o) {
-  for (let c = FI[o]; c >= 0; c = NX[c]) {
+          (name) => `function ${name}(p) {
+  for (let c = FI[p]; c >= 0; c = NX[c]) {
     const v = c;
     ${this.tapeCheck(type.elem)}
   }
 }`,
         );
-        return `if (${present}) { if (KD[v] !== ${KIND.T_OBJECT}) fallback(); ${fn}(v); }`;
+        const kind = type.kind === 'slice' ? KIND.T_ARRAY : KIND.T_OBJECT;
+        return `if (${present}) { if (KD[v] !== ${kind}) fallback(); ${fn}(v); }`;
       }
       case 'struct': {
         if (type.name === QUANTITY_TYPE || type.name === INT_OR_STRING_TYPE || type.jsonCustomMarshal) {
