@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { readBounded } from './bounded-read.js';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
+import { lazySchema } from '../on-demand.js';
 import { parseWith, StoreError } from '../errors.js';
 import type { FeatureGates } from '../kubelet/index.js';
 import {
@@ -27,30 +27,32 @@ import { normalizeStoreSpec, openStore } from './store-spec.js';
 /** The manifest apply leaves in the backup directory. */
 export const MANIFEST_NAME = 'kubelet-hash-backup.json';
 
-const manifestSchema = z.object({
-  kind: z.literal('kubelet-hash/backup'),
-  version: z.literal(1),
-  plan: z.string(),
-  store: storeSpecSchema,
-  backups: z.array(
-    z.object({
-      original: z.string(),
-      backup: z.string(),
-      fingerprint: z.string(),
-      mode: z.number().int().optional(),
-      uid: z.number().int().optional(),
-      gid: z.number().int().optional(),
-      after: z.string().optional(),
-    }),
-  ),
-  // The store's records before apply (`fingerprint`) and as apply left them (`after`); absent in
-  // manifests of kubelet-hash 0.1.0.
-  records: z
-    .array(
-      z.object({ containerId: z.string(), fingerprint: z.string(), after: z.string(), name: z.string().optional() }),
-    )
-    .optional(),
-});
+const manifestSchema = lazySchema((z) =>
+  z.object({
+    kind: z.literal('kubelet-hash/backup'),
+    version: z.literal(1),
+    plan: z.string(),
+    store: storeSpecSchema(),
+    backups: z.array(
+      z.object({
+        original: z.string(),
+        backup: z.string(),
+        fingerprint: z.string(),
+        mode: z.number().int().optional(),
+        uid: z.number().int().optional(),
+        gid: z.number().int().optional(),
+        after: z.string().optional(),
+      }),
+    ),
+    // The store's records before apply (`fingerprint`) and as apply left them (`after`); absent in
+    // manifests of kubelet-hash 0.1.0.
+    records: z
+      .array(
+        z.object({ containerId: z.string(), fingerprint: z.string(), after: z.string(), name: z.string().optional() }),
+      )
+      .optional(),
+  }),
+);
 
 /** Every record the plan read from the store, as a print (the whole store as planned). */
 function plannedRecords(plan: NodeUpgradePlan): RecordPrint[] {
@@ -236,7 +238,7 @@ export async function rollbackNodePlan(
   }
   // The path names the field inside the manifest.
   const manifest = parseWith(
-    manifestSchema,
+    manifestSchema(),
     doc,
     ({ path: at, message }) => new StoreError('STORE_CORRUPT', at, expected, message, path),
   );

@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import stableStringify from 'fast-json-stable-stringify';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema, zodNow } from '../on-demand.js';
 import { KubeletHashError, OptionError, parseWith, type JsonPathSegment } from '../errors.js';
 import { assertCanonicalHash, storedHashValue } from '../hash/format.js';
 import { gateSettingsSchema } from '../kubelet/index.js';
@@ -86,21 +87,27 @@ export type StoreSpec =
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface NodeUpgradePlan extends z.infer<ReturnType<typeof buildPlanFileSchema>> {}
 
-export const storeSpecSchema: z.ZodType<StoreSpec> = z.discriminatedUnion('runtime', [
-  z.object({ runtime: z.literal('containerd'), root: z.string(), namespace: z.string() }),
-  z.object({ runtime: z.literal('cri-o'), graphRoot: z.string(), runRoot: z.string().optional() }),
-  z.object({ runtime: z.literal('docker'), root: z.string(), daemonConfig: z.string().optional() }),
-  z.object({ runtime: z.literal('records'), files: z.array(z.string()) }),
-]);
+/** Where a plan's records are, as zod reads it (built on first use: `kubelet-hash/node` loads no zod at import). */
+export const storeSpecSchema = lazySchema((z): z.ZodType<StoreSpec> =>
+  z.discriminatedUnion('runtime', [
+    z.object({ runtime: z.literal('containerd'), root: z.string(), namespace: z.string() }),
+    z.object({ runtime: z.literal('cri-o'), graphRoot: z.string(), runRoot: z.string().optional() }),
+    z.object({ runtime: z.literal('docker'), root: z.string(), daemonConfig: z.string().optional() }),
+    z.object({ runtime: z.literal('records'), files: z.array(z.string()) }),
+  ]),
+);
 
 /** The digest a plan file carries beside the plan (see {@link digestOf}). */
-const digestSchema = z.looseObject({
-  digest: z.record(z.string(), z.string().regex(/^[0-9a-f]{16}$/)).optional(),
-});
+const digestSchema = lazySchema((z) =>
+  z.looseObject({
+    digest: z.record(z.string(), z.string().regex(/^[0-9a-f]{16}$/)).optional(),
+  }),
+);
 
 /** The plan file, as zod reads it: the plan vocabulary's entries, counts and findings. */
 function buildPlanFileSchema() {
   const { counts, nodeEntry, sandboxFinding } = planSchemas();
+  const { z } = zodNow();
   return z.object({
     /** Always `kubelet-hash/upgrade-plan`. */
     kind: z.literal(PLAN_KIND),
@@ -113,7 +120,7 @@ function buildPlanFileSchema() {
     /** The `to` kubelet's feature gates, as read (booleans, names the library models). */
     featureGates: gateSettingsSchema().optional(),
     /** Where the records are. */
-    store: storeSpecSchema,
+    store: storeSpecSchema(),
     /** How many entries have each action. */
     counts,
     /** One entry per container: records in store order, then containers without a record. */
@@ -316,7 +323,7 @@ export function parseNodePlan(text: string, options: ParseNodePlanOptions = {}):
     throw new OptionError('INVALID_OPTION', [], 'a plan file (JSON)', String(e));
   }
   const digest = parseWith(
-    digestSchema,
+    digestSchema(),
     doc,
     ({ path, message }) =>
       new OptionError('INVALID_OPTION', path, 'a plan digest: field name to 16 hex digits', message),

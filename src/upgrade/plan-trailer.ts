@@ -4,7 +4,7 @@
  * smaller node (unknowns sort last, so a cut drops exactly them); a reader that requires the
  * trailer and checks it against the rows can.
  */
-import { z } from 'zod';
+import { lazySchema } from '../on-demand.js';
 import { OptionError, parseWith } from '../errors.js';
 import { storeSpecSchema, type NodeUpgradePlan, type StoreSpec } from './plan-file.js';
 
@@ -27,18 +27,19 @@ export interface PlanTrailer {
   counts: NodeUpgradePlan['counts'];
 }
 
-const count = z.number().int().min(0);
-
-const trailerSchema = z.object({
-  kind: z.literal(PLAN_TRAILER_KIND),
-  version: z.literal(1),
-  command: z.enum(['plan', 'verify']),
-  from: z.string(),
-  to: z.string(),
-  node: z.string().nullable(),
-  store: storeSpecSchema,
-  rows: count,
-  counts: z.object({ keep: count, rewrite: count, 'will-restart': count, unknown: count }),
+const trailerSchema = lazySchema((z) => {
+  const count = z.number().int().min(0);
+  return z.object({
+    kind: z.literal(PLAN_TRAILER_KIND),
+    version: z.literal(1),
+    command: z.enum(['plan', 'verify']),
+    from: z.string(),
+    to: z.string(),
+    node: z.string().nullable(),
+    store: storeSpecSchema(),
+    rows: count,
+    counts: z.object({ keep: count, rewrite: count, 'will-restart': count, unknown: count }),
+  });
 });
 
 /** The trailer of `plan`'s rows. */
@@ -59,7 +60,7 @@ export function planTrailer(plan: NodeUpgradePlan, command: 'plan' | 'verify', n
 /** Reads a trailer row (a row whose `kind` is the trailer's), its errors rooted at `path`. */
 export function readPlanTrailer(row: unknown, path: readonly (string | number)[]): PlanTrailer {
   return parseWith(
-    trailerSchema,
+    trailerSchema(),
     row,
     ({ path: at, message }) =>
       new OptionError('INVALID_OPTION', at, `a ${PLAN_TRAILER_KIND} row (version 1) ending the stream`, message),

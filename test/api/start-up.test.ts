@@ -2,12 +2,12 @@
  * What loads at start-up, counted from the source (deterministic, unlike a timing; bench/start-up.ts
  * times it): the modules an import evaluates before its first line runs are its static value imports,
  * transitively (`import type` is erased; `import()` waits until called). The root entry, the node
- * entry's hashing path and `kubelet-hash --version`/`--help` must not evaluate zod or yaml, and the
+ * entry and `kubelet-hash --version`/`--help` must not evaluate zod or yaml, and the
  * dispatcher must not evaluate a command module. The published dist/ is bundled (scripts/build.ts;
  * vitest's globalSetup builds it): the same questions are asked of its files, which are what the ES
  * module loader pays for one by one.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -58,6 +58,10 @@ describe('start-up: what an import evaluates', () => {
     expect(packagesOf(evaluated('hash-api/index.ts'))).toEqual([]);
   });
 
+  it("import('kubelet-hash/node') evaluates neither zod nor yaml (plan, trailer and backup schemas are built on first use)", () => {
+    expect(packagesOf(evaluated('node.ts')).filter((p) => p === 'zod' || p === 'yaml')).toEqual([]);
+  });
+
   it('`kubelet-hash --version` evaluates only main.ts and version.ts', () => {
     expect([...evaluated('cli/main.ts')].sort()).toEqual(['cli/main.ts', 'cli/version.ts', 'node:fs'].sort());
   });
@@ -104,9 +108,14 @@ function distEvaluated(entry: string): { files: string[]; packages: string[] } {
 }
 
 describe('start-up: what the published dist/ loads', () => {
-  it('sees the built graph (a check that can fail: the node entry does load zod)', () => {
-    expect(distEvaluated('node.js').packages).toContain('zod');
+  it('sees the built graph (a check that can fail: the plan command does load zod)', () => {
+    const plan = readdirSync(join(DIST, 'chunks')).find((f) => /^commands-plan-[A-Z0-9]+\.js$/.test(f));
+    expect(distEvaluated(`chunks/${plan}`).packages).toContain('zod');
     expect(distEvaluated('index.js').files.length).toBeGreaterThan(1);
+  });
+
+  it("import('kubelet-hash/node') loads neither zod nor yaml", () => {
+    expect(distEvaluated('node.js').packages.filter((p) => p === 'zod' || p === 'yaml')).toEqual([]);
   });
 
   it("import('kubelet-hash') loads at most 12 files, no package and no Node built-in", () => {
