@@ -6,6 +6,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { fusedHash, NO_FUSED_HASH } from '../../src/hash/fused/entry.js';
+import { keyHash } from '../../src/hash/fused/tape.js';
 import { hashContainer, JsonNumber, type JsonEscapeMode } from '../../src/index.js';
 import { releaseInfo } from '../../src/registry/registry.js';
 import { containerArb, releaseArb } from '../support/arbitraries.js';
@@ -242,6 +243,22 @@ describe('fused hashers agree with the value tree', () => {
         agree(input, version);
         expect(hashContainer(input as never, { kubeletVersion: version })).toBe(expected);
       }
+    }
+  });
+
+  it("as text, a key with a field's length and key hash but other bytes neither hides the field nor fails", () => {
+    // The 1.31+ check finds members by key length and hash alone: `stdjO` has those of `stdin`.
+    expect(keyHash('stdjO')).toBe(keyHash('stdin'));
+    const head = '{"name":"a","image":"x",';
+    const refused = ['"stdin":"no","stdjO":true}', '"stdjO":true,"stdin":"no"}'].map((t) => head + t);
+    const accepted = ['"stdin":true,"stdjO":1}', '"stdjO":"b","stdin":true}', '"stdjO":false}'].map((t) => head + t);
+    for (const version of ['1.29', '1.31', '1.36']) {
+      for (const text of [...refused, ...accepted]) agree(text, version);
+      for (const text of refused) expect(() => hashContainer(text, { kubeletVersion: version }), text).toThrow();
+      for (const text of accepted.slice(0, 2))
+        expect(hashContainer(text, { kubeletVersion: version }), text).toBe(
+          hashContainer({ name: 'a', image: 'x', stdin: true }, { kubeletVersion: version }),
+        );
     }
   });
 

@@ -532,7 +532,7 @@ class Generator {
       const flat = this.flatSlots(type, new Set());
       const tapeInput = input === TAPE;
       const lines: string[] = tapeInput
-        ? [`if (KD[o] !== ${KIND.T_OBJECT}) fallback();`, tapeLookup(flat.map((slot) => slot.key))]
+        ? [`if (KD[o] !== ${KIND.T_OBJECT}) fallback();`, tapeCheckLookup(flat.map((slot) => slot.key))]
         : [CHECK_OBJECT, this.checkRawsGuard(flat.map((slot) => slot.type))];
       for (const [i, slot] of flat.entries()) {
         if (!slot.exported) throw new NotFusable(`unexported field ${type.name}.${slot.goName}`);
@@ -801,11 +801,47 @@ function tapeLookup(keys: readonly (string | undefined)[]): string {
   }`;
 }
 
+/**
+ * {@link tapeLookup} for the check, on an object node `o`: members by key length (dense, so the
+ * switch is a jump table), then by key hash, the key's bytes not compared. A member whose length and
+ * hash are a field's but whose bytes are not (a key the decoder ignores) is then checked as that
+ * field, which can only make the check fall back; a second member for one field falls back, so a
+ * field's own member (keys do not repeat on the tape) is never displaced.
+ */
+function tapeCheckLookup(keys: readonly (string | undefined)[]): string {
+  if (keys.length === 0) return '';
+  const byLength = new Map<number, string[]>();
+  const taken = new Set<string>();
+  keys.forEach((key, i) => {
+    if (key === undefined) return;
+    const h = keyHash(asciiKey(key));
+    // No release has two such fields in one struct; one that did would need the bytes compared.
+    if (taken.has(`${key.length}/${h}`)) throw new NotFusable(`fields with one key length and hash: ${key}`);
+    taken.add(`${key.length}/${h}`);
+    const test = `if (h === ${h}) { if (s${i} >= 0) fallback(); s${i} = c; }`;
+    byLength.set(key.length, [...(byLength.get(key.length) ?? []), test]);
+  });
+  const declare = `let ${keys.map((_, i) => `s${i} = -1`).join(', ')};`;
+  if (byLength.size === 0) return declare;
+  const cases = [...byLength].map(([length, tests]) => `case ${length}: h = KH[c]; ${tests.join(' else ')} break;`);
+  return `${declare}
+  let h;
+  for (let c = FI[o]; c >= 0; c = NX[c]) {
+    switch (KL[c]) {
+      ${cases.join('\n      ')}
+    }
+  }`;
+}
+
+/** A field name as the scanner hashes and compares it: its UTF-8 bytes, equal to its char codes only when ASCII. */
+function asciiKey(key: string): string {
+  if (!/^[\x20-\x7e]*$/.test(key)) throw new NotFusable(`field name ${key} is not ASCII`);
+  return key;
+}
+
 /** Whether member `c`'s key bytes spell `key` (an ASCII field name; the length already checked), byte by byte. */
 function sameKey(key: string): string {
-  // The scanner hashes and compares UTF-8 bytes: equal to the name's char codes only when ASCII.
-  if (!/^[\x20-\x7e]*$/.test(key)) throw new NotFusable(`field name ${key} is not ASCII`);
-  return `(k = KS[c], ${Array.from(key, (ch, j) => `B[k${j ? ` + ${j}` : ''}] === ${ch.charCodeAt(0)}`).join(' && ')})`;
+  return `(k = KS[c], ${Array.from(asciiKey(key), (ch, j) => `B[k${j ? ` + ${j}` : ''}] === ${ch.charCodeAt(0)}`).join(' && ')})`;
 }
 
 /** {@link emptyTest} on a tape node. */
