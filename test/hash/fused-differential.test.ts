@@ -6,6 +6,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { fusedHash, NO_FUSED_HASH } from '../../src/hash/fused/entry.js';
+import { keyHash } from '../../src/hash/fused/tape.js';
 import { hashContainer, JsonNumber, type JsonEscapeMode } from '../../src/index.js';
 import { releaseInfo } from '../../src/registry/registry.js';
 import { containerArb, releaseArb } from '../support/arbitraries.js';
@@ -212,6 +213,94 @@ describe('fused hashers agree with the value tree', () => {
       expect(hashContainer(hidden, { kubeletVersion: version })).toBe(
         hashContainer({ name: 'a' }, { kubeletVersion: version }),
       );
+    }
+  });
+
+  it('members the decoder does not see (inherited, non-enumerable) neither fail nor change the hash', () => {
+    // The 1.31+ check reads members without asking whether they are own and enumerable: one that
+    // is not may make it hand over, and the tree path, which skips it, then decides.
+    const clean = { name: 'a', image: 'x', resources: { limits: { cpu: '1' } }, env: [{ name: 'E' }] };
+    const inheritedBad = Object.assign(Object.create({ ports: 'bad', stdin: 1 }) as object, clean);
+    const inheritedGood = Object.assign(Object.create({ ports: [{ containerPort: 80 }] }) as object, clean);
+    const hiddenBad = Object.defineProperty({ ...clean }, 'args', { value: [1], enumerable: false });
+    const limits = Object.assign(Object.create({ memory: 'not a quantity' }) as object, { cpu: '1' });
+    const inheritedMapMember = { ...clean, resources: { limits } };
+    const hiddenMapMember = {
+      ...clean,
+      resources: { limits: Object.defineProperty({ cpu: '1' }, 'memory', { value: '1.5.3', enumerable: false }) },
+    };
+    const undefinedMembers = { ...clean, ports: undefined, resources: { limits: { cpu: '1', memory: undefined } } };
+    for (const version of ['1.8', '1.29', '1.31', '1.36']) {
+      const expected = hashContainer(clean, { kubeletVersion: version });
+      for (const input of [
+        inheritedBad,
+        inheritedGood,
+        hiddenBad,
+        inheritedMapMember,
+        hiddenMapMember,
+        undefinedMembers,
+      ]) {
+        agree(input, version);
+        expect(hashContainer(input as never, { kubeletVersion: version })).toBe(expected);
+      }
+    }
+  });
+
+  it("as text, a key with a field's length and key hash but other bytes neither hides the field nor fails", () => {
+    // The 1.31+ check finds members by key length and hash alone: `stdjO` has those of `stdin`.
+    expect(keyHash('stdjO')).toBe(keyHash('stdin'));
+    const head = '{"name":"a","image":"x",';
+    const refused = ['"stdin":"no","stdjO":true}', '"stdjO":true,"stdin":"no"}'].map((t) => head + t);
+    const accepted = ['"stdin":true,"stdjO":1}', '"stdjO":"b","stdin":true}', '"stdjO":false}'].map((t) => head + t);
+    for (const version of ['1.29', '1.31', '1.36']) {
+      for (const text of [...refused, ...accepted]) agree(text, version);
+      for (const text of refused) expect(() => hashContainer(text, { kubeletVersion: version }), text).toThrow();
+      for (const text of accepted.slice(0, 2))
+        expect(hashContainer(text, { kubeletVersion: version }), text).toBe(
+          hashContainer({ name: 'a', image: 'x', stdin: true }, { kubeletVersion: version }),
+        );
+    }
+  });
+
+  it('1.31+ refuses what the decoder refuses, wherever it is (the check passes nothing the tree path refuses)', () => {
+    const base = { name: 'a', image: 'x' };
+    // Plain JSON first: those are tried as text too.
+    const json: Record<string, unknown>[] = [
+      { ports: 'bad' },
+      { ports: [{ containerPort: 2 ** 31 }] },
+      { env: [{ name: 1 }] },
+      { env: [{ name: 'E', valueFrom: { resourceFieldRef: { divisor: '1.5.3' } } }] },
+      { resources: { limits: { cpu: '1.5.3' } } },
+      { resources: { limits: { cpu: true } } },
+      { resources: { limits: [] } },
+      { livenessProbe: { periodSeconds: 1.5 } },
+      { livenessProbe: { httpGet: { port: true } } },
+      { securityContext: { privileged: 'yes' } },
+      { command: { 0: 'a' } },
+      { lifecycle: [] },
+    ];
+    const bad: Record<string, unknown>[] = [
+      ...json,
+      // A JS number beyond 2^53 (as text the int64 is exact, and valid).
+      { livenessProbe: { terminationGracePeriodSeconds: 2 ** 53 } },
+      { resources: { limits: new Map([['cpu', '1']]) } },
+      { resources: { limits: Object.create(Date.prototype) as object } },
+      { command: Object.assign(['a'], { toJSON: () => [] }) },
+      { lifecycle: { toJSON: () => ({}) } },
+    ];
+    // The check on the tape; Quantity.UnmarshalJSON parses the raw text, where `\u002e` is no dot.
+    const texts = json.map((member) => JSON.stringify({ ...base, ...member }));
+    texts.push('{"name":"a","image":"x","resources":{"limits":{"cpu":"1\\u002e5"}}}');
+    for (const version of ['1.31', '1.36']) {
+      for (const [i, member] of bad.entries()) {
+        const input = { ...base, ...member };
+        expect(agree(input, version), `bad[${i}]`).toBe(true);
+        expect(() => hashContainer(input as never, { kubeletVersion: version })).toThrow();
+      }
+      for (const text of texts) {
+        expect(agree(text, version), text).toBe(true);
+        expect(() => hashContainer(text, { kubeletVersion: version })).toThrow();
+      }
     }
   });
 });

@@ -13,7 +13,7 @@ import { reachesPointerElements } from '../../encode/spew.js';
 import { escapedStringMembers } from '../../json/parse.js';
 import { INT_OR_STRING_TYPE, QUANTITY_TYPE, type GoType, type StructType } from '../../models/gotype.js';
 import * as fnv from './fnv.js';
-import { jsonFeeder, spewFeeder, zeroValueJson, type FragmentFeeder } from './special.js';
+import { jsonFeeder, memoisedAccepts, spewFeeder, zeroValueJson, type FragmentFeeder } from './special.js';
 import * as tapeKinds from './tape.js';
 import { keyHash, sortedMembers, tape } from './tape.js';
 import type { TopLevelSpans } from './text.js';
@@ -59,10 +59,11 @@ export interface CompiledFused {
  * What the generated walk computes: a legacy or JSON-era hash, or (`check`) nothing but whether the
  * release's decoder accepts the input, which 1.31+ runs before hashing name and image (the kubelet
  * decodes the whole container, so a malformed field anywhere is refused at every release). The check
- * is a walk of its own: per member one `typeof` (or tape kind) test, no bytes, no key sorting, no
- * allocation (a Quantity goes through the hash's memoised fragment, so its parse is cached too); an
- * absent or null struct, slice or map has nothing to check. A check that returns has found the input
- * decodable; one that throws {@link fnv.FALLBACK} leaves it to the tree path's full decode.
+ * is a walk of its own: per member a plain load and one `typeof` (or tape kind) test, no bytes, no
+ * key sorting, no allocation (a Quantity's verdict is memoised, as the hash memoises its fragment);
+ * an absent or null struct, slice or map has nothing to check. A check that returns has found the
+ * input decodable; one that throws {@link fnv.FALLBACK} leaves it to the tree path's full decode,
+ * which a check may do more often than needed (see `checkMembers`) but never less.
  */
 export type FusedEra =
   | { algorithm: 'legacy' }
@@ -96,6 +97,12 @@ export function isJsonObject(v: unknown): v is Record<string, unknown> {
 /** A struct function's first statement: its object (EMPTY stands for null or absent) must be a JSON object. */
 const OBJECT_CHECK =
   'if (o !== EMPTY && !(typeof o === "object" && o !== null && ((p = getProto(o)) === OP || p === null ? !isArray(o) && ots.call(o) === "[object Object]" : isPlainObject(o)) && typeof o.toJSON !== "function")) fallback();';
+/**
+ * The check's {@link OBJECT_CHECK}, for a present value (absent and null are not checked): the
+ * same tests, the prototype left in `p`.
+ */
+const CHECK_OBJECT =
+  'if (typeof o !== "object" || o === null || ((p = getProto(o)) === OP || p === null ? isArray(o) || ots.call(o) !== "[object Object]" : !isPlainObject(o)) || typeof o.toJSON === "function") fallback();';
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 
 /**
@@ -167,6 +174,7 @@ class Generator {
   private readonly named = new Map<string, string>();
   private readonly names = new Set<string>();
   private readonly feeders = new Map<GoType, string>();
+  private readonly acceptors = new Map<GoType, string>();
   /** Constant fragments folded into one step each (see fnv.ts), by content; their tables share one array. */
   private readonly folds = new Map<string, number>();
   private readonly foldBytes: Uint8Array[] = [];
@@ -351,6 +359,16 @@ class Generator {
     return ref;
   }
 
+  /** The check's memoised test of a Quantity (or any special type) value: whether the tree path decodes it. */
+  private acceptor(type: GoType): string {
+    let ref = this.acceptors.get(type);
+    if (!ref) {
+      ref = this.k(memoisedAccepts(type));
+      this.acceptors.set(type, ref);
+    }
+    return ref;
+  }
+
   // --- encoding/json (JSON eras), bytes in go-spew's []uint8 form -------------------------------
 
   /** The members of a struct (no braces), embedded structs inlined; `wr` zeroes the root's Resources. */
@@ -502,23 +520,34 @@ class Generator {
 
   // --- the check (1.31+): the decoder's tests on every member, nothing fed ---------------------
 
-  /** A struct's members (embedded structs' in place), each read as the hash reads it and checked. */
+  /**
+   * A struct's members (embedded structs' in place), each read by a plain load and checked. Unlike
+   * the hash, the check does not ask whether a member is own and enumerable (a runtime call per
+   * member, most of the check's cost): every type accepts an absent member, so a member the decoder
+   * would not see (inherited, non-enumerable) can only make the check fall back, never pass a
+   * container the decoder refuses.
+   */
   private checkMembers(type: StructType, input: InputForm): string {
     return this.fn(`${input}check/${type.name}`, (name) => {
       const flat = this.flatSlots(type, new Set());
       const tapeInput = input === TAPE;
       const lines: string[] = tapeInput
-        ? [`if (KD[o] !== ${KIND.T_OBJECT}) fallback();`, tapeLookup(flat.map((slot) => slot.key))]
-        : [OBJECT_CHECK, this.rawsGuard(flat.map((slot) => slot.type))];
+        ? [`if (KD[o] !== ${KIND.T_OBJECT}) fallback();`, tapeCheckLookup(flat.map((slot) => slot.key))]
+        : [CHECK_OBJECT, this.checkRawsGuard(flat.map((slot) => slot.type))];
       for (const [i, slot] of flat.entries()) {
         if (!slot.exported) throw new NotFusable(`unexported field ${type.name}.${slot.goName}`);
         lines.push(
-          tapeInput ? `v = s${i};` : slot.read,
+          tapeInput ? `v = s${i};` : slot.key === undefined ? 'v = undefined;' : `v = o[${JSON.stringify(slot.key)}];`,
           tapeInput ? this.tapeCheck(slot.type) : this.checkValue(slot.type),
         );
       }
       return `function ${name}(o) {\n  let v, p;\n  ${lines.filter(Boolean).join('\n  ')}\n}`;
     });
+  }
+
+  /** {@link rawsGuard} after {@link CHECK_OBJECT}, which left the prototype in `p`: only null-prototype objects can carry raws. */
+  private checkRawsGuard(types: readonly GoType[]): string {
+    return this.rawsGuard(types) && 'if (p === null && hasRaws(o)) fallback();';
   }
 
   /** Statements checking the value `v` of `type` as the decoder would (the hash's tests, in {@link value}). */
@@ -547,26 +576,29 @@ class Generator {
   }
 }`,
         );
-        return `if (v != null) { if (!isArray(v) || hasToJson(v)) fallback(); ${fn}(v); }`;
+        return `if (v != null) { if (!isArray(v) || typeof v.toJSON === "function") fallback(); ${fn}(v); }`;
       }
       case 'map': {
         if (type.key.kind !== 'string') return 'fallback();';
+        // for-in also meets inherited enumerable members, and undefined values: as above, they can
+        // only make the check fall back (the decoder reads own keys and skips undefined).
         const fn = this.fn(
           `check/${type.name}`,
           (name) => `function ${name}(o) {
-  ${this.rawsGuard([type.elem])}
+  let p;
+  ${CHECK_OBJECT}
+  ${this.checkRawsGuard([type.elem])}
   for (const k in o) {
     const v = o[k];
-    if (v === undefined || !pe.call(o, k)) continue;
     ${this.checkValue(type.elem)}
   }
 }`,
         );
-        return `if (v != null) { if (!isJsonObject(v)) fallback(); ${fn}(v); }`;
+        return `if (v != null) ${fn}(v);`;
       }
       case 'struct': {
-        // The parse is the costly part of a Quantity: the hash's memoised fragment caches it for both.
-        if (type.name === QUANTITY_TYPE) return `${this.feeder(type)}(0, v);`;
+        // The parse is the costly part of a Quantity: memoised, as the hash's fragments are.
+        if (type.name === QUANTITY_TYPE) return `if (!${this.acceptor(type)}(v)) fallback();`;
         if (type.name === INT_OR_STRING_TYPE)
           return `if (typeof v !== "string" && v != null && !(${INT32('v')})) fallback();`;
         if (type.jsonCustomMarshal) return 'fallback();';
@@ -769,11 +801,47 @@ function tapeLookup(keys: readonly (string | undefined)[]): string {
   }`;
 }
 
+/**
+ * {@link tapeLookup} for the check, on an object node `o`: members by key length (dense, so the
+ * switch is a jump table), then by key hash, the key's bytes not compared. A member whose length and
+ * hash are a field's but whose bytes are not (a key the decoder ignores) is then checked as that
+ * field, which can only make the check fall back; a second member for one field falls back, so a
+ * field's own member (keys do not repeat on the tape) is never displaced.
+ */
+function tapeCheckLookup(keys: readonly (string | undefined)[]): string {
+  if (keys.length === 0) return '';
+  const byLength = new Map<number, string[]>();
+  const taken = new Set<string>();
+  keys.forEach((key, i) => {
+    if (key === undefined) return;
+    const h = keyHash(asciiKey(key));
+    // No release has two such fields in one struct; one that did would need the bytes compared.
+    if (taken.has(`${key.length}/${h}`)) throw new NotFusable(`fields with one key length and hash: ${key}`);
+    taken.add(`${key.length}/${h}`);
+    const test = `if (h === ${h}) { if (s${i} >= 0) fallback(); s${i} = c; }`;
+    byLength.set(key.length, [...(byLength.get(key.length) ?? []), test]);
+  });
+  const declare = `let ${keys.map((_, i) => `s${i} = -1`).join(', ')};`;
+  if (byLength.size === 0) return declare;
+  const cases = [...byLength].map(([length, tests]) => `case ${length}: h = KH[c]; ${tests.join(' else ')} break;`);
+  return `${declare}
+  let h;
+  for (let c = FI[o]; c >= 0; c = NX[c]) {
+    switch (KL[c]) {
+      ${cases.join('\n      ')}
+    }
+  }`;
+}
+
+/** A field name as the scanner hashes and compares it: its UTF-8 bytes, equal to its char codes only when ASCII. */
+function asciiKey(key: string): string {
+  if (!/^[\x20-\x7e]*$/.test(key)) throw new NotFusable(`field name ${key} is not ASCII`);
+  return key;
+}
+
 /** Whether member `c`'s key bytes spell `key` (an ASCII field name; the length already checked), byte by byte. */
 function sameKey(key: string): string {
-  // The scanner hashes and compares UTF-8 bytes: equal to the name's char codes only when ASCII.
-  if (!/^[\x20-\x7e]*$/.test(key)) throw new NotFusable(`field name ${key} is not ASCII`);
-  return `(k = KS[c], ${Array.from(key, (ch, j) => `B[k${j ? ` + ${j}` : ''}] === ${ch.charCodeAt(0)}`).join(' && ')})`;
+  return `(k = KS[c], ${Array.from(asciiKey(key), (ch, j) => `B[k${j ? ` + ${j}` : ''}] === ${ch.charCodeAt(0)}`).join(' && ')})`;
 }
 
 /** {@link emptyTest} on a tape node. */

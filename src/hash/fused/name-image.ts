@@ -1,11 +1,12 @@
 /**
  * The fused hasher of 1.31+ (`{"image":…,"name":…}` as go-spew `[]uint8` text): two member reads,
- * the constant text around them taken from the name-image encoder itself.
+ * the constant text around them taken from the name-image encoder itself. It runs only after the
+ * release's whole-container check passed, which tested the container object itself too.
  */
 import type { JsonEscapeMode } from '../../models/json-escapes.js';
 import { writeNameImageJson } from '../../encode/name-image.js';
 import { BufferSink } from '../../encode/sink.js';
-import { isJsonObject, type FusedFn, type FusedTextFn } from './compile.js';
+import type { FusedFn, FusedTextFn } from './compile.js';
 import { FNV_OFFSET, JSON_BYTES, JSON_STRING, expandJsonBytes, fallback, feed, feedFolded, fold } from './fnv.js';
 import { utf8Slice, utf8Text } from './utf8-text.js';
 
@@ -46,8 +47,9 @@ export function compileNameImage(mode: JsonEscapeMode): { hash: FusedFn; text: F
   };
 
   return {
-    hash: (c) => {
-      if (!isJsonObject(c)) fallback();
+    hash: (container) => {
+      // The release's whole-container check ran first and found it a JSON object (see release-hashers.ts).
+      const c = container as Record<string, unknown>;
       let image = c.image;
       if (image !== undefined && !pe.call(c, 'image')) image = undefined;
       let name = c.name;

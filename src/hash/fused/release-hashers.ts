@@ -81,6 +81,7 @@ function build(info: ReleaseInfo, mode: JsonEscapeMode): FusedHasher {
  * 1.31+ hashes name and image, but a kubelet only hashes a container it decoded whole, so the
  * release's generated check (the JSON walk of its whole type graph, feeding nothing) runs first: a
  * malformed field anywhere goes to the tree path, whose full decode refuses it as at every release.
+ * The name-image hasher then reads its two members without testing the object again.
  */
 function checkedNameImage(
   info: ReleaseInfo,

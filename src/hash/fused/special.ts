@@ -51,6 +51,31 @@ export function memoisedFeeder(render: Render): FragmentFeeder {
   };
 }
 
+/**
+ * Whether the tree path decodes this input value of `type` (a string, number or null/absent;
+ * anything else: no), memoised as {@link memoisedFeeder} memoises fragments: what the 1.31+ check
+ * asks of a Quantity, without building the fragment it does not hash.
+ */
+export function memoisedAccepts(type: GoType): (json: unknown) => boolean {
+  const strings = new Map<string, boolean>();
+  const numbers = new Map<number, boolean>();
+  const absent = decodeOrNull(type, null) !== null;
+  const lookup = <K>(map: Map<K, boolean>, key: K): boolean => {
+    let ok = map.get(key);
+    if (ok === undefined) {
+      ok = decodeOrNull(type, key) !== null;
+      if (map.size >= MEMO_CAPACITY) map.clear();
+      map.set(key, ok);
+    }
+    return ok;
+  };
+  return (json) => {
+    if (typeof json === 'string') return lookup(strings, json);
+    if (typeof json === 'number') return lookup(numbers, json);
+    return json == null && absent;
+  };
+}
+
 /** A one-field wrapper struct, so the era's own compiled encoder renders a value of `type`. */
 function wrapper(type: GoType): StructType {
   return {
