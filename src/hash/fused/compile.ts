@@ -94,15 +94,13 @@ export function isJsonObject(v: unknown): v is Record<string, unknown> {
     return false;
   return typeof (v as { toJSON?: unknown }).toJSON !== 'function';
 }
+/** Whether `o` is a JSON object (as {@link isJsonObject}), its prototype left in `p`. */
+const IS_JSON_OBJECT =
+  'typeof o === "object" && o !== null && ((p = getProto(o)) === OP || p === null ? !isArray(o) && ots.call(o) === "[object Object]" : isPlainObject(o)) && typeof o.toJSON !== "function"';
 /** A struct function's first statement: its object (EMPTY stands for null or absent) must be a JSON object. */
-const OBJECT_CHECK =
-  'if (o !== EMPTY && !(typeof o === "object" && o !== null && ((p = getProto(o)) === OP || p === null ? !isArray(o) && ots.call(o) === "[object Object]" : isPlainObject(o)) && typeof o.toJSON !== "function")) fallback();';
-/**
- * The check's {@link OBJECT_CHECK}, for a present value (absent and null are not checked): the
- * same tests, the prototype left in `p`.
- */
-const CHECK_OBJECT =
-  'if (typeof o !== "object" || o === null || ((p = getProto(o)) === OP || p === null ? isArray(o) || ots.call(o) !== "[object Object]" : !isPlainObject(o)) || typeof o.toJSON === "function") fallback();';
+const OBJECT_CHECK = `if (o !== EMPTY && !(${IS_JSON_OBJECT})) fallback();`;
+/** The check's {@link OBJECT_CHECK}, for a present value (absent and null are not checked). */
+const CHECK_OBJECT = `if (!(${IS_JSON_OBJECT})) fallback();`;
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 
 /**

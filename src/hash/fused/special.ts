@@ -11,7 +11,7 @@ import { BufferSink } from '../../encode/sink.js';
 import { compileSpewEncoder } from '../../encode/spew.js';
 import type { GoStruct } from '../../go/value.js';
 import type { GoType, StructType } from '../../models/gotype.js';
-import { expandJsonBytes, fallback, feedFolded, fold, type Folded } from './fnv.js';
+import { expandJsonBytes, fallback, feedFolded, fold } from './fnv.js';
 
 /** Entries per memo; the cache is emptied when full so memory stays bounded whatever the input. */
 const MEMO_CAPACITY = 256;
@@ -22,31 +22,45 @@ export type FragmentFeeder = (h: number, json: unknown) => number;
 /** A fragment renderer: the bytes FNV consumes for this input value, or null when the tree path would throw. */
 type Render = (json: unknown) => Uint8Array | null;
 
+/** What a {@link memoisedByValue} function answers for an input that is no string, number or null/absent. */
+const NOT_A_SCALAR = Symbol('not a scalar');
+
+/**
+ * `compute` of one input value (string, number, null/absent), memoised per value in bounded maps
+ * (emptied when full); anything else is {@link NOT_A_SCALAR}, not computed. `T` holds no
+ * undefined, so a map's undefined is a miss: one lookup per hit, on the hash's hot path.
+ */
+function memoisedByValue<T extends object | boolean | null>(
+  compute: (json: string | number | null) => T,
+): (json: unknown) => T | typeof NOT_A_SCALAR {
+  const strings = new Map<string, T>();
+  const numbers = new Map<number, T>();
+  let absent: { value: T } | undefined;
+  const lookup = <K extends string | number>(map: Map<K, T>, key: K): T => {
+    const hit = map.get(key);
+    if (hit !== undefined) return hit;
+    const value = compute(key);
+    if (map.size >= MEMO_CAPACITY) map.clear();
+    map.set(key, value);
+    return value;
+  };
+  return (json) => {
+    if (typeof json === 'string') return lookup(strings, json);
+    if (typeof json === 'number') return lookup(numbers, json);
+    if (json === null || json === undefined) return (absent ??= { value: compute(null) }).value;
+    return NOT_A_SCALAR;
+  };
+}
+
 export function memoisedFeeder(render: Render): FragmentFeeder {
   // Fragments are kept folded (one step each, see fnv.ts): 1 KiB per distinct value.
-  const folded = (json: unknown): Folded | null => {
+  const fragment = memoisedByValue((json) => {
     const bytes = render(json);
     return bytes === null ? null : fold(bytes);
-  };
-  const strings = new Map<string, Folded | null>();
-  const numbers = new Map<number, Folded | null>();
-  let absent: Folded | null | undefined;
-  const lookup = <K>(map: Map<K, Folded | null>, key: K): Folded | null => {
-    let frag = map.get(key);
-    if (frag === undefined) {
-      frag = folded(key);
-      if (map.size >= MEMO_CAPACITY) map.clear();
-      map.set(key, frag);
-    }
-    return frag;
-  };
+  });
   return (h, json) => {
-    let frag: Folded | null;
-    if (typeof json === 'string') frag = lookup(strings, json);
-    else if (typeof json === 'number') frag = lookup(numbers, json);
-    else if (json === null || json === undefined) frag = absent === undefined ? (absent = folded(null)) : absent;
-    else return fallback();
-    if (frag === null) return fallback();
+    const frag = fragment(json);
+    if (frag === null || frag === NOT_A_SCALAR) return fallback();
     return feedFolded(h, frag);
   };
 }
@@ -57,23 +71,8 @@ export function memoisedFeeder(render: Render): FragmentFeeder {
  * asks of a Quantity, without building the fragment it does not hash.
  */
 export function memoisedAccepts(type: GoType): (json: unknown) => boolean {
-  const strings = new Map<string, boolean>();
-  const numbers = new Map<number, boolean>();
-  const absent = decodeOrNull(type, null) !== null;
-  const lookup = <K>(map: Map<K, boolean>, key: K): boolean => {
-    let ok = map.get(key);
-    if (ok === undefined) {
-      ok = decodeOrNull(type, key) !== null;
-      if (map.size >= MEMO_CAPACITY) map.clear();
-      map.set(key, ok);
-    }
-    return ok;
-  };
-  return (json) => {
-    if (typeof json === 'string') return lookup(strings, json);
-    if (typeof json === 'number') return lookup(numbers, json);
-    return json == null && absent;
-  };
+  const accepts = memoisedByValue((json) => decodeOrNull(type, json) !== null);
+  return (json) => accepts(json) === true;
 }
 
 /** A one-field wrapper struct, so the era's own compiled encoder renders a value of `type`. */
