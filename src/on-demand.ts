@@ -73,11 +73,14 @@ export function yamlNow(): YamlModule {
   return yamlModule;
 }
 
+/** The `z` namespace a {@link lazySchema} builder is handed. */
+export type ZodApi = ZodModule['z'];
+
 /**
  * A zod schema built on first use and kept: `const schema = lazySchema((z) => z.object({ … }))`,
  * then `schema()` where it is parsed. Building schemas at module level would load zod at import.
  */
-export function lazySchema<T>(build: (z: ZodModule['z']) => T): () => T {
+export function lazySchema<T>(build: (z: ZodApi) => T): () => T {
   let built: T | undefined;
   return () => (built ??= build(zodNow().z));
 }

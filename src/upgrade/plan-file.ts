@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import stableStringify from 'fast-json-stable-stringify';
 import type { z } from 'zod';
-import { lazySchema, zodNow } from '../on-demand.js';
+import { lazySchema, type ZodApi } from '../on-demand.js';
 import { KubeletHashError, OptionError, parseWith, type JsonPathSegment } from '../errors.js';
 import { assertCanonicalHash, storedHashValue } from '../hash/format.js';
 import { gateSettingsSchema } from '../kubelet/index.js';
@@ -105,9 +105,8 @@ const digestSchema = lazySchema((z) =>
 );
 
 /** The plan file, as zod reads it: the plan vocabulary's entries, counts and findings. */
-function buildPlanFileSchema() {
+function buildPlanFileSchema(z: ZodApi) {
   const { counts, nodeEntry, sandboxFinding } = planSchemas();
-  const { z } = zodNow();
   return z.object({
     /** Always `kubelet-hash/upgrade-plan`. */
     kind: z.literal(PLAN_KIND),
@@ -137,8 +136,7 @@ function buildPlanFileSchema() {
   });
 }
 
-let planFile: ReturnType<typeof buildPlanFileSchema> | undefined;
-const planFileSchema = (): ReturnType<typeof buildPlanFileSchema> => (planFile ??= buildPlanFileSchema());
+const planFileSchema = lazySchema(buildPlanFileSchema);
 
 /** The top-level fields a plan file's digest covers, each on its own (so a refusal names the field). */
 const DIGESTED = ['counts', 'entries', 'featureGates', 'from', 'sandboxes', 'store', 'to'] as const;
