@@ -25,7 +25,7 @@ export interface CompareRow {
 }
 
 export type CompareRequest =
-  { op: 'prepare'; row: CompareRow; plan: TimingPlan } | { op: 'time'; input: 'object' | 'text' } | { op: 'stop' };
+  { op: 'prepare'; row: CompareRow; plan: TimingPlan } | { op: 'time'; input: 'object' | 'text' };
 
 /** `prepare`: the hashes (both builds must agree); `time`: ns per call of one batch. */
 export type CompareReply = { op: 'prepared'; hashes: [string, string] } | { op: 'timed'; ns: number };
@@ -37,10 +37,6 @@ const port = parentPort!;
 let loops: Record<'object' | 'text', { loop: (n: number) => number; size: number }> | undefined;
 
 port.on('message', (request: CompareRequest) => {
-  if (request.op === 'stop') {
-    port.close();
-    return;
-  }
   if (request.op === 'prepare') {
     const { row, plan } = request;
     const hash = row.withoutResources ? api.hashContainerWithoutResources : api.hashContainer;
