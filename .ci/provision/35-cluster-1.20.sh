@@ -15,7 +15,7 @@ shopt -s inherit_errexit
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/lib.sh"
 source "$here/kubernetes-build.sh"
-apt_install golang-go etcd-server containernetworking-plugins iptables openssl
+apt_install golang-1.19-go etcd-server containernetworking-plugins iptables openssl
 
 # kubectl is 55-kubectl.sh's (bookworm's kubernetes-client, the same 1.20.2 tree, unpacked in one
 # place for the agent's image and the cluster). 35 runs before 55, so it runs 55 here (warm: a version

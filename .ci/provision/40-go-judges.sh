@@ -48,13 +48,13 @@ install_judge() {
 }
 
 # --- bbolt-check: GOPATH = a private src dir for our program + Debian's /usr/share/gocode --------
-apt_install golang-go golang-github-coreos-bbolt-dev
+apt_install golang-1.19-go golang-github-coreos-bbolt-dev
 build_bbolt_check() {
   local gopath
   gopath=$(mktemp -d "$JUDGES/.gopath-bbolt.XXXXXX")
   mkdir -p "$gopath/src/kubelet-hash/bbolt-check"
   cp "$GO_SRC/bbolt-check/main.go" "$gopath/src/kubelet-hash/bbolt-check/"
-  (cd "$gopath/src/kubelet-hash/bbolt-check" && GOPATH="$gopath:/usr/share/gocode" go build -o "$out_tmp/bbolt-check" .)
+  (cd "$gopath/src/kubelet-hash/bbolt-check" && GOPATH="$gopath:/usr/share/gocode" go119 build -o "$out_tmp/bbolt-check" .)
   rm -rf "$gopath"
 }
 install_judge bbolt-check "bbolt$(installed_version golang-github-coreos-bbolt-dev)-go$(installed_version golang-1.19-go)" \
@@ -69,7 +69,7 @@ build_judge_120() {
   pkg="cmd/zz-kubelet-hash-judge-$$"
   mkdir -p "$tree/$pkg"
   judge_sources hash-judge-1.20 | xargs cp -t "$tree/$pkg/"
-  (cd "$tree" && GOPATH="$gopath" go build -o "$out_tmp/hash-judge-1.20" "./$pkg") || {
+  (cd "$tree" && GOPATH="$gopath" go119 build -o "$out_tmp/hash-judge-1.20" "./$pkg") || {
     rm -rf "${tree:?}/$pkg"
     return 1
   }

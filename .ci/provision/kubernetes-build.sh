@@ -17,13 +17,13 @@ KUBERNETES_BUILD_TAGS=providerless,dockerless
 # Sets KUBERNETES_TREE, KUBELET_OUT and CLUSTER_OUT and exports the build environment.
 kubernetes_build_setup() {
   local gopath tarball source_hash go_version dirs
-  apt_install golang-go
+  apt_install golang-1.19-go
   gopath=$(kubernetes_tree)
   patch_kubernetes_tree "$gopath"
   KUBERNETES_TREE="$gopath/src/k8s.io/kubernetes"
   tarball=$(ls "$KUBELET_HASH_CACHE/src/kubernetes_${KUBERNETES_SOURCE_VERSION}"/kubernetes_*.orig.tar.gz | head -n 1)
   source_hash=$(sha256sum "$tarball" | cut -c1-16)
-  go_version=$(go env GOVERSION)
+  go_version=$(go119 env GOVERSION)
   export GOPATH="$gopath" GO111MODULE=off CGO_ENABLED=0 GOFLAGS='' GOCACHE="$KUBELET_HASH_CACHE/go-build" GOTOOLCHAIN=local
   dirs=$(openapi_dirs)
   [ -n "$dirs" ] || { log "no +k8s:openapi-gen= package found in $KUBERNETES_TREE"; return 1; }
@@ -57,7 +57,7 @@ generate_openapi() {
     return 0
   fi
   tmp=$(mktemp -d "$KUBELET_HASH_CACHE/.openapi.XXXXXX")
-  (cd "$KUBERNETES_TREE" && go build -o "$tmp/openapi-gen" ./vendor/k8s.io/kube-openapi/cmd/openapi-gen)
+  (cd "$KUBERNETES_TREE" && go119 build -o "$tmp/openapi-gen" ./vendor/k8s.io/kube-openapi/cmd/openapi-gen)
   # shellcheck disable=SC2086 # one package per line, joined by commas
   (cd "$KUBERNETES_TREE" && "$tmp/openapi-gen" --logtostderr -v 0 \
     -i "$(printf 'k8s.io/kubernetes/%s\n' $OPENAPI_DIRS | paste -sd, -)" \
@@ -86,7 +86,7 @@ ensure_kubernetes_binaries() {
     done
     log "building ${wanted[*]} 1.20.2 in one go build in $KUBERNETES_TREE"
     tmp=$(mktemp -d "$KUBELET_HASH_CACHE/.kubernetes-build.XXXXXX")
-    (cd "$KUBERNETES_TREE" && go build -tags "$KUBERNETES_BUILD_TAGS" -ldflags "$ldflags" -o "$tmp/" "${wanted[@]/#/./cmd/}")
+    (cd "$KUBERNETES_TREE" && go119 build -tags "$KUBERNETES_BUILD_TAGS" -ldflags "$ldflags" -o "$tmp/" "${wanted[@]/#/./cmd/}")
     mkdir -p "$KUBELET_OUT" "$CLUSTER_OUT"
     for name in "${wanted[@]}"; do
       if [ "$name" = kubelet ]; then mv "$tmp/$name" "$KUBELET_OUT/$name"; else mv "$tmp/$name" "$CLUSTER_OUT/$name"; fi

@@ -10,6 +10,14 @@ mkdir -p "$KUBELET_HASH_CACHE"
 
 log() { printf 'provision: %s\n' "$*" >&2; }
 
+# bookworm's Go 1.19, always by its own GOROOT: the machine's PATH puts a newer Go first, and the 1.20
+# tree (GOPATH mode, old x/sys linknames) builds only with the Go its Debian package was built with.
+GO119_ROOT=/usr/lib/go-1.19
+go119() {
+  apt_install golang-1.19-go
+  GOROOT=$GO119_ROOT GOTOOLCHAIN=local "$GO119_ROOT/bin/go" "$@"
+}
+
 # The mirror URI the machine's own apt configuration names (never a hard-coded host).
 debian_mirror() {
   local uri
