@@ -52,6 +52,7 @@ const ACTIONS = [
   'remove',
   'deferred',
   'stays-stopped',
+  'kill',
   'replaced',
   'refused',
   'unchanged',

@@ -19,7 +19,8 @@ import type { RuntimeFacts } from './runtime-state.js';
  * What the kubelet does with a container: `restart` (kill and recreate), `keep` (leave it as it
  * is), `deferred` (not compared yet: the decision waits for initialisation or a startup probe),
  * `start` (not running: started again from the current spec), `stays-stopped` (not running and
- * not started again).
+ * not started again), `kill` (killed and not started again: a failed probe under restartPolicy
+ * Never, or the whole pod is killed).
  *
  * @example
  * ```ts
@@ -32,7 +33,7 @@ import type { RuntimeFacts } from './runtime-state.js';
  *
  * @group Kubelet decisions
  */
-export type ContainerAction = 'restart' | 'keep' | 'deferred' | 'start' | 'stays-stopped';
+export type ContainerAction = 'restart' | 'keep' | 'deferred' | 'start' | 'stays-stopped' | 'kill';
 
 /**
  * A pod's restart policy (`spec.restartPolicy`): decides what happens to a container that is not running.
@@ -94,7 +95,8 @@ export interface Verdict {
   comparedLater: boolean;
 }
 
-function verdict(
+/** A verdict of rule `ruleId` (the pod-level decision builds its own through this too). */
+export function verdict(
   ruleId: RestartRuleId,
   action: ContainerAction,
   reason: string,
@@ -114,7 +116,7 @@ function verdict(
 
 /** `ShouldContainerBeRestarted` (pkg/kubelet/container/helpers.go), and sidecars always restart. */
 function startsAgain(role: ContainerRole, state: RuntimeFacts, policy: PodRestartPolicy): boolean {
-  if (state.state === 'created' || state.state === 'unknown') return true;
+  if (state.state === 'created' || state.state === 'unknown' || state.state === 'absent') return true;
   if (role === 'sidecar') return true;
   if (policy === 'Never') return false;
   if (policy === 'OnFailure') return state.exitCode !== 0;
@@ -123,6 +125,32 @@ function startsAgain(role: ContainerRole, state: RuntimeFacts, policy: PodRestar
 
 function hasStartupProbe(container: unknown): boolean {
   return isPlainObject(container) && isPlainObject(memberOf(container, 'startupProbe'));
+}
+
+/**
+ * The failed probe the kubelet acts on (liveness first, then startup from 1.16, as
+ * computePodActions asks its probe managers), or undefined; a probe the spec has but whose result
+ * was not given is assumed not failed, and said.
+ */
+function failedProbe(d: DecisionInput, assumptions: string[]): 'liveness' | 'startup' | undefined {
+  if (d.runtime.livenessProbe === 'failure') return 'liveness';
+  if (d.info.minor >= 16 && d.runtime.startupProbe === 'failure') return 'startup';
+  const has = (k: string): boolean => isPlainObject(d.container) && isPlainObject(memberOf(d.container, k));
+  if (has('livenessProbe') && d.runtime.livenessProbe === undefined)
+    assumptions.push('its liveness probe has not failed (no probe result given: a failure kills it)');
+  if (d.info.minor >= 16 && has('startupProbe') && d.runtime.startupProbe === undefined)
+    assumptions.push('its startup probe has not failed (no probe result given: a failure kills it)');
+  return undefined;
+}
+
+/** After a failed probe: the pod's restartPolicy decides, or from 1.34 (ContainerRestartRules) the container's own. */
+function restartsAfterProbe(d: DecisionInput, assumptions: string[]): { restart: boolean; why: string } {
+  const own = isPlainObject(d.container) ? memberOf(d.container, 'restartPolicy') : undefined;
+  if (d.gates.containerRestartRules && d.info.minor >= 34 && typeof own === 'string')
+    return { restart: own !== 'Never', why: `the container's own restartPolicy ${own}` };
+  if (d.restartPolicy === undefined) assumptions.push('the pod restartPolicy is Always (none given)');
+  const policy = d.restartPolicy ?? 'Always';
+  return { restart: policy !== 'Never', why: `restartPolicy ${policy}` };
 }
 
 /** The kubelet's decision for one container (see the module comment). */
@@ -191,6 +219,14 @@ export function decide(d: DecisionInput): Verdict {
     }
     if (startsAgain(d.role, d.runtime, policy)) {
       const kill = s === 'unknown' ? 'killed (state unknown) and ' : '';
+      if (s === 'absent') {
+        return verdict(
+          'not-running',
+          'start',
+          'the runtime has no container of this name: it is started from the current spec, whatever the restart policy',
+          base,
+        );
+      }
       return verdict(
         'not-running',
         'start',
@@ -248,6 +284,17 @@ export function decide(d: DecisionInput): Verdict {
     ...(outcome.withoutResources ? { withoutResources: outcome.withoutResources } : {}),
   };
   if (outcome.changed) return verdict(outcome.ruleId, 'restart', outcome.reason, compared);
+
+  const probe = d.role === 'container' ? failedProbe(d, assumptions) : undefined;
+  if (probe !== undefined) {
+    const again = restartsAfterProbe(d, assumptions);
+    return verdict(
+      'probe-failed',
+      again.restart ? 'restart' : 'kill',
+      `its ${probe} probe failed: the kubelet kills it${again.restart ? ' and starts it again' : ''} (${again.why})`,
+      compared,
+    );
+  }
 
   const resizeRule: RestartRuleId = d.role === 'sidecar' ? 'resize-policy-sidecar' : 'resize-policy';
   if (!ruleHolds(resizeRule, d.info, d.gates, d.role, d.staticPod))

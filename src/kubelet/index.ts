@@ -12,13 +12,16 @@ export {
   type PredictedAction,
   type PredictedContainer,
   type RestartPrediction,
+  type ProbeResults,
 } from './predict-restarts.js';
+export type { PodAction, PodVerdict } from './decide-pod.js';
+export type { SandboxInput } from './sandbox-state.js';
 export { translateHash, type TranslateOptions } from './translate.js';
 export { identifyReleases, type ReleaseMatch } from './identify.js';
 export { RESTART_RULES, type RestartRule, type RestartRuleId } from './restart-rules.js';
 export type { ContainerAction, PodRestartPolicy, Verdict } from './decide.js';
 export { decide } from './decide.js';
-export type { ContainerStateInput, RuntimeStateName } from './runtime-state.js';
+export type { ContainerStateInput, ProbeResult, RuntimeStateName } from './runtime-state.js';
 export type { GateName, GateSettings, GateValue, ResolvedGates, StoredHashReading } from './options.js';
 
 // The door for the upgrade room, which plans a node through the same rules (not public API).

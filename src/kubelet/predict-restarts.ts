@@ -8,7 +8,8 @@ import { lazySchema } from '../on-demand.js';
 import { formatHash } from '../hash/format.js';
 import type { ReleaseInfo } from '../registry/registry.js';
 import type { ChangedRule } from './changed-rule.js';
-import { decide, type PodRestartPolicy } from './decide.js';
+import type { PodRestartPolicy, Verdict } from './decide.js';
+import { decidePod, type MemberVerdict, type PodMember, type PodVerdict } from './decide-pod.js';
 import {
   resolveRuleOptions,
   ruleOptionsSchema,
@@ -23,7 +24,9 @@ import { findPodSpec, locateContainers, type ContainerList, type LocatedContaine
 import { diffGoValues } from '../go/value-diff.js';
 import { isPlainObject } from '../decode/input.js';
 import { restartRule, type RestartRuleId } from './restart-rules.js';
-import { readPodStatus, type PodFacts } from './runtime-state.js';
+import { readPodStatus, type PodFacts, type ProbeResult, type RuntimeFacts } from './runtime-state.js';
+import { readSandbox, sandboxSchema, type SandboxInput } from './sandbox-state.js';
+import { OptionError } from '../errors.js';
 import { manifestEditRecreates } from './static-pod.js';
 
 /**
@@ -50,20 +53,41 @@ export interface PredictRestartsOptions extends HashOptions {
    */
   staticPod?: boolean;
   /**
-   * The running pod's `status` (e.g. `oldPod.status`): container states, `started`, `resources`
-   * and the `Initialized` condition. Without it, every container is assumed running, the pod
-   * initialised, and running resources equal to the old spec's (each entry lists its assumptions).
+   * The running pod's `status` (e.g. `oldPod.status`): container states, `started`, `resources`,
+   * and the `Initialized` and `PodReadyToStartContainers` conditions. Without it, every container is assumed running, the pod initialised, the
+   * sandbox ready, and running resources equal to the old spec's (each entry lists its
+   * assumptions). An entry may give `state: 'absent'` for a container the runtime does not have;
+   * an ephemeral container without an entry is taken as not created yet.
    */
   podStatus?: unknown;
+  /** The pod's sandbox as the runtime reports it (a node agent); else the PodReadyToStartContainers condition, else assumed ready. */
+  sandbox?: SandboxInput;
+  /**
+   * The kubelet's latest probe results by container name (its prober's cache, which no API status
+   * shows): a `failure` kills the container. Containers with a probe and no result given are
+   * assumed not failed, and their entries say so.
+   */
+  probes?: Readonly<Record<string, ProbeResults>>;
   /** Accepted for symmetry with `containerChanged`; stored hashes are computed here, never read. */
   storedHashReading?: StoredHashReading;
 }
 
 /**
- * What the kubelet does with a container: `restart` (kill and recreate), `keep` (leave running),
+ * The kubelet prober's latest results for one container.
+ *
+ * @group Kubelet decisions
+ */
+export interface ProbeResults {
+  livenessProbe?: ProbeResult;
+  startupProbe?: ProbeResult;
+}
+
+/**
+ * What the kubelet does with a container: `restart` (kill and recreate), `keep` (leave as it is),
  * `start` (only in the new spec, or not running and started again), `remove` (only in the old
- * spec: killed), `deferred` (compared later: pod not initialised, or a sidecar's startup probe
- * pending), `stays-stopped` (not running and not started again).
+ * spec: killed), `deferred` (not looked at yet: the pod is initialising, or a sidecar's startup
+ * probe is pending), `stays-stopped` (not running and not started again), `kill` (killed and not
+ * started again: a failed probe under restartPolicy Never, or the whole pod is killed).
  *
  * @example
  * ```ts
@@ -81,7 +105,7 @@ export interface PredictRestartsOptions extends HashOptions {
  *
  * @group Kubelet decisions
  */
-export type PredictedAction = 'restart' | 'keep' | 'start' | 'remove' | 'deferred' | 'stays-stopped';
+export type PredictedAction = 'restart' | 'keep' | 'start' | 'remove' | 'deferred' | 'stays-stopped' | 'kill';
 
 /**
  * The prediction for one container, matched across the two specs by list and name.
@@ -118,6 +142,8 @@ export interface PredictedContainer {
   ruleSource?: string;
   /** What was assumed for facts not given. */
   assumptions: string[];
+  /** Set when the kubelet kills this container in this sync (to restart it, for good, or first because its state is unknown). */
+  kills?: true;
   /** The hash the running container stores: what this kubelet computed for the old spec (lowercase hex). */
   storedHash?: string;
   /** The hash the kubelet computes for the new spec (lowercase hex); absent for `start` and `remove`. */
@@ -149,13 +175,28 @@ export interface RestartPrediction {
   containers: PredictedContainer[];
   /** How many running containers the kubelet kills and recreates. */
   restarts: number;
+  /** What the kubelet does with the pod as a whole (its sandbox), and why. */
+  pod: PodVerdict;
   /** A static pod whose manifest edit gives it a new UID: the whole pod is recreated. */
   podRecreated: boolean;
   /** Why the pod is (or is not) recreated; set for static pods. */
   podReason?: string;
 }
 
-const optionsSchema = lazySchema((z) => ruleOptionsSchema().extend({ podStatus: z.unknown().optional() }));
+const optionsSchema = lazySchema((z) =>
+  ruleOptionsSchema().extend({
+    podStatus: z.unknown().optional(),
+    sandbox: sandboxSchema().optional(),
+    probes: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
+
+const probeSchema = lazySchema((z) =>
+  z.strictObject({
+    livenessProbe: z.enum(['success', 'failure']).optional(),
+    startupProbe: z.enum(['success', 'failure']).optional(),
+  }),
+);
 
 /**
  * Compares the containers of `oldPodSpec` and `newPodSpec` (Pods, pod specs, or workloads with a
@@ -194,19 +235,35 @@ export function predictRestarts(
   for (const c of [...before, ...after])
     hashes.set(c, hashesFor(c.container, info, opts.jsonEscapes, { shape: false, requireName: true, path: c.path }));
   const facts = opts.podStatus !== undefined ? readPodStatus(opts.podStatus, ['options', 'podStatus']) : undefined;
+  const sandbox = opts.sandbox !== undefined ? readSandbox(opts.sandbox, ['options', 'sandbox']) : undefined;
+  const probes = readProbes(opts.probes, after);
   const staticPod = opts.staticPod ?? false;
   const pod = staticPod ? manifestEditRecreates(oldPodSpec, newPodSpec) : { recreated: false, reason: '' };
   const restartPolicy = restartPolicyOf(newPodSpec);
   const key = (c: LocatedContainer): string => `${c.list}/${c.name}`;
   const oldByKey = new Map(before.map((c) => [key(c), c]));
   const newKeys = new Set(after.map(key));
-  const out: PredictedContainer[] = [];
   const ctx: Context = { info, gates, staticPod, hashes, facts, restartPolicy, toolchain };
 
-  for (const c of after) {
-    const role = containerRole(c.list, c.container);
+  // One pod decision over the new spec: the running containers store the old spec's hashes.
+  const members: PodMember[] = after.map((c) => member(ctx, c, oldByKey.get(key(c)), probes.get(c.name)));
+  const decision = decidePod({
+    info,
+    gates,
+    staticPod,
+    restartPolicy,
+    hostNetwork: hostNetworkOf(newPodSpec),
+    members,
+    sandbox,
+    sandboxReady: facts?.sandboxReady,
+    initialized: facts?.initialized,
+  });
+  const out: PredictedContainer[] = [];
+  for (const [i, c] of after.entries()) {
+    const role = members[i]!.role;
+    const v = decision.containers[i]!;
     const old = oldByKey.get(key(c));
-    if (!old) {
+    if (!old && v.action === 'start') {
       out.push({
         list: c.list,
         name: c.name,
@@ -219,7 +276,7 @@ export function predictRestarts(
       });
       continue;
     }
-    const p = compare(ctx, role, old, c);
+    const p = describe(ctx, role, old ?? c, c, v, members[i]!.input.runtime);
     if (pod.recreated && role !== 'ephemeral') {
       p.action = 'restart';
       p.ruleId = 'static-pod-manifest-edit';
@@ -245,10 +302,78 @@ export function predictRestarts(
     release: info.release,
     containers: out,
     restarts: out.filter((c) => c.action === 'restart').length,
+    pod: decision.pod,
     podRecreated: pod.recreated,
   };
   if (staticPod) result.podReason = pod.reason;
   return result;
+}
+
+function hostNetworkOf(doc: unknown): boolean {
+  const found = isPlainObject(doc) ? findPodSpec(doc) : null;
+  return found?.spec['hostNetwork'] === true;
+}
+
+/** `options.probes`: each entry names a container of the new spec and gives known results. */
+function readProbes(input: Record<string, unknown> | undefined, after: readonly LocatedContainer[]) {
+  const out = new Map<string, ProbeResults>();
+  if (input === undefined) return out;
+  const names = new Set(after.map((c) => c.name));
+  for (const [name, value] of Object.entries(input)) {
+    if (!names.has(name)) {
+      throw new OptionError(
+        'INVALID_OPTION',
+        ['options', 'probes', name],
+        'the name of a container of the new spec',
+        `found ${JSON.stringify(name)}`,
+      );
+    }
+    const parsed = probeSchema().safeParse(value);
+    if (!parsed.success) {
+      throw new OptionError(
+        'INVALID_OPTION',
+        ['options', 'probes', name],
+        "probe results: { livenessProbe?: 'success' | 'failure', startupProbe?: 'success' | 'failure' }",
+        `found ${JSON.stringify(value)}`,
+      );
+    }
+    out.set(name, parsed.data);
+  }
+  return out;
+}
+
+/** One container of the new spec as the pod decision takes it. */
+function member(
+  ctx: Context,
+  now: LocatedContainer,
+  old: LocatedContainer | undefined,
+  probes: ProbeResults | undefined,
+): PodMember {
+  const { info, gates } = ctx;
+  const computed = ctx.hashes.get(now)!;
+  const stored = ctx.hashes.get(old ?? now)!;
+  // The without-resources hash is only written when the gate was on when the container started.
+  const writesWr = info.hashWithoutResources && gates.inPlaceResize;
+  const given = ctx.facts?.containers.get(now.name);
+  // A container the old spec lacks has no container yet; so has an ephemeral container the status
+  // does not list (the apiserver added it, the kubelet has not created it).
+  const absent = !old || (ctx.facts !== undefined && given === undefined && now.list === 'ephemeralContainers');
+  const runtime: RuntimeFacts = { ...(given ?? (absent ? { state: 'absent' as const } : {})), ...(probes ?? {}) };
+  return {
+    list: now.list,
+    name: now.name,
+    role: containerRole(now.list, now.container),
+    input: {
+      expected: computed.hash,
+      stored: stored.hash,
+      expectedWithoutResources: () => computed.withoutResources(),
+      storedWithoutResources: writesWr ? stored.withoutResources() : 0n,
+      container: now.container,
+      path: now.path,
+      runtime,
+      ...(old ? { fallbackResources: { resources: old.container['resources'], from: 'the old spec' } } : {}),
+    },
+  };
 }
 
 interface Context {
@@ -270,30 +395,20 @@ function restartPolicyOf(doc: unknown): PodRestartPolicy | undefined {
   return p === 'Always' || p === 'OnFailure' || p === 'Never' ? p : p === undefined ? 'Always' : undefined;
 }
 
-function compare(ctx: Context, role: ContainerRole, old: LocatedContainer, now: LocatedContainer): PredictedContainer {
-  const { info, gates } = ctx;
+function describe(
+  ctx: Context,
+  role: ContainerRole,
+  old: LocatedContainer,
+  now: LocatedContainer,
+  v: MemberVerdict | Verdict,
+  runtime: RuntimeFacts,
+): PredictedContainer {
+  const { info } = ctx;
   const stored = ctx.hashes.get(old)!;
   const computed = ctx.hashes.get(now)!;
-  // The without-resources hash is only written when the gate was on when the container started.
-  const writesWr = info.hashWithoutResources && gates.inPlaceResize;
-  const runtime = ctx.facts?.containers.get(now.name);
-  const v = decide({
-    info,
-    role,
-    gates,
-    staticPod: ctx.staticPod,
-    expected: computed.hash,
-    stored: stored.hash,
-    expectedWithoutResources: () => computed.withoutResources(),
-    storedWithoutResources: writesWr ? stored.withoutResources() : 0n,
-    container: now.container,
-    path: now.path,
-    runtime: runtime ?? {},
-    ...(ctx.facts?.initialized !== undefined ? { podInitialized: ctx.facts.initialized } : {}),
-    ...(ctx.restartPolicy !== undefined ? { restartPolicy: ctx.restartPolicy } : {}),
-    fallbackResources: { resources: old.container['resources'], from: 'the old spec' },
-  });
-  if (ctx.facts && !runtime) v.assumptions.unshift('no status for this container in podStatus');
+  const assumptions = [...v.assumptions];
+  if (ctx.facts && !ctx.facts.containers.has(now.name) && runtime.state !== 'absent')
+    assumptions.unshift('no status for this container in podStatus');
   const p = computed.pipeline;
   const changes = diffGoValues(p.root, p.decodeFull(old.container), p.decodeFull(now.container));
   const hashedChanges = info.algorithm === 'name-image' ? changes.filter((c) => /^\.(name|image)$/.test(c)) : changes;
@@ -302,7 +417,7 @@ function compare(ctx: Context, role: ContainerRole, old: LocatedContainer, now: 
   const unhashed = changes.filter((c) => !hashedChanges.includes(c));
   if (unhashed.length > 0)
     reason += `; not hashed by ${info.release} (only name and image are): ${unhashed.join(', ')}`;
-  return {
+  const out: PredictedContainer = {
     list: now.list,
     name: now.name,
     role,
@@ -311,10 +426,12 @@ function compare(ctx: Context, role: ContainerRole, old: LocatedContainer, now: 
     rule: v.comparison,
     ruleId: v.ruleId,
     ruleSource: v.ruleSource,
-    assumptions: ctx.toolchain === undefined ? v.assumptions : [...v.assumptions, ctx.toolchain],
+    assumptions: ctx.toolchain === undefined ? assumptions : [...assumptions, ctx.toolchain],
     storedHash: formatHash(stored.hash),
     expectedHash: formatHash(computed.hash),
     changes,
     hashedChanges,
   };
+  if ('kills' in v && v.kills) out.kills = true;
+  return out;
 }

@@ -26,10 +26,17 @@ import type { GateName, ResolvedGates } from './options.js';
  */
 export type RestartRuleId =
   | 'pod-sandbox-changed'
+  | 'sandbox-not-recreated'
+  | 'init-failed-pod-killed'
+  | 'pod-done'
+  | 'killed-with-pod'
   | 'static-pod-manifest-edit'
   | 'static-pod-kubelet-upgrade'
   | 'ephemeral-never-restarted'
+  | 'ephemeral-start'
   | 'init-not-compared'
+  | 'init-start'
+  | 'sidecar-start'
   | 'sidecar-as-init'
   | 'sidecar-not-compared'
   | 'not-running'
@@ -38,6 +45,7 @@ export type RestartRuleId =
   | 'sidecar-startup-probe-deferral'
   | 'hash'
   | 'hash-and-hash-without-resources'
+  | 'probe-failed'
   | 'resize-policy'
   | 'resize-policy-sidecar';
 
@@ -103,6 +111,37 @@ export const RESTART_RULES: readonly RestartRule[] = Object.freeze([
       'A pod whose sandbox is gone, is in the wrong network namespace mode for hostNetwork, or has no IP for a pod-network pod gets a new sandbox: the kubelet kills every container of the pod and starts them again, whatever the hashes say.',
   },
   {
+    id: 'sandbox-not-recreated',
+    firstMinor: 8,
+    lastMinor: null,
+    source: `${MANAGER}@v1.8.0 (computePodActions: restartPolicy Never and an earlier sandbox); ${MANAGER}@v1.20.0 (also: some container known to the runtime; or no regular container to start and initialisation done)`,
+    statement:
+      'A pod that needs a new sandbox is only killed, not given one, when it is done: under restartPolicy Never once a sandbox existed (from 1.20: and the runtime knows some container of it), or (from 1.20) when no regular container would start and initialisation has finished.',
+  },
+  {
+    id: 'init-failed-pod-killed',
+    firstMinor: 8,
+    lastMinor: null,
+    source: `${MANAGER}@v1.8.0 (computePodActions: init failed and restartPolicy Never); pkg/kubelet/kuberuntime/kuberuntime_container.go@v1.28.0 (computeInitContainerActions)`,
+    statement:
+      'An init container that failed (from 1.20 also one in unknown state) under restartPolicy Never kills the pod; nothing is started again.',
+  },
+  {
+    id: 'pod-done',
+    firstMinor: 8,
+    lastMinor: null,
+    source: `${MANAGER}@v1.8.0 (computePodActions: keepCount == 0 and nothing to start)`,
+    statement:
+      'Once initialised, a pod with no regular container kept running and none to start is killed (its sandbox stopped; from 1.28 its sidecars are not started again).',
+  },
+  {
+    id: 'killed-with-pod',
+    firstMinor: 8,
+    lastMinor: null,
+    source: `${MANAGER}@v1.8.0 (SyncPod: KillPod kills every running container of the pod)`,
+    statement: 'When the kubelet kills the pod, every running container of it is killed, whatever its role or hash.',
+  },
+  {
     id: 'static-pod-manifest-edit',
     firstMinor: 8,
     lastMinor: null,
@@ -129,12 +168,41 @@ export const RESTART_RULES: readonly RestartRule[] = Object.freeze([
     statement: 'Ephemeral (debug) containers are started once and never restarted, whatever their definition.',
   },
   {
+    id: 'ephemeral-start',
+    firstMinor: 16,
+    lastMinor: null,
+    roles: ['ephemeral'],
+    source: `${MANAGER}@v1.16.0 (computePodActions: EphemeralContainersToStart)`,
+    statement:
+      'An ephemeral container the runtime has no container for is started, even while the pod initialises (the EphemeralContainers gate: alpha 1.16, beta 1.23, GA 1.25).',
+  },
+  {
     id: 'init-not-compared',
     firstMinor: 8,
     lastMinor: null,
     roles: ['init'],
     source: `${MANAGER}@v1.8.0 (findNextInitContainerToRun); pkg/kubelet/kuberuntime/kuberuntime_container.go@v1.28.0 (computeInitContainerActions)`,
     statement: 'Init containers run to completion; the kubelet never compares their hash.',
+  },
+  {
+    id: 'init-start',
+    firstMinor: 8,
+    lastMinor: null,
+    roles: ['init', 'sidecar'],
+    source: `${MANAGER}@v1.8.0 (computePodActions, findNextInitContainerToRun); ${MANAGER}@v1.20.0 (an init container in unknown state is killed first)`,
+    statement:
+      'While the pod initialises, the kubelet starts one init container: the first, the one after the last that exited, or the last failed one again (restartPolicy Always or OnFailure; from 1.20 one in unknown state counts as failed and is killed first). Regular containers wait.',
+  },
+  {
+    id: 'sidecar-start',
+    firstMinor: 28,
+    lastMinor: null,
+    roles: ['init', 'sidecar'],
+    gate: { name: 'SidecarContainers', on: true },
+    source:
+      'pkg/kubelet/kuberuntime/kuberuntime_container.go@v1.28.0 (computeInitContainerActions); kuberuntime_container.go@v1.31.0 (a created init container is started again)',
+    statement:
+      'With SidecarContainers on, init containers are walked from the last: a sidecar that exited, is in unknown state or failed its startup or liveness probe is (killed and) started again, and the init container after a started sidecar or a completed init container is started; a sidecar missing from a pod that has initialised is started.',
   },
   {
     id: 'sidecar-as-init',
@@ -214,6 +282,15 @@ export const RESTART_RULES: readonly RestartRule[] = Object.freeze([
     source: `${MANAGER}@v1.27.0 (computePodActions: HashContainerWithoutResources)`,
     statement:
       'With InPlacePodVerticalScaling on (1.27–1.30, non-static pods), a changed hash restarts the container only if the hash without resources changed too; a resources-only change goes to the resize rule.',
+  },
+  {
+    id: 'probe-failed',
+    firstMinor: 8,
+    lastMinor: null,
+    roles: ['container'],
+    source: `${MANAGER}@v1.8.0 (computePodActions: liveness probe failure); ${MANAGER}@v1.16.0 (startup probe failure)`,
+    statement:
+      "A running container whose hash is unchanged but whose liveness (from 1.16 also startup) probe failed is killed, and started again unless the pod's restartPolicy (from 1.34 with ContainerRestartRules, its own) is Never.",
   },
   {
     id: 'resize-policy',

@@ -9,7 +9,8 @@ import { OptionError, parseWith, type JsonPathSegment } from '../errors.js';
 import { isPlainObject } from '../decode/input.js';
 
 /**
- * A container's runtime state as the kubelet's runtime cache holds it.
+ * A container's runtime state as the kubelet's runtime cache holds it; `absent` when the runtime
+ * has no container of that name for the pod (never created, or removed): the kubelet starts it.
  *
  * @example
  * ```ts
@@ -21,7 +22,7 @@ import { isPlainObject } from '../decode/input.js';
  *
  * @group Kubelet decisions
  */
-export type RuntimeStateName = 'running' | 'exited' | 'created' | 'unknown';
+export type RuntimeStateName = 'running' | 'exited' | 'created' | 'unknown' | 'absent';
 
 /**
  * One container's state: a runtime state name, or a Kubernetes `ContainerStatus` fragment
@@ -52,7 +53,22 @@ export interface ContainerStateInput {
   started?: boolean;
   /** The resources the running container has (`ContainerStatus.resources`, 1.27+): the resize rule compares the spec with them. */
   resources?: Readonly<Record<string, unknown>>;
+  /**
+   * The kubelet's latest liveness probe result for the running container (its prober's cache: the
+   * API status does not show it). `failure` kills the container; absent: no failure is assumed
+   * when the container has a liveness probe, and said.
+   */
+  livenessProbe?: ProbeResult;
+  /** The kubelet's latest startup probe result (1.16+), as `livenessProbe`. */
+  startupProbe?: ProbeResult;
 }
+
+/**
+ * A probe result as the kubelet's prober holds it for a running container.
+ *
+ * @group Kubelet decisions
+ */
+export type ProbeResult = 'success' | 'failure';
 
 /** The state as the rules use it; `undefined` members were not given. */
 export interface RuntimeFacts {
@@ -60,23 +76,34 @@ export interface RuntimeFacts {
   exitCode?: number;
   started?: boolean;
   resources?: unknown;
+  livenessProbe?: ProbeResult;
+  startupProbe?: ProbeResult;
 }
 
 /** The pod-level facts. */
 export interface PodFacts {
   /** The pod's `Initialized` condition; undefined when not given. */
   initialized?: boolean;
+  /**
+   * The pod's `PodReadyToStartContainers` condition (`PodHasNetwork` before 1.28), which a kubelet
+   * publishes (when its gate is on) as "the sandbox is ready and has its network"; undefined when absent.
+   */
+  sandboxReady?: boolean;
   /** Container facts by container name. */
   containers: Map<string, RuntimeFacts>;
 }
 
 export const containerStateSchema = lazySchema((z) =>
   z.looseObject({
-    state: z.union([z.enum(['running', 'exited', 'created', 'unknown']), z.record(z.string(), z.unknown())]).optional(),
+    state: z
+      .union([z.enum(['running', 'exited', 'created', 'unknown', 'absent']), z.record(z.string(), z.unknown())])
+      .optional(),
     exitCode: z.number().int().optional(),
     lastState: z.record(z.string(), z.unknown()).optional(),
     started: z.boolean().optional(),
     resources: z.record(z.string(), z.unknown()).optional(),
+    livenessProbe: z.enum(['success', 'failure']).optional(),
+    startupProbe: z.enum(['success', 'failure']).optional(),
   }),
 );
 
@@ -95,7 +122,7 @@ export function readContainerState(input: unknown, path: JsonPathSegment[]): Run
       new OptionError(
         'INVALID_OPTION',
         issue.path,
-        'a container state: { state: "running" | "exited" | "created" | "unknown" | { running | terminated | waiting }, exitCode?, started?, resources? }',
+        'a container state: { state: "running" | "exited" | "created" | "unknown" | "absent" | { running | terminated | waiting }, exitCode?, started?, resources?, livenessProbe?, startupProbe? }',
         issue.message,
       ),
     path,
@@ -127,6 +154,8 @@ export function readContainerState(input: unknown, path: JsonPathSegment[]): Run
   if (s.exitCode !== undefined) out.exitCode = s.exitCode;
   if (s.started !== undefined) out.started = s.started;
   if (s.resources !== undefined) out.resources = s.resources;
+  if (s.livenessProbe !== undefined) out.livenessProbe = s.livenessProbe;
+  if (s.startupProbe !== undefined) out.startupProbe = s.startupProbe;
   return out;
 }
 
@@ -144,6 +173,12 @@ export function readPodStatus(status: unknown, path: JsonPathSegment[]): PodFact
   if (Array.isArray(conditions)) {
     const init: unknown = conditions.find((c: unknown) => isPlainObject(c) && c['type'] === 'Initialized');
     if (isPlainObject(init)) out.initialized = init['status'] === 'True';
+    // Renamed in 1.28 (KEP-3085); a status carries the one its kubelet publishes.
+    const sandbox: unknown = conditions.find(
+      (c: unknown) => isPlainObject(c) && (c['type'] === 'PodReadyToStartContainers' || c['type'] === 'PodHasNetwork'),
+    );
+    if (isPlainObject(sandbox) && (sandbox['status'] === 'True' || sandbox['status'] === 'False'))
+      out.sandboxReady = sandbox['status'] === 'True';
   }
   for (const list of ['initContainerStatuses', 'containerStatuses', 'ephemeralContainerStatuses'] as const) {
     const arr = status[list];

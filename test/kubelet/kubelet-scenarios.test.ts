@@ -62,13 +62,22 @@ describe('kubelet scenario table', () => {
     expect(new Set(ids).size).toBe(ids.length);
     const used = new Set(table.scenarios.flatMap((s) => s.runs.flatMap((r) => Object.values(r.rules ?? {}))));
     const missing = RESTART_RULES.map((r) => r.id).filter((id) => !used.has(id));
-    // Covered elsewhere: the kubelet-upgrade and sandbox rules are planUpgrade decisions
-    // (api-restart-rules.test.ts, api-plan.test.ts);
-    // ephemeral containers and the 1.33+ sidecar resize have no running-pod scenario in the table yet.
+    // Covered elsewhere: the kubelet-upgrade rule is a planUpgrade decision (api-restart-rules.test.ts,
+    // api-plan.test.ts); the pod-level rules (sandbox, initialisation, probes, ephemeral containers,
+    // a pod that is done) by the computePodActions table (compute-pod-actions.test.ts), which needs
+    // the sandbox and probe inputs this table does not carry; the 1.33+ sidecar resize has no
+    // running-pod scenario yet.
     expect(missing.sort()).toEqual([
       'ephemeral-never-restarted',
+      'ephemeral-start',
+      'init-failed-pod-killed',
+      'init-start',
+      'killed-with-pod',
+      'pod-done',
       'pod-sandbox-changed',
+      'probe-failed',
       'resize-policy-sidecar',
+      'sandbox-not-recreated',
       'static-pod-kubelet-upgrade',
     ]);
   });
