@@ -23,12 +23,30 @@ import { sandboxOutcome, type SandboxInput } from './sandbox-state.js';
  * `kill` (the pod is done or its initialisation failed: its containers and sandbox are killed,
  * nothing is started).
  *
+ * @example
+ * ```ts
+ * import { predictRestarts, type PodAction } from 'kubelet-hash';
+ * const pod = { spec: { restartPolicy: 'Never', containers: [{ name: 'job', image: 'busybox' }] } };
+ * const podStatus = { containerStatuses: [{ name: 'job', state: { terminated: { exitCode: 0 } } }] };
+ * const action: PodAction = predictRestarts(pod, pod, { kubeletVersion: '1.30', podStatus }).pod.action;
+ * action; // → 'kill'
+ * ```
+ *
  * @group Kubelet decisions
  */
 export type PodAction = 'none' | 'create-sandbox' | 'kill-and-recreate' | 'kill';
 
 /**
  * The pod-level part of the decision.
+ *
+ * @example
+ * ```ts
+ * import { predictRestarts, type PodVerdict } from 'kubelet-hash';
+ * const pod = { spec: { containers: [{ name: 'web', image: 'nginx' }] } };
+ * const podStatus = { conditions: [{ type: 'PodReadyToStartContainers', status: 'False' }] };
+ * const verdict: PodVerdict = predictRestarts(pod, pod, { kubeletVersion: '1.30', podStatus }).pod;
+ * [verdict.action, verdict.ruleId]; // → ['kill-and-recreate', 'pod-sandbox-changed']
+ * ```
  *
  * @group Kubelet decisions
  */

@@ -75,6 +75,15 @@ export interface PredictRestartsOptions extends HashOptions {
 /**
  * The kubelet prober's latest results for one container.
  *
+ * @example
+ * ```ts
+ * import { predictRestarts, type ProbeResults } from 'kubelet-hash';
+ * const pod = { spec: { restartPolicy: 'Never', containers: [{ name: 'web', image: 'nginx', livenessProbe: { tcpSocket: { port: 80 } } }] } };
+ * const web: ProbeResults = { livenessProbe: 'failure' };
+ * // Killed for the failed probe and, under restartPolicy Never, not started again.
+ * predictRestarts(pod, pod, { kubeletVersion: '1.31', probes: { web } }).containers[0]!.action; // → 'kill'
+ * ```
+ *
  * @group Kubelet decisions
  */
 export interface ProbeResults {

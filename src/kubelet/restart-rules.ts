@@ -56,8 +56,8 @@ export type RestartRuleId =
  * ```ts
  * import { RESTART_RULES, type RestartRule } from 'kubelet-hash';
  * const holdsAt = (r: RestartRule, minor: number) => minor >= r.firstMinor && (r.lastMinor === null || minor <= r.lastMinor);
- * // The rules that depend on SidecarContainers and hold for a 1.31 kubelet (one per gate state):
- * RESTART_RULES.filter((r) => r.gate?.name === 'SidecarContainers' && holdsAt(r, 31)).map((r) => r.id); // → ['sidecar-as-init', 'sidecar-not-compared']
+ * // The rules that depend on SidecarContainers and hold for a 1.31 kubelet:
+ * RESTART_RULES.filter((r) => r.gate?.name === 'SidecarContainers' && holdsAt(r, 31)).map((r) => r.id); // → ['sidecar-start', 'sidecar-as-init', 'sidecar-not-compared']
  * ```
  *
  * @group Kubelet decisions

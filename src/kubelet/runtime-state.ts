@@ -66,6 +66,16 @@ export interface ContainerStateInput {
 /**
  * A probe result as the kubelet's prober holds it for a running container.
  *
+ * @example
+ * ```ts
+ * import { containerChanged, type ProbeResult } from 'kubelet-hash';
+ * const web = { name: 'web', image: 'nginx', livenessProbe: { httpGet: { path: '/', port: 80 } } };
+ * const hash = containerChanged(web, { hash: '1' }, { kubeletVersion: '1.30' }).expected;
+ * const after = (livenessProbe: ProbeResult) =>
+ *   containerChanged(web, { hash }, { kubeletVersion: '1.30', state: { state: 'running', livenessProbe } }).action;
+ * [after('success'), after('failure')]; // → ['keep', 'restart']
+ * ```
+ *
  * @group Kubelet decisions
  */
 export type ProbeResult = 'success' | 'failure';
