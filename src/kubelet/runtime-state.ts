@@ -117,6 +117,16 @@ export const containerStateSchema = lazySchema((z) =>
   }),
 );
 
+/** Waiting reasons that mean the runtime has no container (yet) for it. */
+const NO_CONTAINER_REASONS = new Set([
+  'ContainerCreating',
+  'PodInitializing',
+  'ErrImagePull',
+  'ImagePullBackOff',
+  'ErrImageNeverPull',
+  'InvalidImageName',
+]);
+
 function exitCodeOf(terminated: unknown): number | undefined {
   if (!isPlainObject(terminated)) return undefined;
   const code = terminated['exitCode'];
@@ -149,7 +159,11 @@ export function readContainerState(input: unknown, path: JsonPathSegment[]): Run
     } else if (isPlainObject(s.state['waiting'])) {
       // Waiting after a termination (crash loop): the runtime holds the exited container.
       const last = s.lastState && isPlainObject(s.lastState['terminated']) ? s.lastState['terminated'] : undefined;
-      out.state = last ? 'exited' : 'created';
+      const reason = s.state['waiting']['reason'];
+      // The kubelet writes a created container as waiting without a reason, and a container it has
+      // none of with its default reasons (kubelet_pods.go@v1.29.6:2036-2038) or an image not pulled yet.
+      const none = typeof reason === 'string' && NO_CONTAINER_REASONS.has(reason);
+      out.state = last ? 'exited' : none ? 'absent' : 'created';
       const code = exitCodeOf(last);
       if (code !== undefined) out.exitCode = code;
     } else {
