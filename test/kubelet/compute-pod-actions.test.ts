@@ -535,6 +535,31 @@ const ROWS: Row[] = [
     expect: { foo1: 'keep', foo2: 'start', foo3: 'keep' },
   },
   {
+    // 1.13.0 asks only the liveness manager: a startup result has no effect before 1.16.
+    id: 'startup-failed-1.13',
+    upstream: `${M113}:542@v1.13.0`,
+    releases: '1.8-1.15',
+    restartPolicy: 'Always',
+    states: states(FOO, 'running'),
+    probes: { foo2: { startupProbe: 'failure' } },
+    sandbox: READY,
+    pod: 'none',
+    expect: all(FOO, 'keep'),
+  },
+  {
+    // Under restartPolicy Never a failed liveness probe kills the container for good (1.20.2: the probe at line 631, no start unless restart at line 646).
+    id: 'liveness-failed-never',
+    upstream: `${M113}:631@v1.20.2`,
+    releases: '1.8+',
+    restartPolicy: 'Never',
+    states: states(FOO, 'running'),
+    probes: { foo2: { livenessProbe: 'failure' } },
+    sandbox: READY,
+    pod: 'none',
+    expect: { foo1: 'keep', foo2: 'kill', foo3: 'keep' },
+    kills: ['foo2'],
+  },
+  {
     id: 'init-unknown-never-1.13',
     upstream: `${C113}:731@v1.13.0`,
     releases: '1.8-1.19',
