@@ -97,7 +97,12 @@ export interface PodDecision {
   containers: MemberVerdict[];
 }
 
-const running = (m: PodMember): boolean => m.input.runtime.state === 'running';
+/**
+ * Running, or assumed running (no state given, as decide() assumes too); an init container without
+ * a state is taken as done, with the pod initialised.
+ */
+const running = (m: PodMember): boolean =>
+  m.input.runtime.state === 'running' || (m.input.runtime.state === undefined && m.role !== 'init');
 const known = (m: PodMember): boolean => m.input.runtime.state !== undefined && m.input.runtime.state !== 'absent';
 const differs = (m: PodMember): boolean => m.input.expected !== m.input.stored;
 
@@ -307,7 +312,8 @@ function recreate(
   why: string,
   assumptions: string[],
 ): PodDecision {
-  const anyKnown = p.members.some(known);
+  // `len(podStatus.ContainerStatuses) != 0`: a container with no state given is taken as known (running).
+  const anyKnown = p.members.some((m) => m.input.runtime.state !== 'absent');
   const from20 = p.info.minor >= 20;
   if (policy === 'Never' && existed && (anyKnown || !from20)) {
     const reason = `${why}, but restartPolicy is Never and the pod has run: it is killed, not given a new sandbox`;
@@ -326,7 +332,10 @@ function recreate(
   const toStart = new Set(regulars.filter((m) => !(runOnce(m) && succeeded(m))));
   if (from20 && toStart.size === 0) {
     const walk = inits.map((m) => ({ sidecar: false, container: m.input.container, runtime: m.input.runtime }));
-    const initialised = sidecarPath ? regulars.some(known) : legacyInitProgress(p.info, walk, policy).done;
+    // hasAnyRegularContainerCreated: created, running or exited (not unknown).
+    const created = (m: PodMember): boolean =>
+      ['created', 'running', 'exited'].includes(m.input.runtime.state ?? 'running');
+    const initialised = sidecarPath ? regulars.some(created) : legacyInitProgress(p.info, walk, policy).done;
     if (initialised) {
       const reason = `${why}, but no regular container would start and initialisation is done: the pod is killed, not given a new sandbox`;
       return {

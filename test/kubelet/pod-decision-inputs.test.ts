@@ -87,6 +87,24 @@ describe('pod decision inputs', () => {
     ).toBe('keep');
   });
 
+  it('takes containers without a state as running at the pod level too (killed with a pod that gets no new sandbox)', () => {
+    const never = { spec: { ...pod.spec, restartPolicy: 'Never' } };
+    const p = predictRestarts(never, never, { kubeletVersion: '1.30', sandbox: { exists: true, ready: false } });
+    expect(p.pod.action).toBe('kill');
+    expect(p.containers.map((c) => [c.name, c.action, c.kills])).toEqual([
+      ['web', 'kill', true],
+      ['debug', 'kill', true],
+    ]);
+    // The runtime has none of them: the kubelet makes a new sandbox even under Never (1.20+).
+    const absent = { containerStatuses: [{ name: 'web', state: 'absent' }], ephemeralContainerStatuses: [] };
+    const q = predictRestarts(never, never, {
+      kubeletVersion: '1.30',
+      podStatus: absent,
+      sandbox: { exists: true, ready: false },
+    });
+    expect(q.pod.action).toBe('kill-and-recreate');
+  });
+
   it("does not change the caller's objects", () => {
     const status = { ...running, conditions: [{ type: 'PodReadyToStartContainers', status: 'False' }] };
     const sandbox = { exists: true, ready: false };
