@@ -67,6 +67,13 @@ export type RolloutRuleId =
   | 'daemonset-on-delete'
   | 'job-template-immutable'
   | 'cronjob-future-jobs'
+  | 'pod-active-deadline-exceeded'
+  | 'job-suspended'
+  | 'job-parallelism-lowered'
+  | 'job-active-deadline-exceeded'
+  | 'workload-scaled-down'
+  | 'kruise-scaled-down'
+  | 'kruise-pods-to-delete'
   | 'kruise-recreate'
   | 'kruise-in-place-image'
   | 'kruise-in-place-metadata'
@@ -397,6 +404,83 @@ export const ROLLOUT_RULES: readonly RolloutRule[] = Object.freeze([
     source:
       'pkg/controller/cronjob/utils.go@v1.8.0 (getJobFromTemplate); pkg/controller/cronjob/cronjob_controllerv2.go@v1.21.0',
     statement: 'A CronJob change applies to the Jobs it creates later; running Jobs and their pods are left alone.',
+  },
+  {
+    id: 'pod-active-deadline-exceeded',
+    decidedBy: 'kubelet',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source:
+      'pkg/kubelet/active_deadline.go@v1.20.2 (pastActiveDeadline: time since status.startTime ≥ spec.activeDeadlineSeconds; no startTime, no kill); pkg/kubelet/kubelet.go@v1.20.2 (syncPod: a pod the active deadline handler says to end is killed, phase Failed, reason DeadlineExceeded)',
+    statement:
+      "An admitted activeDeadlineSeconds (set, or lowered) at or below the pod's age (now − status.startTime) makes the kubelet kill the running pod at its next sync; a pod with no status.startTime is not killed until it has one.",
+  },
+  {
+    id: 'job-suspended',
+    decidedBy: 'controller',
+    releases: 'kubernetes',
+    firstMinor: 22,
+    lastMinor: null,
+    source:
+      'pkg/controller/job/job_controller.go@v1.30.14 (manageJob: a suspended Job deletes all its active pods); pkg/features/kube_features.go@v1.30.14 (SuspendJob: alpha 1.21 off by default, beta 1.22 on, GA 1.24); pkg/registry/batch/job/strategy.go@v1.30.14 (dropDisabledFields: suspend dropped while the gate is off, so 1.21 with the default gates is not modelled as a suspend)',
+    statement:
+      'spec.suspend set to true on a Job makes the Job controller delete every active pod of the Job (1.22+, where SuspendJob is on by default).',
+  },
+  {
+    id: 'job-parallelism-lowered',
+    decidedBy: 'controller',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source:
+      'pkg/controller/job/job_controller.go@v1.20.2 (manageJob: active > parallelism → delete active − parallelism pods); pkg/apis/batch/v1/defaults.go@v1.20.2 (parallelism defaults to 1)',
+    statement:
+      'A lower spec.parallelism makes the Job controller delete the active pods beyond it (all of them at 0); the pods deleted are the difference between status.active and the new parallelism.',
+  },
+  {
+    id: 'job-active-deadline-exceeded',
+    decidedBy: 'controller',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source:
+      'pkg/controller/job/job_controller.go@v1.20.2 (pastActiveDeadline: time since status.startTime ≥ spec.activeDeadlineSeconds → deleteJobPods, Job Failed with DeadlineExceeded)',
+    statement:
+      "A Job's spec.activeDeadlineSeconds set or lowered to at most the Job's age (now − status.startTime) makes the Job controller fail the Job and delete its active pods.",
+  },
+  {
+    id: 'workload-scaled-down',
+    decidedBy: 'controller',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source:
+      'pkg/controller/replicaset/replica_set.go@v1.20.2 (manageReplicas: diff > 0 → getPodsToDelete; ReplicationController runs the same code); pkg/controller/deployment/sync.go@v1.20.2 (scale: the ReplicaSets scaled down); pkg/controller/statefulset/stateful_set_control.go@v1.20.2 (ordinals ≥ replicas are condemned and deleted, highest first); replicas default to 1 (pkg/apis/apps/v1/defaults.go@v1.20.2)',
+    statement:
+      'A lower spec.replicas of a Deployment, ReplicaSet, ReplicationController or StatefulSet deletes running pods: the StatefulSet the highest ordinals (named), the others pods the controller ranks first for deletion.',
+  },
+  {
+    id: 'kruise-scaled-down',
+    decidedBy: 'controller',
+    releases: 'openkruise',
+    firstMinor: 0,
+    lastMinor: null,
+    source:
+      'pkg/controller/cloneset/sync/cloneset_scale.go@v1.8.2 (Scale: diff < 0 → choose pods to delete); pkg/controller/statefulset/stateful_set_control.go@v1.8.2 (condemned ordinals beyond replicas)',
+    statement:
+      'A lower spec.replicas of a CloneSet or Advanced StatefulSet deletes running pods (an Advanced StatefulSet without reserveOrdinals: the highest ordinals, named).',
+  },
+  {
+    id: 'kruise-pods-to-delete',
+    decidedBy: 'controller',
+    releases: 'openkruise',
+    firstMinor: 0,
+    lastMinor: null,
+    source:
+      'pkg/controller/cloneset/sync/cloneset_scale.go@v1.8.2 (Scale: pods named in spec.scaleStrategy.podsToDelete are deleted first); apis/apps/v1alpha1/cloneset_types.go@v1.8.2 (CloneSetScaleStrategy.PodsToDelete)',
+    statement:
+      'A pod name added to spec.scaleStrategy.podsToDelete of a CloneSet makes OpenKruise delete that pod (a new one replaces it unless replicas are lowered too).',
   },
   {
     id: 'kruise-recreate',
