@@ -55,6 +55,13 @@ export type RolloutRuleId =
   | 'pod-ephemeral-subresource'
   | 'pod-ephemeral-immutable'
   | 'pod-spec-immutable'
+  | 'pod-metadata-server-set'
+  | 'pod-active-deadline-value'
+  | 'pod-toleration-values'
+  | 'pod-toleration-comparison'
+  | 'pod-scheduling-gate-values'
+  | 'pod-gated-scheduling-directives'
+  | 'pod-static-no-ephemeral'
   | 'apps-selector-immutable'
   | 'deployment-rollout'
   | 'deployment-paused'
@@ -272,7 +279,7 @@ export const ROLLOUT_RULES: readonly RolloutRule[] = Object.freeze([
     id: 'pod-ephemeral-immutable',
     decidedBy: 'apiserver',
     releases: 'kubernetes',
-    firstMinor: 16,
+    firstMinor: 23,
     lastMinor: null,
     source: `${VALIDATION}@v1.23.0 (ValidatePodEphemeralContainersUpdate: "may not be removed or changed"); ${VALIDATION}@master (ValidatePodUpdate)`,
     statement:
@@ -287,6 +294,78 @@ export const ROLLOUT_RULES: readonly RolloutRule[] = Object.freeze([
     source: `${VALIDATION}@v1.8.0 (ValidatePodUpdate: "pod updates may not change fields other than …")`,
     statement:
       'Any other change of a running Pod\'s spec is refused; the apiserver reports it at `spec` ("pod updates may not change fields other than …" with a diff), the prediction names the first changed field.',
+  },
+  {
+    id: 'pod-metadata-server-set',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source:
+      'staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go@v1.20.2 (ValidateObjectMetaAccessorUpdate: deletionTimestamp, deletionGracePeriodSeconds immutable; no new finalizers once deleting); staging/src/k8s.io/apiserver/pkg/registry/rest/update.go@v1.20.2 (BeforeUpdate: generation, creationTimestamp and a set deletionTimestamp kept from the old object, a removed deletionGracePeriodSeconds restored)',
+    statement:
+      'metadata.deletionTimestamp may not be set by an update, nor deletionGracePeriodSeconds set or changed ("field is immutable" at that field); a change of a set deletionTimestamp, of creationTimestamp or generation, or the removal of deletionGracePeriodSeconds is overwritten with the old value (no effect); finalizers may not be added to a pod being deleted.',
+  },
+  {
+    id: 'pod-active-deadline-value',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source: `${VALIDATION}@v1.20.2 and @v1.37.2 (ValidatePodSpec: activeDeadlineSeconds in [1, MaxInt32], checked on the whole new pod before ValidatePodUpdate's own range [0, MaxInt32])`,
+    statement:
+      'A new spec.activeDeadlineSeconds must be between 1 and 2147483647: 0 or below is refused at spec.activeDeadlineSeconds, though the update rule alone allows 0.',
+  },
+  {
+    id: 'pod-toleration-values',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source: `${VALIDATION}@v1.20.2 and @v1.37.2 (ValidateTolerations, validateTaintEffect; run on the whole new pod and again by validateOnlyAddedTolerations)`,
+    statement:
+      'Every toleration of the new pod is validated: key a qualified name; an empty key only with Exists; tolerationSeconds only with effect NoExecute; Equal (or empty) with a label value (reported at operator), Exists with no value; effect empty or NoSchedule, PreferNoSchedule, NoExecute. The refusal names tolerations[i] and the member.',
+  },
+  {
+    id: 'pod-toleration-comparison',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 35,
+    lastMinor: null,
+    source: `${VALIDATION}@v1.37.2 (ValidateTolerations: Lt/Gt only with AllowTaintTolerationComparisonOperators); pkg/api/pod/util.go@v1.37.2 (allowed when the old pod uses them); pkg/features/kube_features.go@v1.37.2 (TaintTolerationComparisonOperators alpha from 1.35, off)`,
+    statement:
+      'From 1.35, operators Lt and Gt (with a decimal integer value) are accepted when the old pod already uses them (the TaintTolerationComparisonOperators gate is alpha and off, not modelled); otherwise they are an unsupported operator.',
+  },
+  {
+    id: 'pod-scheduling-gate-values',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 27,
+    lastMinor: null,
+    gate: { name: 'PodSchedulingReadiness', on: true },
+    source: `${VALIDATION}@v1.29.6 and @v1.37.2 (validateSchedulingGates: qualified names, no duplicates)`,
+    statement: 'Scheduling gate names must be qualified names without duplicates (refused at spec.schedulingGates[i]).',
+  },
+  {
+    id: 'pod-gated-scheduling-directives',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 27,
+    lastMinor: null,
+    gate: { name: 'PodSchedulingReadiness', on: true },
+    source: `${VALIDATION}@v1.29.6 (ValidatePodUpdate: AllowMutableNodeSelectorAndNodeAffinity for a gated pod, from PodSchedulingReadiness), @v1.30.14 and @v1.37.2 (unconditional; validateNodeSelectorMutation, validateNodeAffinityMutation, validateNodeSelectorTermHasOnlyAdditions); KEP-3838 (beta 1.27)`,
+    statement:
+      'On a pod that still has scheduling gates, spec.nodeSelector may gain entries (not lose or change them) and the required node affinity may be narrowed (set where it had no terms; else the same number of terms, each only gaining match expressions or fields); preferred node affinity may change.',
+  },
+  {
+    id: 'pod-static-no-ephemeral',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 29,
+    lastMinor: null,
+    source: `${VALIDATION}@v1.29.6, @v1.30.14 and @v1.37.2 (ValidatePodEphemeralContainersUpdate: "static pods do not support ephemeral containers", reported at the empty path; kubernetes/kubernetes#113935); absent from @v1.20.2; 1.27–1.28 not read`,
+    statement:
+      'A mirror pod (a static pod, annotation kubernetes.io/config.mirror) takes no ephemeral containers: the ephemeralcontainers subresource refuses them.',
   },
   {
     id: 'apps-selector-immutable',

@@ -48,6 +48,8 @@ const KRUISE_TEST = 'pkg/util/inplaceupdate/inplace_update_defaults_test.go (Tes
 const NEWEST = supportedReleases().at(-1)!;
 const START = '2026-01-01T00:00:00Z';
 const HOUR_AFTER = '2026-01-01T01:00:00Z';
+const K8S_EC_TEST = 'pkg/apis/core/validation/validation_test.go (TestValidatePodEphemeralContainersUpdate)';
+const TERM_A = { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] };
 
 const SCENARIOS: Scenario[] = [
   {
@@ -75,7 +77,12 @@ const SCENARIOS: Scenario[] = [
     at: ['1.8', NEWEST],
     old: pod([c('nginx:1')]),
     new: pod([c('nginx:1')], {}, { annotations: { 'kubernetes.io/config.mirror': 'x' } }),
-    expect: { verdict: 'refused', decidedBy: 'apiserver', exitCode: 2 },
+    expect: {
+      verdict: 'refused',
+      decidedBy: 'apiserver',
+      reportedField: 'metadata.annotations[kubernetes.io/config.mirror]',
+      exitCode: 2,
+    },
   },
   {
     name: 'an added init container is refused (the kubelet would not start it in an initialised pod either)',
@@ -216,7 +223,12 @@ const SCENARIOS: Scenario[] = [
     at: ['1.27', NEWEST],
     old: pod([c('nginx:1')], { schedulingGates: [{ name: 'a' }, { name: 'b' }] }),
     new: pod([c('nginx:1')], { schedulingGates: [{ name: 'a' }, { name: 'c' }] }),
-    expect: { verdict: 'refused', field: 'spec.schedulingGates', exitCode: 2 },
+    expect: {
+      verdict: 'refused',
+      field: 'spec.schedulingGates[1].name',
+      reportedField: 'spec.schedulingGates[1].name',
+      exitCode: 2,
+    },
   },
   {
     name: 'removing a scheduling gate is admitted',
@@ -314,13 +326,237 @@ const SCENARIOS: Scenario[] = [
     expect: { verdict: 'refused', field: 'spec.ephemeralContainers[0]', exitCode: 2 },
   },
   {
-    name: 'before 1.23 (EphemeralContainers alpha, off by default) no ephemeral container can be added or changed',
-    rule: 'pod-ephemeral-immutable',
-    source: 'pkg/apis/core/validation/validation.go@v1.16.0 (ValidatePodEphemeralContainersUpdate behind the gate)',
-    at: ['1.16', '1.22'],
+    name: 'before 1.23 (EphemeralContainers alpha, off by default) a Pod update adding one is refused by the catch-all, at spec',
+    rule: 'pod-spec-immutable',
+    source:
+      'pkg/apis/core/validation/validation.go at v1.20.2 (ValidatePodUpdate: spec.ephemeralContainers is not munged, so the catch-all "pod updates may not change fields" at spec)',
+    at: ['1.16', '1.20', '1.22'],
     old: pod([c('nginx:1')]),
     new: pod([c('nginx:1')], { ephemeralContainers: [{ name: 'debug', image: 'busybox' }] }),
-    expect: { verdict: 'refused', field: 'spec.ephemeralContainers', exitCode: 2 },
+    expect: { verdict: 'refused', field: 'spec.ephemeralContainers', reportedField: 'spec', exitCode: 2 },
+  },
+  {
+    name: 'a changed ephemeral container is refused at spec.ephemeralContainers, the path the apiserver prints',
+    rule: 'pod-ephemeral-immutable',
+    source: `${K8S_EC_TEST} at v1.37.2 ("Ephemeral Container Change" errors at spec.ephemeralContainers)`,
+    at: ['1.23', NEWEST],
+    old: pod([c('nginx:1')], { ephemeralContainers: [{ name: 'debug', image: 'busybox:1' }] }),
+    new: pod([c('nginx:1')], { ephemeralContainers: [{ name: 'debug', image: 'busybox:2' }] }),
+    expect: {
+      verdict: 'refused',
+      field: 'spec.ephemeralContainers[0]',
+      reportedField: 'spec.ephemeralContainers',
+      exitCode: 2,
+    },
+  },
+  {
+    name: 'a static (mirror) pod takes no ephemeral container',
+    rule: 'pod-static-no-ephemeral',
+    source: `${K8S_EC_TEST} at v1.37.2 ("Add ephemeral container to static pod"); validation.go at v1.29.6`,
+    at: ['1.29', NEWEST],
+    old: pod([c('nginx:1')], { nodeName: 'n1' }, { annotations: { 'kubernetes.io/config.mirror': 'h' } }),
+    new: pod(
+      [c('nginx:1')],
+      { nodeName: 'n1', ephemeralContainers: [{ name: 'debug', image: 'busybox' }] },
+      { annotations: { 'kubernetes.io/config.mirror': 'h' } },
+    ),
+    expect: { verdict: 'refused', reportedField: '', exitCode: 2 },
+  },
+  {
+    name: 'activeDeadlineSeconds set to 0 is refused by the object validation, though the update rule allows 0',
+    rule: 'pod-active-deadline-value',
+    source: `${K8S_VALIDATION_TEST} at v1.37.2 ("activeDeadlineSeconds change to zero from nil", "… from positive"); ValidatePodSpec at v1.20.2`,
+    at: ['1.8', '1.20', NEWEST],
+    old: pod([c('nginx:1')], { activeDeadlineSeconds: 30 }),
+    new: pod([c('nginx:1')], { activeDeadlineSeconds: 0 }),
+    expect: { verdict: 'refused', reportedField: 'spec.activeDeadlineSeconds', exitCode: 2 },
+  },
+  {
+    name: 'a negative activeDeadlineSeconds where none was set is refused',
+    rule: 'pod-active-deadline-value',
+    source: `${K8S_VALIDATION_TEST} at v1.37.2 ("activeDeadlineSeconds change to negative from nil")`,
+    at: ['1.20', NEWEST],
+    old: pod([c('nginx:1')]),
+    new: pod([c('nginx:1')], { activeDeadlineSeconds: -1 }),
+    expect: { verdict: 'refused', reportedField: 'spec.activeDeadlineSeconds', exitCode: 2 },
+  },
+  {
+    name: 'an added toleration with an invalid effect is refused at its effect',
+    rule: 'pod-toleration-values',
+    source: `${K8S_VALIDATION_TEST} at v1.37.2 ("added invalid new toleration to existing tolerations in pod spec updates"); validateTaintEffect at v1.20.2`,
+    at: ['1.8', '1.20', NEWEST],
+    old: pod([c('nginx:1')], { tolerations: [{ key: 'a', operator: 'Exists' }] }),
+    new: pod([c('nginx:1')], {
+      tolerations: [
+        { key: 'a', operator: 'Exists' },
+        { key: 'b', operator: 'Equal', value: 'v', effect: 'NoWhere' },
+      ],
+    }),
+    expect: { verdict: 'refused', reportedField: 'spec.tolerations[1].effect', exitCode: 2 },
+  },
+  {
+    name: 'tolerationSeconds without NoExecute, and a value with Exists, are refused where the apiserver reports them',
+    rule: 'pod-toleration-values',
+    source: 'pkg/apis/core/validation/validation_test.go at v1.20.2 (TestValidateTolerations error cases)',
+    at: ['1.20', NEWEST],
+    old: pod([c('nginx:1')]),
+    new: pod([c('nginx:1')], {
+      tolerations: [{ key: 'a', operator: 'Exists', value: 'x', effect: 'NoSchedule' }],
+    }),
+    expect: { verdict: 'refused', reportedField: 'spec.tolerations[0].operator', exitCode: 2 },
+  },
+  {
+    name: 'an Lt toleration is an unsupported operator unless the old pod already uses one (1.35+)',
+    rule: 'pod-toleration-values',
+    source:
+      'pkg/apis/core/validation/validation.go at v1.37.2 (ValidateTolerations: Lt/Gt need AllowTaintTolerationComparisonOperators)',
+    at: ['1.20', NEWEST],
+    old: pod([c('nginx:1')]),
+    new: pod([c('nginx:1')], { tolerations: [{ key: 'a', operator: 'Lt', value: '5' }] }),
+    expect: { verdict: 'refused', reportedField: 'spec.tolerations[0].operator', exitCode: 2 },
+  },
+  {
+    name: 'an Lt toleration added beside one the old pod has is admitted from 1.35',
+    rule: 'pod-toleration-comparison',
+    source: 'pkg/api/pod/util.go at v1.37.2 (allowTaintTolerationComparisonOperators from the old pod spec)',
+    at: ['1.35', NEWEST],
+    old: pod([c('nginx:1')], { tolerations: [{ key: 'a', operator: 'Lt', value: '5' }] }),
+    new: pod([c('nginx:1')], {
+      tolerations: [
+        { key: 'a', operator: 'Lt', value: '5' },
+        { key: 'b', operator: 'Gt', value: '7' },
+      ],
+    }),
+    expect: { verdict: 'in-place', exitCode: 0 },
+  },
+  {
+    name: 'the same on 1.34 is refused: no comparison operators yet',
+    rule: 'pod-toleration-values',
+    source: 'pkg/features/kube_features.go at v1.37.2 (TaintTolerationComparisonOperators: alpha from 1.35)',
+    at: ['1.34'],
+    old: pod([c('nginx:1')], { tolerations: [{ key: 'a', operator: 'Lt', value: '5' }] }),
+    new: pod([c('nginx:1')], {
+      tolerations: [
+        { key: 'a', operator: 'Lt', value: '5' },
+        { key: 'b', operator: 'Gt', value: '7' },
+      ],
+    }),
+    expect: { verdict: 'refused', reportedField: 'spec.tolerations[0].operator', exitCode: 2 },
+  },
+  {
+    name: 'a duplicate scheduling gate is refused by the object validation',
+    rule: 'pod-scheduling-gate-values',
+    source: 'pkg/apis/core/validation/validation.go at v1.29.6 (validateSchedulingGates: Duplicate)',
+    at: ['1.27', NEWEST],
+    old: pod([c('nginx:1')], { schedulingGates: [{ name: 'a' }, { name: 'b' }] }),
+    new: pod([c('nginx:1')], { schedulingGates: [{ name: 'a' }, { name: 'a' }] }),
+    expect: { verdict: 'refused', reportedField: 'spec.schedulingGates[1]', exitCode: 2 },
+  },
+  {
+    name: 'setting metadata.deletionTimestamp is refused',
+    rule: 'pod-metadata-server-set',
+    source: `${K8S_VALIDATION_TEST} at v1.37.2 ("deletion timestamp added"); objectmeta.go at v1.20.2`,
+    at: ['1.8', '1.20', NEWEST],
+    old: pod([c('nginx:1')]),
+    new: pod([c('nginx:1')], {}, { deletionTimestamp: '2026-01-01T00:00:00Z' }),
+    expect: { verdict: 'refused', reportedField: 'metadata.deletionTimestamp', exitCode: 2 },
+  },
+  {
+    name: 'changing deletionGracePeriodSeconds is refused',
+    rule: 'pod-metadata-server-set',
+    source: `${K8S_VALIDATION_TEST} at v1.37.2 ("deletion grace period seconds changed")`,
+    at: ['1.20', NEWEST],
+    old: pod([c('nginx:1')], {}, { deletionTimestamp: START, deletionGracePeriodSeconds: 30 }),
+    new: pod([c('nginx:1')], {}, { deletionTimestamp: START, deletionGracePeriodSeconds: 0 }),
+    expect: { verdict: 'refused', reportedField: 'metadata.deletionGracePeriodSeconds', exitCode: 2 },
+  },
+  {
+    name: 'a finalizer added to a pod being deleted is refused',
+    rule: 'pod-metadata-server-set',
+    source: 'staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go at v1.20.2 (ValidateNoNewFinalizers)',
+    at: ['1.20', NEWEST],
+    old: pod([c('nginx:1')], {}, { deletionTimestamp: START }),
+    new: pod([c('nginx:1')], {}, { deletionTimestamp: START, finalizers: ['x/y'] }),
+    expect: { verdict: 'refused', reportedField: 'metadata.finalizers', exitCode: 2 },
+  },
+  {
+    name: 'a set deletionTimestamp changed along with a label: BeforeUpdate puts the old time back, the label is admitted',
+    rule: 'pod-metadata-mutable',
+    source:
+      'staging/src/k8s.io/apiserver/pkg/registry/rest/update.go at v1.20.2 (BeforeUpdate runs before validation; the unit table of ValidatePodUpdate, "deletion timestamp removed", skips it)',
+    at: ['1.20', NEWEST],
+    old: pod([c('nginx:1')], {}, { deletionTimestamp: START, labels: { a: '1' } }),
+    new: pod([c('nginx:1')], {}, { deletionTimestamp: HOUR_AFTER, labels: { a: '2' } }),
+    expect: { verdict: 'in-place', exitCode: 0 },
+  },
+  {
+    name: 'a gated pod may gain a nodeSelector entry',
+    rule: 'pod-gated-scheduling-directives',
+    source: `${K8S_VALIDATION_TEST} at v1.37.2 ("adding node selector is allowed for gated pods")`,
+    at: ['1.27', '1.30', NEWEST],
+    old: pod([c('nginx:1')], { schedulingGates: [{ name: 'g' }], nodeSelector: { a: '1' } }),
+    new: pod([c('nginx:1')], { schedulingGates: [{ name: 'g' }], nodeSelector: { a: '1', b: '2' } }),
+    expect: { verdict: 'in-place', requests: ['update'], exitCode: 0 },
+  },
+  {
+    name: "a gated pod's nodeSelector entry may not change",
+    rule: 'pod-gated-scheduling-directives',
+    source: `${K8S_VALIDATION_TEST} at v1.37.2 ("modifying value of existing node selector is not allowed")`,
+    at: ['1.27', NEWEST],
+    old: pod([c('nginx:1')], { schedulingGates: [{ name: 'g' }], nodeSelector: { a: '1' } }),
+    new: pod([c('nginx:1')], { schedulingGates: [{ name: 'g' }], nodeSelector: { a: '2' } }),
+    expect: { verdict: 'refused', reportedField: 'spec.nodeSelector', exitCode: 2 },
+  },
+  {
+    name: "a gated pod's required node affinity term may gain a match expression, not lose a term",
+    rule: 'pod-gated-scheduling-directives',
+    source: `${K8S_VALIDATION_TEST} at v1.37.2 ("nodeSelectorTerms addition on gated pod should fail", node affinity additions)`,
+    at: ['1.27', NEWEST],
+    old: pod([c('nginx:1')], {
+      schedulingGates: [{ name: 'g' }],
+      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [TERM_A] } } },
+    }),
+    new: pod([c('nginx:1')], {
+      schedulingGates: [{ name: 'g' }],
+      affinity: {
+        nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [TERM_A, TERM_A] } },
+      },
+    }),
+    expect: {
+      verdict: 'refused',
+      reportedField: 'spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms',
+      exitCode: 2,
+    },
+  },
+  {
+    name: 'a narrowed term is admitted',
+    rule: 'pod-gated-scheduling-directives',
+    source: `${K8S_VALIDATION_TEST} at v1.37.2 (node affinity: additions to matchExpressions allowed for gated pods)`,
+    at: ['1.27', NEWEST],
+    old: pod([c('nginx:1')], {
+      schedulingGates: [{ name: 'g' }],
+      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [TERM_A] } } },
+    }),
+    new: pod([c('nginx:1')], {
+      schedulingGates: [{ name: 'g' }],
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [{ matchExpressions: [...TERM_A.matchExpressions, { key: 'z', operator: 'Exists' }] }],
+          },
+        },
+      },
+    }),
+    expect: { verdict: 'in-place', exitCode: 0 },
+  },
+  {
+    name: 'the same nodeSelector addition on a pod without gates is refused at spec',
+    rule: 'pod-spec-immutable',
+    source: `${K8S_VALIDATION_TEST} at v1.37.2 ("adding node selector is not allowed for non-gated pods")`,
+    at: ['1.26', '1.27', NEWEST],
+    old: pod([c('nginx:1')], { nodeSelector: { a: '1' } }),
+    new: pod([c('nginx:1')], { nodeSelector: { a: '1', b: '2' } }),
+    expect: { verdict: 'refused', field: 'spec.nodeSelector.b', reportedField: 'spec', exitCode: 2 },
   },
   {
     name: 'a Pod env change is refused at spec.containers[0].env, at every release',
