@@ -7,12 +7,11 @@ import type { JsonPathSegment } from '../errors.js';
 import { isPlainObject } from '../decode/input.js';
 import { deepEqual } from '../go/value-diff.js';
 import type { ReleaseInfo } from '../registry/registry.js';
-import { parseQuantity, quantityString } from '../quantity/quantity.js';
-import { JsonNumber } from '../json/number.js';
 import { fieldPath, isAbsent, valueAt, type TemplateChange } from './template-diff.js';
 import { rolloutRule, type RolloutRuleId } from './rollout-rules.js';
 import { invalidPodValue } from './pod-values.js';
 import { gatedDirectivesRefusal } from './gated-directives.js';
+import { resizeInUpdateRefusal, resizeSubresourceRefusal } from './pod-resize.js';
 
 /** What the apiserver does with a Pod edit. */
 export type PodUpdateVerdict =
@@ -38,11 +37,6 @@ const obj = (v: unknown): Obj => (isPlainObject(v) ? v : {});
 const MIRROR = 'kubernetes.io/config.mirror';
 /** The mirror annotation as the apiserver prints its path (field.Path Key: no quotes). */
 const MIRROR_PATH = `metadata.annotations[${MIRROR}]`;
-/**
- * Sidecars (restartable init containers) resize from 1.33: kubernetes/kubernetes#128367 (milestone
- * v1.33), with 1.32 only relaxing the resize-policy validation for a rollback from 1.33 (#128754).
- */
-const SIDECAR_RESIZE_MINOR = 33;
 
 /** The first release of a rule row (the rows carry the boundaries and their sources). */
 const since = (id: RolloutRuleId): number => rolloutRule(id).firstMinor;
@@ -152,9 +146,15 @@ export function checkPodUpdate(
         continue;
       }
       if (field[0] === 'image') return refuse('pod-image', c.path, 'Required value: the image may not be removed');
-      if (field[0] === 'resources' && resize && resizable(key, newSpec, index, field, info)) {
+      // Which resource changes a release admits is judged on the whole pods after the loop.
+      if (field[0] === 'resources' && resize) {
         resized ??= c;
         admit(resize, resize === 'pod-resize-subresource' ? 'resize' : 'update');
+        // An init container's resize is a rule of its own (sidecars 1.33+, others 1.36+), checked after the loop.
+        if (key === 'initContainers' && resize === 'pod-resize-subresource') {
+          const sidecar = obj(valueAt(newSpec, [key, index ?? -1]))['restartPolicy'] === 'Always';
+          admit(sidecar ? 'pod-resize-sidecar' : 'pod-resize-init', 'resize');
+        }
         continue;
       }
       return refuse('pod-spec-immutable', c.path, forbidden, 'spec');
@@ -238,8 +238,12 @@ export function checkPodUpdate(
     return refuse('pod-spec-immutable', c.path, forbidden, 'spec');
   }
 
-  if (resized && qosClass(oldSpec) !== qosClass(newSpec)) {
-    return refuse('pod-resize-qos', resized.path, `Pod QoS is immutable (${qosClass(oldSpec)} → ${qosClass(newSpec)})`);
+  if (resized) {
+    const refusal =
+      resize === 'pod-resize-subresource'
+        ? resizeSubresourceRefusal(oldPod, newPod, info)
+        : resizeInUpdateRefusal(oldPod, newPod);
+    if (refusal) return refuse(refusal.ruleId, resized.path, refusal.reason, refusal.reportedField);
   }
   // From 1.33 a resize is its own request, which changes nothing else.
   if (requests.has('resize') && requests.has('update') && resized) {
@@ -261,22 +265,6 @@ function updatableFields(info: ReleaseInfo, resize: RolloutRuleId | null): strin
   if (resize === 'pod-resources-update') out.push('spec.containers[*].resources (for CPU/memory only)');
   if (info.minor >= since('pod-scheduling-gates-removed')) out.push('spec.schedulingGates (only deletions)');
   return out;
-}
-
-/** cpu/memory requests or limits of a container (1.27+) or a sidecar (1.33+, SIDECAR_RESIZE_MINOR), nothing else of resources. */
-function resizable(
-  list: JsonPathSegment | undefined,
-  spec: Obj,
-  index: JsonPathSegment | undefined,
-  field: readonly JsonPathSegment[],
-  info: ReleaseInfo,
-): boolean {
-  if (list === 'initContainers') {
-    const c = obj(valueAt(spec, ['initContainers', index ?? -1]));
-    if (!(info.minor >= SIDECAR_RESIZE_MINOR && c['restartPolicy'] === 'Always')) return false;
-  }
-  const [, kind, resource] = field;
-  return (kind === 'limits' || kind === 'requests') && (resource === 'cpu' || resource === 'memory');
 }
 
 /**
@@ -339,42 +327,4 @@ function onlyAddedTolerations(before: unknown, after: unknown): number | null {
   const strip = (t: unknown) => Object.fromEntries(Object.entries(obj(t)).filter(([k]) => k !== 'tolerationSeconds'));
   const i = a.findIndex((t) => !b.some((n) => deepEqual(strip(t), strip(n))));
   return i < 0 ? null : i;
-}
-
-/** The pod's QoS class from its containers' cpu and memory (pkg/apis/core/helper/qos GetPodQOS). */
-export function qosClass(spec: Obj): 'Guaranteed' | 'Burstable' | 'BestEffort' {
-  const containers = [
-    ...(Array.isArray(spec['containers']) ? (spec['containers'] as unknown[]) : []),
-    ...(Array.isArray(spec['initContainers']) ? (spec['initContainers'] as unknown[]) : []),
-  ];
-  let any = false;
-  let guaranteed = true;
-  for (const c of containers) {
-    const res = obj(obj(c)['resources']);
-    const limits = obj(res['limits']);
-    const requests = obj(res['requests']);
-    for (const r of ['cpu', 'memory']) {
-      const l = limits[r];
-      // A request defaults to its limit when only the limit is given.
-      const q = requests[r] ?? l;
-      if (!isAbsent(l) || !isAbsent(q)) any = true;
-      if (isAbsent(l) || !sameQuantity(q, l)) guaranteed = false;
-    }
-  }
-  if (!any) return 'BestEffort';
-  return guaranteed ? 'Guaranteed' : 'Burstable';
-}
-
-/** Equal as quantities (`1` and `1000m` are); text that is no quantity compares as text. */
-function sameQuantity(a: unknown, b: unknown): boolean {
-  const canonical = (v: unknown): string => {
-    // A JsonNumber (numbers kept as source text) prints its text.
-    const text = typeof v === 'string' || typeof v === 'number' ? String(v) : v instanceof JsonNumber ? v.text : '';
-    try {
-      return quantityString(parseQuantity(text));
-    } catch {
-      return text;
-    }
-  };
-  return canonical(a) === canonical(b);
 }

@@ -52,6 +52,13 @@ export type RolloutRuleId =
   | 'pod-resources-update'
   | 'pod-resize-subresource'
   | 'pod-resize-qos'
+  | 'pod-resize-removal'
+  | 'pod-resize-memory-limit-decrease'
+  | 'pod-resize-pod-level-resources'
+  | 'pod-resize-static-or-windows'
+  | 'pod-resize-node-support'
+  | 'pod-resize-sidecar'
+  | 'pod-resize-init'
   | 'pod-ephemeral-subresource'
   | 'pod-ephemeral-immutable'
   | 'pod-spec-immutable'
@@ -263,6 +270,82 @@ export const ROLLOUT_RULES: readonly RolloutRule[] = Object.freeze([
     gate: { name: 'InPlacePodVerticalScaling', on: true },
     source: `${VALIDATION}@v1.27.0 (ValidatePodUpdate: "Pod QoS is immutable"); ${VALIDATION}@v1.33.0 (ValidatePodResize)`,
     statement: "A resize may not change the pod's QoS class (Guaranteed, Burstable, BestEffort).",
+  },
+  {
+    id: 'pod-resize-removal',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 32,
+    lastMinor: null,
+    gate: { name: 'InPlacePodVerticalScaling', on: true },
+    source: `${VALIDATION}@v1.32.13 (ValidatePodResize: resourcesRemoved), @v1.33.13–@v1.37.2 (validateContainerResize); on 1.27–1.31 the update's munge (@v1.29.6, @v1.30.14, @v1.31.14 mungeCpuMemResources) lets cpu and memory entries go`,
+    statement:
+      'From 1.32 a resize may not remove a resource request or limit (refused at spec.containers[i].resources.requests or .limits; sidecars likewise); a whole limits or requests map may be added to a container that had none.',
+  },
+  {
+    id: 'pod-resize-memory-limit-decrease',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 33,
+    lastMinor: 33,
+    gate: { name: 'InPlacePodVerticalScaling', on: true },
+    source: `${VALIDATION}@v1.33.13 (validateContainerResize: memory limits may not be decreased or added unless the memory resizePolicy is RestartContainer); absent from @v1.32.13 and @v1.34.4`,
+    statement:
+      "On 1.33 only, a memory limit may not be lowered (or added) by a resize unless the container's memory resizePolicy is RestartContainer (refused at spec.containers[i].resources.limits[memory]).",
+  },
+  {
+    id: 'pod-resize-pod-level-resources',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 32,
+    lastMinor: 35,
+    gate: { name: 'InPlacePodVerticalScaling', on: true },
+    source: `${VALIDATION}@v1.32.13, @v1.33.13, @v1.34.4 ("pods with pod-level resources cannot be resized"), @v1.35.4 (unless InPlacePodLevelResourcesVerticalScaling, alpha and off); pkg/features/kube_features.go@v1.37.2 (beta, on, from 1.36; its pod-level checks are not modelled)`,
+    statement:
+      'A pod with pod-level resources (spec.resources) cannot be resized on 1.32–1.35 (refused at the empty path).',
+  },
+  {
+    id: 'pod-resize-static-or-windows',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 32,
+    lastMinor: null,
+    gate: { name: 'InPlacePodVerticalScaling', on: true },
+    source: `${VALIDATION}@v1.32.13–@v1.37.2 (ValidatePodResize: "static pods cannot be resized", "windows pods cannot be resized")`,
+    statement:
+      'A static (mirror) pod or a Windows pod (spec.os.name windows) cannot be resized (refused at the empty path).',
+  },
+  {
+    id: 'pod-resize-node-support',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 32,
+    lastMinor: null,
+    gate: { name: 'InPlacePodVerticalScaling', on: true },
+    source: `${VALIDATION}@v1.32.13–@v1.37.2 (isPodResizeRequestSupported: the first running container's status must report resources)`,
+    statement:
+      "A resize is refused (at spec) when the old pod's status shows a running container without status resources: its node's kubelet does not resize.",
+  },
+  {
+    id: 'pod-resize-sidecar',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 33,
+    lastMinor: null,
+    gate: { name: 'InPlacePodVerticalScaling', on: true },
+    source: `${VALIDATION}@v1.33.13 (ValidatePodResize: restartable init containers munged like containers, with SidecarContainers); @v1.32.13 munges containers only (a sidecar resize meets "only cpu and memory resources are mutable" at spec)`,
+    statement: 'Sidecars (init containers with restartPolicy Always) are resized like containers from 1.33.',
+  },
+  {
+    id: 'pod-resize-init',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 36,
+    lastMinor: null,
+    gate: { name: 'InPlacePodVerticalScaling', on: true },
+    source: `${VALIDATION}@v1.36.3 and @v1.37.2 (ValidatePodResize: InPlacePodVerticalScalingInitContainers, beta and on from 1.36, GA 1.37); @v1.35.4 ("resources for non-sidecar init containers are immutable")`,
+    statement:
+      'From 1.36 the cpu and memory of regular init containers may be resized too; before, a resize touching them is refused at spec.',
   },
   {
     id: 'pod-ephemeral-subresource',

@@ -48,6 +48,7 @@ const KRUISE_TEST = 'pkg/util/inplaceupdate/inplace_update_defaults_test.go (Tes
 const NEWEST = supportedReleases().at(-1)!;
 const START = '2026-01-01T00:00:00Z';
 const HOUR_AFTER = '2026-01-01T01:00:00Z';
+const K8S_RESIZE_TEST = 'pkg/apis/core/validation/validation_test.go (TestValidatePodResize)';
 const K8S_EC_TEST = 'pkg/apis/core/validation/validation_test.go (TestValidatePodEphemeralContainersUpdate)';
 const TERM_A = { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] };
 
@@ -306,6 +307,176 @@ const SCENARIOS: Scenario[] = [
     old: pod([c('nginx:1', res({ cpu: '1', memory: '512Mi' }, { cpu: '1', memory: '1Gi' }))]),
     new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }, { cpu: '1', memory: '1Gi' }))]),
     expect: { verdict: 'refused', ruleId: 'pod-resize-qos', exitCode: 2 },
+  },
+  {
+    name: 'a removed memory limit is refused at …resources.limits from 1.32',
+    rule: 'pod-resize-removal',
+    source: `${K8S_RESIZE_TEST} at v1.33.13 ("Pod QoS unchanged, burstable -> burstable, remove memory limit"); ValidatePodResize at v1.32.13`,
+    at: ['1.32', '1.33', NEWEST],
+    options: { featureGates: { InPlacePodVerticalScaling: true } },
+    old: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }, { cpu: '2', memory: '2Gi' }))]),
+    new: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }, { cpu: '2' }))]),
+    expect: { verdict: 'refused', reportedField: 'spec.containers[0].resources.limits', exitCode: 2 },
+  },
+  {
+    name: 'a removed request likewise, at …resources.requests',
+    rule: 'pod-resize-removal',
+    source: `${K8S_RESIZE_TEST} at v1.33.13 ("… remove cpu request")`,
+    at: ['1.32', NEWEST],
+    options: { featureGates: { InPlacePodVerticalScaling: true } },
+    // Requests only: with limits, the apiserver's defaulting would put a removed request back from its limit.
+    old: pod([c('nginx:1', { resources: { requests: { cpu: '500m', memory: '1Gi' } } })]),
+    new: pod([c('nginx:1', { resources: { requests: { memory: '1Gi' } } })]),
+    expect: { verdict: 'refused', reportedField: 'spec.containers[0].resources.requests', exitCode: 2 },
+  },
+  {
+    name: 'on 1.27–1.31 the update munges cpu and memory away: the same removal is admitted when the QoS class holds',
+    rule: 'pod-resources-update',
+    source: 'pkg/apis/core/validation/validation.go at v1.30.14 and v1.31.14 (ValidatePodUpdate: mungeCpuMemResources)',
+    at: ['1.27', '1.31'],
+    options: { featureGates: { InPlacePodVerticalScaling: true } },
+    old: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }, { cpu: '2', memory: '2Gi' }))]),
+    new: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }, { cpu: '2' }))]),
+    expect: { verdict: 'in-place', requests: ['update'], exitCode: 0 },
+  },
+  {
+    name: 'a limits map added to a requests-only container is admitted when the QoS class holds',
+    rule: 'pod-resize-subresource',
+    source: `${K8S_RESIZE_TEST} at v1.33.13 ("Pod QoS unchanged, burstable -> burstable, add limits"); dropCPUMemoryUpdates (a nil old list admits any new one)`,
+    at: ['1.33', NEWEST],
+    old: pod([c('nginx:1', { resources: { requests: { cpu: '500m' } } })]),
+    new: pod([c('nginx:1', { resources: { requests: { cpu: '500m' }, limits: { cpu: '1' } } })]),
+    expect: { verdict: 'in-place', requests: ['resize'], exitCode: 0 },
+  },
+  {
+    name: 'the QoS class may not change: reported at metadata on 1.27–1.31 (update), at spec from 1.32 (resize)',
+    rule: 'pod-resize-qos',
+    source: `${K8S_RESIZE_TEST} at v1.33.13 ("Pod QoS change, burstable -> guaranteed"); validation.go at v1.30.14 (field.Invalid(fldPath = metadata, "Pod QoS is immutable"))`,
+    at: ['1.32', '1.33', NEWEST],
+    options: { featureGates: { InPlacePodVerticalScaling: true } },
+    old: pod([c('nginx:1', res({ cpu: '1', memory: '512Mi' }, { cpu: '1', memory: '1Gi' }))]),
+    new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }, { cpu: '1', memory: '1Gi' }))]),
+    expect: { verdict: 'refused', reportedField: 'spec', exitCode: 2 },
+  },
+  {
+    name: 'the same QoS change in a 1.27–1.31 update is reported at metadata',
+    rule: 'pod-resize-qos',
+    source:
+      'pkg/apis/core/validation/validation.go at v1.29.6, v1.30.14, v1.31.14 (ValidatePodUpdate: "Pod QoS is immutable" at metadata)',
+    at: ['1.27', '1.31'],
+    options: { featureGates: { InPlacePodVerticalScaling: true } },
+    old: pod([c('nginx:1', res({ cpu: '1', memory: '512Mi' }, { cpu: '1', memory: '1Gi' }))]),
+    new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }, { cpu: '1', memory: '1Gi' }))]),
+    expect: { verdict: 'refused', reportedField: 'metadata', exitCode: 2 },
+  },
+  {
+    name: 'a lowered memory limit (default resizePolicy) is refused on 1.33 only',
+    rule: 'pod-resize-memory-limit-decrease',
+    source: `${K8S_RESIZE_TEST} at v1.33.13 ("no restart policy: memory limit decrease")`,
+    at: ['1.33'],
+    old: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }, { cpu: '2', memory: '2Gi' }))]),
+    new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }, { cpu: '2', memory: '1536Mi' }))]),
+    expect: { verdict: 'refused', reportedField: 'spec.containers[0].resources.limits[memory]', exitCode: 2 },
+  },
+  {
+    name: 'the same with resizePolicy RestartContainer, or on 1.34+, is admitted',
+    rule: 'pod-resize-subresource',
+    source: `${K8S_RESIZE_TEST} at v1.33.13 ("RestartContainer: memory limit decrease") and v1.37.2 ("no restart policy: memory limit decrease" admitted)`,
+    at: ['1.34', NEWEST],
+    old: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }, { cpu: '2', memory: '2Gi' }))]),
+    new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }, { cpu: '2', memory: '1536Mi' }))]),
+    expect: { verdict: 'in-place', requests: ['resize'], exitCode: 0 },
+  },
+  {
+    name: 'a pod with pod-level resources cannot be resized on 1.32–1.35',
+    rule: 'pod-resize-pod-level-resources',
+    source: `${K8S_RESIZE_TEST} at v1.33.13 ("pod-level resources with container cpu limit change")`,
+    at: ['1.32', '1.35'],
+    options: { featureGates: { InPlacePodVerticalScaling: true } },
+    old: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))], { resources: { limits: { cpu: '4' } } }),
+    new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }))], { resources: { limits: { cpu: '4' } } }),
+    expect: { verdict: 'refused', reportedField: '', exitCode: 2 },
+  },
+  {
+    name: 'a Windows pod cannot be resized',
+    rule: 'pod-resize-static-or-windows',
+    source: `${K8S_RESIZE_TEST} at v1.33.13 ("windows pod, resource change")`,
+    at: ['1.32', NEWEST],
+    options: { featureGates: { InPlacePodVerticalScaling: true } },
+    old: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))], { os: { name: 'windows' } }),
+    new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }))], { os: { name: 'windows' } }),
+    expect: { verdict: 'refused', reportedField: '', exitCode: 2 },
+  },
+  {
+    name: "a pod whose running container's status has no resources sits on a node that does not resize",
+    rule: 'pod-resize-node-support',
+    source: `${K8S_RESIZE_TEST} at v1.33.13 ("Pod with nil Resource field in Status")`,
+    at: ['1.32', NEWEST],
+    options: { featureGates: { InPlacePodVerticalScaling: true } },
+    old: {
+      ...pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))]),
+      status: { containerStatuses: [{ name: 'web', state: { running: {} } }] },
+    },
+    new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }))]),
+    expect: { verdict: 'refused', reportedField: 'spec', exitCode: 2 },
+  },
+  {
+    name: 'a sidecar resize is admitted from 1.33; on 1.32 only containers are munged',
+    rule: 'pod-resize-sidecar',
+    source: `${K8S_RESIZE_TEST} at v1.33.13 ("cpu limit change for sidecar containers"); ValidatePodResize at v1.32.13`,
+    at: ['1.33', NEWEST],
+    old: pod([c('nginx:1')], {
+      initContainers: [
+        { name: 'proxy', image: 'envoy', restartPolicy: 'Always', ...res({ cpu: '500m', memory: '1Gi' }) },
+      ],
+    }),
+    new: pod([c('nginx:1')], {
+      initContainers: [{ name: 'proxy', image: 'envoy', restartPolicy: 'Always', ...res({ cpu: '1', memory: '1Gi' }) }],
+    }),
+    expect: { verdict: 'in-place', requests: ['resize'], exitCode: 0 },
+  },
+  {
+    name: 'the sidecar resize on 1.32 is refused at spec',
+    rule: 'pod-spec-immutable',
+    source: 'pkg/apis/core/validation/validation.go at v1.32.13 (ValidatePodResize: init containers not munged)',
+    at: ['1.32'],
+    options: { featureGates: { InPlacePodVerticalScaling: true } },
+    old: pod([c('nginx:1')], {
+      initContainers: [
+        { name: 'proxy', image: 'envoy', restartPolicy: 'Always', ...res({ cpu: '500m', memory: '1Gi' }) },
+      ],
+    }),
+    new: pod([c('nginx:1')], {
+      initContainers: [{ name: 'proxy', image: 'envoy', restartPolicy: 'Always', ...res({ cpu: '1', memory: '1Gi' }) }],
+    }),
+    expect: { verdict: 'refused', reportedField: 'spec', exitCode: 2 },
+  },
+  {
+    name: 'a regular init container resize is refused before 1.36 and admitted from 1.36',
+    rule: 'pod-resize-init',
+    source:
+      'pkg/apis/core/validation/validation.go at v1.35.4 ("resources for non-sidecar init containers are immutable") and v1.36.3 (InPlacePodVerticalScalingInitContainers)',
+    at: ['1.36', NEWEST],
+    old: pod([c('nginx:1')], {
+      initContainers: [{ name: 'init', image: 'busybox', ...res({ cpu: '500m', memory: '1Gi' }) }],
+    }),
+    new: pod([c('nginx:1')], {
+      initContainers: [{ name: 'init', image: 'busybox', ...res({ cpu: '1', memory: '1Gi' }) }],
+    }),
+    expect: { verdict: 'in-place', requests: ['resize'], exitCode: 0 },
+  },
+  {
+    name: 'the regular init container resize on 1.35 is refused at spec',
+    rule: 'pod-spec-immutable',
+    source: 'pkg/apis/core/validation/validation.go at v1.35.4 (ValidatePodResize)',
+    at: ['1.33', '1.35'],
+    old: pod([c('nginx:1')], {
+      initContainers: [{ name: 'init', image: 'busybox', ...res({ cpu: '500m', memory: '1Gi' }) }],
+    }),
+    new: pod([c('nginx:1')], {
+      initContainers: [{ name: 'init', image: 'busybox', ...res({ cpu: '1', memory: '1Gi' }) }],
+    }),
+    expect: { verdict: 'refused', reportedField: 'spec', exitCode: 2 },
   },
   {
     name: 'an added ephemeral container goes through the ephemeralcontainers subresource; the kubelet starts it',
