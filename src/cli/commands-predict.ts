@@ -125,6 +125,12 @@ const predictRow = z.looseObject({
   changes: z.array(z.string()),
   hashedChanges: z.array(z.string()),
   podRecreated: z.boolean(),
+  kruiseReady: z
+    .boolean()
+    .nullable()
+    .describe(
+      "OpenKruise in place (v1.8, v1.9): whether its readiness check matches the hash the node's kubelet stores for this restarted container (false: it falls back to image IDs, and a tag moved to the same digest never reads as updated); null otherwise",
+    ),
 });
 
 type PredictRow = z.infer<typeof predictRow>;
@@ -162,9 +168,11 @@ function rowsOf(id: string, doc: unknown, r: RolloutPrediction): PredictRow[] {
       changes: r.changes,
       hashedChanges: [],
       podRecreated: r.verdict === 'replaced' || r.verdict === 'delete',
+      kruiseReady: null,
     }));
   }
   const byController = new Map(r.controllerRestarts.map((c) => [c.name, c.reason]));
+  const ready = new Map((r.kruiseReadiness ?? []).map((x) => [x.name, x]));
   return k.containers.map((c) => {
     const controller = byController.get(c.name);
     const recreated = k.podRecreated && c.action === 'keep';
@@ -184,6 +192,7 @@ function rowsOf(id: string, doc: unknown, r: RolloutPrediction): PredictRow[] {
       changes: c.changes,
       hashedChanges: c.hashedChanges,
       podRecreated: k.podRecreated,
+      kruiseReady: ready.get(c.name)?.hashMatches ?? null,
     };
   });
 }

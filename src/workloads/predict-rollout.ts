@@ -23,6 +23,7 @@ import { kruiseRollout, type KruiseKind } from './openkruise.js';
 import { resolveOpenKruise, type OpenKruiseOptions } from './openkruise-release.js';
 import { rolloutRule, type RolloutDecider, type RolloutRuleId } from './rollout-rules.js';
 import { kruiseDeletion, nativeDeletion, podDeletion, type PodDeletion } from './pod-deletions.js';
+import { kruiseReadiness, type KruiseReadiness } from './openkruise-readiness.js';
 import type { Decision, RolloutVerdict } from './verdict.js';
 
 /**
@@ -121,6 +122,11 @@ export interface RolloutPrediction {
   kubelet?: RestartPrediction;
   /** Containers OpenKruise restarts itself (in place, env from metadata). */
   controllerRestarts: ControllerRestart[];
+  /**
+   * For an OpenKruise in-place update (v1.8 and v1.9 modelled): per container the kubelet
+   * restarts, whether OpenKruise's readiness check will see it as updated.
+   */
+  kruiseReadiness?: KruiseReadiness[];
   /** Running containers restarted in place (kubelet and controller). */
   restarts: number;
   /** 0 nothing restarts, is replaced or deleted now; 1 something restarts, is replaced or deleted; 2 refused or not predictable. */
@@ -239,13 +245,25 @@ export function predictRollout(
     const restarts = [...(d.envRestarts ?? new Map<string, string>())]
       .filter(([name]) => k.containers.some((c) => c.name === name && c.action === 'keep'))
       .map(([name, reason]) => ({ name, reason: `restarted by OpenKruise (InPlaceUpdateEnvFromMetadata): ${reason}` }));
-    return inPlace({ ...withKruise, controllerRestarts: restarts }, k, {
+    const specs = new Map(
+      (Array.isArray(obj(newT.spec)['containers']) ? (obj(newT.spec)['containers'] as unknown[]) : []).map((c) => [
+        String(obj(c)['name']),
+        c,
+      ]),
+    );
+    const readiness = kruiseReadiness(kruise.minor, k, specs);
+    const prediction = inPlace({ ...withKruise, controllerRestarts: restarts }, k, {
       ruleId: d.ruleId,
       reason: d.reason,
       pods: d.pods,
       changes: names,
-      admittedBy: [...(d.inPlaceRules ?? []), ...(restarts.length > 0 ? (['kruise-env-from-metadata'] as const) : [])],
+      admittedBy: [
+        ...(d.inPlaceRules ?? []),
+        ...(restarts.length > 0 ? (['kruise-env-from-metadata'] as const) : []),
+        ...(readiness && readiness.length > 0 ? (['kruise-readiness-hash'] as const) : []),
+      ],
     });
+    return readiness ? { ...prediction, kruiseReadiness: readiness } : prediction;
   }
   if (!isKruise && (NATIVE_KINDS as readonly string[]).includes(kind)) {
     const changes = diffTemplates(

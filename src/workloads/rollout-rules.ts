@@ -88,6 +88,7 @@ export type RolloutRuleId =
   | 'workload-scaled-down'
   | 'kruise-scaled-down'
   | 'kruise-pods-to-delete'
+  | 'kruise-readiness-hash'
   | 'kruise-recreate'
   | 'kruise-in-place-image'
   | 'kruise-in-place-metadata'
@@ -643,6 +644,16 @@ export const ROLLOUT_RULES: readonly RolloutRule[] = Object.freeze([
       'pkg/controller/cloneset/sync/cloneset_scale.go@v1.8.2 (Scale: pods named in spec.scaleStrategy.podsToDelete are deleted first); apis/apps/v1alpha1/cloneset_types.go@v1.8.2 (CloneSetScaleStrategy.PodsToDelete)',
     statement:
       'A pod name added to spec.scaleStrategy.podsToDelete of a CloneSet makes OpenKruise delete that pod (a new one replaces it unless replicas are lowered too).',
+  },
+  {
+    id: 'kruise-readiness-hash',
+    decidedBy: 'controller',
+    releases: 'openkruise',
+    firstMinor: 8,
+    lastMinor: 9,
+    source: `${KRUISE_DEFAULTS}@v1.8.2 and @v1.9.0 (defaultCheckContainersInPlaceUpdateCompleted, checkAllContainersHashConsistent: kubeletcontainer.HashContainer of the vendored k8s.io/kubernetes — v1.30.10 in v1.8.2's go.mod, v1.32.10 in v1.9.0's — and from v1.9.0 its own JSON hashContainer, against the runtime hash kruise-daemon reads; else the image ID comparison); openkruise/kruise#2297`,
+    statement:
+      "After an in-place update OpenKruise reads a container as updated when the hash the node's kubelet stored equals a hash it computes itself (v1.8: the 1.30 JSON form only; v1.9: the 1.31+ name-and-image form or the JSON form); otherwise it compares image IDs, and a new tag with the old digest leaves InPlaceUpdateReady false for good.",
   },
   {
     id: 'kruise-recreate',

@@ -284,6 +284,21 @@ describe('predict', () => {
       ['keep', 'kubelet', 'in-place'],
     ]);
     expect(doc.summary.restarts).toBe(1);
+    // OpenKruise v1.8 hashes as Kubernetes 1.30 does; a 1.31 kubelet stores the name-and-image hash.
+    const ready = (o: string) =>
+      (JSON.parse(o) as { rows: { container: string; kruiseReady: boolean | null }[] }).rows.map((x) => [
+        x.container,
+        x.kruiseReady,
+      ]);
+    expect(ready(inPlace.out)).toEqual([
+      ['web', false],
+      ['log', null],
+    ]);
+    const on130 = await cli(['predict', '--json', '-k', '1.30', '--openkruise', 'v1.8', old, image]);
+    expect(ready(on130.out)).toEqual([
+      ['web', true],
+      ['log', null],
+    ]);
     const badGate = await cli([
       'predict',
       '-k',

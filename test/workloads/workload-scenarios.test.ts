@@ -41,6 +41,8 @@ interface Scenario {
   old: unknown;
   new: unknown;
   expect: Partial<RolloutPrediction> & { kubeletActions?: string[] };
+  /** OpenKruise's readiness answer per restarted container (kruiseReadiness). */
+  readiness?: { name: string; hashMatches: boolean }[];
 }
 
 const K8S_VALIDATION_TEST = 'pkg/apis/core/validation/validation_test.go (TestValidatePodUpdate)';
@@ -48,6 +50,8 @@ const KRUISE_TEST = 'pkg/util/inplaceupdate/inplace_update_defaults_test.go (Tes
 const NEWEST = supportedReleases().at(-1)!;
 const START = '2026-01-01T00:00:00Z';
 const HOUR_AFTER = '2026-01-01T01:00:00Z';
+const KRUISE_READY =
+  'openkruise pkg/util/inplaceupdate/inplace_update_defaults.go (defaultCheckContainersInPlaceUpdateCompleted, checkAllContainersHashConsistent)';
 const K8S_RESIZE_TEST = 'pkg/apis/core/validation/validation_test.go (TestValidatePodResize)';
 const K8S_EC_TEST = 'pkg/apis/core/validation/validation_test.go (TestValidatePodEphemeralContainersUpdate)';
 const TERM_A = { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] };
@@ -1078,6 +1082,50 @@ const SCENARIOS: Scenario[] = [
     expect: { verdict: 'delete', podNames: ['web-2'], exitCode: 1 },
   },
   {
+    name: 'OpenKruise v1.8 (HashContainer of 1.30) on a 1.30 node reads the image bump as done by hash',
+    rule: 'kruise-readiness-hash',
+    source: `${KRUISE_READY} at v1.8.2`,
+    at: ['1.29', '1.30'],
+    kruise: ['v1.8'],
+    old: cloneSet([c('nginx:1'), log]),
+    new: cloneSet([c('nginx:2'), log]),
+    expect: { verdict: 'in-place', restarts: 1, exitCode: 1 },
+    readiness: [{ name: 'web', hashMatches: true }],
+  },
+  {
+    name: 'the same on a 1.31+ node (name and image hash): no form matches, Kruise falls back to image IDs (kruise#2297)',
+    rule: 'kruise-readiness-hash',
+    source: `${KRUISE_READY} at v1.8.2; openkruise/kruise#2297`,
+    at: ['1.31', NEWEST],
+    kruise: ['v1.8'],
+    old: cloneSet([c('nginx:1'), log]),
+    new: cloneSet([c('nginx:2'), log]),
+    expect: { verdict: 'in-place', restarts: 1, exitCode: 1 },
+    readiness: [{ name: 'web', hashMatches: false }],
+  },
+  {
+    name: 'OpenKruise v1.9 hashes both forms: 1.31+ nodes and 1.16–1.30 nodes both read as done',
+    rule: 'kruise-readiness-hash',
+    source: `${KRUISE_READY} at v1.9.0 (isConsistentInNewVersion, isConsistentInOldVersion)`,
+    at: ['1.16', '1.30', '1.31', NEWEST],
+    kruise: ['v1.9'],
+    old: cloneSet([c('nginx:1'), log]),
+    new: cloneSet([c('nginx:2'), log]),
+    expect: { verdict: 'in-place', restarts: 1, exitCode: 1 },
+    readiness: [{ name: 'web', hashMatches: true }],
+  },
+  {
+    name: 'v1.9 on a pre-1.16 node (go-spew hash): no match, image IDs decide',
+    rule: 'kruise-readiness-hash',
+    source: `${KRUISE_READY} at v1.9.0`,
+    at: ['1.15'],
+    kruise: ['v1.9'],
+    old: cloneSet([c('nginx:1'), log]),
+    new: cloneSet([c('nginx:2'), log]),
+    expect: { verdict: 'in-place', restarts: 1, exitCode: 1 },
+    readiness: [{ name: 'web', hashMatches: false }],
+  },
+  {
     name: 'a CloneSet with ReCreate (the default) recreates for an image change',
     rule: 'kruise-recreate',
     source: 'pkg/controller/cloneset/sync/cloneset_update_test.go',
@@ -1244,6 +1292,14 @@ describe('rollout scenarios (ROLLOUT_RULES)', () => {
           // The decisive rule is the scenario's, or (in place) one of the rules that admitted the change.
           expect([p.ruleId, ...p.admittedBy]).toContain(s.rule);
           if (kubeletActions) expect(p.kubelet?.containers.map((x) => x.action)).toEqual(kubeletActions);
+          if (s.readiness) {
+            expect(p.kruiseReadiness?.map((r) => ({ name: r.name, hashMatches: r.hashMatches }))).toEqual(s.readiness);
+            // A match is a real equality of the kubelet's stored hash with one Kruise computes.
+            for (const r of p.kruiseReadiness ?? []) {
+              expect(r.kruiseHashes.some((h) => h.hash === r.kubeletHash)).toBe(r.hashMatches);
+              expect(r.kubeletHash).toBe(p.kubelet?.containers.find((x) => x.name === r.name)?.expectedHash);
+            }
+          }
           if (p.verdict !== 'in-place') expect(p.kubelet).toBeUndefined();
         });
       }
