@@ -10,17 +10,40 @@
  * (k8s.io/kubernetes v1.32.10; HashContainer, or its own JSON hashContainer); other releases
  * are not modelled, so no answer is given for them.
  */
-import { hashContainer } from '../hash-api/hash.js';
+import { hashContainer } from '../hash-api/index.js';
 import type { RestartPrediction } from '../kubelet/index.js';
 
-/** What OpenKruise makes of one container restarted by an in-place update. */
+/**
+ * What OpenKruise makes of one container restarted by an in-place update: whether its readiness
+ * check finds the hash the node's kubelet stored among the hashes it computes.
+ *
+ * @example
+ * ```ts
+ * import { predictRollout, type KruiseReadiness } from 'kubelet-hash';
+ * const cs = (image: string) => ({
+ *   apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'web' },
+ *   spec: { updateStrategy: { type: 'InPlaceIfPossible' }, template: { spec: { containers: [{ name: 'web', image }] } } },
+ * });
+ * const on = (kubeletVersion: string): KruiseReadiness[] =>
+ *   predictRollout(cs('nginx:1'), cs('nginx:2'), { kubeletVersion, openKruise: { version: 'v1.8' } }).kruiseReadiness ?? [];
+ * on('1.30').map((r) => r.hashMatches); // → [true]
+ * on('1.31').map((r) => r.hashMatches); // → [false]
+ * ```
+ *
+ * @group Kubelet decisions
+ */
 export interface KruiseReadiness {
   /** The container's name. */
   name: string;
   /** The hash the node's kubelet stores on the new container (what kruise-daemon reports). */
   kubeletHash: string;
   /** The hashes OpenKruise computes from the spec, by form (`HashContainer of Kubernetes 1.30`, …). */
-  kruiseHashes: { form: string; hash: string }[];
+  kruiseHashes: {
+    /** How OpenKruise computes it (`HashContainer of the vendored Kubernetes 1.30`, the JSON form). */
+    form: string;
+    /** The hash, as the kubelet prints stored hashes. */
+    hash: string;
+  }[];
   /** true: a form matches, the update reads as done; false: Kruise falls back to image IDs. */
   hashMatches: boolean;
   /** The answer for people. */
@@ -36,9 +59,6 @@ const FORMS: Readonly<Record<number, readonly { form: string; release: string }[
     { form: 'JSON hash (hashContainer, as 1.16–1.30 kubelets)', release: '1.30' },
   ],
 };
-
-/** The Kruise minors whose readiness check is modelled. */
-export const KRUISE_READINESS_MINORS: readonly number[] = Object.keys(FORMS).map(Number);
 
 /**
  * Per container the kubelet restarts (`k`), whether Kruise `kruiseMinor` sees it as updated;
