@@ -6,6 +6,7 @@
  * when the objects say which (a StatefulSet's ordinals, podsToDelete, the Pod itself) and counts
  * them when the status says how many run.
  */
+import { DecodeError, type JsonPathSegment } from '../errors.js';
 import { isPlainObject } from '../decode/input.js';
 import { JsonNumber } from '../json/number.js';
 import type { ReleaseInfo } from '../registry/registry.js';
@@ -26,10 +27,18 @@ export interface PodDeletion {
   podNames: string[];
 }
 
-/** A whole number from a JSON value (numbers may arrive as JsonNumber text); null when absent or not one. */
-function int(v: unknown): number | null {
+/**
+ * A whole number from a JSON value (numbers may arrive as JsonNumber text); null when absent.
+ * Anything else is refused as the apiserver's decoder refuses it, naming the field.
+ */
+function int(v: unknown, path: readonly JsonPathSegment[]): number | null {
+  if (isAbsent(v)) return null;
   const n = v instanceof JsonNumber ? Number(v.text) : typeof v === 'number' ? v : NaN;
-  return Number.isInteger(n) ? n : null;
+  if (Number.isInteger(n)) return n;
+  if (v instanceof JsonNumber || typeof v === 'number') {
+    throw new DecodeError('NOT_AN_INTEGER', path, 'an integer', `found ${v instanceof JsonNumber ? v.text : v}`);
+  }
+  throw new DecodeError('INVALID_TYPE', path, 'an integer', `found ${JSON.stringify(v)}`);
 }
 
 /** Seconds from an RFC 3339 time (status.startTime) to `now`, or null when there is no time to read. */
@@ -51,9 +60,9 @@ function deadlineKills(
   statuses: Obj[],
   now: number,
 ): { kills: boolean; deadline: number; age: number | null } | null {
-  const deadline = int(after['activeDeadlineSeconds']);
+  const deadline = int(after['activeDeadlineSeconds'], ['spec', 'activeDeadlineSeconds']);
   if (deadline === null) return null;
-  const previous = int(before['activeDeadlineSeconds']);
+  const previous = int(before['activeDeadlineSeconds'], ['spec', 'activeDeadlineSeconds']);
   // An unchanged or raised deadline ends nothing the old one would not have ended.
   if (previous !== null && deadline >= previous) return null;
   const start = statuses.map((s) => s['startTime']).find((t) => typeof t === 'string');
@@ -86,7 +95,7 @@ export function podDeletion(oldPod: unknown, newPod: unknown, now: number): PodD
 }
 
 /** `replicas` of a workload spec, defaulting to 1 as every workload API does. */
-const replicasOf = (spec: Obj): number => int(spec['replicas']) ?? (isAbsent(spec['replicas']) ? 1 : NaN);
+const replicasOf = (spec: Obj): number => int(spec['replicas'], ['spec', 'replicas']) ?? 1;
 
 /** Pods a native workload edit deletes, or null. `kind` is one of the native kinds. */
 export function nativeDeletion(
@@ -102,7 +111,7 @@ export function nativeDeletion(
   if (kind === 'Job') return jobDeletion(before, after, status, info, now);
   if (!['Deployment', 'ReplicaSet', 'ReplicationController', 'StatefulSet'].includes(kind)) return null;
   const name = obj(obj(newObj)['metadata'])['name'];
-  const start = kind === 'StatefulSet' ? (int(obj(after['ordinals'])['start']) ?? 0) : 0;
+  const start = kind === 'StatefulSet' ? (int(obj(after['ordinals'])['start'], ['spec', 'ordinals', 'start']) ?? 0) : 0;
   return scaledDown('workload-scaled-down', kind, before, after, kind === 'StatefulSet' ? name : undefined, start);
 }
 
@@ -132,7 +141,7 @@ function scaledDown(
 }
 
 function jobDeletion(before: Obj, after: Obj, status: Obj, info: ReleaseInfo, now: number): PodDeletion | null {
-  const active = int(status['active']);
+  const active = int(status['active'], ['status', 'active']);
   // A Job whose status says nothing runs loses nothing.
   if (active === 0) return null;
   const activeText = active === null ? 'every active pod' : `${active} active pod${active === 1 ? '' : 's'}`;
@@ -160,8 +169,8 @@ function jobDeletion(before: Obj, after: Obj, status: Obj, info: ReleaseInfo, no
     };
   }
   // Parallelism defaults to 1; the controller deletes the active pods beyond the new value.
-  const from = int(before['parallelism']) ?? 1;
-  const to = int(after['parallelism']) ?? 1;
+  const from = int(before['parallelism'], ['spec', 'parallelism']) ?? 1;
+  const to = int(after['parallelism'], ['spec', 'parallelism']) ?? 1;
   if (!(to < from) || (active !== null && active <= to)) return null;
   const pods =
     to === 0
@@ -204,7 +213,7 @@ export function kruiseDeletion(kind: string, oldObj: unknown, newObj: unknown): 
     // reserveOrdinals skip ordinals: the condemned names are then not the top of a plain range.
     const reserved = Array.isArray(after['reserveOrdinals']) && after['reserveOrdinals'].length > 0;
     const name = obj(obj(newObj)['metadata'])['name'];
-    const start = int(obj(after['ordinals'])['start']) ?? 0;
+    const start = int(obj(after['ordinals'])['start'], ['spec', 'ordinals', 'start']) ?? 0;
     return scaledDown('kruise-scaled-down', 'Advanced StatefulSet', before, after, reserved ? undefined : name, start);
   }
   return null;

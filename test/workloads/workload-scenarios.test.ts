@@ -1317,6 +1317,23 @@ describe('rollout scenarios (ROLLOUT_RULES)', () => {
     }
   });
 
+  it('a count that is no integer is refused with its path, the caller objects left as they were', () => {
+    const old = workload('apps/v1', 'StatefulSet', [c('nginx:1')], { replicas: 3 });
+    const bad = workload('apps/v1', 'StatefulSet', [c('nginx:1')], { replicas: '2' });
+    const frozen = structuredClone(bad);
+    expect(() => predictRollout(old, bad, { kubeletVersion: NEWEST })).toThrow(
+      expect.objectContaining({ code: 'INVALID_TYPE', path: ['spec', 'replicas'] }),
+    );
+    expect(bad).toEqual(frozen);
+    const job = (parallelism: unknown) => workload('batch/v1', 'Job', [c('nginx:1')], { parallelism });
+    expect(() => predictRollout(job(3), job(1.5), { kubeletVersion: NEWEST })).toThrow(
+      expect.objectContaining({ code: 'NOT_AN_INTEGER', path: ['spec', 'parallelism'] }),
+    );
+    expect(() => predictRollout(job(3), job(3), { kubeletVersion: NEWEST, now: 'soon' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTION', path: ['now'] }),
+    );
+  });
+
   it('every rule cites a source with a tag, and holds for a range of releases', () => {
     for (const r of ROLLOUT_RULES) {
       expect(r.source, r.id).toMatch(/@(v\d+\.\d+\.\d+|master)/);
