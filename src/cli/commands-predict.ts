@@ -59,6 +59,7 @@ const ACTIONS = [
   'on-delete',
   'future-pods',
   'held',
+  'delete',
   'unpredictable',
 ] as const;
 
@@ -93,9 +94,22 @@ const predictRow = z.looseObject({
   action: z.enum(ACTIONS).describe('the kubelet action, or the pod-level verdict where no kubelet decides'),
   decidedBy: z.enum(['apiserver', 'controller', 'kubelet']).describe('who decides this row'),
   verdict: z
-    .enum(['refused', 'replaced', 'in-place', 'unchanged', 'on-delete', 'future-pods', 'held', 'unpredictable'])
+    .enum([
+      'refused',
+      'replaced',
+      'in-place',
+      'unchanged',
+      'on-delete',
+      'future-pods',
+      'held',
+      'delete',
+      'unpredictable',
+    ])
     .describe('what happens to the pod(s) of the object'),
   pods: z.string().describe('which pods, for people: `every pod`, `ordinals 2–4 (partition 2)`, `none`'),
+  deletedPods: z
+    .array(z.string())
+    .describe('a `delete` verdict: the pods removed, by name, where the objects say which (else empty)'),
   field: z.string().nullable().describe('a refusal: the first refused change, e.g. `spec.containers[0].env`'),
   reportedField: z.string().nullable().describe('a refusal: the field the refusing component names (`spec`)'),
   rolloutRuleId: z.string().nullable().describe('the ROLLOUT_RULES row that decided the object'),
@@ -112,6 +126,12 @@ const predictRow = z.looseObject({
   changes: z.array(z.string()),
   hashedChanges: z.array(z.string()),
   podRecreated: z.boolean(),
+  kruiseReady: z
+    .boolean()
+    .nullable()
+    .describe(
+      "OpenKruise in place (v1.8, v1.9): whether its readiness check matches the hash the node's kubelet stores for this restarted container (false: it falls back to image IDs, and a tag moved to the same digest never reads as updated); null otherwise",
+    ),
 });
 
 type PredictRow = z.infer<typeof predictRow>;
@@ -123,6 +143,7 @@ function rowsOf(id: string, doc: unknown, r: RolloutPrediction): PredictRow[] {
     decidedBy: r.decidedBy,
     verdict: r.verdict,
     pods: r.pods,
+    deletedPods: r.podNames ?? [],
     field: r.field ?? null,
     reportedField: r.reportedField ?? null,
     rolloutRuleId: r.ruleId,
@@ -147,10 +168,12 @@ function rowsOf(id: string, doc: unknown, r: RolloutPrediction): PredictRow[] {
       expectedHash: null,
       changes: r.changes,
       hashedChanges: [],
-      podRecreated: r.verdict === 'replaced',
+      podRecreated: r.verdict === 'replaced' || r.verdict === 'delete',
+      kruiseReady: null,
     }));
   }
   const byController = new Map(r.controllerRestarts.map((c) => [c.name, c.reason]));
+  const ready = new Map((r.kruiseReadiness ?? []).map((x) => [x.name, x]));
   return k.containers.map((c) => {
     const controller = byController.get(c.name);
     const recreated = k.podRecreated && c.action === 'keep';
@@ -170,15 +193,17 @@ function rowsOf(id: string, doc: unknown, r: RolloutPrediction): PredictRow[] {
       changes: c.changes,
       hashedChanges: c.hashedChanges,
       podRecreated: k.podRecreated,
+      kruiseReady: ready.get(c.name)?.hashMatches ?? null,
     };
   });
 }
 
 const predict: CommandDef = {
   name: 'predict',
-  summary: 'what an edit from OLD to NEW does to running pods, and who decides (exit 1 restart/replace, 2 refused)',
+  summary:
+    'what an edit from OLD to NEW does to running pods, and who decides (exit 1 restart/replace/delete, 2 refused)',
   description:
-    "Compares OLD and NEW (Pods, workloads with a pod template, or Lists of them; objects are paired by kind, namespace and name) and answers for whoever applies the change. A Pod edit goes through the apiserver's update rules of --kubelet's release first: one it refuses (an env change, an added container) is `refused` with its field, exit 2; one it admits is decided by the kubelet per container (restart, keep, start, remove, deferred, stays-stopped), with the restart rule and why. A Deployment, StatefulSet (partition, OnDelete), DaemonSet, ReplicaSet, ReplicationController, Job or CronJob edit is decided by its controller: pods `replaced` (exit 1), `on-delete`, `future-pods`, `held`, `unchanged`, or `refused` by the apiserver (a Job's template, a selector). An OpenKruise CloneSet, Advanced StatefulSet or DaemonSet (--openkruise VERSION) is recreated, refused (InPlaceOnly), or patched in place and then decided by the kubelet. An object without a kind is taken as a pod patched in place. NEW is the whole object after the edit, as the apiserver would store it (a field missing from NEW is a removal), and both sides are compared as given, without apiserver defaulting. The running containers are taken to have been created by this kubelet from OLD; with --status the states come from OLD's status, otherwise they are assumed running and listed as assumptions.",
+    "Compares OLD and NEW (Pods, workloads with a pod template, or Lists of them; objects are paired by kind, namespace and name) and answers for whoever applies the change. A Pod edit goes through the apiserver's update rules of --kubelet's release first: one it refuses (an env change, an added container) is `refused` with its field, exit 2; one it admits is decided by the kubelet per container (restart, keep, start, remove, deferred, stays-stopped), with the restart rule and why. A Deployment, StatefulSet (partition, OnDelete), DaemonSet, ReplicaSet, ReplicationController, Job or CronJob edit is decided by its controller: pods `replaced` (exit 1), `on-delete`, `future-pods`, `held`, `unchanged`, or `refused` by the apiserver (a Job's template, a selector). An edit that removes running pods outright is `delete` (exit 1), naming the pods where the objects say which: a Pod's activeDeadlineSeconds set or lowered to at most its age (the kubelet kills it; the age is now − OLD's status.startTime, and without a startTime the pod is taken to be that old), a Job suspended, its parallelism lowered or its activeDeadlineSeconds past, replicas lowered (a StatefulSet's highest ordinals by name), a CloneSet's scaleStrategy.podsToDelete. An OpenKruise CloneSet, Advanced StatefulSet or DaemonSet (--openkruise VERSION) is recreated, refused (InPlaceOnly), or patched in place and then decided by the kubelet. An object without a kind is taken as a pod patched in place. NEW is the whole object after the edit, as the apiserver would store it (a field missing from NEW is a removal), and both sides are compared as given, without apiserver defaulting. The running containers are taken to have been created by this kubelet from OLD; with --status the states come from OLD's status, otherwise they are assumed running and listed as assumptions.",
   options: {
     kubelet: { ...KUBELET_VERSION, required: true, description: `${KUBELET_VERSION.description} (required)` },
     'feature-gates': GATES,
@@ -195,6 +220,12 @@ const predict: CommandDef = {
     'static-pod': {
       type: 'boolean',
       description: 'the pod is a static pod (manifest edits without metadata.uid recreate the whole pod)',
+    },
+    now: {
+      type: 'string',
+      value: 'TIME',
+      description:
+        'the time the edit is applied (RFC 3339), to weigh an active deadline against status.startTime (default: now)',
     },
     status: {
       type: 'boolean',
@@ -216,7 +247,7 @@ const predict: CommandDef = {
     },
   ],
   finding:
-    'a running container restarts or a pod is replaced (exit 1); an edit is refused or its controller unknown (exit 2)',
+    'a running container restarts or a pod is replaced or deleted (exit 1); an edit is refused or its controller unknown (exit 2)',
   output: {
     row: predictRow,
     summary: z.object({
@@ -225,6 +256,7 @@ const predict: CommandDef = {
       objects: z.number().int(),
       restarts: z.number().int().describe('running containers restarted in place (kubelet or OpenKruise)'),
       replaced: z.number().int().describe('objects whose pods are replaced'),
+      deleted: z.number().int().describe('objects whose edit deletes running pods outright'),
       refused: z.number().int().describe('objects whose edit is refused or not predictable'),
     }),
   },
@@ -234,6 +266,7 @@ const predict: CommandDef = {
     checkGatesFor(kubelet, gates);
     const kruiseVersion = str(ctx.values, 'openkruise');
     const kgates = kruiseGates(ctx);
+    const now = str(ctx.values, 'now');
     const [oldFile, newFile] = ctx.operands;
     // The dispatcher has checked there is one of each.
     if (oldFile === undefined || newFile === undefined) throw new UsageError('predict: give OLD and NEW');
@@ -242,6 +275,8 @@ const predict: CommandDef = {
     let restarts = 0;
     let replaced = 0;
     let refused = 0;
+    let deleted = 0;
+    const deletedPods: string[] = [];
     let release = '';
     let exitCode: 0 | 1 | 2 = 0;
     for (const p of matched) {
@@ -252,6 +287,7 @@ const predict: CommandDef = {
           ...(gates ? { featureGates: gates } : {}),
           ...(flag(ctx.values, 'static-pod') ? { staticPod: true } : {}),
           ...(status !== undefined ? { podStatus: status } : {}),
+          ...(now !== undefined ? { now } : {}),
           ...(kruiseVersion !== undefined
             ? { openKruise: { version: kruiseVersion, ...(kgates ? { featureGates: kgates } : {}) } }
             : {}),
@@ -260,6 +296,10 @@ const predict: CommandDef = {
       release = r.release;
       restarts += r.restarts;
       if (r.verdict === 'replaced') replaced++;
+      if (r.verdict === 'delete') {
+        deleted++;
+        deletedPods.push(...(r.podNames ?? []));
+      }
       if (r.exitCode === 2) refused++;
       if (r.exitCode > exitCode) exitCode = r.exitCode;
       rows.push(...rowsOf(p.id, p.new.object.value, r));
@@ -269,11 +309,19 @@ const predict: CommandDef = {
         ['action', 'by', 'object', 'container', 'rule', 'reason'],
         rows.map((r) => [r.action, r.decidedBy, r.object, r.container, r.ruleId, r.reason]),
       ) +
-      `# kubelet ${release}: ${restarts} of ${rows.length} containers restart in place; ${replaced} of ${matched.length} objects replace their pods; ${refused} refused or not predictable\n`;
+      `# kubelet ${release}: ${restarts} of ${rows.length} containers restart in place; ${replaced} of ${matched.length} objects replace their pods; ${deleted} delete running pods${deletedPods.length > 0 ? ` (${deletedPods.join(', ')})` : ''}; ${refused} refused or not predictable\n`;
     return {
       exitCode,
       rows,
-      summary: { release, openKruise: kruiseVersion ?? null, objects: matched.length, restarts, replaced, refused },
+      summary: {
+        release,
+        openKruise: kruiseVersion ?? null,
+        objects: matched.length,
+        restarts,
+        replaced,
+        deleted,
+        refused,
+      },
       text,
     };
   },

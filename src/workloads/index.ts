@@ -8,3 +8,4 @@ export {
 export { ROLLOUT_RULES, type RolloutDecider, type RolloutRule, type RolloutRuleId } from './rollout-rules.js';
 export type { RolloutVerdict } from './verdict.js';
 export type { OpenKruiseGateName, OpenKruiseOptions } from './openkruise-release.js';
+export type { KruiseReadiness } from './openkruise-readiness.js';

@@ -9,7 +9,7 @@
 import { isPlainObject } from '../decode/input.js';
 import { fieldPath, isAbsent, valueAt, type TemplateChange } from './template-diff.js';
 import type { OpenKruiseRelease } from './openkruise-release.js';
-import { qosClass } from './pod-update.js';
+import { qosClass } from './qos.js';
 import type { RolloutRuleId } from './rollout-rules.js';
 import type { Decision } from './verdict.js';
 

@@ -7,10 +7,11 @@ import type { JsonPathSegment } from '../errors.js';
 import { isPlainObject } from '../decode/input.js';
 import { deepEqual } from '../go/value-diff.js';
 import type { ReleaseInfo } from '../registry/registry.js';
-import { parseQuantity, quantityString } from '../quantity/quantity.js';
-import { JsonNumber } from '../json/number.js';
 import { fieldPath, isAbsent, valueAt, type TemplateChange } from './template-diff.js';
 import { rolloutRule, type RolloutRuleId } from './rollout-rules.js';
+import { invalidPodValue } from './pod-values.js';
+import { gatedDirectivesRefusal } from './gated-directives.js';
+import { resizeInUpdateRefusal, resizeSubresourceRefusal } from './pod-resize.js';
 
 /** What the apiserver does with a Pod edit. */
 export type PodUpdateVerdict =
@@ -34,11 +35,8 @@ export type PodUpdateVerdict =
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (isPlainObject(v) ? v : {});
 const MIRROR = 'kubernetes.io/config.mirror';
-/**
- * Sidecars (restartable init containers) resize from 1.33: kubernetes/kubernetes#128367 (milestone
- * v1.33), with 1.32 only relaxing the resize-policy validation for a rollback from 1.33 (#128754).
- */
-const SIDECAR_RESIZE_MINOR = 33;
+/** The mirror annotation as the apiserver prints its path (field.Path Key: no quotes). */
+const MIRROR_PATH = `metadata.annotations[${MIRROR}]`;
 
 /** The first release of a rule row (the rows carry the boundaries and their sources). */
 const since = (id: RolloutRuleId): number => rolloutRule(id).firstMinor;
@@ -80,13 +78,28 @@ export function checkPodUpdate(
       return refuse('pod-metadata-immutable', ['metadata', k], 'field is immutable');
     }
   }
+  const serverSet = serverSetRefusal(oldMeta, newMeta);
+  if (serverSet) return refuse('pod-metadata-server-set', serverSet.path, serverSet.reason);
+  const oldSpecValues = obj(obj(oldPod)['spec']);
+  // The whole new pod is validated (validatePodMetadataAndSpec) before the update rules.
+  const invalid = invalidPodValue(oldSpecValues, obj(obj(newPod)['spec']), info);
+  if (invalid) {
+    return {
+      accepted: false,
+      ruleId: invalid.ruleId,
+      field: invalid.reportedField,
+      reportedField: invalid.reportedField,
+      reason: invalid.reason,
+    };
+  }
   const oldMirror = obj(oldMeta['annotations'])[MIRROR];
   const newMirror = obj(newMeta['annotations'])[MIRROR];
   if (oldMirror !== newMirror) {
     return refuse(
       'pod-mirror-annotation',
       ['metadata', 'annotations', MIRROR],
-      'the mirror pod annotation may not change',
+      oldMirror === undefined ? 'may not add mirror pod annotation' : 'may not remove or update mirror pod annotation',
+      MIRROR_PATH,
     );
   }
 
@@ -133,18 +146,43 @@ export function checkPodUpdate(
         continue;
       }
       if (field[0] === 'image') return refuse('pod-image', c.path, 'Required value: the image may not be removed');
-      if (field[0] === 'resources' && resize && resizable(key, newSpec, index, field, info)) {
+      // Which resource changes a release admits is judged on the whole pods after the loop.
+      if (field[0] === 'resources' && resize) {
         resized ??= c;
         admit(resize, resize === 'pod-resize-subresource' ? 'resize' : 'update');
+        // An init container's resize is a rule of its own (sidecars 1.33+, others 1.36+), checked after the loop.
+        if (key === 'initContainers' && resize === 'pod-resize-subresource') {
+          const sidecar = obj(valueAt(newSpec, [key, index ?? -1]))['restartPolicy'] === 'Always';
+          admit(sidecar ? 'pod-resize-sidecar' : 'pod-resize-init', 'resize');
+        }
         continue;
       }
       return refuse('pod-spec-immutable', c.path, forbidden, 'spec');
     }
     if (key === 'ephemeralContainers') {
-      const verdict = ephemeralVerdict(oldSpec, newSpec, info);
-      if (verdict)
-        return refuse('pod-ephemeral-immutable', verdict, 'ephemeral containers may not be removed or changed');
+      // Before 1.23 only the Pod update itself could carry them: the catch-all refuses at spec.
+      if (info.minor < since('pod-ephemeral-subresource'))
+        return refuse('pod-spec-immutable', c.path, forbidden, 'spec');
+      if (oldMirror !== undefined && info.minor >= since('pod-static-no-ephemeral')) {
+        return refuse('pod-static-no-ephemeral', c.path, 'static pods do not support ephemeral containers', '');
+      }
+      const verdict = ephemeralVerdict(oldSpec, newSpec);
+      if (verdict) {
+        return refuse(
+          'pod-ephemeral-immutable',
+          verdict.path,
+          `existing ephemeral containers ${JSON.stringify(verdict.name)} may not be ${verdict.removed ? 'removed' : 'changed'}`,
+          'spec.ephemeralContainers',
+        );
+      }
       admit('pod-ephemeral-subresource', 'ephemeralcontainers');
+      continue;
+    }
+    if ((key === 'nodeSelector' || key === 'affinity') && gated(oldSpec, info)) {
+      const refusal = gatedDirectivesRefusal(oldSpec, newSpec);
+      if (refusal?.catchAll) return refuse('pod-spec-immutable', c.path, forbidden, 'spec');
+      if (refusal) return refuse('pod-gated-scheduling-directives', c.path, refusal.reason, refusal.reportedField);
+      admit('pod-gated-scheduling-directives', 'update');
       continue;
     }
     if (key === 'activeDeadlineSeconds') {
@@ -168,13 +206,24 @@ export function checkPodUpdate(
         );
       }
       admit('pod-tolerations-added', 'update');
+      const used = Array.isArray(newSpec['tolerations']) ? (newSpec['tolerations'] as unknown[]) : [];
+      if (used.some((t) => ['Lt', 'Gt'].includes(String(obj(t)['operator']))))
+        admit('pod-toleration-comparison', 'update');
       continue;
     }
     if (key === 'schedulingGates' && info.minor >= since('pod-scheduling-gates-removed')) {
       const before = Array.isArray(oldSpec['schedulingGates']) ? (oldSpec['schedulingGates'] as unknown[]) : [];
       const after = Array.isArray(newSpec['schedulingGates']) ? (newSpec['schedulingGates'] as unknown[]) : [];
-      if (!after.every((g) => before.some((o) => deepEqual(o, g)))) {
-        return refuse('pod-scheduling-gates-removed', ['spec', 'schedulingGates'], 'only deletion is allowed');
+      // validateOnlyDeletedSchedulingGates compares names and names the new gate by its index.
+      const names = new Set(before.map((o) => obj(o)['name']));
+      const added = after.findIndex((g) => !names.has(obj(g)['name']));
+      if (added >= 0) {
+        const at = ['spec', 'schedulingGates', added, 'name'];
+        return refuse(
+          'pod-scheduling-gates-removed',
+          at,
+          `only deletion is allowed, but found new scheduling gate ${JSON.stringify(obj(after[added])['name'])}`,
+        );
       }
       admit('pod-scheduling-gates-removed', 'update');
       continue;
@@ -189,8 +238,12 @@ export function checkPodUpdate(
     return refuse('pod-spec-immutable', c.path, forbidden, 'spec');
   }
 
-  if (resized && qosClass(oldSpec) !== qosClass(newSpec)) {
-    return refuse('pod-resize-qos', resized.path, `Pod QoS is immutable (${qosClass(oldSpec)} → ${qosClass(newSpec)})`);
+  if (resized) {
+    const refusal =
+      resize === 'pod-resize-subresource'
+        ? resizeSubresourceRefusal(oldPod, newPod, info)
+        : resizeInUpdateRefusal(oldPod, newPod);
+    if (refusal) return refuse(refusal.ruleId, resized.path, refusal.reason, refusal.reportedField);
   }
   // From 1.33 a resize is its own request, which changes nothing else.
   if (requests.has('resize') && requests.has('update') && resized) {
@@ -214,31 +267,55 @@ function updatableFields(info: ReleaseInfo, resize: RolloutRuleId | null): strin
   return out;
 }
 
-/** cpu/memory requests or limits of a container (1.27+) or a sidecar (1.33+, SIDECAR_RESIZE_MINOR), nothing else of resources. */
-function resizable(
-  list: JsonPathSegment | undefined,
-  spec: Obj,
-  index: JsonPathSegment | undefined,
-  field: readonly JsonPathSegment[],
-  info: ReleaseInfo,
-): boolean {
-  if (list === 'initContainers') {
-    const c = obj(valueAt(spec, ['initContainers', index ?? -1]));
-    if (!(info.minor >= SIDECAR_RESIZE_MINOR && c['restartPolicy'] === 'Always')) return false;
-  }
-  const [, kind, resource] = field;
-  return (kind === 'limits' || kind === 'requests') && (resource === 'cpu' || resource === 'memory');
-}
-
-/** null when `after` keeps every ephemeral container of `before` unchanged (and only adds); else the path refused. */
-function ephemeralVerdict(before: Obj, after: Obj, info: ReleaseInfo): JsonPathSegment[] | null {
+/**
+ * null when `after` keeps every ephemeral container of `before` unchanged (and only adds); else
+ * the first one removed or changed (matched by name, as patches do not keep the order).
+ */
+function ephemeralVerdict(
+  before: Obj,
+  after: Obj,
+): { path: JsonPathSegment[]; name: unknown; removed: boolean } | null {
   const a = Array.isArray(before['ephemeralContainers']) ? (before['ephemeralContainers'] as unknown[]) : [];
   const b = Array.isArray(after['ephemeralContainers']) ? (after['ephemeralContainers'] as unknown[]) : [];
-  if (info.minor < 23) return ['spec', 'ephemeralContainers'];
   for (let i = 0; i < a.length; i++) {
     const name = obj(a[i])['name'];
     const j = b.findIndex((x) => obj(x)['name'] === name);
-    if (j < 0 || !deepEqual(a[i], b[j])) return ['spec', 'ephemeralContainers', j < 0 ? i : j];
+    if (j < 0 || !deepEqual(a[i], b[j])) {
+      return { path: ['spec', 'ephemeralContainers', j < 0 ? i : j], name, removed: j < 0 };
+    }
+  }
+  return null;
+}
+
+/** A pod still held by scheduling gates, in a release where its scheduling directives are mutable. */
+function gated(spec: Obj, info: ReleaseInfo): boolean {
+  const gates = spec['schedulingGates'];
+  return Array.isArray(gates) && gates.length > 0 && info.minor >= since('pod-gated-scheduling-directives');
+}
+
+/**
+ * ValidateObjectMetaAccessorUpdate's server-set fields, after BeforeUpdate has put back what an
+ * update may not change (a set deletionTimestamp, a removed deletionGracePeriodSeconds).
+ */
+function serverSetRefusal(oldMeta: Obj, newMeta: Obj): { path: JsonPathSegment[]; reason: string } | null {
+  const deleting = !isAbsent(oldMeta['deletionTimestamp']);
+  if (!deleting && !isAbsent(newMeta['deletionTimestamp'])) {
+    return { path: ['metadata', 'deletionTimestamp'], reason: 'field is immutable' };
+  }
+  const before = oldMeta['deletionGracePeriodSeconds'];
+  const after = newMeta['deletionGracePeriodSeconds'];
+  if (!isAbsent(after) && (isAbsent(before) || !deepEqual(before, after))) {
+    return { path: ['metadata', 'deletionGracePeriodSeconds'], reason: 'field is immutable' };
+  }
+  if (deleting) {
+    const list = (m: Obj) => (Array.isArray(m['finalizers']) ? (m['finalizers'] as unknown[]) : []);
+    const old = list(oldMeta);
+    if (list(newMeta).some((f) => !old.includes(f))) {
+      return {
+        path: ['metadata', 'finalizers'],
+        reason: 'no new finalizers can be added if the object is being deleted',
+      };
+    }
   }
   return null;
 }
@@ -250,42 +327,4 @@ function onlyAddedTolerations(before: unknown, after: unknown): number | null {
   const strip = (t: unknown) => Object.fromEntries(Object.entries(obj(t)).filter(([k]) => k !== 'tolerationSeconds'));
   const i = a.findIndex((t) => !b.some((n) => deepEqual(strip(t), strip(n))));
   return i < 0 ? null : i;
-}
-
-/** The pod's QoS class from its containers' cpu and memory (pkg/apis/core/helper/qos GetPodQOS). */
-export function qosClass(spec: Obj): 'Guaranteed' | 'Burstable' | 'BestEffort' {
-  const containers = [
-    ...(Array.isArray(spec['containers']) ? (spec['containers'] as unknown[]) : []),
-    ...(Array.isArray(spec['initContainers']) ? (spec['initContainers'] as unknown[]) : []),
-  ];
-  let any = false;
-  let guaranteed = true;
-  for (const c of containers) {
-    const res = obj(obj(c)['resources']);
-    const limits = obj(res['limits']);
-    const requests = obj(res['requests']);
-    for (const r of ['cpu', 'memory']) {
-      const l = limits[r];
-      // A request defaults to its limit when only the limit is given.
-      const q = requests[r] ?? l;
-      if (!isAbsent(l) || !isAbsent(q)) any = true;
-      if (isAbsent(l) || !sameQuantity(q, l)) guaranteed = false;
-    }
-  }
-  if (!any) return 'BestEffort';
-  return guaranteed ? 'Guaranteed' : 'Burstable';
-}
-
-/** Equal as quantities (`1` and `1000m` are); text that is no quantity compares as text. */
-function sameQuantity(a: unknown, b: unknown): boolean {
-  const canonical = (v: unknown): string => {
-    // A JsonNumber (numbers kept as source text) prints its text.
-    const text = typeof v === 'string' || typeof v === 'number' ? String(v) : v instanceof JsonNumber ? v.text : '';
-    try {
-      return quantityString(parseQuantity(text));
-    } catch {
-      return text;
-    }
-  };
-  return canonical(a) === canonical(b);
 }

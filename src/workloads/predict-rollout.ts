@@ -22,6 +22,8 @@ import { NATIVE_KINDS, nativeRollout, type NativeKind } from './native-rollout.j
 import { kruiseRollout, type KruiseKind } from './openkruise.js';
 import { resolveOpenKruise, type OpenKruiseOptions } from './openkruise-release.js';
 import { rolloutRule, type RolloutDecider, type RolloutRuleId } from './rollout-rules.js';
+import { kruiseDeletion, nativeDeletion, podDeletion, type PodDeletion } from './pod-deletions.js';
+import { kruiseReadiness, type KruiseReadiness } from './openkruise-readiness.js';
 import type { Decision, RolloutVerdict } from './verdict.js';
 
 /**
@@ -40,6 +42,11 @@ import type { Decision, RolloutVerdict } from './verdict.js';
 export interface PredictRolloutOptions extends PredictRestartsOptions {
   /** The OpenKruise release and gates; required for `apps.kruise.io` workloads. */
   openKruise?: OpenKruiseOptions;
+  /**
+   * The time the edit is applied, to weigh an active deadline against `status.startTime` (a
+   * `Date` or RFC 3339 text); the current time when absent.
+   */
+  now?: Date | string;
 }
 
 /**
@@ -99,6 +106,8 @@ export interface RolloutPrediction {
   reason: string;
   /** Which pods it concerns, for people (`every pod`, `ordinals 2–4 (partition 2)`, `none`). */
   pods: string;
+  /** A `delete` verdict's pods by name, where the objects say which (a StatefulSet's ordinals, podsToDelete, the Pod). */
+  podNames?: string[];
   /** A refusal's field: the first refused change (`spec.containers[0].env`). */
   field?: string;
   /** The field the refusing component names in its error (`spec` for the Pod catch-all). */
@@ -113,9 +122,14 @@ export interface RolloutPrediction {
   kubelet?: RestartPrediction;
   /** Containers OpenKruise restarts itself (in place, env from metadata). */
   controllerRestarts: ControllerRestart[];
+  /**
+   * For an OpenKruise in-place update (v1.8 and v1.9 modelled): per container the kubelet
+   * restarts, whether OpenKruise's readiness check will see it as updated.
+   */
+  kruiseReadiness?: KruiseReadiness[];
   /** Running containers restarted in place (kubelet and controller). */
   restarts: number;
-  /** 0 nothing restarts or is replaced now; 1 something restarts or is replaced; 2 refused or not predictable. */
+  /** 0 nothing restarts, is replaced or deleted now; 1 something restarts, is replaced or deleted; 2 refused or not predictable. */
   exitCode: 0 | 1 | 2;
 }
 
@@ -147,8 +161,9 @@ export function predictRollout(
   options: PredictRolloutOptions,
 ): RolloutPrediction {
   if (!isPlainObject(options)) throw new OptionError('INVALID_OPTION', [], '{ kubeletVersion: "1.31" }');
-  const { openKruise, ...kubeletOptions } = options;
+  const { openKruise, now: nowOption, ...kubeletOptions } = options;
   const info = releaseInfo(kubeletOptions.kubeletVersion);
+  const now = readNow(nowOption);
   const gates = resolveGates(info, kubeletOptions.featureGates, ['featureGates']);
   // Shape and names first, for both sides, as predictRestarts checks them.
   locateContainers(oldObject);
@@ -196,6 +211,10 @@ export function predictRollout(
         names,
       );
     }
+    const deletion = podDeletion(oldObject, newObject, now);
+    if (deletion) {
+      return { ...deleted(base, deletion, null, names), admittedBy: verdict.ruleIds, requests: verdict.requests };
+    }
     const k = kubelet();
     return {
       ...inPlace(base, k, {
@@ -219,18 +238,32 @@ export function predictRollout(
     const d = kruiseRollout(kind as KruiseKind, newObject, oldT, newT, changes, kruise);
     const names = changes.map((c) => fieldPath(c.path));
     const withKruise = { ...base, openKruise: kruise.release };
+    const deletion = d.verdict === 'refused' ? null : kruiseDeletion(kind, oldObject, newObject);
+    if (deletion) return deleted(withKruise, deletion, d, names);
     if (d.verdict !== 'in-place') return finish(withKruise, d, names);
     const k = kubelet();
     const restarts = [...(d.envRestarts ?? new Map<string, string>())]
       .filter(([name]) => k.containers.some((c) => c.name === name && c.action === 'keep'))
       .map(([name, reason]) => ({ name, reason: `restarted by OpenKruise (InPlaceUpdateEnvFromMetadata): ${reason}` }));
-    return inPlace({ ...withKruise, controllerRestarts: restarts }, k, {
+    const specs = new Map(
+      (Array.isArray(obj(newT.spec)['containers']) ? (obj(newT.spec)['containers'] as unknown[]) : []).map((c) => [
+        String(obj(c)['name']),
+        c,
+      ]),
+    );
+    const readiness = kruiseReadiness(kruise.minor, k, specs);
+    const prediction = inPlace({ ...withKruise, controllerRestarts: restarts }, k, {
       ruleId: d.ruleId,
       reason: d.reason,
       pods: d.pods,
       changes: names,
-      admittedBy: [...(d.inPlaceRules ?? []), ...(restarts.length > 0 ? (['kruise-env-from-metadata'] as const) : [])],
+      admittedBy: [
+        ...(d.inPlaceRules ?? []),
+        ...(restarts.length > 0 ? (['kruise-env-from-metadata'] as const) : []),
+        ...(readiness && readiness.length > 0 ? (['kruise-readiness-hash'] as const) : []),
+      ],
     });
+    return readiness ? { ...prediction, kruiseReadiness: readiness } : prediction;
   }
   if (!isKruise && (NATIVE_KINDS as readonly string[]).includes(kind)) {
     const changes = diffTemplates(
@@ -248,11 +281,9 @@ export function predictRollout(
         ),
     );
     const d = nativeRollout(kind as NativeKind, oldObject, newObject, changes, info);
-    return finish(
-      base,
-      d,
-      changes.map((c) => fieldPath(c.path)),
-    );
+    const names = changes.map((c) => fieldPath(c.path));
+    const deletion = d.verdict === 'refused' ? null : nativeDeletion(kind, oldObject, newObject, info, now);
+    return deletion ? deleted(base, deletion, d, names) : finish(base, d, names);
   }
   return {
     ...base,
@@ -284,8 +315,41 @@ function templateOf(o: unknown, kind: string): PodTemplateParts {
 
 type Base = Pick<RolloutPrediction, 'kind' | 'release' | 'controllerRestarts'> & { openKruise?: string };
 
+/** `now` as epoch milliseconds: the option's time, or the clock's. */
+function readNow(now: unknown): number {
+  if (now === undefined) return Date.now();
+  const t = now instanceof Date ? now.getTime() : typeof now === 'string' ? Date.parse(now) : NaN;
+  if (Number.isNaN(t)) {
+    const found = typeof now === 'string' ? JSON.stringify(now) : now instanceof Date ? 'an invalid Date' : typeof now;
+    throw new OptionError('INVALID_OPTION', ['now'], 'a Date or an RFC 3339 time', `found ${found}`);
+  }
+  return t;
+}
+
+/**
+ * Pods removed outright. The template's own verdict (`also`), when it would roll something,
+ * is kept in the reason: the pods left are then replaced or patched by it.
+ */
+function deleted(base: Base, del: PodDeletion, also: Decision | null, changes: string[]): RolloutPrediction {
+  const rest = also && also.verdict !== 'unchanged' ? `; the template change besides: ${also.reason}` : '';
+  return {
+    ...finish(
+      base,
+      {
+        verdict: 'delete',
+        decidedBy: del.decidedBy,
+        ruleId: del.ruleId,
+        reason: `${del.reason}${rest}`,
+        pods: del.pods,
+        podNames: del.podNames,
+      },
+      changes,
+    ),
+  };
+}
+
 function finish(base: Base, d: Decision, changes: string[]): RolloutPrediction {
-  const exitCode = d.verdict === 'refused' ? 2 : d.verdict === 'replaced' ? 1 : 0;
+  const exitCode = d.verdict === 'refused' ? 2 : d.verdict === 'replaced' || d.verdict === 'delete' ? 1 : 0;
   return {
     ...base,
     verdict: d.verdict,
@@ -294,6 +358,7 @@ function finish(base: Base, d: Decision, changes: string[]): RolloutPrediction {
     ruleSource: rolloutRule(d.ruleId).source,
     reason: d.reason,
     pods: d.pods,
+    ...(d.podNames !== undefined ? { podNames: d.podNames } : {}),
     ...(d.field !== undefined ? { field: d.field } : {}),
     ...(d.reportedField !== undefined ? { reportedField: d.reportedField } : {}),
     changes,

@@ -52,9 +52,23 @@ export type RolloutRuleId =
   | 'pod-resources-update'
   | 'pod-resize-subresource'
   | 'pod-resize-qos'
+  | 'pod-resize-removal'
+  | 'pod-resize-memory-limit-decrease'
+  | 'pod-resize-pod-level-resources'
+  | 'pod-resize-static-or-windows'
+  | 'pod-resize-node-support'
+  | 'pod-resize-sidecar'
+  | 'pod-resize-init'
   | 'pod-ephemeral-subresource'
   | 'pod-ephemeral-immutable'
   | 'pod-spec-immutable'
+  | 'pod-metadata-server-set'
+  | 'pod-active-deadline-value'
+  | 'pod-toleration-values'
+  | 'pod-toleration-comparison'
+  | 'pod-scheduling-gate-values'
+  | 'pod-gated-scheduling-directives'
+  | 'pod-static-no-ephemeral'
   | 'apps-selector-immutable'
   | 'deployment-rollout'
   | 'deployment-paused'
@@ -67,6 +81,14 @@ export type RolloutRuleId =
   | 'daemonset-on-delete'
   | 'job-template-immutable'
   | 'cronjob-future-jobs'
+  | 'pod-active-deadline-exceeded'
+  | 'job-suspended'
+  | 'job-parallelism-lowered'
+  | 'job-active-deadline-exceeded'
+  | 'workload-scaled-down'
+  | 'kruise-scaled-down'
+  | 'kruise-pods-to-delete'
+  | 'kruise-readiness-hash'
   | 'kruise-recreate'
   | 'kruise-in-place-image'
   | 'kruise-in-place-metadata'
@@ -251,6 +273,82 @@ export const ROLLOUT_RULES: readonly RolloutRule[] = Object.freeze([
     statement: "A resize may not change the pod's QoS class (Guaranteed, Burstable, BestEffort).",
   },
   {
+    id: 'pod-resize-removal',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 32,
+    lastMinor: null,
+    gate: { name: 'InPlacePodVerticalScaling', on: true },
+    source: `${VALIDATION}@v1.32.13 (ValidatePodResize: resourcesRemoved), @v1.33.13–@v1.37.2 (validateContainerResize); on 1.27–1.31 the update's munge (@v1.29.6, @v1.30.14, @v1.31.14 mungeCpuMemResources) lets cpu and memory entries go`,
+    statement:
+      'From 1.32 a resize may not remove a resource request or limit (refused at spec.containers[i].resources.requests or .limits; sidecars likewise); a whole limits or requests map may be added to a container that had none.',
+  },
+  {
+    id: 'pod-resize-memory-limit-decrease',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 33,
+    lastMinor: 33,
+    gate: { name: 'InPlacePodVerticalScaling', on: true },
+    source: `${VALIDATION}@v1.33.13 (validateContainerResize: memory limits may not be decreased or added unless the memory resizePolicy is RestartContainer); absent from @v1.32.13 and @v1.34.4`,
+    statement:
+      "On 1.33 only, a memory limit may not be lowered (or added) by a resize unless the container's memory resizePolicy is RestartContainer (refused at spec.containers[i].resources.limits[memory]).",
+  },
+  {
+    id: 'pod-resize-pod-level-resources',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 32,
+    lastMinor: 35,
+    gate: { name: 'InPlacePodVerticalScaling', on: true },
+    source: `${VALIDATION}@v1.32.13, @v1.33.13, @v1.34.4 ("pods with pod-level resources cannot be resized"), @v1.35.4 (unless InPlacePodLevelResourcesVerticalScaling, alpha and off); pkg/features/kube_features.go@v1.37.2 (beta, on, from 1.36; its pod-level checks are not modelled)`,
+    statement:
+      'A pod with pod-level resources (spec.resources) cannot be resized on 1.32–1.35 (refused at the empty path).',
+  },
+  {
+    id: 'pod-resize-static-or-windows',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 32,
+    lastMinor: null,
+    gate: { name: 'InPlacePodVerticalScaling', on: true },
+    source: `${VALIDATION}@v1.32.13–@v1.37.2 (ValidatePodResize: "static pods cannot be resized", "windows pods cannot be resized")`,
+    statement:
+      'A static (mirror) pod or a Windows pod (spec.os.name windows) cannot be resized (refused at the empty path).',
+  },
+  {
+    id: 'pod-resize-node-support',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 32,
+    lastMinor: null,
+    gate: { name: 'InPlacePodVerticalScaling', on: true },
+    source: `${VALIDATION}@v1.32.13–@v1.37.2 (isPodResizeRequestSupported: the first running container's status must report resources)`,
+    statement:
+      "A resize is refused (at spec) when the old pod's status shows a running container without status resources: its node's kubelet does not resize.",
+  },
+  {
+    id: 'pod-resize-sidecar',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 33,
+    lastMinor: null,
+    gate: { name: 'InPlacePodVerticalScaling', on: true },
+    source: `${VALIDATION}@v1.33.13 (ValidatePodResize: restartable init containers munged like containers, with SidecarContainers); @v1.32.13 munges containers only (a sidecar resize meets "only cpu and memory resources are mutable" at spec)`,
+    statement: 'Sidecars (init containers with restartPolicy Always) are resized like containers from 1.33.',
+  },
+  {
+    id: 'pod-resize-init',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 36,
+    lastMinor: null,
+    gate: { name: 'InPlacePodVerticalScaling', on: true },
+    source: `${VALIDATION}@v1.36.3 and @v1.37.2 (ValidatePodResize: InPlacePodVerticalScalingInitContainers, beta and on from 1.36, GA 1.37); @v1.35.4 ("resources for non-sidecar init containers are immutable")`,
+    statement:
+      'From 1.36 the cpu and memory of regular init containers may be resized too; before, a resize touching them is refused at spec.',
+  },
+  {
     id: 'pod-ephemeral-subresource',
     decidedBy: 'apiserver',
     releases: 'kubernetes',
@@ -265,7 +363,7 @@ export const ROLLOUT_RULES: readonly RolloutRule[] = Object.freeze([
     id: 'pod-ephemeral-immutable',
     decidedBy: 'apiserver',
     releases: 'kubernetes',
-    firstMinor: 16,
+    firstMinor: 23,
     lastMinor: null,
     source: `${VALIDATION}@v1.23.0 (ValidatePodEphemeralContainersUpdate: "may not be removed or changed"); ${VALIDATION}@master (ValidatePodUpdate)`,
     statement:
@@ -280,6 +378,78 @@ export const ROLLOUT_RULES: readonly RolloutRule[] = Object.freeze([
     source: `${VALIDATION}@v1.8.0 (ValidatePodUpdate: "pod updates may not change fields other than …")`,
     statement:
       'Any other change of a running Pod\'s spec is refused; the apiserver reports it at `spec` ("pod updates may not change fields other than …" with a diff), the prediction names the first changed field.',
+  },
+  {
+    id: 'pod-metadata-server-set',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source:
+      'staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go@v1.20.2 (ValidateObjectMetaAccessorUpdate: deletionTimestamp, deletionGracePeriodSeconds immutable; no new finalizers once deleting); staging/src/k8s.io/apiserver/pkg/registry/rest/update.go@v1.20.2 (BeforeUpdate: generation, creationTimestamp and a set deletionTimestamp kept from the old object, a removed deletionGracePeriodSeconds restored)',
+    statement:
+      'metadata.deletionTimestamp may not be set by an update, nor deletionGracePeriodSeconds set or changed ("field is immutable" at that field); a change of a set deletionTimestamp, of creationTimestamp or generation, or the removal of deletionGracePeriodSeconds is overwritten with the old value (no effect); finalizers may not be added to a pod being deleted.',
+  },
+  {
+    id: 'pod-active-deadline-value',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source: `${VALIDATION}@v1.20.2 and @v1.37.2 (ValidatePodSpec: activeDeadlineSeconds in [1, MaxInt32], checked on the whole new pod before ValidatePodUpdate's own range [0, MaxInt32])`,
+    statement:
+      'A new spec.activeDeadlineSeconds must be between 1 and 2147483647: 0 or below is refused at spec.activeDeadlineSeconds, though the update rule alone allows 0.',
+  },
+  {
+    id: 'pod-toleration-values',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source: `${VALIDATION}@v1.20.2 and @v1.37.2 (ValidateTolerations, validateTaintEffect; run on the whole new pod and again by validateOnlyAddedTolerations)`,
+    statement:
+      'Every toleration of the new pod is validated: key a qualified name; an empty key only with Exists; tolerationSeconds only with effect NoExecute; Equal (or empty) with a label value (reported at operator), Exists with no value; effect empty or NoSchedule, PreferNoSchedule, NoExecute. The refusal names tolerations[i] and the member.',
+  },
+  {
+    id: 'pod-toleration-comparison',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 35,
+    lastMinor: null,
+    source: `${VALIDATION}@v1.37.2 (ValidateTolerations: Lt/Gt only with AllowTaintTolerationComparisonOperators); pkg/api/pod/util.go@v1.37.2 (allowed when the old pod uses them); pkg/features/kube_features.go@v1.37.2 (TaintTolerationComparisonOperators alpha from 1.35, off)`,
+    statement:
+      'From 1.35, operators Lt and Gt (with a decimal integer value) are accepted when the old pod already uses them (the TaintTolerationComparisonOperators gate is alpha and off, not modelled); otherwise they are an unsupported operator.',
+  },
+  {
+    id: 'pod-scheduling-gate-values',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 27,
+    lastMinor: null,
+    gate: { name: 'PodSchedulingReadiness', on: true },
+    source: `${VALIDATION}@v1.29.6 and @v1.37.2 (validateSchedulingGates: qualified names, no duplicates)`,
+    statement: 'Scheduling gate names must be qualified names without duplicates (refused at spec.schedulingGates[i]).',
+  },
+  {
+    id: 'pod-gated-scheduling-directives',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 27,
+    lastMinor: null,
+    gate: { name: 'PodSchedulingReadiness', on: true },
+    source: `${VALIDATION}@v1.29.6 (ValidatePodUpdate: AllowMutableNodeSelectorAndNodeAffinity for a gated pod, from PodSchedulingReadiness), @v1.30.14 and @v1.37.2 (unconditional; validateNodeSelectorMutation, validateNodeAffinityMutation, validateNodeSelectorTermHasOnlyAdditions); KEP-3838 (beta 1.27)`,
+    statement:
+      'On a pod that still has scheduling gates, spec.nodeSelector may gain entries (not lose or change them) and the required node affinity may be narrowed (set where it had no terms; else the same number of terms, each only gaining match expressions or fields); preferred node affinity may change.',
+  },
+  {
+    id: 'pod-static-no-ephemeral',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 29,
+    lastMinor: null,
+    source: `${VALIDATION}@v1.29.6, @v1.30.14 and @v1.37.2 (ValidatePodEphemeralContainersUpdate: "static pods do not support ephemeral containers", reported at the empty path; kubernetes/kubernetes#113935); absent from @v1.20.2; 1.27–1.28 not read`,
+    statement:
+      'A mirror pod (a static pod, annotation kubernetes.io/config.mirror) takes no ephemeral containers: the ephemeralcontainers subresource refuses them.',
   },
   {
     id: 'apps-selector-immutable',
@@ -397,6 +567,93 @@ export const ROLLOUT_RULES: readonly RolloutRule[] = Object.freeze([
     source:
       'pkg/controller/cronjob/utils.go@v1.8.0 (getJobFromTemplate); pkg/controller/cronjob/cronjob_controllerv2.go@v1.21.0',
     statement: 'A CronJob change applies to the Jobs it creates later; running Jobs and their pods are left alone.',
+  },
+  {
+    id: 'pod-active-deadline-exceeded',
+    decidedBy: 'kubelet',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source:
+      'pkg/kubelet/active_deadline.go@v1.20.2 (pastActiveDeadline: time since status.startTime ≥ spec.activeDeadlineSeconds; no startTime, no kill); pkg/kubelet/kubelet.go@v1.20.2 (syncPod: a pod the active deadline handler says to end is killed, phase Failed, reason DeadlineExceeded)',
+    statement:
+      "An admitted activeDeadlineSeconds (set, or lowered) at or below the pod's age (now − status.startTime) makes the kubelet kill the running pod at its next sync; a pod with no status.startTime is not killed until it has one.",
+  },
+  {
+    id: 'job-suspended',
+    decidedBy: 'controller',
+    releases: 'kubernetes',
+    firstMinor: 22,
+    lastMinor: null,
+    source:
+      'pkg/controller/job/job_controller.go@v1.30.14 (manageJob: a suspended Job deletes all its active pods); pkg/features/kube_features.go@v1.30.14 (SuspendJob: alpha 1.21 off by default, beta 1.22 on, GA 1.24); pkg/registry/batch/job/strategy.go@v1.30.14 (dropDisabledFields: suspend dropped while the gate is off, so 1.21 with the default gates is not modelled as a suspend)',
+    statement:
+      'spec.suspend set to true on a Job makes the Job controller delete every active pod of the Job (1.22+, where SuspendJob is on by default).',
+  },
+  {
+    id: 'job-parallelism-lowered',
+    decidedBy: 'controller',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source:
+      'pkg/controller/job/job_controller.go@v1.20.2 (manageJob: active > parallelism → delete active − parallelism pods); pkg/apis/batch/v1/defaults.go@v1.20.2 (parallelism defaults to 1)',
+    statement:
+      'A lower spec.parallelism makes the Job controller delete the active pods beyond it (all of them at 0); the pods deleted are the difference between status.active and the new parallelism.',
+  },
+  {
+    id: 'job-active-deadline-exceeded',
+    decidedBy: 'controller',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source:
+      'pkg/controller/job/job_controller.go@v1.20.2 (pastActiveDeadline: time since status.startTime ≥ spec.activeDeadlineSeconds → deleteJobPods, Job Failed with DeadlineExceeded)',
+    statement:
+      "A Job's spec.activeDeadlineSeconds set or lowered to at most the Job's age (now − status.startTime) makes the Job controller fail the Job and delete its active pods.",
+  },
+  {
+    id: 'workload-scaled-down',
+    decidedBy: 'controller',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source:
+      'pkg/controller/replicaset/replica_set.go@v1.20.2 (manageReplicas: diff > 0 → getPodsToDelete; ReplicationController runs the same code); pkg/controller/deployment/sync.go@v1.20.2 (scale: the ReplicaSets scaled down); pkg/controller/statefulset/stateful_set_control.go@v1.20.2 (ordinals ≥ replicas are condemned and deleted, highest first); replicas default to 1 (pkg/apis/apps/v1/defaults.go@v1.20.2)',
+    statement:
+      'A lower spec.replicas of a Deployment, ReplicaSet, ReplicationController or StatefulSet deletes running pods: the StatefulSet the highest ordinals (named), the others pods the controller ranks first for deletion.',
+  },
+  {
+    id: 'kruise-scaled-down',
+    decidedBy: 'controller',
+    releases: 'openkruise',
+    firstMinor: 0,
+    lastMinor: null,
+    source:
+      'pkg/controller/cloneset/sync/cloneset_scale.go@v1.8.2 (Scale: diff < 0 → choose pods to delete); pkg/controller/statefulset/stateful_set_control.go@v1.8.2 (condemned ordinals beyond replicas)',
+    statement:
+      'A lower spec.replicas of a CloneSet or Advanced StatefulSet deletes running pods (an Advanced StatefulSet without reserveOrdinals: the highest ordinals, named).',
+  },
+  {
+    id: 'kruise-pods-to-delete',
+    decidedBy: 'controller',
+    releases: 'openkruise',
+    firstMinor: 0,
+    lastMinor: null,
+    source:
+      'pkg/controller/cloneset/sync/cloneset_scale.go@v1.8.2 (Scale: pods named in spec.scaleStrategy.podsToDelete are deleted first); apis/apps/v1alpha1/cloneset_types.go@v1.8.2 (CloneSetScaleStrategy.PodsToDelete)',
+    statement:
+      'A pod name added to spec.scaleStrategy.podsToDelete of a CloneSet makes OpenKruise delete that pod (a new one replaces it unless replicas are lowered too).',
+  },
+  {
+    id: 'kruise-readiness-hash',
+    decidedBy: 'controller',
+    releases: 'openkruise',
+    firstMinor: 8,
+    lastMinor: 9,
+    source: `${KRUISE_DEFAULTS}@v1.8.2 and @v1.9.0 (defaultCheckContainersInPlaceUpdateCompleted, checkAllContainersHashConsistent: kubeletcontainer.HashContainer of the vendored k8s.io/kubernetes — v1.30.10 in v1.8.2's go.mod, v1.32.10 in v1.9.0's — and from v1.9.0 its own JSON hashContainer, against the runtime hash kruise-daemon reads; else the image ID comparison); openkruise/kruise#2297`,
+    statement:
+      "After an in-place update OpenKruise reads a container as updated when the hash the node's kubelet stored equals a hash it computes itself (v1.8: the 1.30 JSON form only; v1.9: the 1.31+ name-and-image form or the JSON form); otherwise it compares image IDs, and a new tag with the old digest leaves InPlaceUpdateReady false for good.",
   },
   {
     id: 'kruise-recreate',

@@ -64,12 +64,19 @@ export function diffTemplates(
   root: readonly JsonPathSegment[] = [],
 ): TemplateChange[] {
   const out: TemplateChange[] = [];
-  diffJson(before.metadata, after.metadata, ['metadata'], out);
   const a = isPlainObject(before.spec) ? before.spec : {};
   const b = isPlainObject(after.spec) ? after.spec : {};
   const lists = new Set<string>(CONTAINER_LISTS);
   const rest = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([k]) => !lists.has(k)));
-  diffJson(rest(a), rest(b), ['spec'], out);
+  // Member by member: a metadata or spec whose only other member is new is not an added `spec`
+  // (an empty map counts as absent), so every change is named by its own field.
+  const members = (x: unknown, y: unknown, top: string) => {
+    const ox = isPlainObject(x) ? x : {};
+    const oy = isPlainObject(y) ? y : {};
+    for (const k of new Set([...Object.keys(ox), ...Object.keys(oy)])) diffJson(ox[k], oy[k], [top, k], out);
+  };
+  members(before.metadata, after.metadata, 'metadata');
+  members(rest(a), rest(b), 'spec');
   for (const list of CONTAINER_LISTS) diffContainerList(a[list], b[list], ['spec', list], info, out, root);
   return out;
 }

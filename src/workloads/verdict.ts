@@ -6,7 +6,9 @@ import type { RolloutDecider, RolloutRuleId } from './rollout-rules.js';
  * deleted and created from the new template), `in-place` (the pod object is patched; the kubelet
  * decides per container), `unchanged` (nothing rolls: the template did not change),
  * `on-delete` (pods take the change only when deleted), `future-pods` (only pods or Jobs created
- * later use it), `held` (a paused rollout or a partition that covers every pod).
+ * later use it), `held` (a paused rollout or a partition that covers every pod), `delete`
+ * (running pods are removed outright and not replaced by the new template: a Pod past a lowered
+ * active deadline, a Job suspended or narrowed, a workload scaled down, pods named for deletion).
  *
  * @example
  * ```ts
@@ -18,7 +20,8 @@ import type { RolloutDecider, RolloutRuleId } from './rollout-rules.js';
  *
  * @group Kubelet decisions
  */
-export type RolloutVerdict = 'refused' | 'replaced' | 'in-place' | 'unchanged' | 'on-delete' | 'future-pods' | 'held';
+export type RolloutVerdict =
+  'refused' | 'replaced' | 'in-place' | 'unchanged' | 'on-delete' | 'future-pods' | 'held' | 'delete';
 
 /** One decision before the kubelet's (or instead of it). */
 export interface Decision {
@@ -31,4 +34,6 @@ export interface Decision {
   /** A refusal's field (`spec.containers[0].env`) and the field the refusing component names. */
   field?: string;
   reportedField?: string;
+  /** A `delete` verdict's pods by name, where the objects say which. */
+  podNames?: string[];
 }

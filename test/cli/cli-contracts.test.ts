@@ -208,7 +208,15 @@ describe('predict', () => {
         ['replaced', 'controller', 'deployment-rollout'],
         ['replaced', 'controller', 'deployment-rollout'],
       ]);
-      expect(doc.summary).toEqual({ release: k, openKruise: null, objects: 1, restarts: 0, replaced: 1, refused: 0 });
+      expect(doc.summary).toEqual({
+        release: k,
+        openKruise: null,
+        objects: 1,
+        restarts: 0,
+        replaced: 1,
+        deleted: 0,
+        refused: 0,
+      });
     }
     // A change outside the template rolls nothing.
     const scaled = file('scaled.yaml', {
@@ -276,6 +284,21 @@ describe('predict', () => {
       ['keep', 'kubelet', 'in-place'],
     ]);
     expect(doc.summary.restarts).toBe(1);
+    // OpenKruise v1.8 hashes as Kubernetes 1.30 does; a 1.31 kubelet stores the name-and-image hash.
+    const ready = (o: string) =>
+      (JSON.parse(o) as { rows: { container: string; kruiseReady: boolean | null }[] }).rows.map((x) => [
+        x.container,
+        x.kruiseReady,
+      ]);
+    expect(ready(inPlace.out)).toEqual([
+      ['web', false],
+      ['log', null],
+    ]);
+    const on130 = await cli(['predict', '--json', '-k', '1.30', '--openkruise', 'v1.8', old, image]);
+    expect(ready(on130.out)).toEqual([
+      ['web', true],
+      ['log', null],
+    ]);
     const badGate = await cli([
       'predict',
       '-k',
@@ -307,6 +330,50 @@ describe('predict', () => {
       ['Pod/shop/web-0', 'log', 'keep'],
     ]);
     expect(r.code).toBe(1);
+  });
+
+  it('edits that delete running pods are `delete` (exit 1), naming the pods where the objects say which', async () => {
+    const sts = (replicas: number) => ({
+      ...deployment('nginx:1.27'),
+      kind: 'StatefulSet',
+      spec: { ...deployment('nginx:1.27').spec, replicas },
+    });
+    const scaled = await cli(['predict', '--json', '-k', '1.31', file('sts5.yaml', sts(5)), file('sts3.yaml', sts(3))]);
+    expect(scaled.code).toBe(1);
+    const doc = outputSchema().parse(JSON.parse(scaled.out)) as {
+      rows: { action: string; verdict: string; decidedBy: string; deletedPods: string[]; rolloutRuleId: string }[];
+      summary: { deleted: number; replaced: number };
+    };
+    expect(doc.rows.map((x) => [x.action, x.verdict, x.decidedBy, x.rolloutRuleId, x.deletedPods])).toEqual([
+      ['delete', 'delete', 'controller', 'workload-scaled-down', ['web-4', 'web-3']],
+      ['delete', 'delete', 'controller', 'workload-scaled-down', ['web-4', 'web-3']],
+    ]);
+    expect(doc.summary).toMatchObject({ deleted: 1, replaced: 0 });
+
+    // A Pod's deadline set below its age: admitted by the apiserver, then killed by the kubelet.
+    const started = { ...pod('nginx:1.27'), status: { startTime: '2026-01-01T00:00:00Z' } };
+    const deadline = { ...started, spec: { ...started.spec, activeDeadlineSeconds: 600 } };
+    const [a, b] = [file('pod-started.yaml', started), file('pod-deadline.yaml', deadline)];
+    const killed = await cli(['predict', '-k', '1.31', '--now', '2026-01-01T01:00:00Z', a, b]);
+    expect(killed.code).toBe(1);
+    expect(killed.out).toMatch(/^delete +kubelet +Pod\/shop\/web-0 +web +pod-active-deadline-exceeded /m);
+    expect(killed.out).toContain('1 delete running pods (web-0)');
+    const young = await cli(['predict', '-k', '1.31', '--now', '2026-01-01T00:05:00Z', a, b]);
+    expect(young.code).toBe(0);
+    const badNow = await cli(['predict', '-k', '1.31', '--now', 'yesterday', a, b]);
+    expect(badNow.code).toBe(2);
+    expect(badNow.err).toContain('"yesterday"');
+
+    // A Job suspended: its active pods are deleted.
+    const job = (suspend: boolean) => ({
+      ...deployment('nginx:1.27'),
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      spec: { ...deployment('nginx:1.27').spec, suspend },
+    });
+    const suspended = await cli(['predict', '-k', '1.31', file('job.yaml', job(false)), file('job-s.yaml', job(true))]);
+    expect(suspended.code).toBe(1);
+    expect(suspended.out).toMatch(/^delete +controller +Job\/shop\/web +web +job-suspended /m);
   });
 
   it('is documented like the other commands', () => {

@@ -41,11 +41,20 @@ interface Scenario {
   old: unknown;
   new: unknown;
   expect: Partial<RolloutPrediction> & { kubeletActions?: string[] };
+  /** OpenKruise's readiness answer per restarted container (kruiseReadiness). */
+  readiness?: { name: string; hashMatches: boolean }[];
 }
 
 const K8S_VALIDATION_TEST = 'pkg/apis/core/validation/validation_test.go (TestValidatePodUpdate)';
 const KRUISE_TEST = 'pkg/util/inplaceupdate/inplace_update_defaults_test.go (TestDefaultCalculateInPlaceUpdateSpec)';
 const NEWEST = supportedReleases().at(-1)!;
+const START = '2026-01-01T00:00:00Z';
+const HOUR_AFTER = '2026-01-01T01:00:00Z';
+const KRUISE_READY =
+  'openkruise pkg/util/inplaceupdate/inplace_update_defaults.go (defaultCheckContainersInPlaceUpdateCompleted, checkAllContainersHashConsistent)';
+const K8S_RESIZE_TEST = 'pkg/apis/core/validation/validation_test.go (TestValidatePodResize)';
+const K8S_EC_TEST = 'pkg/apis/core/validation/validation_test.go (TestValidatePodEphemeralContainersUpdate)';
+const TERM_A = { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] };
 
 const SCENARIOS: Scenario[] = [
   {
@@ -73,7 +82,12 @@ const SCENARIOS: Scenario[] = [
     at: ['1.8', NEWEST],
     old: pod([c('nginx:1')]),
     new: pod([c('nginx:1')], {}, { annotations: { 'kubernetes.io/config.mirror': 'x' } }),
-    expect: { verdict: 'refused', decidedBy: 'apiserver', exitCode: 2 },
+    expect: {
+      verdict: 'refused',
+      decidedBy: 'apiserver',
+      reportedField: 'metadata.annotations[kubernetes.io/config.mirror]',
+      exitCode: 2,
+    },
   },
   {
     name: 'an added init container is refused (the kubelet would not start it in an initialised pod either)',
@@ -148,12 +162,13 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'lowering activeDeadlineSeconds is admitted',
+    name: 'lowering activeDeadlineSeconds is admitted (the pod, 10s old, is within the new deadline)',
     rule: 'pod-active-deadline',
     source: K8S_VALIDATION_TEST,
     at: ['1.8', NEWEST],
-    old: pod([c('nginx:1')], { activeDeadlineSeconds: 60 }),
-    new: pod([c('nginx:1')], { activeDeadlineSeconds: 30 }),
+    options: { now: '2026-01-01T00:00:10Z' },
+    old: { ...pod([c('nginx:1')], { activeDeadlineSeconds: 60 }), status: { startTime: START } },
+    new: { ...pod([c('nginx:1')], { activeDeadlineSeconds: 30 }), status: { startTime: START } },
     expect: { verdict: 'in-place', ruleId: 'pod-active-deadline', exitCode: 0 },
   },
   {
@@ -213,7 +228,12 @@ const SCENARIOS: Scenario[] = [
     at: ['1.27', NEWEST],
     old: pod([c('nginx:1')], { schedulingGates: [{ name: 'a' }, { name: 'b' }] }),
     new: pod([c('nginx:1')], { schedulingGates: [{ name: 'a' }, { name: 'c' }] }),
-    expect: { verdict: 'refused', field: 'spec.schedulingGates', exitCode: 2 },
+    expect: {
+      verdict: 'refused',
+      field: 'spec.schedulingGates[1].name',
+      reportedField: 'spec.schedulingGates[1].name',
+      exitCode: 2,
+    },
   },
   {
     name: 'removing a scheduling gate is admitted',
@@ -293,6 +313,176 @@ const SCENARIOS: Scenario[] = [
     expect: { verdict: 'refused', ruleId: 'pod-resize-qos', exitCode: 2 },
   },
   {
+    name: 'a removed memory limit is refused at …resources.limits from 1.32',
+    rule: 'pod-resize-removal',
+    source: `${K8S_RESIZE_TEST} at v1.33.13 ("Pod QoS unchanged, burstable -> burstable, remove memory limit"); ValidatePodResize at v1.32.13`,
+    at: ['1.32', '1.33', NEWEST],
+    options: { featureGates: { InPlacePodVerticalScaling: true } },
+    old: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }, { cpu: '2', memory: '2Gi' }))]),
+    new: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }, { cpu: '2' }))]),
+    expect: { verdict: 'refused', reportedField: 'spec.containers[0].resources.limits', exitCode: 2 },
+  },
+  {
+    name: 'a removed request likewise, at …resources.requests',
+    rule: 'pod-resize-removal',
+    source: `${K8S_RESIZE_TEST} at v1.33.13 ("… remove cpu request")`,
+    at: ['1.32', NEWEST],
+    options: { featureGates: { InPlacePodVerticalScaling: true } },
+    // Requests only: with limits, the apiserver's defaulting would put a removed request back from its limit.
+    old: pod([c('nginx:1', { resources: { requests: { cpu: '500m', memory: '1Gi' } } })]),
+    new: pod([c('nginx:1', { resources: { requests: { memory: '1Gi' } } })]),
+    expect: { verdict: 'refused', reportedField: 'spec.containers[0].resources.requests', exitCode: 2 },
+  },
+  {
+    name: 'on 1.27–1.31 the update munges cpu and memory away: the same removal is admitted when the QoS class holds',
+    rule: 'pod-resources-update',
+    source: 'pkg/apis/core/validation/validation.go at v1.30.14 and v1.31.14 (ValidatePodUpdate: mungeCpuMemResources)',
+    at: ['1.27', '1.31'],
+    options: { featureGates: { InPlacePodVerticalScaling: true } },
+    old: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }, { cpu: '2', memory: '2Gi' }))]),
+    new: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }, { cpu: '2' }))]),
+    expect: { verdict: 'in-place', requests: ['update'], exitCode: 0 },
+  },
+  {
+    name: 'a limits map added to a requests-only container is admitted when the QoS class holds',
+    rule: 'pod-resize-subresource',
+    source: `${K8S_RESIZE_TEST} at v1.33.13 ("Pod QoS unchanged, burstable -> burstable, add limits"); dropCPUMemoryUpdates (a nil old list admits any new one)`,
+    at: ['1.33', NEWEST],
+    old: pod([c('nginx:1', { resources: { requests: { cpu: '500m' } } })]),
+    new: pod([c('nginx:1', { resources: { requests: { cpu: '500m' }, limits: { cpu: '1' } } })]),
+    expect: { verdict: 'in-place', requests: ['resize'], exitCode: 0 },
+  },
+  {
+    name: 'the QoS class may not change: reported at metadata on 1.27–1.31 (update), at spec from 1.32 (resize)',
+    rule: 'pod-resize-qos',
+    source: `${K8S_RESIZE_TEST} at v1.33.13 ("Pod QoS change, burstable -> guaranteed"); validation.go at v1.30.14 (field.Invalid(fldPath = metadata, "Pod QoS is immutable"))`,
+    at: ['1.32', '1.33', NEWEST],
+    options: { featureGates: { InPlacePodVerticalScaling: true } },
+    old: pod([c('nginx:1', res({ cpu: '1', memory: '512Mi' }, { cpu: '1', memory: '1Gi' }))]),
+    new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }, { cpu: '1', memory: '1Gi' }))]),
+    expect: { verdict: 'refused', reportedField: 'spec', exitCode: 2 },
+  },
+  {
+    name: 'the same QoS change in a 1.27–1.31 update is reported at metadata',
+    rule: 'pod-resize-qos',
+    source:
+      'pkg/apis/core/validation/validation.go at v1.29.6, v1.30.14, v1.31.14 (ValidatePodUpdate: "Pod QoS is immutable" at metadata)',
+    at: ['1.27', '1.31'],
+    options: { featureGates: { InPlacePodVerticalScaling: true } },
+    old: pod([c('nginx:1', res({ cpu: '1', memory: '512Mi' }, { cpu: '1', memory: '1Gi' }))]),
+    new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }, { cpu: '1', memory: '1Gi' }))]),
+    expect: { verdict: 'refused', reportedField: 'metadata', exitCode: 2 },
+  },
+  {
+    name: 'a lowered memory limit (default resizePolicy) is refused on 1.33 only',
+    rule: 'pod-resize-memory-limit-decrease',
+    source: `${K8S_RESIZE_TEST} at v1.33.13 ("no restart policy: memory limit decrease")`,
+    at: ['1.33'],
+    old: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }, { cpu: '2', memory: '2Gi' }))]),
+    new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }, { cpu: '2', memory: '1536Mi' }))]),
+    expect: { verdict: 'refused', reportedField: 'spec.containers[0].resources.limits[memory]', exitCode: 2 },
+  },
+  {
+    name: 'the same with resizePolicy RestartContainer, or on 1.34+, is admitted',
+    rule: 'pod-resize-subresource',
+    source: `${K8S_RESIZE_TEST} at v1.33.13 ("RestartContainer: memory limit decrease") and v1.37.2 ("no restart policy: memory limit decrease" admitted)`,
+    at: ['1.34', NEWEST],
+    old: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }, { cpu: '2', memory: '2Gi' }))]),
+    new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }, { cpu: '2', memory: '1536Mi' }))]),
+    expect: { verdict: 'in-place', requests: ['resize'], exitCode: 0 },
+  },
+  {
+    name: 'a pod with pod-level resources cannot be resized on 1.32–1.35',
+    rule: 'pod-resize-pod-level-resources',
+    source: `${K8S_RESIZE_TEST} at v1.33.13 ("pod-level resources with container cpu limit change")`,
+    at: ['1.32', '1.35'],
+    options: { featureGates: { InPlacePodVerticalScaling: true } },
+    old: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))], { resources: { limits: { cpu: '4' } } }),
+    new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }))], { resources: { limits: { cpu: '4' } } }),
+    expect: { verdict: 'refused', reportedField: '', exitCode: 2 },
+  },
+  {
+    name: 'a Windows pod cannot be resized',
+    rule: 'pod-resize-static-or-windows',
+    source: `${K8S_RESIZE_TEST} at v1.33.13 ("windows pod, resource change")`,
+    at: ['1.32', NEWEST],
+    options: { featureGates: { InPlacePodVerticalScaling: true } },
+    old: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))], { os: { name: 'windows' } }),
+    new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }))], { os: { name: 'windows' } }),
+    expect: { verdict: 'refused', reportedField: '', exitCode: 2 },
+  },
+  {
+    name: "a pod whose running container's status has no resources sits on a node that does not resize",
+    rule: 'pod-resize-node-support',
+    source: `${K8S_RESIZE_TEST} at v1.33.13 ("Pod with nil Resource field in Status")`,
+    at: ['1.32', NEWEST],
+    options: { featureGates: { InPlacePodVerticalScaling: true } },
+    old: {
+      ...pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))]),
+      status: { containerStatuses: [{ name: 'web', state: { running: {} } }] },
+    },
+    new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }))]),
+    expect: { verdict: 'refused', reportedField: 'spec', exitCode: 2 },
+  },
+  {
+    name: 'a sidecar resize is admitted from 1.33; on 1.32 only containers are munged',
+    rule: 'pod-resize-sidecar',
+    source: `${K8S_RESIZE_TEST} at v1.33.13 ("cpu limit change for sidecar containers"); ValidatePodResize at v1.32.13`,
+    at: ['1.33', NEWEST],
+    old: pod([c('nginx:1')], {
+      initContainers: [
+        { name: 'proxy', image: 'envoy', restartPolicy: 'Always', ...res({ cpu: '500m', memory: '1Gi' }) },
+      ],
+    }),
+    new: pod([c('nginx:1')], {
+      initContainers: [{ name: 'proxy', image: 'envoy', restartPolicy: 'Always', ...res({ cpu: '1', memory: '1Gi' }) }],
+    }),
+    expect: { verdict: 'in-place', requests: ['resize'], exitCode: 0 },
+  },
+  {
+    name: 'the sidecar resize on 1.32 is refused at spec',
+    rule: 'pod-spec-immutable',
+    source: 'pkg/apis/core/validation/validation.go at v1.32.13 (ValidatePodResize: init containers not munged)',
+    at: ['1.32'],
+    options: { featureGates: { InPlacePodVerticalScaling: true } },
+    old: pod([c('nginx:1')], {
+      initContainers: [
+        { name: 'proxy', image: 'envoy', restartPolicy: 'Always', ...res({ cpu: '500m', memory: '1Gi' }) },
+      ],
+    }),
+    new: pod([c('nginx:1')], {
+      initContainers: [{ name: 'proxy', image: 'envoy', restartPolicy: 'Always', ...res({ cpu: '1', memory: '1Gi' }) }],
+    }),
+    expect: { verdict: 'refused', reportedField: 'spec', exitCode: 2 },
+  },
+  {
+    name: 'a regular init container resize is refused before 1.36 and admitted from 1.36',
+    rule: 'pod-resize-init',
+    source:
+      'pkg/apis/core/validation/validation.go at v1.35.4 ("resources for non-sidecar init containers are immutable") and v1.36.3 (InPlacePodVerticalScalingInitContainers)',
+    at: ['1.36', NEWEST],
+    old: pod([c('nginx:1')], {
+      initContainers: [{ name: 'init', image: 'busybox', ...res({ cpu: '500m', memory: '1Gi' }) }],
+    }),
+    new: pod([c('nginx:1')], {
+      initContainers: [{ name: 'init', image: 'busybox', ...res({ cpu: '1', memory: '1Gi' }) }],
+    }),
+    expect: { verdict: 'in-place', requests: ['resize'], exitCode: 0 },
+  },
+  {
+    name: 'the regular init container resize on 1.35 is refused at spec',
+    rule: 'pod-spec-immutable',
+    source: 'pkg/apis/core/validation/validation.go at v1.35.4 (ValidatePodResize)',
+    at: ['1.33', '1.35'],
+    old: pod([c('nginx:1')], {
+      initContainers: [{ name: 'init', image: 'busybox', ...res({ cpu: '500m', memory: '1Gi' }) }],
+    }),
+    new: pod([c('nginx:1')], {
+      initContainers: [{ name: 'init', image: 'busybox', ...res({ cpu: '1', memory: '1Gi' }) }],
+    }),
+    expect: { verdict: 'refused', reportedField: 'spec', exitCode: 2 },
+  },
+  {
     name: 'an added ephemeral container goes through the ephemeralcontainers subresource; the kubelet starts it',
     rule: 'pod-ephemeral-subresource',
     source: 'pkg/apis/core/validation/validation_test.go (TestValidatePodEphemeralContainersUpdate)',
@@ -311,13 +501,237 @@ const SCENARIOS: Scenario[] = [
     expect: { verdict: 'refused', field: 'spec.ephemeralContainers[0]', exitCode: 2 },
   },
   {
-    name: 'before 1.23 (EphemeralContainers alpha, off by default) no ephemeral container can be added or changed',
-    rule: 'pod-ephemeral-immutable',
-    source: 'pkg/apis/core/validation/validation.go@v1.16.0 (ValidatePodEphemeralContainersUpdate behind the gate)',
-    at: ['1.16', '1.22'],
+    name: 'before 1.23 (EphemeralContainers alpha, off by default) a Pod update adding one is refused by the catch-all, at spec',
+    rule: 'pod-spec-immutable',
+    source:
+      'pkg/apis/core/validation/validation.go at v1.20.2 (ValidatePodUpdate: spec.ephemeralContainers is not munged, so the catch-all "pod updates may not change fields" at spec)',
+    at: ['1.16', '1.20', '1.22'],
     old: pod([c('nginx:1')]),
     new: pod([c('nginx:1')], { ephemeralContainers: [{ name: 'debug', image: 'busybox' }] }),
-    expect: { verdict: 'refused', field: 'spec.ephemeralContainers', exitCode: 2 },
+    expect: { verdict: 'refused', field: 'spec.ephemeralContainers', reportedField: 'spec', exitCode: 2 },
+  },
+  {
+    name: 'a changed ephemeral container is refused at spec.ephemeralContainers, the path the apiserver prints',
+    rule: 'pod-ephemeral-immutable',
+    source: `${K8S_EC_TEST} at v1.37.2 ("Ephemeral Container Change" errors at spec.ephemeralContainers)`,
+    at: ['1.23', NEWEST],
+    old: pod([c('nginx:1')], { ephemeralContainers: [{ name: 'debug', image: 'busybox:1' }] }),
+    new: pod([c('nginx:1')], { ephemeralContainers: [{ name: 'debug', image: 'busybox:2' }] }),
+    expect: {
+      verdict: 'refused',
+      field: 'spec.ephemeralContainers[0]',
+      reportedField: 'spec.ephemeralContainers',
+      exitCode: 2,
+    },
+  },
+  {
+    name: 'a static (mirror) pod takes no ephemeral container',
+    rule: 'pod-static-no-ephemeral',
+    source: `${K8S_EC_TEST} at v1.37.2 ("Add ephemeral container to static pod"); validation.go at v1.29.6`,
+    at: ['1.29', NEWEST],
+    old: pod([c('nginx:1')], { nodeName: 'n1' }, { annotations: { 'kubernetes.io/config.mirror': 'h' } }),
+    new: pod(
+      [c('nginx:1')],
+      { nodeName: 'n1', ephemeralContainers: [{ name: 'debug', image: 'busybox' }] },
+      { annotations: { 'kubernetes.io/config.mirror': 'h' } },
+    ),
+    expect: { verdict: 'refused', reportedField: '', exitCode: 2 },
+  },
+  {
+    name: 'activeDeadlineSeconds set to 0 is refused by the object validation, though the update rule allows 0',
+    rule: 'pod-active-deadline-value',
+    source: `${K8S_VALIDATION_TEST} at v1.37.2 ("activeDeadlineSeconds change to zero from nil", "… from positive"); ValidatePodSpec at v1.20.2`,
+    at: ['1.8', '1.20', NEWEST],
+    old: pod([c('nginx:1')], { activeDeadlineSeconds: 30 }),
+    new: pod([c('nginx:1')], { activeDeadlineSeconds: 0 }),
+    expect: { verdict: 'refused', reportedField: 'spec.activeDeadlineSeconds', exitCode: 2 },
+  },
+  {
+    name: 'a negative activeDeadlineSeconds where none was set is refused',
+    rule: 'pod-active-deadline-value',
+    source: `${K8S_VALIDATION_TEST} at v1.37.2 ("activeDeadlineSeconds change to negative from nil")`,
+    at: ['1.20', NEWEST],
+    old: pod([c('nginx:1')]),
+    new: pod([c('nginx:1')], { activeDeadlineSeconds: -1 }),
+    expect: { verdict: 'refused', reportedField: 'spec.activeDeadlineSeconds', exitCode: 2 },
+  },
+  {
+    name: 'an added toleration with an invalid effect is refused at its effect',
+    rule: 'pod-toleration-values',
+    source: `${K8S_VALIDATION_TEST} at v1.37.2 ("added invalid new toleration to existing tolerations in pod spec updates"); validateTaintEffect at v1.20.2`,
+    at: ['1.8', '1.20', NEWEST],
+    old: pod([c('nginx:1')], { tolerations: [{ key: 'a', operator: 'Exists' }] }),
+    new: pod([c('nginx:1')], {
+      tolerations: [
+        { key: 'a', operator: 'Exists' },
+        { key: 'b', operator: 'Equal', value: 'v', effect: 'NoWhere' },
+      ],
+    }),
+    expect: { verdict: 'refused', reportedField: 'spec.tolerations[1].effect', exitCode: 2 },
+  },
+  {
+    name: 'tolerationSeconds without NoExecute, and a value with Exists, are refused where the apiserver reports them',
+    rule: 'pod-toleration-values',
+    source: 'pkg/apis/core/validation/validation_test.go at v1.20.2 (TestValidateTolerations error cases)',
+    at: ['1.20', NEWEST],
+    old: pod([c('nginx:1')]),
+    new: pod([c('nginx:1')], {
+      tolerations: [{ key: 'a', operator: 'Exists', value: 'x', effect: 'NoSchedule' }],
+    }),
+    expect: { verdict: 'refused', reportedField: 'spec.tolerations[0].operator', exitCode: 2 },
+  },
+  {
+    name: 'an Lt toleration is an unsupported operator unless the old pod already uses one (1.35+)',
+    rule: 'pod-toleration-values',
+    source:
+      'pkg/apis/core/validation/validation.go at v1.37.2 (ValidateTolerations: Lt/Gt need AllowTaintTolerationComparisonOperators)',
+    at: ['1.20', NEWEST],
+    old: pod([c('nginx:1')]),
+    new: pod([c('nginx:1')], { tolerations: [{ key: 'a', operator: 'Lt', value: '5' }] }),
+    expect: { verdict: 'refused', reportedField: 'spec.tolerations[0].operator', exitCode: 2 },
+  },
+  {
+    name: 'an Lt toleration added beside one the old pod has is admitted from 1.35',
+    rule: 'pod-toleration-comparison',
+    source: 'pkg/api/pod/util.go at v1.37.2 (allowTaintTolerationComparisonOperators from the old pod spec)',
+    at: ['1.35', NEWEST],
+    old: pod([c('nginx:1')], { tolerations: [{ key: 'a', operator: 'Lt', value: '5' }] }),
+    new: pod([c('nginx:1')], {
+      tolerations: [
+        { key: 'a', operator: 'Lt', value: '5' },
+        { key: 'b', operator: 'Gt', value: '7' },
+      ],
+    }),
+    expect: { verdict: 'in-place', exitCode: 0 },
+  },
+  {
+    name: 'the same on 1.34 is refused: no comparison operators yet',
+    rule: 'pod-toleration-values',
+    source: 'pkg/features/kube_features.go at v1.37.2 (TaintTolerationComparisonOperators: alpha from 1.35)',
+    at: ['1.34'],
+    old: pod([c('nginx:1')], { tolerations: [{ key: 'a', operator: 'Lt', value: '5' }] }),
+    new: pod([c('nginx:1')], {
+      tolerations: [
+        { key: 'a', operator: 'Lt', value: '5' },
+        { key: 'b', operator: 'Gt', value: '7' },
+      ],
+    }),
+    expect: { verdict: 'refused', reportedField: 'spec.tolerations[0].operator', exitCode: 2 },
+  },
+  {
+    name: 'a duplicate scheduling gate is refused by the object validation',
+    rule: 'pod-scheduling-gate-values',
+    source: 'pkg/apis/core/validation/validation.go at v1.29.6 (validateSchedulingGates: Duplicate)',
+    at: ['1.27', NEWEST],
+    old: pod([c('nginx:1')], { schedulingGates: [{ name: 'a' }, { name: 'b' }] }),
+    new: pod([c('nginx:1')], { schedulingGates: [{ name: 'a' }, { name: 'a' }] }),
+    expect: { verdict: 'refused', reportedField: 'spec.schedulingGates[1]', exitCode: 2 },
+  },
+  {
+    name: 'setting metadata.deletionTimestamp is refused',
+    rule: 'pod-metadata-server-set',
+    source: `${K8S_VALIDATION_TEST} at v1.37.2 ("deletion timestamp added"); objectmeta.go at v1.20.2`,
+    at: ['1.8', '1.20', NEWEST],
+    old: pod([c('nginx:1')]),
+    new: pod([c('nginx:1')], {}, { deletionTimestamp: '2026-01-01T00:00:00Z' }),
+    expect: { verdict: 'refused', reportedField: 'metadata.deletionTimestamp', exitCode: 2 },
+  },
+  {
+    name: 'changing deletionGracePeriodSeconds is refused',
+    rule: 'pod-metadata-server-set',
+    source: `${K8S_VALIDATION_TEST} at v1.37.2 ("deletion grace period seconds changed")`,
+    at: ['1.20', NEWEST],
+    old: pod([c('nginx:1')], {}, { deletionTimestamp: START, deletionGracePeriodSeconds: 30 }),
+    new: pod([c('nginx:1')], {}, { deletionTimestamp: START, deletionGracePeriodSeconds: 0 }),
+    expect: { verdict: 'refused', reportedField: 'metadata.deletionGracePeriodSeconds', exitCode: 2 },
+  },
+  {
+    name: 'a finalizer added to a pod being deleted is refused',
+    rule: 'pod-metadata-server-set',
+    source: 'staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go at v1.20.2 (ValidateNoNewFinalizers)',
+    at: ['1.20', NEWEST],
+    old: pod([c('nginx:1')], {}, { deletionTimestamp: START }),
+    new: pod([c('nginx:1')], {}, { deletionTimestamp: START, finalizers: ['x/y'] }),
+    expect: { verdict: 'refused', reportedField: 'metadata.finalizers', exitCode: 2 },
+  },
+  {
+    name: 'a set deletionTimestamp changed along with a label: BeforeUpdate puts the old time back, the label is admitted',
+    rule: 'pod-metadata-mutable',
+    source:
+      'staging/src/k8s.io/apiserver/pkg/registry/rest/update.go at v1.20.2 (BeforeUpdate runs before validation; the unit table of ValidatePodUpdate, "deletion timestamp removed", skips it)',
+    at: ['1.20', NEWEST],
+    old: pod([c('nginx:1')], {}, { deletionTimestamp: START, labels: { a: '1' } }),
+    new: pod([c('nginx:1')], {}, { deletionTimestamp: HOUR_AFTER, labels: { a: '2' } }),
+    expect: { verdict: 'in-place', exitCode: 0 },
+  },
+  {
+    name: 'a gated pod may gain a nodeSelector entry',
+    rule: 'pod-gated-scheduling-directives',
+    source: `${K8S_VALIDATION_TEST} at v1.37.2 ("adding node selector is allowed for gated pods")`,
+    at: ['1.27', '1.30', NEWEST],
+    old: pod([c('nginx:1')], { schedulingGates: [{ name: 'g' }], nodeSelector: { a: '1' } }),
+    new: pod([c('nginx:1')], { schedulingGates: [{ name: 'g' }], nodeSelector: { a: '1', b: '2' } }),
+    expect: { verdict: 'in-place', requests: ['update'], exitCode: 0 },
+  },
+  {
+    name: "a gated pod's nodeSelector entry may not change",
+    rule: 'pod-gated-scheduling-directives',
+    source: `${K8S_VALIDATION_TEST} at v1.37.2 ("modifying value of existing node selector is not allowed")`,
+    at: ['1.27', NEWEST],
+    old: pod([c('nginx:1')], { schedulingGates: [{ name: 'g' }], nodeSelector: { a: '1' } }),
+    new: pod([c('nginx:1')], { schedulingGates: [{ name: 'g' }], nodeSelector: { a: '2' } }),
+    expect: { verdict: 'refused', reportedField: 'spec.nodeSelector', exitCode: 2 },
+  },
+  {
+    name: "a gated pod's required node affinity term may gain a match expression, not lose a term",
+    rule: 'pod-gated-scheduling-directives',
+    source: `${K8S_VALIDATION_TEST} at v1.37.2 ("nodeSelectorTerms addition on gated pod should fail", node affinity additions)`,
+    at: ['1.27', NEWEST],
+    old: pod([c('nginx:1')], {
+      schedulingGates: [{ name: 'g' }],
+      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [TERM_A] } } },
+    }),
+    new: pod([c('nginx:1')], {
+      schedulingGates: [{ name: 'g' }],
+      affinity: {
+        nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [TERM_A, TERM_A] } },
+      },
+    }),
+    expect: {
+      verdict: 'refused',
+      reportedField: 'spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms',
+      exitCode: 2,
+    },
+  },
+  {
+    name: 'a narrowed term is admitted',
+    rule: 'pod-gated-scheduling-directives',
+    source: `${K8S_VALIDATION_TEST} at v1.37.2 (node affinity: additions to matchExpressions allowed for gated pods)`,
+    at: ['1.27', NEWEST],
+    old: pod([c('nginx:1')], {
+      schedulingGates: [{ name: 'g' }],
+      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [TERM_A] } } },
+    }),
+    new: pod([c('nginx:1')], {
+      schedulingGates: [{ name: 'g' }],
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [{ matchExpressions: [...TERM_A.matchExpressions, { key: 'z', operator: 'Exists' }] }],
+          },
+        },
+      },
+    }),
+    expect: { verdict: 'in-place', exitCode: 0 },
+  },
+  {
+    name: 'the same nodeSelector addition on a pod without gates is refused at spec',
+    rule: 'pod-spec-immutable',
+    source: `${K8S_VALIDATION_TEST} at v1.37.2 ("adding node selector is not allowed for non-gated pods")`,
+    at: ['1.26', '1.27', NEWEST],
+    old: pod([c('nginx:1')], { nodeSelector: { a: '1' } }),
+    new: pod([c('nginx:1')], { nodeSelector: { a: '1', b: '2' } }),
+    expect: { verdict: 'refused', field: 'spec.nodeSelector.b', reportedField: 'spec', exitCode: 2 },
   },
   {
     name: 'a Pod env change is refused at spec.containers[0].env, at every release',
@@ -497,6 +911,221 @@ const SCENARIOS: Scenario[] = [
     expect: { verdict: 'future-pods', exitCode: 0 },
   },
   {
+    name: "activeDeadlineSeconds set below the pod's age: admitted, then the kubelet kills the pod (exit 1, named)",
+    rule: 'pod-active-deadline-exceeded',
+    source:
+      'pkg/kubelet/active_deadline.go at v1.20.2 (pastActiveDeadline); pkg/kubelet/active_deadline_test.go (TestActiveDeadlineHandler: a pod started an hour ago with a 30s deadline is past it)',
+    at: ['1.8', '1.20', NEWEST],
+    options: { now: HOUR_AFTER },
+    old: { ...pod([c('nginx:1')]), status: { startTime: START } },
+    new: { ...pod([c('nginx:1')], { activeDeadlineSeconds: 600 }), status: { startTime: START } },
+    expect: {
+      verdict: 'delete',
+      decidedBy: 'kubelet',
+      podNames: ['web-0'],
+      pods: 'web-0',
+      admittedBy: ['pod-active-deadline'],
+      exitCode: 1,
+    },
+  },
+  {
+    name: 'a deadline equal to the age already kills (the kubelet compares with ≥)',
+    rule: 'pod-active-deadline-exceeded',
+    source: 'pkg/kubelet/active_deadline.go at v1.20.2 (pastActiveDeadline: duration >= allowedDuration)',
+    at: [NEWEST],
+    options: { now: HOUR_AFTER },
+    old: { ...pod([c('nginx:1')], { activeDeadlineSeconds: 7200 }), status: { startTime: START } },
+    new: { ...pod([c('nginx:1')], { activeDeadlineSeconds: 3600 }), status: { startTime: START } },
+    expect: { verdict: 'delete', podNames: ['web-0'], exitCode: 1 },
+  },
+  {
+    name: 'without a startTime the lowered deadline is taken as killing, and says so',
+    rule: 'pod-active-deadline-exceeded',
+    source: 'pkg/kubelet/active_deadline.go at v1.20.2 (pastActiveDeadline reads status.startTime)',
+    at: [NEWEST],
+    old: pod([c('nginx:1')], { activeDeadlineSeconds: 7200 }),
+    new: pod([c('nginx:1')], { activeDeadlineSeconds: 600 }),
+    expect: { verdict: 'delete', exitCode: 1 },
+  },
+  {
+    name: 'a deadline above the age is admitted and kills nothing now',
+    rule: 'pod-active-deadline',
+    source: 'pkg/kubelet/active_deadline_test.go (TestActiveDeadlineHandler: a pod within its deadline is kept)',
+    at: ['1.8', NEWEST],
+    options: { now: HOUR_AFTER },
+    old: { ...pod([c('nginx:1')]), status: { startTime: START } },
+    new: { ...pod([c('nginx:1')], { activeDeadlineSeconds: 3601 }), status: { startTime: START } },
+    expect: { verdict: 'in-place', ruleId: 'pod-active-deadline', exitCode: 0 },
+  },
+  {
+    name: 'a Job suspended: the Job controller deletes its active pods',
+    rule: 'job-suspended',
+    source:
+      'pkg/controller/job/job_controller_test.go at v1.37.2 (TestControllerSyncJob: "suspending a job with satisfied expectations")',
+    at: ['1.22', NEWEST],
+    old: { ...workload('batch/v1', 'Job', [c('nginx:1')], { parallelism: 2 }), status: { active: 2 } },
+    new: { ...workload('batch/v1', 'Job', [c('nginx:1')], { parallelism: 2, suspend: true }), status: { active: 2 } },
+    expect: { verdict: 'delete', decidedBy: 'controller', pods: '2 active pods', exitCode: 1 },
+  },
+  {
+    name: 'on 1.21 (SuspendJob alpha, off) the field is dropped: nothing rolls',
+    rule: 'template-unchanged',
+    source: 'pkg/features/kube_features.go (SuspendJob: alpha 1.21, beta 1.22)',
+    at: ['1.21'],
+    old: workload('batch/v1', 'Job', [c('nginx:1')]),
+    new: workload('batch/v1', 'Job', [c('nginx:1')], { suspend: true }),
+    expect: { verdict: 'unchanged', exitCode: 0 },
+  },
+  {
+    name: 'a Job at parallelism 0: every active pod is deleted',
+    rule: 'job-parallelism-lowered',
+    source: 'pkg/controller/job/job_controller_test.go at v1.20.2 (TestControllerSyncJob: "too many active pods")',
+    at: ['1.8', '1.20', NEWEST],
+    old: workload('batch/v1', 'Job', [c('nginx:1')], { parallelism: 3 }),
+    new: workload('batch/v1', 'Job', [c('nginx:1')], { parallelism: 0 }),
+    expect: { verdict: 'delete', pods: 'every active pod', exitCode: 1 },
+  },
+  {
+    name: 'a lower parallelism with more pods active deletes the difference',
+    rule: 'job-parallelism-lowered',
+    source: 'pkg/controller/job/job_controller_test.go at v1.20.2 (TestControllerSyncJob: "too many active pods")',
+    at: ['1.20', NEWEST],
+    old: { ...workload('batch/v1', 'Job', [c('nginx:1')], { parallelism: 3 }), status: { active: 3 } },
+    new: { ...workload('batch/v1', 'Job', [c('nginx:1')], { parallelism: 1 }), status: { active: 3 } },
+    expect: { verdict: 'delete', pods: '2 of 3 active pods', exitCode: 1 },
+  },
+  {
+    name: 'a lower parallelism that still covers the active pods deletes nothing',
+    rule: 'template-unchanged',
+    source: 'pkg/controller/job/job_controller.go at v1.20.2 (manageJob: only active > parallelism deletes)',
+    at: ['1.20', NEWEST],
+    old: { ...workload('batch/v1', 'Job', [c('nginx:1')], { parallelism: 3 }), status: { active: 1 } },
+    new: { ...workload('batch/v1', 'Job', [c('nginx:1')], { parallelism: 2 }), status: { active: 1 } },
+    expect: { verdict: 'unchanged', exitCode: 0 },
+  },
+  {
+    name: "a Job's activeDeadlineSeconds lowered below its age: the Job fails and its pods are deleted",
+    rule: 'job-active-deadline-exceeded',
+    source:
+      'pkg/controller/job/job_controller_test.go at v1.20.2 (TestSyncJobPastDeadline: "activeDeadlineSeconds less than single pod execution")',
+    at: ['1.8', '1.20', NEWEST],
+    options: { now: HOUR_AFTER },
+    old: {
+      ...workload('batch/v1', 'Job', [c('nginx:1')], { activeDeadlineSeconds: 7200 }),
+      status: { startTime: START, active: 1 },
+    },
+    new: {
+      ...workload('batch/v1', 'Job', [c('nginx:1')], { activeDeadlineSeconds: 60 }),
+      status: { startTime: START, active: 1 },
+    },
+    expect: { verdict: 'delete', decidedBy: 'controller', pods: '1 active pod', exitCode: 1 },
+  },
+  {
+    name: 'a refused Job edit deletes nothing: the template change is refused before parallelism counts',
+    rule: 'job-template-immutable',
+    source: 'pkg/apis/batch/validation/validation.go at v1.20.2 (ValidateJobSpecUpdate)',
+    at: ['1.20', NEWEST],
+    old: workload('batch/v1', 'Job', [c('nginx:1')], { parallelism: 3 }),
+    new: workload('batch/v1', 'Job', [c('nginx:2')], { parallelism: 0 }),
+    expect: { verdict: 'refused', exitCode: 2 },
+  },
+  {
+    name: 'a Deployment scaled down deletes pods of the controller’s choosing',
+    rule: 'workload-scaled-down',
+    source:
+      'pkg/controller/replicaset/replica_set.go at v1.20.2 (manageReplicas: diff > 0); pkg/controller/deployment/sync.go at v1.20.2 (scale)',
+    at: ['1.8', NEWEST],
+    old: workload('apps/v1', 'Deployment', [c('nginx:1')], { replicas: 3 }),
+    new: workload('apps/v1', 'Deployment', [c('nginx:1')], { replicas: 1 }),
+    expect: { verdict: 'delete', pods: "2 pods (the controller's choice)", podNames: [], exitCode: 1 },
+  },
+  {
+    name: 'a ReplicaSet at replicas 0 (from the default 1) deletes its pod',
+    rule: 'workload-scaled-down',
+    source: 'pkg/controller/replicaset/replica_set_test.go at v1.20.2 (validateSyncReplicaSet expectedDeletes)',
+    at: ['1.20', NEWEST],
+    old: workload('apps/v1', 'ReplicaSet', [c('nginx:1')]),
+    new: workload('apps/v1', 'ReplicaSet', [c('nginx:1')], { replicas: 0 }),
+    expect: { verdict: 'delete', pods: "1 pod (the controller's choice)", exitCode: 1 },
+  },
+  {
+    name: 'a StatefulSet scaled down deletes its highest ordinals, by name; a template change besides is in the reason',
+    rule: 'workload-scaled-down',
+    source:
+      'pkg/controller/statefulset/stateful_set_control.go at v1.20.2 (condemned ordinals ≥ replicas); stateful_set_control_test.go (scaleDownStatefulSetControl)',
+    at: ['1.20', NEWEST],
+    old: workload('apps/v1', 'StatefulSet', [c('nginx:1')], { replicas: 5 }),
+    new: workload('apps/v1', 'StatefulSet', [c('nginx:2')], { replicas: 3 }),
+    expect: { verdict: 'delete', podNames: ['web-4', 'web-3'], pods: 'web-4, web-3', exitCode: 1 },
+  },
+  {
+    name: 'a CloneSet told to delete pods by name deletes them',
+    rule: 'kruise-pods-to-delete',
+    source: 'openkruise pkg/controller/cloneset/sync/cloneset_scale.go at v1.8.2 (Scale: podsToDelete); TestScale',
+    at: ['1.31'],
+    kruise: ['v1.0', 'v1.9'],
+    old: workload('apps.kruise.io/v1alpha1', 'CloneSet', [c('nginx:1')], { replicas: 3 }),
+    new: workload('apps.kruise.io/v1alpha1', 'CloneSet', [c('nginx:1')], {
+      replicas: 3,
+      scaleStrategy: { podsToDelete: ['web-x7k2p'] },
+    }),
+    expect: { verdict: 'delete', podNames: ['web-x7k2p'], exitCode: 1 },
+  },
+  {
+    name: 'a CloneSet or an Advanced StatefulSet scaled down deletes pods (the StatefulSet its top ordinals by name)',
+    rule: 'kruise-scaled-down',
+    source: 'openkruise pkg/controller/cloneset/sync/cloneset_scale.go at v1.8.2 (Scale: scale down); TestScale',
+    at: ['1.31'],
+    kruise: ['v1.0', 'v1.9'],
+    old: workload('apps.kruise.io/v1beta1', 'StatefulSet', [c('nginx:1')], { replicas: 3 }),
+    new: workload('apps.kruise.io/v1beta1', 'StatefulSet', [c('nginx:1')], { replicas: 2 }),
+    expect: { verdict: 'delete', podNames: ['web-2'], exitCode: 1 },
+  },
+  {
+    name: 'OpenKruise v1.8 (HashContainer of 1.30) on a 1.30 node reads the image bump as done by hash',
+    rule: 'kruise-readiness-hash',
+    source: `${KRUISE_READY} at v1.8.2`,
+    at: ['1.29', '1.30'],
+    kruise: ['v1.8'],
+    old: cloneSet([c('nginx:1'), log]),
+    new: cloneSet([c('nginx:2'), log]),
+    expect: { verdict: 'in-place', restarts: 1, exitCode: 1 },
+    readiness: [{ name: 'web', hashMatches: true }],
+  },
+  {
+    name: 'the same on a 1.31+ node (name and image hash): no form matches, Kruise falls back to image IDs (kruise#2297)',
+    rule: 'kruise-readiness-hash',
+    source: `${KRUISE_READY} at v1.8.2; openkruise/kruise#2297`,
+    at: ['1.31', NEWEST],
+    kruise: ['v1.8'],
+    old: cloneSet([c('nginx:1'), log]),
+    new: cloneSet([c('nginx:2'), log]),
+    expect: { verdict: 'in-place', restarts: 1, exitCode: 1 },
+    readiness: [{ name: 'web', hashMatches: false }],
+  },
+  {
+    name: 'OpenKruise v1.9 hashes both forms: 1.31+ nodes and 1.16–1.30 nodes both read as done',
+    rule: 'kruise-readiness-hash',
+    source: `${KRUISE_READY} at v1.9.0 (isConsistentInNewVersion, isConsistentInOldVersion)`,
+    at: ['1.16', '1.30', '1.31', NEWEST],
+    kruise: ['v1.9'],
+    old: cloneSet([c('nginx:1'), log]),
+    new: cloneSet([c('nginx:2'), log]),
+    expect: { verdict: 'in-place', restarts: 1, exitCode: 1 },
+    readiness: [{ name: 'web', hashMatches: true }],
+  },
+  {
+    name: 'v1.9 on a pre-1.16 node (go-spew hash): no match, image IDs decide',
+    rule: 'kruise-readiness-hash',
+    source: `${KRUISE_READY} at v1.9.0`,
+    at: ['1.15'],
+    kruise: ['v1.9'],
+    old: cloneSet([c('nginx:1'), log]),
+    new: cloneSet([c('nginx:2'), log]),
+    expect: { verdict: 'in-place', restarts: 1, exitCode: 1 },
+    readiness: [{ name: 'web', hashMatches: false }],
+  },
+  {
     name: 'a CloneSet with ReCreate (the default) recreates for an image change',
     rule: 'kruise-recreate',
     source: 'pkg/controller/cloneset/sync/cloneset_update_test.go',
@@ -663,6 +1292,14 @@ describe('rollout scenarios (ROLLOUT_RULES)', () => {
           // The decisive rule is the scenario's, or (in place) one of the rules that admitted the change.
           expect([p.ruleId, ...p.admittedBy]).toContain(s.rule);
           if (kubeletActions) expect(p.kubelet?.containers.map((x) => x.action)).toEqual(kubeletActions);
+          if (s.readiness) {
+            expect(p.kruiseReadiness?.map((r) => ({ name: r.name, hashMatches: r.hashMatches }))).toEqual(s.readiness);
+            // A match is a real equality of the kubelet's stored hash with one Kruise computes.
+            for (const r of p.kruiseReadiness ?? []) {
+              expect(r.kruiseHashes.some((h) => h.hash === r.kubeletHash)).toBe(r.hashMatches);
+              expect(r.kubeletHash).toBe(p.kubelet?.containers.find((x) => x.name === r.name)?.expectedHash);
+            }
+          }
           if (p.verdict !== 'in-place') expect(p.kubelet).toBeUndefined();
         });
       }
@@ -678,6 +1315,23 @@ describe('rollout scenarios (ROLLOUT_RULES)', () => {
       const first = r.releases === 'openkruise' ? `v1.${r.firstMinor}` : `1.${Math.max(r.firstMinor, 8)}`;
       expect(firsts, r.id).toContain(first);
     }
+  });
+
+  it('a count that is no integer is refused with its path, the caller objects left as they were', () => {
+    const old = workload('apps/v1', 'StatefulSet', [c('nginx:1')], { replicas: 3 });
+    const bad = workload('apps/v1', 'StatefulSet', [c('nginx:1')], { replicas: '2' });
+    const frozen = structuredClone(bad);
+    expect(() => predictRollout(old, bad, { kubeletVersion: NEWEST })).toThrow(
+      expect.objectContaining({ code: 'INVALID_TYPE', path: ['spec', 'replicas'] }),
+    );
+    expect(bad).toEqual(frozen);
+    const job = (parallelism: unknown) => workload('batch/v1', 'Job', [c('nginx:1')], { parallelism });
+    expect(() => predictRollout(job(3), job(1.5), { kubeletVersion: NEWEST })).toThrow(
+      expect.objectContaining({ code: 'NOT_AN_INTEGER', path: ['spec', 'parallelism'] }),
+    );
+    expect(() => predictRollout(job(3), job(3), { kubeletVersion: NEWEST, now: 'soon' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTION', path: ['now'] }),
+    );
   });
 
   it('every rule cites a source with a tag, and holds for a range of releases', () => {
