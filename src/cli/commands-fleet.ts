@@ -6,7 +6,14 @@
 import { basename } from 'node:path';
 import { stringify } from 'yaml';
 import { z } from 'zod';
-import { fleetJobs, foldFleet, nodeReport, sucPlan, type FleetOptions } from '../fleet/index.js';
+import {
+  fleetJobs,
+  foldFleet,
+  nodeReport,
+  sucPlan,
+  type FleetOptions,
+  type FleetReportOptions,
+} from '../fleet/index.js';
 import { UsageError, list, str, type CommandContext, type CommandDef, type CommandResult } from './command.js';
 import { readObjects } from './inputs.js';
 import { readInputFile, type CliIO } from './io.js';
@@ -16,6 +23,24 @@ import { table } from './table.js';
 const RUNTIMES = ['containerd', 'cri-o', 'docker'] as const;
 /** The options only the system-upgrade-controller Plan reads. */
 const SUC_ONLY = ['concurrency', 'swap-command', 'units', 'crio-runroot', 'docker-config'] as const;
+/** The options only `fleet manifests` reads (report refuses them rather than ignore them). */
+const MANIFESTS_ONLY = [
+  ...SUC_ONLY,
+  'image',
+  'kubectl-image',
+  'namespace',
+  'runtime',
+  'runtime-root',
+  'kubelet-root',
+  'variant',
+] as const;
+/** The options only `fleet report` reads. */
+const REPORT_ONLY = ['expect', 'max-age'] as const;
+
+/** Refuses each option of `names` that was given: an option a subcommand would ignore is a mistake. */
+function refuseOptions(ctx: CommandContext, names: readonly string[], sub: string): void {
+  for (const name of names) if (ctx.values[name] !== undefined) throw new UsageError(`fleet ${sub} takes no --${name}`);
+}
 
 /** `a=b,c=d` → { a: 'b', c: 'd' }. */
 function labelMap(text: string | undefined, option: string): Record<string, string> {
@@ -32,6 +57,14 @@ function labelMap(text: string | undefined, option: string): Record<string, stri
 
 /** The nodes named with --node, and those of a NodeList (--nodes) matching --selector. */
 async function selectedNodes(ctx: CommandContext): Promise<string[]> {
+  const unique = await namedNodes(ctx);
+  if (unique.length === 0)
+    throw new UsageError('select nodes: --node NAME (repeatable) or --nodes nodes.json [--selector k=v]');
+  return unique;
+}
+
+/** --node and --nodes (filtered by --selector), sorted, each once; none when neither is given. */
+async function namedNodes(ctx: CommandContext): Promise<string[]> {
   const names = list(ctx.values, 'node');
   const file = str(ctx.values, 'nodes');
   const selector = labelMap(str(ctx.values, 'selector'), 'selector');
@@ -46,10 +79,7 @@ async function selectedNodes(ctx: CommandContext): Promise<string[]> {
       }
     }
   }
-  const unique = [...new Set(names)].sort();
-  if (unique.length === 0)
-    throw new UsageError('select nodes: --node NAME (repeatable) or --nodes nodes.json [--selector k=v]');
-  return unique;
+  return [...new Set(names)].sort();
 }
 
 function fleetOptions(ctx: CommandContext, nodes: string[]): FleetOptions {
@@ -111,11 +141,42 @@ async function manifests(ctx: CommandContext): Promise<CommandResult> {
   };
 }
 
-function report(files: string[], io: CliIO): CommandResult {
+/** `30m` → ms: a whole number of seconds, minutes, hours or days. */
+function durationMs(text: string, option: string): number {
+  const m = /^(\d{1,9})(s|m|h|d)$/.exec(text);
+  if (!m || Number(m[1]) === 0) throw new UsageError(`--${option}: a duration such as 90s, 30m, 2h or 1d; got ${text}`);
+  return Number(m[1]) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 's' | 'm' | 'h' | 'd'];
+}
+
+async function reportOptions(ctx: CommandContext): Promise<FleetReportOptions> {
+  const o: FleetReportOptions = {};
+  const from = str(ctx.values, 'from');
+  const to = str(ctx.values, 'to');
+  if (from !== undefined) o.from = from;
+  if (to !== undefined) o.to = to;
+  if (str(ctx.values, 'selector') !== undefined && str(ctx.values, 'nodes') === undefined)
+    throw new UsageError('--selector goes with --nodes');
+  if (ctx.values['node'] !== undefined || ctx.values['nodes'] !== undefined) {
+    o.expectNodes = await namedNodes(ctx);
+    if (o.expectNodes.length === 0) throw new UsageError('--nodes: the file names no node (after --selector)');
+  }
+  const expect = str(ctx.values, 'expect');
+  if (expect !== undefined) {
+    if (!/^[1-9]\d{0,6}$/.test(expect)) throw new UsageError(`--expect: a whole number of nodes ≥ 1; got ${expect}`);
+    o.expectCount = Number(expect);
+  }
+  const maxAge = str(ctx.values, 'max-age');
+  if (maxAge !== undefined) o.maxAgeMs = durationMs(maxAge, 'max-age');
+  return o;
+}
+
+async function report(ctx: CommandContext, files: string[]): Promise<CommandResult> {
+  const io: CliIO = ctx.io;
   if (files.length === 0)
     throw new UsageError('fleet report: give the node plans (NODE.json or NODE.ndjson, one per node)');
+  const options = await reportOptions(ctx);
   const nodes = files.map((f) => nodeReport(basename(f).replace(/\.(nd)?json$/, ''), readInputFile(f, io), f));
-  const r = foldFleet(nodes);
+  const r = foldFleet(nodes, options);
   const text =
     table(
       ['node', 'ready', 'keep', 'rewrite', 'will-restart', 'unknown'],
@@ -132,7 +193,13 @@ function report(files: string[], io: CliIO): CommandResult {
       .flatMap((n) => n.findings.map((f) => `# ${n.node}: ${f.action} ${f.pod} ${f.container}: ${f.reason}\n`))
       .join('') +
     r.restartReasons.map((x) => `# will restart, ${x.containers}×: ${x.reason}\n`).join('') +
-    `# ${r.go ? 'GO' : 'NO-GO'}: ${r.ready} of ${r.nodes.length} nodes ready; ${r.counts['will-restart']} containers will restart, ${r.counts.unknown} unknown\n`;
+    r.missing.nodes.map((n) => `# ${n}: no plan\n`).join('') +
+    (r.missing.count > r.missing.nodes.length
+      ? `# ${r.missing.count} of the ${options.expectCount} nodes expected (--expect) have no plan\n`
+      : '') +
+    `# ${r.go ? 'GO' : 'NO-GO'}: ${r.ready} of ${r.nodes.length + r.missing.count} nodes ready; ${r.counts['will-restart']} containers will restart, ${r.counts.unknown} unknown` +
+    (r.missing.count > 0 ? `, ${r.missing.count} without a plan` : '') +
+    '\n';
   return {
     exitCode: r.go ? 0 : 1,
     rows: r.nodes,
@@ -142,6 +209,7 @@ function report(files: string[], io: CliIO): CommandResult {
       notReady: r.notReady,
       counts: r.counts,
       restartReasons: r.restartReasons,
+      missing: r.missing,
     },
     text,
   };
@@ -154,13 +222,38 @@ export const fleet: CommandDef = {
   description:
     "`fleet manifests` prints (YAML, or the objects with --json) a Namespace, a ServiceAccount with a ClusterRole to get/list pods, and per selected node a Job pinned with nodeName that tolerates every taint, lists the node's pods with kubectl (field selector spec.nodeName) and runs the read-only `plan` over read-only hostPath mounts of the runtime root and the kubelet root, printing the plan file to its log. `--variant suc` prints instead a system-upgrade-controller Plan (upgrade.cattle.io/v1: cordon, no drain, --concurrency nodes at a time) whose upgrade container plans (the gate: a node with will-restart or unknown entries stops there), stops the units, applies, runs --swap-command, starts the units and verifies. `fleet report` reads one plan per node (a plan file or `plan --ndjson` rows; the node is the file name without .json/.ndjson) and prints per node ready or not, every container that will restart or is unknown with its reason, and the go/no-go: exit 0 when every node is ready, 1 otherwise. See docs/fleet.md.",
   options: {
-    from: { type: 'string', value: 'VERSION', description: 'manifests: the kubelet release the nodes run' },
-    to: { type: 'string', value: 'VERSION', description: 'manifests: the kubelet release they move to' },
-    node: { type: 'string', multiple: true, value: 'NAME', description: 'manifests: a node to run on (repeatable)' },
+    from: {
+      type: 'string',
+      value: 'VERSION',
+      description: 'manifests: the kubelet release the nodes run; report: the release every plan must start from',
+    },
+    to: {
+      type: 'string',
+      value: 'VERSION',
+      description: 'manifests: the kubelet release they move to; report: the release every plan must move to',
+    },
+    node: {
+      type: 'string',
+      multiple: true,
+      value: 'NAME',
+      description: 'manifests: a node to run on (repeatable); report: a node that must have a plan',
+    },
     nodes: {
       type: 'string',
       value: 'FILE',
-      description: 'manifests: kubectl get nodes -o json|yaml; every node in it (filtered by --selector)',
+      description:
+        'kubectl get nodes -o json|yaml; every node in it (filtered by --selector): manifests runs on them, report needs a plan of each (a missing one is NO-GO)',
+    },
+    expect: {
+      type: 'string',
+      value: 'N',
+      description: 'report: the number of nodes that must have a plan (fewer is NO-GO, more refused)',
+    },
+    'max-age': {
+      type: 'string',
+      value: 'DURATION',
+      description:
+        'report: refuse plans made longer ago than this (90s, 30m, 2h, 1d), and plans that do not say when they were made (their createdAt)',
     },
     selector: {
       type: 'string',
@@ -243,9 +336,13 @@ export const fleet: CommandDef = {
     const [sub, ...rest] = ctx.operands;
     if (sub === 'manifests') {
       if (rest.length > 0) throw new UsageError('fleet manifests takes no files');
+      refuseOptions(ctx, REPORT_ONLY, sub);
       return manifests(ctx);
     }
-    if (sub === 'report') return report(rest, ctx.io);
+    if (sub === 'report') {
+      refuseOptions(ctx, MANIFESTS_ONLY, sub);
+      return report(ctx, rest);
+    }
     throw new UsageError(`fleet: manifests or report, not ${JSON.stringify(sub)}`);
   },
 };
