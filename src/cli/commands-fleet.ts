@@ -7,6 +7,10 @@ import { basename } from 'node:path';
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import {
+  IN_CLUSTER_DIR,
+  inClusterAccess,
+  listNodePods,
+  writeNewFile,
   fleetJobs,
   foldFleet,
   nodeReport,
@@ -14,28 +18,29 @@ import {
   type FleetOptions,
   type FleetReportOptions,
 } from '../fleet/index.js';
-import { UsageError, list, str, type CommandContext, type CommandDef, type CommandResult } from './command.js';
+import { UsageError, flag, list, str, type CommandContext, type CommandDef, type CommandResult } from './command.js';
 import { readObjects } from './inputs.js';
 import { readInputFile, type CliIO } from './io.js';
-import { toolVersion } from './version.js';
 import { table } from './table.js';
 
 const RUNTIMES = ['containerd', 'cri-o', 'docker'] as const;
 /** The options only the system-upgrade-controller Plan reads. */
-const SUC_ONLY = ['concurrency', 'swap-command', 'units', 'crio-runroot', 'docker-config'] as const;
+const SUC_ONLY = ['concurrency', 'swap-command', 'units', 'docker-config'] as const;
 /** The options only `fleet manifests` reads (report refuses them rather than ignore them). */
 const MANIFESTS_ONLY = [
   ...SUC_ONLY,
   'image',
-  'kubectl-image',
+  'allow-mutable-image',
+  'crio-runroot',
   'namespace',
   'runtime',
   'runtime-root',
-  'kubelet-root',
   'variant',
 ] as const;
 /** The options only `fleet report` reads. */
 const REPORT_ONLY = ['expect', 'max-age'] as const;
+/** The options only `fleet pods` reads. */
+const PODS_ONLY = ['out', 'api-access', 'server'] as const;
 
 /** Refuses each option of `names` that was given: an option a subcommand would ignore is a mistake. */
 function refuseOptions(ctx: CommandContext, names: readonly string[], sub: string): void {
@@ -82,23 +87,55 @@ async function namedNodes(ctx: CommandContext): Promise<string[]> {
   return [...new Set(names)].sort();
 }
 
-function fleetOptions(ctx: CommandContext, nodes: string[]): FleetOptions {
+/** `name@sha256:<64 hex>`, with or without a tag before the digest. */
+const PINNED_IMAGE = /^[a-z0-9][a-z0-9._/:-]*@sha256:[0-9a-f]{64}$/;
+
+/**
+ * The agent's image: pinned by digest (what build:image prints), so every node runs the same bytes
+ * and a re-pushed tag cannot change what runs as root on the nodes; a tag alone only with
+ * --allow-mutable-image (an image imported on each node by tag, never pulled).
+ */
+function agentImage(ctx: CommandContext): string {
+  const image = str(ctx.values, 'image');
+  if (image === undefined)
+    throw new UsageError(
+      '--image: the agent image by digest, NAME@sha256:… as npm run build:image prints it (a tag alone needs --allow-mutable-image)',
+    );
+  if (!PINNED_IMAGE.test(image) && !flag(ctx.values, 'allow-mutable-image'))
+    throw new UsageError(
+      `--image: expected NAME@sha256:<64 hex digits> (as npm run build:image prints it); got ${JSON.stringify(image)}, a reference a registry can change (give --allow-mutable-image to use it anyway)`,
+    );
+  return image;
+}
+
+/** A namespace name: a DNS-1123 label (the Namespace object and the label on cluster-scoped objects need one). */
+function namespaceOf(ctx: CommandContext, variant: string): string {
+  // The system-upgrade-controller watches Plans in its own namespace only (system-upgrade as shipped).
+  const ns = str(ctx.values, 'namespace') ?? (variant === 'suc' ? 'system-upgrade' : 'kubelet-hash');
+  if (!/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(ns))
+    throw new UsageError(
+      `--namespace: a DNS-1123 label (lowercase letters, digits, -; 63 at most); got ${JSON.stringify(ns)}`,
+    );
+  return ns;
+}
+
+function fleetOptions(ctx: CommandContext, nodes: string[], variant: string): FleetOptions {
   const v = ctx.values;
   const runtime = str(v, 'runtime') ?? 'containerd';
   if (!(RUNTIMES as readonly string[]).includes(runtime))
     throw new UsageError(`--runtime: one of ${RUNTIMES.join(', ')}`);
-  const image = str(v, 'image') ?? `kubelet-hash:${toolVersion()}`;
+  const crioRunRoot = str(v, 'crio-runroot');
+  if (crioRunRoot !== undefined && runtime !== 'cri-o')
+    throw new UsageError('--crio-runroot goes with --runtime cri-o');
   return {
     nodes,
     from: str(v, 'from', true),
     to: str(v, 'to', true),
-    image,
-    // The image build:image writes carries kubectl and /bin/sh too: one image serves both containers.
-    kubectlImage: str(v, 'kubectl-image') ?? image,
-    namespace: str(v, 'namespace') ?? 'kubelet-hash',
+    image: agentImage(ctx),
+    namespace: namespaceOf(ctx, variant),
     runtime: runtime as FleetOptions['runtime'],
     runtimeRoot: str(v, 'runtime-root') ?? '/var/lib/containerd',
-    kubeletRoot: str(v, 'kubelet-root') ?? '/var/lib/kubelet',
+    ...(crioRunRoot !== undefined ? { crioRunRoot } : {}),
   };
 }
 
@@ -108,19 +145,16 @@ async function manifests(ctx: CommandContext): Promise<CommandResult> {
   if (variant === 'jobs') {
     for (const name of SUC_ONLY)
       if (ctx.values[name] !== undefined) throw new UsageError(`--${name} goes with --variant suc`);
-    objects = fleetJobs(fleetOptions(ctx, await selectedNodes(ctx)));
+    objects = fleetJobs(fleetOptions(ctx, await selectedNodes(ctx), variant));
   } else if (variant === 'suc') {
     const swap = str(ctx.values, 'swap-command');
     if (swap === undefined) throw new UsageError('--variant suc needs --swap-command (what installs the new kubelet)');
     const concurrency = Number(str(ctx.values, 'concurrency') ?? '1');
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError('--concurrency: a whole number ≥ 1');
-    const o = fleetOptions(ctx, []);
+    const o = fleetOptions(ctx, [], variant);
     const units = str(ctx.values, 'units')?.split(',');
     if (units?.some((u) => u.trim() === '')) throw new UsageError('--units: unit names, comma-separated (U,…)');
-    const crioRunRoot = str(ctx.values, 'crio-runroot');
     const dockerConfig = str(ctx.values, 'docker-config');
-    if (crioRunRoot !== undefined && o.runtime !== 'cri-o')
-      throw new UsageError('--crio-runroot goes with --runtime cri-o');
     if (dockerConfig !== undefined && o.runtime !== 'docker')
       throw new UsageError('--docker-config goes with --runtime docker');
     objects = sucPlan({
@@ -129,7 +163,6 @@ async function manifests(ctx: CommandContext): Promise<CommandResult> {
       nodeSelector: labelMap(str(ctx.values, 'selector') ?? 'kubelet-hash/upgrade=true', 'selector'),
       swapCommand: swap,
       ...(units ? { units } : {}),
-      ...(crioRunRoot !== undefined ? { crioRunRoot } : {}),
       ...(dockerConfig !== undefined ? { dockerConfig } : {}),
     });
   } else throw new UsageError('--variant: jobs or suc');
@@ -146,6 +179,27 @@ function durationMs(text: string, option: string): number {
   const m = /^(\d{1,9})(s|m|h|d)$/.exec(text);
   if (!m || Number(m[1]) === 0) throw new UsageError(`--${option}: a duration such as 90s, 30m, 2h or 1d; got ${text}`);
   return Number(m[1]) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 's' | 'm' | 'h' | 'd'];
+}
+
+/** `fleet pods`: the node's pods from the apiserver, as the plan's --pods reads them (the Job's init container). */
+async function pods(ctx: CommandContext): Promise<CommandResult> {
+  const nodes = list(ctx.values, 'node');
+  if (nodes.length !== 1) throw new UsageError('fleet pods: one --node NAME (the node the pod runs on)');
+  const out = str(ctx.values, 'out', true);
+  const access = inClusterAccess(
+    ctx.io.env ?? process.env,
+    str(ctx.values, 'api-access') ?? IN_CLUSTER_DIR,
+    str(ctx.values, 'server'),
+  );
+  const podList = await listNodePods(access, nodes[0]!);
+  const text = JSON.stringify(podList);
+  if (out !== '-') writeNewFile(out, text);
+  return {
+    exitCode: 0,
+    rows: [],
+    summary: { node: nodes[0], pods: podList.items.length, out },
+    text: out === '-' ? `${text}\n` : `${podList.items.length} pods of node ${nodes[0]!} written to ${out}\n`,
+  };
 }
 
 async function reportOptions(ctx: CommandContext): Promise<FleetReportOptions> {
@@ -264,25 +318,39 @@ export const fleet: CommandDef = {
       type: 'string',
       value: 'IMAGE',
       description:
-        'manifests: an image with the single executable at /kubelet-hash (default kubelet-hash:VERSION, the name `npm run build:image` gives the image it writes)',
+        'manifests: the agent image by digest, NAME@sha256:… (npm run build:image prints it): /kubelet-hash, the single executable, and /bin/sh',
     },
-    'kubectl-image': {
+    'allow-mutable-image': {
+      type: 'boolean',
+      description: 'manifests: accept an --image without a digest (a tag imported on every node, never pulled)',
+    },
+    namespace: {
       type: 'string',
-      value: 'IMAGE',
+      value: 'NS',
       description:
-        'manifests: an image with kubectl and /bin/sh for the init container (default: the --image, which build:image gives kubectl 1.20.2)',
+        "manifests: the namespace (default kubelet-hash; system-upgrade with --variant suc, the controller's own: it watches no other)",
     },
-    namespace: { type: 'string', value: 'NS', description: 'manifests: the namespace (default kubelet-hash)' },
     runtime: { type: 'string', value: 'RUNTIME', description: 'manifests: containerd (default), cri-o or docker' },
     'runtime-root': {
       type: 'string',
       value: 'DIR',
       description: "manifests: the runtime's root on the nodes, as doctor reports it (default /var/lib/containerd)",
     },
-    'kubelet-root': {
+    out: {
+      type: 'string',
+      value: 'FILE',
+      description: 'pods: the file to write the pod list to (created, never overwritten; - for standard output)',
+    },
+    'api-access': {
       type: 'string',
       value: 'DIR',
-      description: "manifests: the kubelet's root (default /var/lib/kubelet)",
+      description: `pods: the directory of the ServiceAccount token and ca.crt (default ${IN_CLUSTER_DIR}, where the Job projects them)`,
+    },
+    server: {
+      type: 'string',
+      value: 'URL',
+      description:
+        'pods: the apiserver, https://HOST:PORT (default from KUBERNETES_SERVICE_HOST and _PORT, set in every pod)',
     },
     variant: {
       type: 'string',
@@ -305,7 +373,7 @@ export const fleet: CommandDef = {
       type: 'string',
       value: 'DIR',
       description:
-        "manifests --variant suc --runtime cri-o: CRI-O's runroot on the nodes, whose config.json copies apply rewrites too (default /run/containers/storage)",
+        "manifests --runtime cri-o: CRI-O's runroot on the nodes, whose config.json copies plan reads and apply rewrites too (default /run/containers/storage)",
     },
     'docker-config': {
       type: 'string',
@@ -315,7 +383,7 @@ export const fleet: CommandDef = {
     },
   },
   operands: [
-    { name: 'manifests|report', description: 'what to do', count: 'one' },
+    { name: 'manifests|report|pods', description: 'what to do', count: 'one' },
     { name: 'PLAN', description: 'report: one plan per node (NODE.json plan file or NODE.ndjson)', count: 'any' },
   ],
   examples: [
@@ -336,13 +404,25 @@ export const fleet: CommandDef = {
     const [sub, ...rest] = ctx.operands;
     if (sub === 'manifests') {
       if (rest.length > 0) throw new UsageError('fleet manifests takes no files');
-      refuseOptions(ctx, REPORT_ONLY, sub);
+      refuseOptions(ctx, [...REPORT_ONLY, ...PODS_ONLY], sub);
       return manifests(ctx);
     }
     if (sub === 'report') {
-      refuseOptions(ctx, MANIFESTS_ONLY, sub);
+      refuseOptions(ctx, [...MANIFESTS_ONLY, ...PODS_ONLY], sub);
       return report(ctx, rest);
     }
-    throw new UsageError(`fleet: manifests or report, not ${JSON.stringify(sub)}`);
+    if (sub === 'pods') {
+      if (rest.length > 0) throw new UsageError('fleet pods takes no files');
+      const allowed = new Set(['node', 'json', 'ndjson', ...PODS_ONLY]);
+      refuseOptions(
+        ctx,
+        Object.keys(ctx.values).filter(
+          (k) => !allowed.has(k) && ctx.values[k] !== undefined && ctx.values[k] !== false,
+        ),
+        sub,
+      );
+      return pods(ctx);
+    }
+    throw new UsageError(`fleet: manifests, report or pods, not ${JSON.stringify(sub)}`);
   },
 };

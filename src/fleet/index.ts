@@ -1,5 +1,5 @@
 /** Fleets through Kubernetes: the agent's objects (Jobs, RBAC, a system-upgrade-controller Plan) and the go/no-go over node plans. */
-export { clusterRbacName, fleetJobs, jobName, sucPlan, type FleetOptions } from './manifests.js';
+export { clusterCordonName, clusterRbacName, fleetJobs, jobName, sucPlan, type FleetOptions } from './manifests.js';
 export {
   foldFleet,
   nodeReport,
@@ -8,3 +8,4 @@ export {
   type NodeReport,
   type PlanProvenance,
 } from './report.js';
+export { IN_CLUSTER_DIR, inClusterAccess, listNodePods, writeNewFile, type ApiAccess } from './api-pods.js';
