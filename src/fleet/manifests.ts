@@ -109,7 +109,7 @@ const rootFlag = (r: FleetOptions['runtime']): string =>
   r === 'containerd' ? '--containerd-root' : r === 'cri-o' ? '--crio-root' : '--docker-root';
 
 /** CRI-O's runroot: the option, else the plain layout's default (the one `doctor` assumes). */
-export const crioRunRootOf = (o: FleetOptions): string => o.crioRunRoot ?? layoutOf('cri-o').defaultRunRoot!;
+const runRootOf = (o: FleetOptions): string => o.crioRunRoot ?? layoutOf('cri-o').defaultRunRoot!;
 
 /**
  * The label every cluster-scoped object carries with its namespace, so one command removes a
@@ -193,11 +193,11 @@ const NOBODY = 65534;
 export const PLAN_EXIT_WRAPPER = '"$@"; s=$?; if [ "$s" -eq 1 ]; then exit 0; fi; exit "$s"';
 
 function planJob(o: FleetOptions, node: string): K8sObject {
-  const mounts = storeMounts(o.runtime, o.runtimeRoot, crioRunRootOf(o));
+  const mounts = storeMounts(o.runtime, o.runtimeRoot, runRootOf(o));
   const storeFlags = [
     rootFlag(o.runtime),
     o.runtimeRoot,
-    ...(o.runtime === 'cri-o' ? ['--crio-runroot', crioRunRootOf(o)] : []),
+    ...(o.runtime === 'cri-o' ? ['--crio-runroot', runRootOf(o)] : []),
   ];
   const recursive = releaseMinor(o.to) >= 30;
   return {
@@ -295,7 +295,7 @@ const quote = (text: string): string =>
 function storeFlags(o: SucPlanOptions): string {
   const host = (path: string) => (quote(path) === path ? `"$host${path}"` : `"$host"${quote(path)}`);
   const flags = [rootFlag(o.runtime), host(o.runtimeRoot)];
-  if (o.runtime === 'cri-o') flags.push('--crio-runroot', host(crioRunRootOf(o)));
+  if (o.runtime === 'cri-o') flags.push('--crio-runroot', host(runRootOf(o)));
   // Without it apply would read the agent container's own /etc/docker/daemon.json, not the node's.
   if (o.runtime === 'docker') flags.push('--docker-config', host(o.dockerConfig ?? layoutOf('docker').config));
   return flags.join(' ');

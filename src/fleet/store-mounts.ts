@@ -4,7 +4,6 @@
  * never the kubelet's root (every pod's volumes and secrets; plan reads none of it). A read-only
  * hostPath of a parent would expose everything below it, and readOnly is not recursive.
  */
-import type { FleetOptions } from './manifests.js';
 
 /** A host directory the plan container mounts read-only at the same path. */
 export interface StoreMount {
@@ -17,7 +16,11 @@ export interface StoreMount {
 const under = (root: string, dir: string): string => `${root.replace(/\/+$/, '')}/${dir}`;
 
 /** containerd: its metadata directory (meta.db); CRI-O: overlay-containers under graphroot and runroot; docker: containers/. */
-export function storeMounts(runtime: FleetOptions['runtime'], root: string, crioRunRoot: string): StoreMount[] {
+export function storeMounts(
+  runtime: 'containerd' | 'cri-o' | 'docker',
+  root: string,
+  crioRunRoot: string,
+): StoreMount[] {
   if (runtime === 'containerd')
     return [{ name: 'containerd-metadata', path: under(root, 'io.containerd.metadata.v1.bolt') }];
   if (runtime === 'docker') return [{ name: 'docker-containers', path: under(root, 'containers') }];
