@@ -116,7 +116,7 @@ const runRootOf = (o: FleetOptions): string => o.crioRunRoot ?? layoutOf('cri-o'
  * namespace's objects and only them: `kubectl delete namespace NS` and
  * `kubectl delete clusterrole,clusterrolebinding -l kubelet-hash/namespace=NS`.
  */
-export const NAMESPACE_LABEL = 'kubelet-hash/namespace';
+const NAMESPACE_LABEL = 'kubelet-hash/namespace';
 
 /**
  * The Pod Security level the objects need: hostPath volumes are refused by `baseline` and
