@@ -274,7 +274,7 @@ export const fleet: CommandDef = {
   summary:
     'fleet manifests: the Jobs/RBAC (or a system-upgrade-controller Plan) that run the agent per node; fleet report: go/no-go over node plans',
   description:
-    "`fleet manifests` prints (YAML, or the objects with --json) a Namespace, a ServiceAccount with a ClusterRole to get/list pods, and per selected node a Job pinned with nodeName that tolerates every taint, lists the node's pods with kubectl (field selector spec.nodeName) and runs the read-only `plan` over read-only hostPath mounts of the runtime root and the kubelet root, printing the plan file to its log. `--variant suc` prints instead a system-upgrade-controller Plan (upgrade.cattle.io/v1: cordon, no drain, --concurrency nodes at a time) whose upgrade container plans (the gate: a node with will-restart or unknown entries stops there), stops the units, applies, runs --swap-command, starts the units and verifies. `fleet report` reads one plan per node (a plan file or `plan --ndjson` rows; the node is the file name without .json/.ndjson) and prints per node ready or not, every container that will restart or is unknown with its reason, and the go/no-go: exit 0 when every node is ready, 1 otherwise. See docs/fleet.md.",
+    "`fleet manifests` prints (YAML, or the objects with --json) a Namespace labelled for privileged Pod Security, a ServiceAccount with a ClusterRole to get/list pods, and per selected node a Job pinned with nodeName that tolerates every taint: its init container lists the node's pods with `fleet pods` (a projected 10-minute token, no kubectl), and the agent runs the read-only `plan --ndjson --node NODE` over read-only hostPath mounts of only the runtime's record directories, with every capability dropped and RuntimeDefault seccomp; plan's exit 1 completes the Job (the verdict is in its log). --image takes the agent image by digest. `--variant suc` prints instead a system-upgrade-controller Plan (upgrade.cattle.io/v1: cordon, no drain, --concurrency nodes at a time; in the controller's namespace, system-upgrade) whose upgrade container plans (the gate), stops the units, applies, runs --swap-command, starts the units and verifies. `fleet report` reads one plan per node (`plan --ndjson` rows with their trailer, or a plan file), all of one upgrade (--from/--to), each under the node it names, and prints per node ready or not, every container that will restart or is unknown with its reason, the nodes expected (--node, --nodes, --expect) without a plan, and the go/no-go: exit 0 when every node expected is ready, 1 otherwise; --max-age refuses old or undated plans. `fleet pods` writes the pods of one node, listed from the apiserver in the pod's own cluster, as plan --pods reads them. See docs/fleet.md.",
   options: {
     from: {
       type: 'string',
@@ -389,16 +389,22 @@ export const fleet: CommandDef = {
   examples: [
     {
       comment: 'Jobs for two nodes',
-      command: 'kubelet-hash fleet manifests --from 1.30 --to 1.31 --node node-a --node node-b | kubectl apply -f -',
+      command:
+        'kubelet-hash fleet manifests --from 1.30 --to 1.31 --node node-a --node node-b --image registry.example/kubelet-hash:0.1.0@sha256:… | kubectl apply -f -',
     },
-    { comment: 'the go/no-go', command: 'kubelet-hash fleet report plans/*.json' },
+    {
+      comment: 'the go/no-go over every node of the list, plans at most an hour old',
+      command: 'kubelet-hash fleet report plans/*.ndjson --from 1.30 --to 1.31 --nodes nodes.json --max-age 1h',
+    },
   ],
-  finding: 'report: some node is not ready (containers will restart or are unknown)',
+  finding: 'report: some node is not ready (containers will restart or are unknown), or a node expected has no plan',
   output: {
     row: z.looseObject({}).describe('manifests: one Kubernetes object; report: one node'),
     summary: z
       .looseObject({})
-      .describe('manifests: variant, objects; report: go, ready, notReady, counts, restartReasons'),
+      .describe(
+        'manifests: variant, objects; report: go, ready, notReady, counts, restartReasons, missing; pods: node, pods, out',
+      ),
   },
   async run(ctx) {
     const [sub, ...rest] = ctx.operands;
