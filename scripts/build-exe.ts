@@ -8,6 +8,7 @@
  *
  * Usage: tsx scripts/build-exe.ts [--out DIR] [--arch x64,arm64]   (default out: exe/, git-ignored)
  */
+import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,11 +18,8 @@ import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { inject } from 'postject';
 import { examplePodPlugin, toolVersionPlugin } from './bundle-plugins.js';
+import { ARCHES, NODE_INTEGRITY, NODE_VERSION, type Arch } from './node-release.js';
 
-/** The Node.js release inside the executables: a Node 20 with SEA, served for both architectures. */
-const NODE_VERSION = '20.20.2';
-const ARCHES = ['x64', 'arm64'] as const;
-type Arch = (typeof ARCHES)[number];
 // The fuse Node's SEA support looks for (src/node_sea.cc); postject flips it when it injects.
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
@@ -32,11 +30,22 @@ async function bundle(file: string): Promise<void> {
   await build({
     stdin: {
       // main.ts awaits at top level, which CommonJS cannot: the same wiring, as a promise.
+      // `--version --verbose` also names the Node.js inside (only the executable has one of its own).
       contents: [
         "import { runCli } from './src/cli/run.js';",
+        "import { toolVersion } from './src/cli/version.js';",
         "process.stdout.on('error', (e) => { if (e.code === 'EPIPE') process.exit(0); throw e; });",
-        'runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env })',
+        'const argv = process.argv.slice(2);',
+        "if (argv.length === 2 && argv[0] === '--version' && argv[1] === '--verbose') {",
+        `  process.stdout.write(embeddedNode(toolVersion()));`,
+        '} else {',
+        'runCli(argv, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env })',
         '  .then((code) => { process.exitCode = code; });',
+        '}',
+        `function embeddedNode(version: string): string {`,
+        `  const integrity: Record<string, string> = ${JSON.stringify(NODE_INTEGRITY)};`,
+        `  return 'kubelet-hash ' + version + '\\nnode ' + process.version + ' (node-linux-' + process.arch + '@${NODE_VERSION}, ' + (integrity[process.arch] ?? 'unknown') + ')\\n';`,
+        '}',
       ].join('\n'),
       resolveDir: ROOT,
       sourcefile: 'exe-main.ts',
@@ -45,7 +54,7 @@ async function bundle(file: string): Promise<void> {
     bundle: true,
     platform: 'node',
     format: 'cjs',
-    target: 'node20',
+    target: 'node24',
     outfile: file,
     logLevel: 'warning',
     // import.meta.url has no CommonJS meaning; the executable's own path stands in (nothing in the
@@ -77,13 +86,21 @@ async function bundle(file: string): Promise<void> {
   });
 }
 
-/** `package/bin/node` of node-linux-<arch>@NODE_VERSION, fetched with `npm pack` into `dir`. */
+/** The registry's integrity string (`sha512-<base64>`) of `bytes`. */
+function integrityOf(bytes: Buffer): string {
+  return `sha512-${createHash('sha512').update(bytes).digest('base64')}`;
+}
+
+/** `package/bin/node` of node-linux-<arch>@NODE_VERSION, fetched with `npm pack` into `dir`, its integrity checked. */
 function officialNode(arch: Arch, dir: string): string {
   const pkg = `node-linux-${arch}@${NODE_VERSION}`;
   const tgz = execFileSync('npm', ['pack', pkg, '--silent', '--pack-destination', dir], { cwd: dir, encoding: 'utf8' })
     .trim()
     .split('\n')
     .pop()!;
+  const got = integrityOf(readFileSync(join(dir, tgz)));
+  if (got !== NODE_INTEGRITY[arch])
+    throw new Error(`${pkg}: the tarball's integrity is ${got}, not the pinned ${NODE_INTEGRITY[arch]}: refusing it`);
   const into = join(dir, arch);
   mkdirSync(into);
   execFileSync('tar', ['-xzf', join(dir, tgz), '-C', into, 'package/bin/node']);
@@ -121,7 +138,7 @@ async function main(): Promise<void> {
       copyFileSync(node, target);
       await inject(target, 'NODE_SEA_BLOB', blobBytes, { sentinelFuse: SEA_FUSE });
       chmodSync(target, 0o755);
-      console.log(`wrote ${target}`);
+      console.log(`wrote ${target} (node ${NODE_VERSION}, ${NODE_INTEGRITY[arch]})`);
     }
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -2,15 +2,18 @@
  * `npm run build:image`: an image archive of the agent, written by hand (no docker build, no
  * engine): one layer with the single executable at /kubelet-hash (also /usr/local/bin/kubelet-hash),
  * the shared libraries it and /bin/sh need (found with ldd, copied from this Debian machine),
- * Debian's dash as /bin/sh (the fleet Job's containers run `sh -c`), and kubectl from Debian
- * bookworm's `kubernetes-client` package (1.20.2, static) for the Job's init container. The
- * archive holds both layouts, as `docker save` does from Docker 25: an OCI image layout
- * (`oci-layout`, `index.json`, `blobs/sha256/…`) for `ctr images import`, and a docker-archive
- * `manifest.json` naming the same blobs for `docker load` (20.10 reads only that).
+ * Debian's dash as /bin/sh (the plan container's exit wrapper and the system-upgrade-controller
+ * script run `sh -c`), and an SPDX SBOM at /sbom.spdx.json naming each part and the Debian package
+ * it came from. No kubectl: the agent lists its node's pods itself (`fleet pods`), so the image
+ * carries no second Kubernetes client to keep in support. The config carries the OCI
+ * `org.opencontainers.image.*` labels. The archive holds both layouts, as `docker save` does from
+ * Docker 25: an OCI image layout (`oci-layout`, `index.json`, `blobs/sha256/…`) for `ctr images
+ * import` (under its tag and under its digest, so a digest reference resolves on the node without
+ * a registry), and a docker-archive `manifest.json` naming the same blobs for `docker load`.
+ * It prints the manifest's digest and the reference `fleet manifests --image` takes.
  *
- * Usage: tsx scripts/build-image.ts [--exe FILE] [--kubectl FILE] [--name REF] [--out FILE]
+ * Usage: tsx scripts/build-image.ts [--exe FILE] [--name REF] [--out FILE]
  *   --exe      the executable (default: exe/kubelet-hash-linux-x64, built with build:exe when missing)
- *   --kubectl  kubectl to include (default: extracted from `apt-get download kubernetes-client`)
  *   --name     image reference (default kubelet-hash:VERSION, i.e. docker.io/library/kubelet-hash:VERSION)
  *   --out      archive path (default exe/kubelet-hash-image.tar)
  */
@@ -20,7 +23,6 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
@@ -31,6 +33,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { NODE_INTEGRITY, NODE_VERSION } from './node-release.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const GOARCH = ({ x64: 'amd64', arm64: 'arm64' } as Record<string, string>)[process.arch] ?? process.arch;
@@ -115,7 +118,7 @@ function sharedLibraries(binary: string): string[] {
 }
 
 /** The layer's entries: every file at the path its users look for it, with its parents as directories. */
-function imageEntries(files: { exe: string; kubectl: string; sh: string }): LayerEntry[] {
+function imageEntries(files: { exe: string; sh: string }, sbom: (libs: readonly string[]) => Buffer): LayerEntry[] {
   const byPath = new Map<string, LayerEntry>();
   const dirs = new Set<string>();
   const addParents = (path: string): void => {
@@ -132,16 +135,11 @@ function imageEntries(files: { exe: string; kubectl: string; sh: string }): Laye
     });
   };
   file('/kubelet-hash', files.exe);
-  file('/usr/bin/kubectl', files.kubectl);
   file('/bin/sh', files.sh);
   // The loader and libraries at the paths ldd resolved (regular files: the image needs no /lib symlinks).
-  for (const lib of new Set([
-    ...sharedLibraries(files.exe),
-    ...sharedLibraries(files.sh),
-    ...sharedLibraries(files.kubectl),
-  ])) {
-    file(lib, realpathSync(lib), 0o755);
-  }
+  const libs = [...new Set([...sharedLibraries(files.exe), ...sharedLibraries(files.sh)])].sort();
+  for (const lib of libs) file(lib, realpathSync(lib), 0o755);
+  file('/sbom.spdx.json', sbom(libs), 0o644);
   file(
     '/etc/passwd',
     Buffer.from('root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/sh\n'),
@@ -162,14 +160,19 @@ function imageEntries(files: { exe: string; kubectl: string; sh: string }): Laye
 }
 
 /** The archive: OCI layout plus docker-archive manifest.json over the same blobs. */
-function imageArchive(layer: Buffer, ref: string, cmd: readonly string[]): Buffer {
+function imageArchive(
+  layer: Buffer,
+  ref: string,
+  cmd: readonly string[],
+  labels: Record<string, string>,
+): { archive: Buffer; digest: string } {
   const { repo, tag } = splitRef(ref);
   const layerDigest = sha256(layer);
   const config = Buffer.from(
     JSON.stringify({
       architecture: GOARCH,
       os: 'linux',
-      config: { Env: [PATH_ENV], Cmd: cmd, WorkingDir: '/' },
+      config: { Env: [PATH_ENV], Cmd: cmd, WorkingDir: '/', Labels: labels },
       rootfs: { type: 'layers', diff_ids: [`sha256:${layerDigest}`] },
       history: [{ created_by: 'kubelet-hash scripts/build-image.ts' }],
     }),
@@ -187,21 +190,25 @@ function imageArchive(layer: Buffer, ref: string, cmd: readonly string[]): Buffe
       layers: [
         { mediaType: 'application/vnd.oci.image.layer.v1.tar', digest: `sha256:${layerDigest}`, size: layer.length },
       ],
+      annotations: labels,
     }),
   );
   const manifestDigest = sha256(manifest);
   const fullName = fullReference(repo, tag);
+  const entry = (name: string, annotations: Record<string, string> = {}) => ({
+    mediaType: 'application/vnd.oci.image.manifest.v1+json',
+    digest: `sha256:${manifestDigest}`,
+    size: manifest.length,
+    annotations: { 'io.containerd.image.name': name, ...annotations },
+  });
   const index = Buffer.from(
     JSON.stringify({
       schemaVersion: 2,
       mediaType: 'application/vnd.oci.image.index.v1+json',
+      // The same manifest under the tag and under the digest: ctr import makes an image of each name.
       manifests: [
-        {
-          mediaType: 'application/vnd.oci.image.manifest.v1+json',
-          digest: `sha256:${manifestDigest}`,
-          size: manifest.length,
-          annotations: { 'io.containerd.image.name': fullName, 'org.opencontainers.image.ref.name': tag },
-        },
+        entry(fullName, { 'org.opencontainers.image.ref.name': tag }),
+        entry(`${fullName.slice(0, fullName.length - tag.length - 1)}@sha256:${manifestDigest}`),
       ],
     }),
   );
@@ -209,16 +216,19 @@ function imageArchive(layer: Buffer, ref: string, cmd: readonly string[]): Buffe
   const dockerManifest = Buffer.from(
     JSON.stringify([{ Config: blob(configDigest), RepoTags: [`${repo}:${tag}`], Layers: [blob(layerDigest)] }]),
   );
-  return tarArchive([
-    { path: 'blobs', kind: 'dir', mode: 0o755 },
-    { path: 'blobs/sha256', kind: 'dir', mode: 0o755 },
-    { path: blob(configDigest), kind: 'file', mode: 0o644, data: config },
-    { path: blob(layerDigest), kind: 'file', mode: 0o644, data: layer },
-    { path: blob(manifestDigest), kind: 'file', mode: 0o644, data: manifest },
-    { path: 'index.json', kind: 'file', mode: 0o644, data: index },
-    { path: 'manifest.json', kind: 'file', mode: 0o644, data: dockerManifest },
-    { path: 'oci-layout', kind: 'file', mode: 0o644, data: Buffer.from('{"imageLayoutVersion":"1.0.0"}') },
-  ]);
+  return {
+    digest: `sha256:${manifestDigest}`,
+    archive: tarArchive([
+      { path: 'blobs', kind: 'dir', mode: 0o755 },
+      { path: 'blobs/sha256', kind: 'dir', mode: 0o755 },
+      { path: blob(configDigest), kind: 'file', mode: 0o644, data: config },
+      { path: blob(layerDigest), kind: 'file', mode: 0o644, data: layer },
+      { path: blob(manifestDigest), kind: 'file', mode: 0o644, data: manifest },
+      { path: 'index.json', kind: 'file', mode: 0o644, data: index },
+      { path: 'manifest.json', kind: 'file', mode: 0o644, data: dockerManifest },
+      { path: 'oci-layout', kind: 'file', mode: 0o644, data: Buffer.from('{"imageLayoutVersion":"1.0.0"}') },
+    ]),
+  };
 }
 
 /** `kubelet-hash:0.1.0` → repo `kubelet-hash`, tag `0.1.0`; a reference needs a tag (no digests). */
@@ -237,28 +247,128 @@ function fullReference(repo: string, tag: string): string {
   return `${full}:${tag}`;
 }
 
-/** kubectl from bookworm's kubernetes-client, fetched with apt's own client into `dir`. */
-function debianKubectl(dir: string): string {
-  execFileSync('apt-get', ['download', '-qq', 'kubernetes-client'], {
-    cwd: dir,
-    stdio: ['ignore', 'inherit', 'inherit'],
+/** The Debian package (name and version) that installed `file`, or undefined (a file of no package). */
+function debianPackageOf(file: string): { name: string; version: string } | undefined {
+  // usr-merged systems register a library under /lib or /usr/lib: ask for both spellings.
+  for (const path of new Set([file, realpathSync(file), file.replace(/^\/usr\//, '/'), `/usr${file}`])) {
+    try {
+      const owner = execFileSync('dpkg-query', ['-S', path], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      const name = owner.split(':')[0]!.trim();
+      const version = execFileSync('dpkg-query', ['-W', '-f', '${Version}', name], { encoding: 'utf8' }).trim();
+      return { name, version };
+    } catch {
+      // not this spelling
+    }
+  }
+  return undefined;
+}
+
+interface PackageJson {
+  name: string;
+  version: string;
+  license: string;
+  description?: string;
+  repository?: { url?: string };
+  dependencies?: Record<string, string>;
+}
+
+/**
+ * The image's SBOM (SPDX 2.3, JSON): kubelet-hash, the Node.js it embeds (pinned by the npm
+ * registry's integrity), the npm packages bundled into it, and per file copied from this machine
+ * the Debian package and version it came from. `created` is SOURCE_DATE_EPOCH when set, so the
+ * same inputs give the same image digest.
+ */
+function spdxSbom(pkg: PackageJson, files: { sh: string; libs: readonly string[] }, created: string): Buffer {
+  const packages: Record<string, unknown>[] = [];
+  const add = (name: string, version: string, extra: Record<string, unknown> = {}): void => {
+    packages.push({
+      SPDXID: `SPDXRef-Package-${packages.length}`,
+      name,
+      versionInfo: version,
+      downloadLocation: 'NOASSERTION',
+      filesAnalyzed: false,
+      ...extra,
+    });
+  };
+  add(pkg.name, pkg.version, { licenseDeclared: pkg.license, primaryPackagePurpose: 'APPLICATION' });
+  const [algorithm, base64] = NODE_INTEGRITY[process.arch === 'arm64' ? 'arm64' : 'x64'].split('-');
+  add('node', NODE_VERSION, {
+    downloadLocation: `https://registry.npmjs.org/node-linux-${process.arch === 'arm64' ? 'arm64' : 'x64'}/-/node-linux-${process.arch === 'arm64' ? 'arm64' : 'x64'}-${NODE_VERSION}.tgz`,
+    checksums: [{ algorithm: algorithm!.toUpperCase(), checksumValue: Buffer.from(base64!, 'base64').toString('hex') }],
+    externalRefs: [
+      {
+        referenceCategory: 'PACKAGE-MANAGER',
+        referenceType: 'purl',
+        referenceLocator: `pkg:npm/node-linux-${process.arch === 'arm64' ? 'arm64' : 'x64'}@${NODE_VERSION}`,
+      },
+    ],
   });
-  const deb = readdirSync(dir).find((f) => f.startsWith('kubernetes-client_') && f.endsWith('.deb'));
-  if (!deb) throw new Error('apt-get download kubernetes-client left no .deb');
-  const into = join(dir, 'root');
-  execFileSync('dpkg-deb', ['-x', join(dir, deb), into]);
-  return join(into, 'usr', 'bin', 'kubectl');
+  for (const [name, version] of Object.entries(pkg.dependencies ?? {}))
+    add(name, version, {
+      externalRefs: [
+        {
+          referenceCategory: 'PACKAGE-MANAGER',
+          referenceType: 'purl',
+          referenceLocator: `pkg:npm/${name.replace('@', '%40')}@${version}`,
+        },
+      ],
+    });
+  const debian = new Map<string, { version: string; files: string[] }>();
+  for (const file of [files.sh, ...files.libs]) {
+    const owner = debianPackageOf(file);
+    const key = owner?.name ?? `file:${file}`;
+    const at = debian.get(key) ?? { version: owner?.version ?? 'NOASSERTION', files: [] };
+    at.files.push(file);
+    debian.set(key, at);
+  }
+  for (const [name, { version, files: paths }] of [...debian].sort(([a], [b]) => (a < b ? -1 : 1)))
+    add(name, version, {
+      comment: `in the image: ${paths.join(', ')}`,
+      ...(name.startsWith('file:')
+        ? {}
+        : {
+            externalRefs: [
+              {
+                referenceCategory: 'PACKAGE-MANAGER',
+                referenceType: 'purl',
+                referenceLocator: `pkg:deb/debian/${name}@${version}`,
+              },
+            ],
+          }),
+    });
+  const doc = {
+    spdxVersion: 'SPDX-2.3',
+    dataLicense: 'CC0-1.0',
+    SPDXID: 'SPDXRef-DOCUMENT',
+    name: `${pkg.name}-image-${pkg.version}`,
+    documentNamespace: `https://spdx.org/spdxdocs/${pkg.name}-image-${pkg.version}-${sha256(Buffer.from(JSON.stringify(packages))).slice(0, 16)}`,
+    creationInfo: { created, creators: ['Tool: kubelet-hash scripts/build-image.ts'] },
+    packages,
+    relationships: packages.map((p) => ({
+      spdxElementId: 'SPDXRef-DOCUMENT',
+      relationshipType: 'DESCRIBES',
+      relatedSpdxElement: p['SPDXID'],
+    })),
+  };
+  return Buffer.from(JSON.stringify(doc, null, 2) + '\n');
+}
+
+/** SOURCE_DATE_EPOCH as RFC 3339 (reproducible builds' convention), else the Unix epoch. */
+function buildTime(): string {
+  const epoch = process.env['SOURCE_DATE_EPOCH'];
+  const seconds = epoch !== undefined && /^\d+$/.test(epoch) ? Number(epoch) : 0;
+  return new Date(seconds * 1000).toISOString().replace(/\.000Z$/, 'Z');
 }
 
 function main(): void {
-  const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as PackageJson;
+  const { version } = pkg;
   const { values } = parseArgs({
     options: {
       exe: {
         type: 'string',
         default: join(ROOT, 'exe', `kubelet-hash-linux-${process.arch === 'arm64' ? 'arm64' : 'x64'}`),
       },
-      kubectl: { type: 'string' },
       name: { type: 'string', default: `kubelet-hash:${version}` },
       out: { type: 'string', default: join(ROOT, 'exe', 'kubelet-hash-image.tar') },
     },
@@ -282,14 +392,31 @@ function main(): void {
   }
   const work = mkdtempSync(join(tmpdir(), 'kubelet-hash-image-'));
   try {
-    const kubectl = values.kubectl !== undefined ? resolve(values.kubectl) : debianKubectl(work);
-    const layer = tarArchive(imageEntries({ exe, kubectl, sh: '/bin/dash' }));
-    const archive = imageArchive(layer, values.name, ['/kubelet-hash', '--help']);
+    const created = buildTime();
+    const sh = '/bin/dash';
+    const layer = tarArchive(imageEntries({ exe, sh }, (libs) => spdxSbom(pkg, { sh, libs }, created)));
+    const labels = {
+      'org.opencontainers.image.title': pkg.name,
+      'org.opencontainers.image.version': version,
+      'org.opencontainers.image.created': created,
+      'org.opencontainers.image.licenses': pkg.license,
+      'org.opencontainers.image.description':
+        'kubelet-hash node agent: single executable (Node.js ' +
+        NODE_VERSION +
+        ' embedded), /bin/sh (dash); SBOM at /sbom.spdx.json',
+      ...(pkg.repository?.url
+        ? { 'org.opencontainers.image.source': pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, '') }
+        : {}),
+    };
+    const { archive, digest } = imageArchive(layer, values.name, ['/kubelet-hash', '--help'], labels);
     mkdirSync(dirname(resolve(values.out)), { recursive: true });
     writeFileSync(resolve(values.out), archive);
     console.log(
       `wrote ${resolve(values.out)} (${values.name}, ${(statSync(resolve(values.out)).size / 1e6).toFixed(1)} MB)`,
     );
+    // What fleet manifests --image takes: the tag for people, the digest for the nodes.
+    console.log(`digest ${digest}`);
+    console.log(`image ${values.name}@${digest}`);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -1,28 +1,28 @@
 /**
  * The Kubernetes objects that run the agent on every selected node: per node a Job pinned with
- * `nodeName` that plans read-only (an init container lists the pods on its node with kubectl; the
- * agent reads the runtime's root and the kubelet's root through read-only hostPath mounts and
- * prints the plan file to its log), a ServiceAccount with a ClusterRole to read pods (RBAC cannot
- * narrow to one node; the field selector spec.nodeName does), and, as a variant, a Rancher
- * system-upgrade-controller `Plan` that gates, applies and swaps the kubelet node by node.
+ * `nodeName` that plans read-only (an init container, the agent itself, lists the pods on its node
+ * over HTTPS with a projected short-lived token; the agent then reads only the runtime's record
+ * directories through read-only hostPath mounts and prints its plan rows to its log), a
+ * ServiceAccount with a ClusterRole to read pods (RBAC cannot narrow to one node; the field
+ * selector spec.nodeName does), and, as a variant, a Rancher system-upgrade-controller `Plan` that
+ * gates, applies and swaps the kubelet node by node.
  */
 import { RUNTIME_LAYOUTS, type RuntimeLayout } from '../discovery/index.js';
+import { storeMounts } from './store-mounts.js';
 
 export interface FleetOptions {
   /** The nodes to run on. */
   nodes: readonly string[];
   from: string;
   to: string;
-  /** An image whose /kubelet-hash is the single executable for the node's architecture. */
+  /** An image whose /kubelet-hash is the single executable for the node's architecture (and /bin/sh). */
   image: string;
-  /** An image with kubectl (the init container lists the node's pods). */
-  kubectlImage: string;
   namespace: string;
   /** The runtime's root on the nodes (from `doctor`), and which runtime it is. */
   runtime: 'containerd' | 'cri-o' | 'docker';
   runtimeRoot: string;
-  /** The kubelet's root (pods' volumes; mounted read-only for the agent's view of the node). */
-  kubeletRoot: string;
+  /** CRI-O's runroot on the nodes (default /run/containers/storage): plan reads its config.json copies too. */
+  crioRunRoot?: string;
 }
 
 export interface SucPlanOptions extends FleetOptions {
@@ -37,8 +37,6 @@ export interface SucPlanOptions extends FleetOptions {
    * default {@link defaultUnits} of the runtime.
    */
   units?: readonly string[];
-  /** CRI-O's runroot on the nodes (default /run/containers/storage): its copies of config.json are rewritten too. */
-  crioRunRoot?: string;
   /** dockerd's daemon.json on the nodes (default /etc/docker/daemon.json), read for live-restore. */
   dockerConfig?: string;
 }
@@ -94,36 +92,114 @@ export function jobName(node: string): string {
  * a hash of the namespace).
  */
 export function clusterRbacName(namespace: string): string {
-  const label = labelOf(`${NAME}-read-pods`, namespace);
-  return boundedLabel(label, namespace, label === `${NAME}-read-pods-${namespace}`);
+  return scopedName('read-pods', namespace);
+}
+
+/** The ClusterRole and binding that let the system-upgrade-controller's Job cordon its node, for `namespace`. */
+export function clusterCordonName(namespace: string): string {
+  return scopedName('cordon', namespace);
+}
+
+function scopedName(what: string, namespace: string): string {
+  const label = labelOf(`${NAME}-${what}`, namespace);
+  return boundedLabel(label, namespace, label === `${NAME}-${what}-${namespace}`);
 }
 
 const rootFlag = (r: FleetOptions['runtime']): string =>
   r === 'containerd' ? '--containerd-root' : r === 'cri-o' ? '--crio-root' : '--docker-root';
 
-function rbac(o: FleetOptions): K8sObject[] {
-  const name = clusterRbacName(o.namespace);
-  return [
-    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: o.namespace, labels } },
-    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: NAME, namespace: o.namespace, labels } },
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRole',
-      metadata: { name, labels },
-      rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }],
-    },
+/** CRI-O's runroot: the option, else the plain layout's default (the one `doctor` assumes). */
+const runRootOf = (o: FleetOptions): string => o.crioRunRoot ?? layoutOf('cri-o').defaultRunRoot!;
+
+/**
+ * The label every cluster-scoped object carries with its namespace, so one command removes a
+ * namespace's objects and only them: `kubectl delete namespace NS` and
+ * `kubectl delete clusterrole,clusterrolebinding -l kubelet-hash/namespace=NS`.
+ */
+const NAMESPACE_LABEL = 'kubelet-hash/namespace';
+
+/**
+ * The Pod Security level the objects need: hostPath volumes are refused by `baseline` and
+ * `restricted` (the agent must read the runtime's records on the node), so `privileged`, and only
+ * in this namespace, which holds nothing else.
+ */
+const POD_SECURITY = {
+  'pod-security.kubernetes.io/enforce': 'privileged',
+  'pod-security.kubernetes.io/audit': 'privileged',
+  'pod-security.kubernetes.io/warn': 'privileged',
+};
+
+function rbac(o: FleetOptions, cordon: boolean): K8sObject[] {
+  const scoped = { ...labels, [NAMESPACE_LABEL]: o.namespace };
+  const pair = (name: string, rules: K8sObject[]): K8sObject[] => [
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name, labels: scoped }, rules },
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRoleBinding',
-      metadata: { name, labels },
+      metadata: { name, labels: scoped },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
       subjects: [{ kind: 'ServiceAccount', name: NAME, namespace: o.namespace }],
     },
   ];
+  return [
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: o.namespace, labels: { ...labels, ...POD_SECURITY } } },
+    {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: NAME, namespace: o.namespace, labels },
+      // Only the container that lists pods gets a token, projected into it alone (see planJob).
+      automountServiceAccountToken: false,
+    },
+    ...pair(clusterRbacName(o.namespace), [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }]),
+    // The controller cordons the node with the Plan's ServiceAccount (cordon: a patch of spec.unschedulable).
+    ...(cordon
+      ? pair(clusterCordonName(o.namespace), [{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'patch'] }])
+      : []),
+  ];
 }
 
+/** Where the ServiceAccount token is looked for in a pod (client-go's and the agent's in-cluster default). */
+export const TOKEN_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
+
+/**
+ * The pod's token for the API, projected: bound to the pod, expiring after 10 minutes (the least
+ * the apiserver grants), with the cluster's CA from the kube-root-ca.crt ConfigMap.
+ */
+const apiAccessVolume = {
+  name: 'api-access',
+  projected: {
+    sources: [
+      { serviceAccountToken: { path: 'token', expirationSeconds: 600 } },
+      { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+    ],
+  },
+};
+
+/** Every capability dropped: uid 0 reads root's files as their owner, without DAC_OVERRIDE or any other. */
+const LOCKED_DOWN = {
+  readOnlyRootFilesystem: true,
+  allowPrivilegeEscalation: false,
+  capabilities: { drop: ['ALL'] },
+};
+
+/** The uid and gid of `nobody` in the image (build:image's /etc/passwd). */
+const NOBODY = 65534;
+
+/**
+ * The plan container's command around the agent: `plan` exits 1 when a node has findings, and
+ * that is a verdict in the log, not a failed Job (so `kubectl wait --for=condition=complete` ends
+ * for NO-GO as for GO); exit 2 (unreadable input) and anything else still fail the Job.
+ */
+export const PLAN_EXIT_WRAPPER = '"$@"; s=$?; if [ "$s" -eq 1 ]; then exit 0; fi; exit "$s"';
+
 function planJob(o: FleetOptions, node: string): K8sObject {
-  const hostPath = (name: string, path: string) => ({ name, hostPath: { path, type: 'Directory' } });
+  const mounts = storeMounts(o.runtime, o.runtimeRoot, runRootOf(o));
+  const storeFlags = [
+    rootFlag(o.runtime),
+    o.runtimeRoot,
+    ...(o.runtime === 'cri-o' ? ['--crio-runroot', runRootOf(o)] : []),
+  ];
+  const recursive = releaseMinor(o.to) >= 30;
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
@@ -136,19 +212,22 @@ function planJob(o: FleetOptions, node: string): K8sObject {
         spec: {
           nodeName: node,
           serviceAccountName: NAME,
+          automountServiceAccountToken: false,
           restartPolicy: 'Never',
           // Every node, cordoned or tainted ones too: the report must cover the whole fleet.
           tolerations: [{ operator: 'Exists' }],
+          // fsGroup: the plan container (uid 0, no capability) reads the pod list nobody wrote (0640).
+          securityContext: { seccompProfile: { type: 'RuntimeDefault' }, fsGroup: NOBODY },
           initContainers: [
             {
               name: 'pods',
-              image: o.kubectlImage,
-              command: [
-                'sh',
-                '-c',
-                `kubectl get pods --all-namespaces --field-selector spec.nodeName=${node} -o json > /work/pods.json`,
+              image: o.image,
+              command: ['/kubelet-hash', 'fleet', 'pods', '--node', node, '--out', '/work/pods.json'],
+              securityContext: { ...LOCKED_DOWN, runAsNonRoot: true, runAsUser: NOBODY, runAsGroup: NOBODY },
+              volumeMounts: [
+                { name: 'work', mountPath: '/work' },
+                { name: 'api-access', mountPath: TOKEN_DIR, readOnly: true },
               ],
-              volumeMounts: [{ name: 'work', mountPath: '/work' }],
             },
           ],
           containers: [
@@ -156,6 +235,10 @@ function planJob(o: FleetOptions, node: string): K8sObject {
               name: 'plan',
               image: o.image,
               command: [
+                'sh',
+                '-c',
+                PLAN_EXIT_WRAPPER,
+                'plan',
                 '/kubelet-hash',
                 'plan',
                 '--from',
@@ -164,24 +247,29 @@ function planJob(o: FleetOptions, node: string): K8sObject {
                 o.to,
                 '--pods',
                 '/work/pods.json',
-                rootFlag(o.runtime),
-                o.runtimeRoot,
-                '--out',
-                '-',
+                '--node',
+                node,
+                ...storeFlags,
+                '--ndjson',
               ],
-              // Reading meta.db needs root; nothing is written (the mounts are read-only).
-              securityContext: { runAsUser: 0, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false },
+              // Reading meta.db needs uid 0 (it is root's, 0600); nothing is written (the mounts are read-only).
+              securityContext: { ...LOCKED_DOWN, runAsUser: 0 },
               volumeMounts: [
                 { name: 'work', mountPath: '/work', readOnly: true },
-                { name: 'runtime-root', mountPath: o.runtimeRoot, readOnly: true },
-                { name: 'kubelet-root', mountPath: o.kubeletRoot, readOnly: true },
+                ...mounts.map((m) => ({
+                  name: m.name,
+                  mountPath: m.path,
+                  readOnly: true,
+                  // Sub-mounts read-only too where the kubelet can (1.30+); plain read-only elsewhere.
+                  ...(recursive ? { recursiveReadOnly: 'IfPossible' } : {}),
+                })),
               ],
             },
           ],
           volumes: [
             { name: 'work', emptyDir: {} },
-            hostPath('runtime-root', o.runtimeRoot),
-            hostPath('kubelet-root', o.kubeletRoot),
+            apiAccessVolume,
+            ...mounts.map((m) => ({ name: m.name, hostPath: { path: m.path, type: 'Directory' } })),
           ],
         },
       },
@@ -189,9 +277,14 @@ function planJob(o: FleetOptions, node: string): K8sObject {
   };
 }
 
+/** The minor of a release (`1.31`, `v1.31.2` → 31). */
+function releaseMinor(release: string): number {
+  return Number(/^v?1\.(\d+)/.exec(release)?.[1] ?? 0);
+}
+
 /** ServiceAccount and RBAC, then one read-only plan Job per node. */
 export function fleetJobs(o: FleetOptions): K8sObject[] {
-  return [...rbac(o), ...o.nodes.map((n) => planJob(o, n))];
+  return [...rbac(o, false), ...o.nodes.map((n) => planJob(o, n))];
 }
 
 /** A word for sh: as it is when it holds nothing sh reads specially, else single-quoted. */
@@ -202,7 +295,7 @@ const quote = (text: string): string =>
 function storeFlags(o: SucPlanOptions): string {
   const host = (path: string) => (quote(path) === path ? `"$host${path}"` : `"$host"${quote(path)}`);
   const flags = [rootFlag(o.runtime), host(o.runtimeRoot)];
-  if (o.runtime === 'cri-o') flags.push('--crio-runroot', host(o.crioRunRoot ?? layoutOf('cri-o').defaultRunRoot!));
+  if (o.runtime === 'cri-o') flags.push('--crio-runroot', host(runRootOf(o)));
   // Without it apply would read the agent container's own /etc/docker/daemon.json, not the node's.
   if (o.runtime === 'docker') flags.push('--docker-config', host(o.dockerConfig ?? layoutOf('docker').config));
   return flags.join(' ');
@@ -260,7 +353,7 @@ function upgradeScript(o: SucPlanOptions): string {
     "trap 'exit 130' INT",
     "trap 'exit 143' TERM",
     'mkdir -p "$state"',
-    'kubectl get pods --all-namespaces --field-selector spec.nodeName="$SYSTEM_UPGRADE_NODE_NAME" -o json > "$pods"',
+    '"$agent" fleet pods --node "$SYSTEM_UPGRADE_NODE_NAME" --out "$pods"',
     // The kubelet stops first, so no container starts between the plan and apply.
     'step=kubelet-stop',
     unit('stop', kubelet),
@@ -290,7 +383,7 @@ function upgradeScript(o: SucPlanOptions): string {
 /** ServiceAccount and RBAC, and a system-upgrade-controller Plan (upgrade.cattle.io/v1). */
 export function sucPlan(o: SucPlanOptions): K8sObject[] {
   return [
-    ...rbac(o),
+    ...rbac(o, true),
     {
       apiVersion: 'upgrade.cattle.io/v1',
       kind: 'Plan',
@@ -304,7 +397,19 @@ export function sucPlan(o: SucPlanOptions): K8sObject[] {
         },
         serviceAccountName: NAME,
         version: `v${o.to}`,
-        upgrade: { image: o.image, command: ['sh', '-c'], args: [upgradeScript(o)] },
+        upgrade: {
+          image: o.image,
+          command: ['sh', '-c'],
+          args: [upgradeScript(o)],
+          // Not privileged: chroot into /host (SYS_CHROOT) and root's own files; the rest dropped.
+          securityContext: {
+            privileged: false,
+            allowPrivilegeEscalation: false,
+            runAsUser: 0,
+            capabilities: { drop: ['ALL'], add: ['SYS_CHROOT'] },
+            seccompProfile: { type: 'RuntimeDefault' },
+          },
+        },
       },
     },
   ];

@@ -1,7 +1,9 @@
 /**
  * `fleet report`: per-node plans folded into one go/no-go. A node is ready when its plan has no
  * will-restart and no unknown entry. Exit 0: every node ready; 1: some node has containers that
- * will restart or are unknown (no-go until handled); 2 is left to the CLI for unreadable input.
+ * will restart or are unknown (no-go until handled), or a node expected (--nodes, --expect) has no
+ * plan; 2 is left to the CLI for input that cannot count (unreadable, another upgrade's plan, a
+ * file named for another node, a plan older than --max-age).
  */
 import {
   PLAN_KIND,
@@ -21,6 +23,34 @@ export interface NodeReport {
   counts: Record<NodePlanEntry['action'], number>;
   /** The entries that are not keep/rewrite: what will restart and why, and the unknowns. */
   findings: { action: 'will-restart' | 'unknown'; pod: string; container: string; reason: string }[];
+  /** When, where and by which kubelet-hash the plan was made, when the plan says so (else null). */
+  made: PlanProvenance;
+}
+
+/**
+ * The provenance fields a plan may carry (top level of a plan file, or in the trailer of
+ * `plan --ndjson`): `createdAt` (RFC 3339), `host` and `toolVersion`. Plans from before these
+ * fields have none; their age is unknown.
+ */
+export interface PlanProvenance {
+  createdAt: string | null;
+  host: string | null;
+  toolVersion: string | null;
+}
+
+/** What the fleet must be: the one upgrade, the nodes expected, how old a plan may be. */
+export interface FleetReportOptions {
+  /** The releases every plan must name (default: those of the first plan). */
+  from?: string;
+  to?: string;
+  /** The nodes that must each have a plan (--node, --nodes); a missing one is NO-GO. */
+  expectNodes?: readonly string[];
+  /** How many nodes must have a plan (--expect); fewer is NO-GO. */
+  expectCount?: number;
+  /** Plans made longer ago than this (ms) are refused; a plan without `createdAt` too. */
+  maxAgeMs?: number;
+  /** The time plans are aged against (default: now). */
+  now?: Date;
 }
 
 export interface FleetReport {
@@ -30,6 +60,8 @@ export interface FleetReport {
   counts: Record<NodePlanEntry['action'], number>;
   /** will-restart entries grouped by reason, most frequent first. */
   restartReasons: { reason: string; containers: number }[];
+  /** Nodes expected (--node/--nodes) with no plan, or how many are missing against --expect. */
+  missing: { nodes: string[]; count: number };
   go: boolean;
 }
 
@@ -39,9 +71,24 @@ const ACTIONS = ['keep', 'rewrite', 'will-restart', 'unknown'] as const;
 interface NodePlanText {
   from: string;
   to: string;
-  /** The node the trailer names (`plan --node`), when given. */
+  /** The node the trailer (or plan file) names (`plan --node`), when given. */
   node: string | null;
+  /** `plan` or `verify` (a trailer says which; a plan file is a plan). */
+  command: 'plan' | 'verify';
+  made: PlanProvenance;
   entries: NodePlanEntry[];
+}
+
+const textOrNull = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/** The provenance fields of a plan file or trailer, read from the raw document (schemas strip unknown keys). */
+function provenanceOf(doc: unknown): PlanProvenance {
+  const d = (doc ?? {}) as Record<string, unknown>;
+  return {
+    createdAt: textOrNull(d['createdAt']),
+    host: textOrNull(d['host']),
+    toolVersion: textOrNull(d['toolVersion']),
+  };
 }
 
 /** A plan file: one JSON document of the plan's kind, pretty-printed or on one line (`jq -c`). */
@@ -54,7 +101,8 @@ function planFileOf(text: string): NodePlanText | undefined {
   }
   if (!doc || typeof doc !== 'object' || (doc as { kind?: unknown }).kind !== PLAN_KIND) return undefined;
   const plan = parseNodePlan(text);
-  return { from: plan.from, to: plan.to, node: null, entries: plan.entries };
+  const node = textOrNull((doc as { node?: unknown }).node);
+  return { from: plan.from, to: plan.to, node, command: 'plan', made: provenanceOf(doc), entries: plan.entries };
 }
 
 function incomplete(file: string, expected: string, detail: string, at: (string | number)[] = []): OptionError {
@@ -65,6 +113,7 @@ function incomplete(file: string, expected: string, detail: string, at: (string 
 function ndjsonOf(text: string, file: string): NodePlanText {
   const entries: NodePlanEntry[] = [];
   let trailer: PlanTrailer | undefined;
+  let trailerRow: unknown;
   let trailerLine = 0;
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
@@ -91,6 +140,7 @@ function ndjsonOf(text: string, file: string): NodePlanText {
     const r = row as (Partial<NodePlanEntry> & { kind?: unknown }) | null;
     if (r !== null && typeof r === 'object' && r.kind === PLAN_TRAILER_KIND) {
       trailer = readPlanTrailer(row, [file, i + 1]);
+      trailerRow = row;
       trailerLine = i + 1;
       continue;
     }
@@ -123,7 +173,14 @@ function ndjsonOf(text: string, file: string): NodePlanText {
       `read ${entries.length} rows (${ACTIONS.map((a) => `${a} ${counts[a]}`).join(', ')}): rows are missing or repeated`,
       [trailerLine],
     );
-  return { from: trailer.from, to: trailer.to, node: trailer.node, entries };
+  return {
+    from: trailer.from,
+    to: trailer.to,
+    node: trailer.node,
+    command: trailer.command,
+    made: provenanceOf(trailerRow),
+    entries,
+  };
 }
 
 function countsOf(entries: readonly NodePlanEntry[]): Record<NodePlanEntry['action'], number> {
@@ -135,9 +192,37 @@ function countsOf(entries: readonly NodePlanEntry[]): Record<NodePlanEntry['acti
 /** What tells two node plans apart: the node named, and the runtime's container ids (unique per node). */
 const identities = new WeakMap<NodeReport, { file: string; node: string | null; containers: Set<string> }>();
 
-/** One node's plan (a plan file or `plan --ndjson` output). */
-export function nodeReport(node: string, text: string, file = node): NodeReport {
-  const { from, to, node: named, entries } = planFileOf(text) ?? ndjsonOf(text, file);
+/**
+ * One node's plan (a plan file or `plan --ndjson` output), read from `file`; `named` is the node the
+ * file's name says. The node is the one the plan names (the trailer's `node`, from `plan --node`),
+ * and a file named for another node is refused: its rows would be counted under the wrong node.
+ * Only plans count: `verify` output, or a plan from a release to itself, is refused.
+ */
+export function nodeReport(named: string, text: string, file = named): NodeReport {
+  const { from, to, node: inPlan, command, made, entries } = planFileOf(text) ?? ndjsonOf(text, file);
+  if (command !== 'plan')
+    throw new OptionError(
+      'INVALID_OPTION',
+      [file, 'command'],
+      'the rows of plan --ndjson (a plan before the upgrade)',
+      `got the output of ${command}: it checks a node after apply and says nothing about what apply would do`,
+    );
+  if (from === to)
+    throw new OptionError(
+      'INVALID_OPTION',
+      [file, 'to'],
+      'a plan from one kubelet release to another',
+      `from and to are both ${JSON.stringify(from)}: no upgrade`,
+    );
+  // stdin ("-") has no name to disagree with.
+  if (inPlan !== null && named !== inPlan && named !== '-')
+    throw new OptionError(
+      'INVALID_OPTION',
+      [file, 'node'],
+      `the plan of node ${JSON.stringify(named)} (the file's name)`,
+      `the plan names node ${JSON.stringify(inPlan)}: rename the file ${inPlan}.${/\.json$/.test(file) ? 'json' : 'ndjson'}, or check which node's log it holds`,
+    );
+  const node = inPlan ?? named;
   const counts = countsOf(entries);
   const findings: NodeReport['findings'] = [];
   const containers = new Set<string>();
@@ -151,16 +236,77 @@ export function nodeReport(node: string, text: string, file = node): NodeReport 
         reason: e.reason,
       });
   }
-  const report: NodeReport = { node, from, to, ready: findings.length === 0 && entries.length > 0, counts, findings };
-  identities.set(report, { file, node: named, containers });
+  const report: NodeReport = {
+    node,
+    from,
+    to,
+    ready: findings.length === 0 && entries.length > 0,
+    counts,
+    findings,
+    made,
+  };
+  identities.set(report, { file, node: inPlan, containers });
   return report;
+}
+
+const fileOf = (n: NodeReport): string => identities.get(n)?.file ?? n.node;
+
+/** Refuses a plan of another upgrade than the fleet's: one from/to for every node. */
+function checkOneUpgrade(nodes: readonly NodeReport[], o: FleetReportOptions): void {
+  const first = nodes[0];
+  const want = { from: o.from ?? first?.from, to: o.to ?? first?.to };
+  const source =
+    o.from !== undefined || o.to !== undefined ? 'given with --from/--to' : `of ${first ? fileOf(first) : ''}`;
+  for (const n of nodes)
+    for (const key of ['from', 'to'] as const)
+      if (want[key] !== undefined && n[key] !== want[key])
+        throw new OptionError(
+          'INVALID_OPTION',
+          [fileOf(n), key],
+          `the fleet's one upgrade, ${want.from} → ${want.to} (${source})`,
+          `this plan is ${n.from} → ${n.to}: plans of different upgrades do not add up to one go/no-go`,
+        );
+}
+
+/** `createdAt` as epoch ms, or undefined when absent or not an RFC 3339 time. */
+function timeOf(text: string | null): number | undefined {
+  if (text === null || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(text)) return undefined;
+  const t = Date.parse(text);
+  return Number.isNaN(t) ? undefined : t;
+}
+
+/** A clock between the agent's node and this machine may differ a little; more than this is refused. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+/** Refuses plans made longer ago than `maxAgeMs`, and plans whose age is unknown (no createdAt). */
+function checkAge(nodes: readonly NodeReport[], maxAgeMs: number, now: number): void {
+  for (const n of nodes) {
+    const made = timeOf(n.made.createdAt);
+    const refuse = (detail: string): OptionError =>
+      new OptionError(
+        'INVALID_OPTION',
+        [fileOf(n), 'createdAt'],
+        `a plan made within --max-age (${maxAgeMs / 1000} s)`,
+        detail,
+      );
+    if (made === undefined)
+      throw refuse(
+        n.made.createdAt === null
+          ? 'the plan says not when it was made (a kubelet-hash without createdAt): its age is unknown; make the plan again'
+          : `createdAt ${JSON.stringify(n.made.createdAt)} is not an RFC 3339 time`,
+      );
+    if (made > now + CLOCK_SKEW_MS) throw refuse(`createdAt ${n.made.createdAt} is in the future: a clock is wrong`);
+    if (now - made > maxAgeMs)
+      throw refuse(
+        `made ${Math.round((now - made) / 1000)} s ago (${n.made.createdAt}): the node may have changed since; plan again`,
+      );
+  }
 }
 
 /** Refuses the same node twice: one name twice, two trailers naming one node, or plans sharing container ids. */
 function checkDistinct(nodes: readonly NodeReport[]): void {
   const byName = new Map<string, NodeReport>();
   const byContainer = new Map<string, NodeReport>();
-  const fileOf = (n: NodeReport): string => identities.get(n)?.file ?? n.node;
   const refuse = (a: NodeReport, b: NodeReport, why: string): OptionError =>
     new OptionError('DUPLICATE_NODE', [fileOf(b)], 'one plan per node', `${fileOf(a)} and ${fileOf(b)} ${why}`);
   for (const n of nodes) {
@@ -179,9 +325,14 @@ function checkDistinct(nodes: readonly NodeReport[]): void {
   }
 }
 
-/** The fleet's go/no-go over its nodes' reports. */
-export function foldFleet(nodes: readonly NodeReport[]): FleetReport {
+/**
+ * The fleet's go/no-go over its nodes' reports: GO when there is a plan for every node expected,
+ * all of one upgrade, and every node is ready.
+ */
+export function foldFleet(nodes: readonly NodeReport[], o: FleetReportOptions = {}): FleetReport {
   checkDistinct(nodes);
+  checkOneUpgrade(nodes, o);
+  if (o.maxAgeMs !== undefined) checkAge(nodes, o.maxAgeMs, (o.now ?? new Date()).getTime());
   const counts = { keep: 0, rewrite: 0, 'will-restart': 0, unknown: 0 };
   const reasons = new Map<string, number>();
   for (const n of nodes) {
@@ -189,6 +340,7 @@ export function foldFleet(nodes: readonly NodeReport[]): FleetReport {
     for (const f of n.findings)
       if (f.action === 'will-restart') reasons.set(f.reason, (reasons.get(f.reason) ?? 0) + 1);
   }
+  const missing = missingNodes(nodes, o);
   const ready = nodes.filter((n) => n.ready).length;
   return {
     nodes: [...nodes],
@@ -198,6 +350,40 @@ export function foldFleet(nodes: readonly NodeReport[]): FleetReport {
     restartReasons: [...reasons]
       .map(([reason, containers]) => ({ reason, containers }))
       .sort((a, b) => b.containers - a.containers || a.reason.localeCompare(b.reason)),
-    go: nodes.length > 0 && ready === nodes.length,
+    missing,
+    go: nodes.length > 0 && ready === nodes.length && missing.count === 0,
   };
+}
+
+/**
+ * The expected nodes without a plan. A plan of a node not expected is refused (a typo in a file
+ * name, or plans of another pool): counting it would hide the node it stands in for.
+ */
+function missingNodes(nodes: readonly NodeReport[], o: FleetReportOptions): FleetReport['missing'] {
+  const names: string[] = [];
+  if (o.expectNodes !== undefined) {
+    const expected = new Set(o.expectNodes);
+    for (const n of nodes)
+      if (!expected.has(n.node))
+        throw new OptionError(
+          'INVALID_OPTION',
+          [fileOf(n), 'node'],
+          'a plan of a node named by --node/--nodes',
+          `node ${JSON.stringify(n.node)} is not one of the ${expected.size} nodes expected`,
+        );
+    const have = new Set(nodes.map((n) => n.node));
+    names.push(...[...expected].filter((e) => !have.has(e)).sort());
+  }
+  let count = names.length;
+  if (o.expectCount !== undefined) {
+    if (nodes.length > o.expectCount)
+      throw new OptionError(
+        'INVALID_OPTION',
+        ['--expect'],
+        `at most ${o.expectCount} plans (--expect)`,
+        `got ${nodes.length} plans: --expect is wrong, or plans of other nodes were given`,
+      );
+    count = Math.max(count, o.expectCount - nodes.length);
+  }
+  return { nodes: names, count };
 }

@@ -179,7 +179,22 @@ describe('options', () => {
     }
     // A repeatable one stays repeatable.
     expect(
-      (await cli(['fleet', 'manifests', '--from', '1.30', '--to', '1.31', '--node', 'a', '--node', 'b'])).code,
+      (
+        await cli([
+          'fleet',
+          'manifests',
+          '--from',
+          '1.30',
+          '--to',
+          '1.31',
+          '--node',
+          'a',
+          '--node',
+          'b',
+          '--image',
+          `kubelet-hash@sha256:${'0'.repeat(64)}`,
+        ])
+      ).code,
     ).toBe(0);
   });
 

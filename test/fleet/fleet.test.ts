@@ -31,7 +31,11 @@ function validate(target: string, o: Obj): void {
   expect(problemsFor(target, o), `${o.kind} for --to ${target}`).toEqual([]);
 }
 
-async function manifests(args: string[]): Promise<Obj[]> {
+/** An agent image pinned by digest, as `fleet manifests` requires it. */
+const IMAGE = `registry.example/kubelet-hash:0.1.0@sha256:${'5e'.repeat(32)}`;
+
+async function manifests(given: string[]): Promise<Obj[]> {
+  const args = given.includes('--image') ? given : [...given, '--image', IMAGE];
   const r = await cli(['fleet', 'manifests', ...args]);
   expect(r.err).toBe('');
   expect(r.code).toBe(0);
@@ -99,9 +103,9 @@ describe('fleet manifests', () => {
     for (const p of pods) {
       expect(p['tolerations']).toEqual([{ operator: 'Exists' }]);
       expect(p['serviceAccountName']).toBe('kubelet-hash');
+      // Only containerd's metadata directory (test/fleet/least-privilege.test.ts holds every runtime to this).
       expect(p.volumes.map((v) => v.hostPath?.path).filter(Boolean)).toEqual([
-        '/var/lib/rancher/k3s/agent/containerd',
-        '/var/lib/kubelet',
+        '/var/lib/rancher/k3s/agent/containerd/io.containerd.metadata.v1.bolt',
       ]);
       expect(p.containers[0]!.volumeMounts.every((m) => m.readOnly === true)).toBe(true);
       expect(p.containers[0]!.command).toContain('--containerd-root');
@@ -277,6 +281,8 @@ describe('fleet manifests', () => {
         'Job',
         'Namespace',
         'ServiceAccount',
+        'ClusterRole',
+        'ClusterRoleBinding',
         'ClusterRole',
         'ClusterRoleBinding',
         'Plan',

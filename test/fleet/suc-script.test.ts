@@ -44,6 +44,8 @@ async function script(runtime: Runtime, extra: string[] = []): Promise<string> {
     ...(extra.includes('--runtime-root') ? [] : ['--runtime-root', ROOTS[runtime]]),
     '--swap-command',
     'swap-kubelet --to 1.31',
+    '--image',
+    `registry.example/kubelet-hash@sha256:${'5e'.repeat(32)}`,
     ...extra,
     '--json',
   ]);
@@ -157,7 +159,7 @@ describe('the system-upgrade-controller Plan: units and flags per runtime', () =
   });
 
   it('a flag of another runtime or of the Plan alone is a usage error', async () => {
-    const base = ['fleet', 'manifests', '--from', '1.30', '--to', '1.31'];
+    const base = ['fleet', 'manifests', '--from', '1.30', '--to', '1.31', '--allow-mutable-image', '--image', 'x:1'];
     const suc = [...base, '--variant', 'suc', '--swap-command', 'true'];
     const cases: [string[], string][] = [
       [[...suc, '--crio-runroot', '/run/x'], '--crio-runroot goes with --runtime cri-o'],
@@ -186,7 +188,7 @@ describe.each(RUNTIMES)('the Plan script on a fake /host, runtime %s', (runtime)
         'cri-o': '--crio-root <host>/var/lib/containers/storage --crio-runroot <host>/run/containers/storage',
         docker: '--docker-root <host>/var/lib/docker --docker-config <host>/etc/docker/daemon.json',
       }[runtime];
-      expect(r.calls[0]).toMatch(/^kubectl get pods .*spec\.nodeName=node-a/);
+      expect(r.calls[0]).toBe('kubelet-hash fleet pods --node node-a --out <tmp>/pods.json');
       expect(r.calls.slice(1)).toEqual([
         'systemctl stop kubelet',
         `kubelet-hash plan --from 1.30 --to 1.31 --pods <tmp>/pods.json ${flags} --out <host>/var/lib/kubelet-hash/plan.json`,

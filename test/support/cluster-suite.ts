@@ -121,7 +121,7 @@ export function clusterSuite(containerd: string): void {
       }, 120_000);
 
       // First, on a node no other judge has touched yet; it leaves no record behind.
-      fleetJudge(() => cluster, systems);
+      fleetJudge(() => cluster);
 
       it('defaulting: for every container of 41 varied pods sent through the apiserver, applyApiserverDefaults equals what it stored, and the kubelet stored hashContainer of both', async () => {
         const ns = await cluster.createNamespace('kh-defaults');
