@@ -39,15 +39,25 @@ const judges = apiJudges();
 const ready = judges.filter((j): j is ApiJudge & { path: string; go: string } => j.path !== undefined);
 const missing = judges.filter((j) => j.path === undefined);
 
-/** `1.9–1.16 (pseudo-versions), v0.17.0–v0.37.0`: the k8s.io/api versions of `list`, as ranges. */
+/** `1.9–1.16 (the tags' pseudo-versions), v0.17.0–v0.37.0`: what `list` ran, gaps shown as gaps. */
 function versionsLine(list: readonly ApiJudge[]): string {
-  const pseudo = list.filter((j) => j.api.startsWith('v0.0.0-'));
-  const tagged = list.filter((j) => !j.api.startsWith('v0.0.0-'));
-  const range = (xs: readonly string[]): string => (xs.length > 1 ? `${xs[0]}–${xs.at(-1)}` : (xs[0] ?? ''));
-  const parts = [];
-  if (pseudo.length) parts.push(`${range(pseudo.map((j) => j.minor))} (the tags' pseudo-versions)`);
-  if (tagged.length) parts.push(range(tagged.map((j) => j.api)));
-  return parts.join(', ');
+  const minorOf = (j: ApiJudge): number => Number(j.minor.split('.')[1]);
+  const runs: ApiJudge[][] = [];
+  for (const j of list) {
+    const last = runs.at(-1);
+    const prev = last?.at(-1);
+    const samePart = prev !== undefined && prev.api.startsWith('v0.0.0-') === j.api.startsWith('v0.0.0-');
+    if (last && prev && samePart && minorOf(prev) + 1 === minorOf(j)) last.push(j);
+    else runs.push([j]);
+  }
+  return runs
+    .map((run) => {
+      const pseudo = run[0]!.api.startsWith('v0.0.0-');
+      const name = (j: ApiJudge): string => (pseudo ? j.minor : j.api);
+      const range = run.length > 1 ? `${name(run[0]!)}–${name(run.at(-1)!)}` : name(run[0]!);
+      return pseudo ? `${range} (the tags' pseudo-versions)` : range;
+    })
+    .join(', ');
 }
 
 // Mostly deep containers (every field, extremes, Unicode) of the newest model (fields unknown to older
