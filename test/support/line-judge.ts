@@ -20,8 +20,12 @@ export class LineJudge {
   private stderr = '';
   private exited: string | undefined;
 
-  constructor(readonly path: string) {
-    this.child = spawn(path, [], { stdio: ['pipe', 'pipe', 'pipe'] });
+  /** `args`: the api-judges take their algorithm as one (test/support/go/api-judge). */
+  constructor(
+    readonly path: string,
+    args: readonly string[] = [],
+  ) {
+    this.child = spawn(path, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => {
       this.buffered += chunk;
