@@ -29,12 +29,14 @@ import {
   ENDPOINT_OPTIONS,
   KUBELET_SOURCE_OPTIONS,
   checkServedContainers,
+  withServedState,
   endpointStoreSpec,
   kubeletVersionOf,
 } from './discovery-options.js';
 import { readObjects } from './inputs.js';
 import { DEFAULT_MAX_INPUT, withFileName } from './io.js';
 import { table } from './table.js';
+import { commandAudit } from './audit.js';
 
 const STORE_OPTIONS: Record<string, OptionDef> = {
   'containerd-root': {
@@ -192,6 +194,11 @@ const sandboxesSummary = z
   .nullable()
   .describe('the pods the kubelet recreates whole because of their sandbox (PodSandboxChanged)');
 
+const auditSummary = z
+  .looseObject({})
+  .nullable()
+  .describe('when, where and by what this was made: createdAt, host, tool, command');
+
 const plan: CommandDef = {
   name: 'plan',
   summary: "plan a kubelet upgrade: join the node's API pods with its runtime records, verify and translate each hash",
@@ -234,15 +241,20 @@ const plan: CommandDef = {
       counts: counts.describe('entries per action'),
       out: z.string().nullable().describe('the plan file written, when --out FILE was given'),
       sandboxes: sandboxesSummary,
+      audit: auditSummary,
     }),
   },
   async run(ctx): Promise<CommandResult> {
     const input = await nodeInput(ctx);
-    const p = await planNodeUpgrade({
-      ...input,
-      from: await kubeletVersionOf(ctx, 'from'),
-      to: str(ctx.values, 'to', true),
-    });
+    const p = await withServedState(
+      ctx,
+      await planNodeUpgrade({
+        ...input,
+        from: await kubeletVersionOf(ctx, 'from'),
+        to: str(ctx.values, 'to', true),
+        audit: commandAudit(ctx),
+      }),
+    );
     const out = str(ctx.values, 'out');
     const file = formatNodePlan(p);
     const written = out !== undefined && out !== '-' ? out : null;
@@ -254,7 +266,14 @@ const plan: CommandDef = {
     return {
       exitCode: p.counts['will-restart'] + p.counts.unknown > 0 ? 1 : 0,
       rows: p.entries,
-      summary: { from: p.from, to: p.to, counts: p.counts, out: written, sandboxes: p.sandboxes ?? null },
+      summary: {
+        from: p.from,
+        to: p.to,
+        counts: p.counts,
+        out: written,
+        sandboxes: p.sandboxes ?? null,
+        audit: p.audit ?? null,
+      },
       trailer: { ...planTrailer(p, 'plan', input.nodeName ?? null) },
       text: human,
     };
@@ -295,19 +314,22 @@ const verify: CommandDef = {
       ok: z.boolean(),
       counts,
       sandboxes: sandboxesSummary,
+      audit: auditSummary,
     }),
   },
   async run(ctx) {
     const input = await nodeInput(ctx);
-    const { ok, plan: p } = await verifyNode({ ...input, kubeletVersion: await kubeletVersionOf(ctx, 'kubelet') });
-    // With --runtime-endpoint, what the runtime serves over CRI must be what the store holds.
-    await checkServedContainers(ctx, p.entries);
+    const verified = await verifyNode({ ...input, kubeletVersion: await kubeletVersionOf(ctx, 'kubelet') });
+    // With --runtime-endpoint, what the runtime serves over CRI must be what the store holds, and
+    // what it says runs counts.
+    const p = await checkServedContainers(ctx, verified.plan);
+    const ok = p.entries.every((e) => e.action === 'keep');
     const others = p.entries.filter((e) => e.action !== 'keep');
     const text = `${others.length > 0 ? entryTable(others) : ''}${sandboxLines(p)}# ${p.to}: ${p.counts.keep} of ${p.entries.length} containers keep running${ok ? '' : `; ${countsLine(p)}`}\n`;
     return {
       exitCode: ok ? 0 : 1,
       rows: p.entries,
-      summary: { kubelet: p.to, ok, counts: p.counts, sandboxes: p.sandboxes ?? null },
+      summary: { kubelet: p.to, ok, counts: p.counts, sandboxes: p.sandboxes ?? null, audit: commandAudit(ctx) },
       trailer: { ...planTrailer(p, 'verify', input.nodeName ?? null) },
       text,
     };

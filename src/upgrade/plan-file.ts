@@ -13,6 +13,8 @@ import { assertCanonicalHash, storedHashValue } from '../hash/format.js';
 import { gateSettingsSchema } from '../kubelet/index.js';
 import { releaseInfo } from '../registry/registry.js';
 import { countActions, PLAN_ACTIONS, planSchemas } from './plan-vocabulary.js';
+import { auditStampSchema } from './audit.js';
+import { escapesSchema } from '../hash/options.js';
 
 export type { NodePlanEntry, NodeRecordLocation } from './plan-vocabulary.js';
 
@@ -106,7 +108,7 @@ const digestSchema = lazySchema((z) =>
 
 /** The plan file, as zod reads it: the plan vocabulary's entries, counts and findings. */
 function buildPlanFileSchema(z: ZodApi) {
-  const { counts, nodeEntry, sandboxFinding } = planSchemas();
+  const { counts, nodeEntry, sandboxFinding, podSandbox } = planSchemas();
   return z.object({
     /** Always `kubelet-hash/upgrade-plan`. */
     kind: z.literal(PLAN_KIND),
@@ -131,15 +133,31 @@ function buildPlanFileSchema(z: ZodApi) {
         note: z.string().describe('what was read, or why sandboxes were not checked'),
         /** One per pod whose sandbox makes the kubelet recreate it. */
         findings: z.array(sandboxFinding),
+        /** Every sandbox record read (absent when none were read): apply refuses a store whose sandboxes differ. */
+        records: z.array(podSandbox).optional(),
       })
       .optional(),
+    /** The Go JSON escapes of a patch release's toolchain, when `from` or `to` was given as one (apply recomputes with them). */
+    jsonEscapes: z.object({ from: escapesSchema().optional(), to: escapesSchema().optional() }).optional(),
+    /** When, where and by what the plan was made (plan --out stamps it; absent in plans of kubelet-hash 0.x before it). */
+    audit: auditStampSchema().optional(),
   });
 }
 
 const planFileSchema = lazySchema(buildPlanFileSchema);
 
 /** The top-level fields a plan file's digest covers, each on its own (so a refusal names the field). */
-const DIGESTED = ['counts', 'entries', 'featureGates', 'from', 'sandboxes', 'store', 'to'] as const;
+const DIGESTED = [
+  'audit',
+  'counts',
+  'entries',
+  'featureGates',
+  'from',
+  'jsonEscapes',
+  'sandboxes',
+  'store',
+  'to',
+] as const;
 
 /**
  * The digest of each field of `plan`: the first 16 hex digits of SHA-256 over the field's
