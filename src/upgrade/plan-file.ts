@@ -1,8 +1,9 @@
 /**
  * The plan file of an in-place kubelet upgrade (`kubelet-hash plan --out PLAN.json`): versioned,
  * validated with zod when read, and written canonically (keys sorted with
- * fast-json-stable-stringify, entries in store order, no timestamps) so that the same node state
- * gives a byte-identical file.
+ * fast-json-stable-stringify, entries in store order) so that the same node state gives a
+ * byte-identical file but for its `audit` stamp (when, where and by what it was made; absent unless
+ * the caller gives one).
  */
 import { createHash } from 'node:crypto';
 import stableStringify from 'fast-json-stable-stringify';
