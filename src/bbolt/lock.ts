@@ -28,7 +28,7 @@ export interface FileLock {
  * Is there an exclusive flock on the file of inode `ino` taken by `pid` in `/proc/locks`? (Lines
  * read `N: FLOCK ADVISORY WRITE PID MAJ:MIN:INODE 0 EOF`; a waiting request has `->` before FLOCK.)
  */
-export function holdsFlock(pid: number, ino: number, locks = readFileSync('/proc/locks', 'utf8')): boolean {
+function holdsFlock(pid: number, ino: number, locks = readFileSync('/proc/locks', 'utf8')): boolean {
   return locks.split('\n').some((line) => {
     const f = line.trim().split(/\s+/);
     return f[1] === 'FLOCK' && f[3] === 'WRITE' && f[4] === String(pid) && f[5]?.split(':')[2] === String(ino);

@@ -7,4 +7,4 @@ export { discoverRuntime, requireRuntimeRoot, type RuntimeDiscovery } from './di
 export { checkPlannedRoot } from './plan-root.js';
 export { RUNTIME_LAYOUTS, type RuntimeLayout } from './layouts.js';
 export { versionOfKubeletBinary, versionOfKubeletOutput, versionOfNodeObject } from './kubelet-version.js';
-export { listCriContainers, type CriContainer, type CriListing, type CriSandbox } from './cri-client.js';
+export { listCriContainers, type CriContainer, type CriListing } from './cri-client.js';

@@ -43,6 +43,12 @@ export const auditStampSchema = lazySchema((z) =>
 /**
  * A stamp for now, on this host. `toolVersion` is the caller's (the CLI passes its own version).
  *
+ * @example
+ * ```ts
+ * import { auditStamp } from 'kubelet-hash/node';
+ * auditStamp({ command: 'my-agent apply', toolVersion: '0.4.0', host: 'node-a', now: new Date(0) }).command; // → 'my-agent apply'
+ * ```
+ *
  * @group Upgrades and runtime stores
  */
 export function auditStamp(options: { command: string; toolVersion: string; now?: Date; host?: string }): AuditStamp {

@@ -27,7 +27,7 @@ const list = (what: string, items: readonly Sandbox[]): string[] =>
       ];
 
 /** The differences between the plan's sandboxes and the store's, as `removed: …; added: …; changed: …`. */
-export function sandboxDifference(planned: readonly Sandbox[], now: readonly Sandbox[]): string {
+function sandboxDifference(planned: readonly Sandbox[], now: readonly Sandbox[]): string {
   const byId = new Map(now.map((s) => [s.id, s]));
   const plannedIds = new Set(planned.map((s) => s.id));
   const removed = planned.filter((s) => !byId.has(s.id));

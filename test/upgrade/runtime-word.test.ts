@@ -19,8 +19,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const on = (pod: FixturePod, nodeName: string): FixturePod =>
-  ({ ...pod, spec: { ...pod.spec, nodeName } }) as FixturePod;
+type PlacedPod = FixturePod & { spec: { nodeName: string } };
+const on = (pod: FixturePod, nodeName: string): PlacedPod => ({ ...pod, spec: { ...pod.spec, nodeName } });
 
 /** A CRI-O node whose records were written by a 1.31 kubelet for `pods`; the API pods are `apiPods`. */
 function crioNode(name: string, pods: FixturePod[], apiPods: unknown[]) {
