@@ -45,4 +45,6 @@ export {
   type RollbackNodePlanOptions,
   type VerifyNodeInput,
   type VerifyNodeResult,
+  auditStamp,
+  type AuditStamp,
 } from './upgrade/index.js';

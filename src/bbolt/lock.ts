@@ -7,6 +7,7 @@
  * stdin (or we die, which closes the pipe too), so a runtime started during our write waits for us.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
 import { StoreError } from '../errors.js';
 
 /** flock(1)'s exit code when the lock is held elsewhere (chosen with -E). */
@@ -16,6 +17,22 @@ const CONFLICT_EXIT = 75;
 export interface FileLock {
   /** Releases the lock and waits for the holder process to exit. */
   release(): Promise<void>;
+  /**
+   * Whether our holder still holds the lock, as the kernel says now (`/proc/locks`): false once the
+   * holder was killed, even before Node has seen it exit. Synchronous, so a commit can ask it last.
+   */
+  held(): boolean;
+}
+
+/**
+ * Is there an exclusive flock on the file of inode `ino` taken by `pid` in `/proc/locks`? (Lines
+ * read `N: FLOCK ADVISORY WRITE PID MAJ:MIN:INODE 0 EOF`; a waiting request has `->` before FLOCK.)
+ */
+function holdsFlock(pid: number, ino: number, locks = readFileSync('/proc/locks', 'utf8')): boolean {
+  return locks.split('\n').some((line) => {
+    const f = line.trim().split(/\s+/);
+    return f[1] === 'FLOCK' && f[3] === 'WRITE' && f[4] === String(pid) && f[5]?.split(':')[2] === String(ino);
+  });
 }
 
 /**
@@ -40,11 +57,13 @@ export function lockFile(path: string): Promise<FileLock> {
       out += d.toString();
       if (!settled && out.includes('locked')) {
         settled = true;
+        const ino = statSync(path).ino;
         resolve({
           release: async () => {
             child.stdin.end();
             await exited;
           },
+          held: () => child.pid !== undefined && holdsFlock(child.pid, ino),
         });
       }
     });

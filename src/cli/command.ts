@@ -54,6 +54,8 @@ export interface CommandResult {
 
 /** Everything a command's `run` gets. */
 export interface CommandContext {
+  /** The command line as given (without the program name): what audit stamps record. */
+  argv?: readonly string[];
   values: Values;
   operands: string[];
   io: CliIO;

@@ -29,12 +29,14 @@ import {
   ENDPOINT_OPTIONS,
   KUBELET_SOURCE_OPTIONS,
   checkServedContainers,
+  withServedState,
   endpointStoreSpec,
   kubeletVersionOf,
 } from './discovery-options.js';
 import { readObjects } from './inputs.js';
 import { DEFAULT_MAX_INPUT, withFileName } from './io.js';
 import { table } from './table.js';
+import { commandAudit } from './audit.js';
 
 const STORE_OPTIONS: Record<string, OptionDef> = {
   'containerd-root': {
@@ -192,12 +194,17 @@ const sandboxesSummary = z
   .nullable()
   .describe('the pods the kubelet recreates whole because of their sandbox (PodSandboxChanged)');
 
+const auditSummary = z
+  .looseObject({})
+  .nullable()
+  .describe('when, where and by what this was made: createdAt, host, tool, command');
+
 const plan: CommandDef = {
   name: 'plan',
   summary: "plan a kubelet upgrade: join the node's API pods with its runtime records, verify and translate each hash",
   description:
     'For every container on the node: reads its stored hash from the runtime (--containerd-root, --crio-root, --docker-root, or record files), checks it against what the --from kubelet computes for the API pod, and says what to do before the kubelet moves to --to: keep, rewrite the record, will-restart, or unknown. The API pods scheduled on the node (--node, or see below) are joined with the records: a running API container without a record is unknown ("no runtime record: wrong --namespace or runtime root?"), a record without an API pod is listed as unknown, an older attempt of a pod\'s container (an exited record the kubelet has not collected yet) is superseded by the newest attempt, which alone is judged (two records holding the newest attempt are unknown), and a store holding no CRI container while the pods run containers is refused (exit 2, EMPTY_STORE, naming what was read); so is a view that would leave containers unchecked: no pod given while the store holds records (EMPTY_POD_VIEW), a --node no given pod is on (NODE_NOT_FOUND), a containerd namespace with no CRI container while another has some (NAMESPACE_MISMATCH), two pods with one uid (DUPLICATE_POD), a CRI-O store without --crio-runroot or with one that does not exist (MISSING_RUNROOT). From containerd\'s meta.db it also reads the pod sandboxes: a pod whose sandbox is gone, has the wrong network mode for hostNetwork, or has no IP is recreated whole by the kubelet, so its containers are will-restart.\n' +
-    'Prints a table (or --json). With --out it also writes the plan file (format kubelet-hash/upgrade-plan version 1, keys sorted: the same node state gives the same bytes; --out - writes it to standard output instead of the table). apply takes plan files made from a runtime root only: one made from record files is refused by apply (those are read-only views). Reading a store is read-only; the runtime may still run. See docs/in-place-kubelet-upgrade.md.',
+    'Prints a table (or --json). With --out it also writes the plan file (format kubelet-hash/upgrade-plan version 1, keys sorted: the same node state gives the same bytes but for the audit stamp, which says when, on which host, by which kubelet-hash and command line the plan was made; each rewrite carries the API container it was computed from, which apply hashes again; --out - writes it to standard output instead of the table). apply takes plan files made from a runtime root only: one made from record files is refused by apply (those are read-only views). Reading a store is read-only; the runtime may still run. See docs/in-place-kubelet-upgrade.md.',
   options: {
     from: {
       type: 'string',
@@ -234,15 +241,20 @@ const plan: CommandDef = {
       counts: counts.describe('entries per action'),
       out: z.string().nullable().describe('the plan file written, when --out FILE was given'),
       sandboxes: sandboxesSummary,
+      audit: auditSummary,
     }),
   },
   async run(ctx): Promise<CommandResult> {
     const input = await nodeInput(ctx);
-    const p = await planNodeUpgrade({
-      ...input,
-      from: await kubeletVersionOf(ctx, 'from'),
-      to: str(ctx.values, 'to', true),
-    });
+    const p = await withServedState(
+      ctx,
+      await planNodeUpgrade({
+        ...input,
+        from: await kubeletVersionOf(ctx, 'from'),
+        to: str(ctx.values, 'to', true),
+        audit: commandAudit(ctx),
+      }),
+    );
     const out = str(ctx.values, 'out');
     const file = formatNodePlan(p);
     const written = out !== undefined && out !== '-' ? out : null;
@@ -254,7 +266,14 @@ const plan: CommandDef = {
     return {
       exitCode: p.counts['will-restart'] + p.counts.unknown > 0 ? 1 : 0,
       rows: p.entries,
-      summary: { from: p.from, to: p.to, counts: p.counts, out: written, sandboxes: p.sandboxes ?? null },
+      summary: {
+        from: p.from,
+        to: p.to,
+        counts: p.counts,
+        out: written,
+        sandboxes: p.sandboxes ?? null,
+        audit: p.audit ?? null,
+      },
       trailer: { ...planTrailer(p, 'plan', input.nodeName ?? null) },
       text: human,
     };
@@ -295,19 +314,22 @@ const verify: CommandDef = {
       ok: z.boolean(),
       counts,
       sandboxes: sandboxesSummary,
+      audit: auditSummary,
     }),
   },
   async run(ctx) {
     const input = await nodeInput(ctx);
-    const { ok, plan: p } = await verifyNode({ ...input, kubeletVersion: await kubeletVersionOf(ctx, 'kubelet') });
-    // With --runtime-endpoint, what the runtime serves over CRI must be what the store holds.
-    await checkServedContainers(ctx, p.entries);
+    const verified = await verifyNode({ ...input, kubeletVersion: await kubeletVersionOf(ctx, 'kubelet') });
+    // With --runtime-endpoint, what the runtime serves over CRI must be what the store holds, and
+    // what it says runs counts.
+    const p = await checkServedContainers(ctx, verified.plan);
+    const ok = p.entries.every((e) => e.action === 'keep');
     const others = p.entries.filter((e) => e.action !== 'keep');
     const text = `${others.length > 0 ? entryTable(others) : ''}${sandboxLines(p)}# ${p.to}: ${p.counts.keep} of ${p.entries.length} containers keep running${ok ? '' : `; ${countsLine(p)}`}\n`;
     return {
       exitCode: ok ? 0 : 1,
       rows: p.entries,
-      summary: { kubelet: p.to, ok, counts: p.counts, sandboxes: p.sandboxes ?? null },
+      summary: { kubelet: p.to, ok, counts: p.counts, sandboxes: p.sandboxes ?? null, audit: commandAudit(ctx) },
       trailer: { ...planTrailer(p, 'verify', input.nodeName ?? null) },
       text,
     };

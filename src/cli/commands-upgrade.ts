@@ -8,6 +8,7 @@ import { flag, str, type CommandContext, type CommandDef } from './command.js';
 import { ENDPOINT_OPTIONS, checkPlanRoot } from './discovery-options.js';
 import { within } from './inputs.js';
 import { DEFAULT_MAX_INPUT, readInput } from './io.js';
+import { commandAudit } from './audit.js';
 
 /** The runtime root a plan was made for (the store's root or graph root), and its key in the plan. */
 const plannedRoot = (plan: NodeUpgradePlan): { root: string; key: string } | undefined =>
@@ -24,7 +25,7 @@ const apply: CommandDef = {
   summary:
     "apply a plan: rewrite the stored hashes in the stopped runtime's records (one transaction for containerd), with backups",
   description:
-    "Checks the plan file (its digest and its consistency: counts, hashes, each rewrite against its computed hashes; a hand edit is refused naming the field). Re-reads the store and refuses (exit 2, STORE_CHANGED) any difference from the plan: a record added, removed or changed since; refuses while the runtime runs (STORE_LOCKED: containerd holds the lock on meta.db; RUNTIME_RUNNING: a crio or dockerd on that root) or when docker's live-restore is off (LIVE_RESTORE_OFF); checks meta.db's invariants before and after, and that the store and the backup directory can be written (read-only mount, immutable or append-only file). Then backs up every file it changes (with a manifest rollback reads) and rewrites all hashes at once: one bbolt transaction for containerd (pages synced before the meta page), an atomic replace (fsync, rename; mode and owner kept) per file for CRI-O and docker. The manifest records the store as apply left it, for rollback. Prints what it changed.",
+    "Checks the plan file (its digest and its consistency: counts, hashes, each rewrite against its computed hashes; a hand edit is refused naming the field) and computes every rewrite's hashes again from the API container the plan carries: a plan whose hashes are not what the --from and --to kubelets compute is refused (INVALID_OPTION naming the entry), even with a valid digest (the digest catches accidental edits, not forged ones). Re-reads the store and refuses (exit 2, STORE_CHANGED) any difference from the plan: a record added, removed or changed since, and (containerd) a pod sandbox added, removed or changed since, naming the plan's and the store's views. A store that already is what the plan makes of it (every rewrite done, every other record as planned) is reported as already applied (exit 0, nothing written). Refuses while the runtime runs (STORE_LOCKED: containerd holds the lock on meta.db, or apply lost its own lock before the commit; RUNTIME_RUNNING: a crio or dockerd on that root, checked before the first file is replaced, during the writes, before the last and after it: every file already replaced is put back) or when docker's live-restore is off (LIVE_RESTORE_OFF); checks meta.db's invariants before and after, and that the store and the backup directory can be written (read-only mount, immutable or append-only file). Then backs up every file it changes (with a manifest rollback reads) and rewrites all hashes at once: one bbolt transaction for containerd (pages synced before the meta page), an atomic replace (fsync, rename; mode and owner kept) per file for CRI-O and docker. The manifest records the store as apply left it, for rollback. Prints what it changed.",
   options: {
     'backup-dir': {
       type: 'string',
@@ -53,6 +54,12 @@ const apply: CommandDef = {
       changed: z.number().int(),
       manifest: z.string().nullable().describe('the backup manifest rollback reads'),
       timings: z.record(z.string(), z.number()).nullable().describe('milliseconds per step'),
+      alreadyApplied: z
+        .boolean()
+        .describe('the store already is what this plan makes of it: nothing was written (exit 0)'),
+      audit: z
+        .looseObject({})
+        .describe("the plan's audit stamp (plan) and this run's (apply): createdAt, host, tool, command"),
     }),
   },
   async run(ctx) {
@@ -67,6 +74,7 @@ const apply: CommandDef = {
       // A dry run checks the backup directory too (writable), without writing to it.
       ...(dryRun ? { dryRun } : {}),
       backupDir: backupDirOf(ctx, file),
+      audit: commandAudit(ctx),
       progress: (line) => {
         ctx.progress(0, 1, line);
       },
@@ -76,11 +84,13 @@ const apply: CommandDef = {
           .map(([k, v]) => `${k} ${v} ms`)
           .join(', ')})`
       : '';
-    const text =
-      report.changed
-        .map((c) => `${dryRun ? 'would rewrite' : 'rewrote'} ${c.containerId} ${c.from} -> ${c.to}\n`)
-        .join('') +
-      `# ${dryRun ? 'dry run: would rewrite' : 'rewrote'} ${report.changed.length} records${steps}${report.manifest ? `; backup manifest ${report.manifest}` : ''}\n`;
+    const rewrites = plan.counts.rewrite;
+    const text = report.alreadyApplied
+      ? `# already applied: the ${rewrites} rewrites of ${file} are in the store and every other record is as planned; nothing written\n`
+      : report.changed
+          .map((c) => `${dryRun ? 'would rewrite' : 'rewrote'} ${c.containerId} ${c.from} -> ${c.to}\n`)
+          .join('') +
+        `# ${dryRun ? 'dry run: would rewrite' : 'rewrote'} ${report.changed.length} records${steps}${report.manifest ? `; backup manifest ${report.manifest}` : ''}\n`;
     return {
       exitCode: 0,
       rows: report.changed,
@@ -89,6 +99,8 @@ const apply: CommandDef = {
         changed: report.changed.length,
         manifest: report.manifest ?? null,
         timings: report.timings ?? null,
+        alreadyApplied: report.alreadyApplied === true,
+        audit: report.audit ?? {},
       },
       text,
     };

@@ -12,7 +12,8 @@ import {
   versionOfNodeObject,
   type RuntimeDiscovery,
 } from '../discovery/index.js';
-import { checkRuntimeAgreement, type NodePlanEntry, type StoreSpec } from '../upgrade/index.js';
+import { checkRuntimeAgreement, withRuntimeState, type NodeUpgradePlan, type StoreSpec } from '../upgrade/index.js';
+import { StoreError } from '../errors.js';
 import { UsageError, str, type CommandContext, type OptionDef, type Values } from './command.js';
 import { readObjects } from './inputs.js';
 
@@ -84,12 +85,30 @@ export function endpointStoreSpec(ctx: CommandContext): StoreSpec | undefined {
  * checked (CRI_DISAGREES), and must answer (CRI_UNREACHABLE: a stopped runtime is not silently
  * verified from its files; give the root instead of the endpoint for that).
  */
-export async function checkServedContainers(ctx: CommandContext, entries: readonly NodePlanEntry[]): Promise<void> {
+export async function checkServedContainers(ctx: CommandContext, plan: NodeUpgradePlan): Promise<NodeUpgradePlan> {
   const d = discoveredRuntime(ctx.values);
-  if (!d) return;
-  const listing = await listCriContainers(d.socket);
-  checkRuntimeAgreement(entries, listing, d.socket);
+  if (!d) return plan;
+  const listing = await listCriContainers(d.socket, undefined, { sandboxes: true });
+  checkRuntimeAgreement(plan.entries, listing, d.socket);
   ctx.warn(`the runtime serves over CRI ${listing.version} the ${listing.containers.length} containers of its store`);
+  // What the runtime says runs counts: a container it reports not running is never kept.
+  return withRuntimeState(plan, listing);
+}
+
+/**
+ * plan with --runtime-endpoint: the runtime's container and sandbox states, when it answers (a
+ * container it reports not running is never kept); a runtime that does not answer is said in a warning.
+ */
+export async function withServedState(ctx: CommandContext, plan: NodeUpgradePlan): Promise<NodeUpgradePlan> {
+  const d = discoveredRuntime(ctx.values);
+  if (!d) return plan;
+  try {
+    return withRuntimeState(plan, await listCriContainers(d.socket, undefined, { sandboxes: true }));
+  } catch (e) {
+    if (!(e instanceof StoreError) || e.code !== 'CRI_UNREACHABLE') throw e;
+    ctx.warn(`the runtime does not answer over CRI (${e.detail ?? e.message}): container states not checked`);
+    return plan;
+  }
 }
 
 /** The kubelet release: the typed option, else --kubelet-binary, else --node-object. */

@@ -69,6 +69,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.maxInputBytes = maxInputBytes(values);
     checkOperands(cmd, parsed.positionals);
     const ctx: CommandContext = {
+      argv,
       values,
       operands: parsed.positionals,
       io,

@@ -27,11 +27,26 @@ export interface CriContainer {
   annotations: Record<string, string>;
 }
 
+/**
+ * One pod sandbox as the runtime serves it over CRI.
+ *
+ * @internal
+ */
+export interface CriSandbox {
+  id: string;
+  /** 0 SANDBOX_READY, 1 SANDBOX_NOTREADY. */
+  state: number;
+  /** `metadata.uid`: the pod's uid. */
+  podUid: string;
+}
+
 /** @internal */
 export interface CriListing {
   /** The CRI version that answered. */
   version: 'v1' | 'v1alpha2';
   containers: CriContainer[];
+  /** The pod sandboxes (ListPodSandbox), when asked for. */
+  sandboxes?: CriSandbox[];
 }
 
 const VERSIONS = ['v1', 'v1alpha2'] as const;
@@ -166,6 +181,37 @@ export function decodeListContainersResponse(bytes: Uint8Array): CriContainer[] 
   return out;
 }
 
+/**
+ * A `ListPodSandboxResponse` (field 1: repeated `PodSandbox`: id 1, metadata 2 with uid 2, state 3).
+ *
+ * @internal
+ */
+export function decodeListPodSandboxResponse(bytes: Uint8Array): CriSandbox[] {
+  const r = new Reader(bytes);
+  const out: CriSandbox[] = [];
+  r.fields((f, w) => {
+    if (f !== 1) return false;
+    const m = r.sub(w);
+    const s: CriSandbox = { id: '', state: 0, podUid: '' };
+    m.fields((sf, sw) => {
+      if (sf === 1 && sw === 2) s.id = m.string();
+      else if (sf === 3 && sw === 0) s.state = m.varint();
+      else if (sf === 2) {
+        const md = m.sub(sw);
+        md.fields((mf, mw) => {
+          if (mf !== 2 || mw !== 2) return false;
+          s.podUid = md.string();
+          return true;
+        });
+      } else return false;
+      return true;
+    });
+    out.push(s);
+    return true;
+  });
+  return out;
+}
+
 const unreachable = (socket: string, detail: string): StoreError =>
   new StoreError(
     'CRI_UNREACHABLE',
@@ -182,18 +228,23 @@ const unreachable = (socket: string, detail: string): StoreError =>
  *
  * @internal
  */
-export async function listCriContainers(socket: string, timeoutMs = 10_000): Promise<CriListing> {
+export async function listCriContainers(
+  socket: string,
+  timeoutMs = 10_000,
+  options: { sandboxes?: boolean } = {},
+): Promise<CriListing> {
   const grpc = await import('@grpc/grpc-js');
   const client = new grpc.Client(`unix://${socket}`, grpc.credentials.createInsecure(), {
     // A node with thousands of containers answers with more than gRPC's 4 MiB default.
     'grpc.max_receive_message_length': -1,
   });
   try {
-    for (const version of VERSIONS) {
-      const answer = await new Promise<{ ok: Buffer } | { error: { code: number; details: string } }>((resolve) => {
+    type Answer = { ok: Buffer } | { error: { code: number; details: string } };
+    const call = (version: string, method: string): Promise<Answer> =>
+      new Promise<Answer>((resolve) => {
         client.makeUnaryRequest(
-          `/runtime.${version}.RuntimeService/ListContainers`,
-          () => Buffer.alloc(0), // ListContainersRequest with no filter: the empty message
+          `/runtime.${version}.RuntimeService/${method}`,
+          () => Buffer.alloc(0), // a List request with no filter: the empty message
           (b: Buffer) => b,
           {},
           new grpc.Metadata(),
@@ -204,9 +255,19 @@ export async function listCriContainers(socket: string, timeoutMs = 10_000): Pro
           },
         );
       });
+    for (const version of VERSIONS) {
+      const answer = await call(version, 'ListContainers');
       if ('ok' in answer) {
         try {
-          return { version, containers: decodeListContainersResponse(answer.ok) };
+          const containers = decodeListContainersResponse(answer.ok);
+          if (!options.sandboxes) return { version, containers };
+          const pods = await call(version, 'ListPodSandbox');
+          if ('error' in pods)
+            throw unreachable(
+              socket,
+              `CRI ${version} ListPodSandbox failed: ${grpc.status[pods.error.code] ?? pods.error.code} (${pods.error.details})`,
+            );
+          return { version, containers, sandboxes: decodeListPodSandboxResponse(pods.ok) };
         } catch (e) {
           if (e instanceof WireError)
             throw unreachable(

@@ -205,6 +205,9 @@ export class CrioStore implements RecordStore {
       options,
       () => this.list(),
       `the CRI-O graphroot ${this.root}`,
+      (when) => {
+        this.checkStopped(when);
+      },
     );
   }
 

@@ -179,6 +179,9 @@ export class DockerStore implements RecordStore {
       options,
       () => this.list(),
       `the docker root ${this.root}`,
+      (when) => {
+        this.checkStopped(when);
+      },
     );
   }
 

@@ -4,11 +4,13 @@
  * atomic replace (temp file, fsync, rename, fsync of the directory) per file.
  */
 import { readFileSync } from 'node:fs';
-import { KubeletHashError, StoreError } from '../errors.js';
+import { errnoCode, KubeletHashError, StoreError } from '../errors.js';
 import { checkHashChange } from '../runtime-records/index.js';
-import { backupFiles, writeFileAtomic } from './files.js';
+import { backupFiles } from './files.js';
 import { fingerprinter } from './fingerprint.js';
-import { afterApply, checkPlanned } from './store-state.js';
+import { afterApply } from './store-state.js';
+import { appliedState, reversedChange } from './applied-state.js';
+import { writeStopped } from './stopped-write.js';
 import type { ApplyOptions, ApplyReport, StoreRewrite, StoredContainer } from './types.js';
 import { checkWritable } from './writable.js';
 import type { HashChange } from '../runtime-records/index.js';
@@ -28,9 +30,24 @@ export async function fingerprintFiles(files: readonly string[]): Promise<{ fing
   return { fingerprint: fp(Buffer.concat(texts)), texts };
 }
 
+/** Is the record of `r` the planned record with `r` applied? (Undoing the rewrite gives the planned fingerprint.) */
+function rewrittenAsPlanned(r: StoreRewrite, rec: FileRecord | undefined, fp: (b: Uint8Array) => string): boolean {
+  if (!rec) return false;
+  try {
+    const back = rec.files.map((file) =>
+      Buffer.from(rec.rewrite(readFileSync(file, 'utf8'), reversedChange(r.change), file), 'utf8'),
+    );
+    return fp(Buffer.concat(back)) === r.fingerprint;
+  } catch (e) {
+    if (e instanceof KubeletHashError || errnoCode(e) !== undefined) return false;
+    throw e;
+  }
+}
+
 /**
  * Applies rewrites to file records; `find` maps a container id to its record (or undefined), `list`
- * reads every record (compared with `options.planned`), `where` names the store in messages.
+ * reads every record (compared with `options.planned`), `where` names the store in messages,
+ * `checkStopped` refuses while the runtime runs (asked before, during and after the writes).
  */
 export async function applyFileRewrites(
   rewrites: readonly StoreRewrite[],
@@ -38,13 +55,26 @@ export async function applyFileRewrites(
   options: ApplyOptions,
   list: () => Promise<StoredContainer[]>,
   where: string,
+  checkStopped: (when: string) => void,
 ): Promise<ApplyReport> {
   for (const r of rewrites) checkHashChange(r.change);
-  if (options.planned) checkPlanned(options.planned, await list(), where);
   const fp = await fingerprinter();
+  if (options.planned) {
+    const state = appliedState(
+      options.planned,
+      await list(),
+      rewrites,
+      (r) => rewrittenAsPlanned(r, find(r.containerId), fp),
+      where,
+    );
+    if (state === 'applied') return { changed: [], backups: [], dryRun: options.dryRun === true, alreadyApplied: true };
+  }
+  options.checkView?.();
   const newPrints = new Map<string, string>();
   const writes: { file: string; data: Buffer }[] = [];
   const changed: ApplyReport['changed'] = [];
+  // Each file as read and checked against its planned fingerprint: what an undo puts back.
+  const originals = new Map<string, Buffer>();
   for (const r of rewrites) {
     const rec = find(r.containerId);
     if (!rec)
@@ -72,6 +102,7 @@ export async function applyFileRewrites(
         throw e;
       }
       const data = Buffer.from(out, 'utf8');
+      originals.set(file, bytes);
       outs.push(data);
       writes.push({ file, data });
     });
@@ -100,6 +131,6 @@ export async function applyFileRewrites(
       : []
   ).map((b) => ({ ...b, after: fp(written.get(b.original) ?? Buffer.alloc(0)) }));
   options.beforeWrite?.(backups, after ?? []);
-  for (const w of writes) writeFileAtomic(w.file, w.data, options.hooks?.trace);
+  writeStopped(writes, originals, checkStopped, options.hooks?.trace);
   return { changed, backups, dryRun: false, ...(after ? { after } : {}) };
 }

@@ -4,7 +4,6 @@
  * changed), and rollback one whose set differs from what apply left (restoring it would lose the
  * difference).
  */
-import { StoreError } from '../errors.js';
 import type { RecordPrint, StoredContainer } from './types.js';
 
 /** How a store's records differ from an expected set: container ids, each with its name when known. */
@@ -60,19 +59,6 @@ export function describeDifference(d: StoreDifference, limit = 10): string {
   const part = (n: string[], what: string): string[] =>
     n.length === 0 ? [] : [`${n.length} ${what}: ${n.slice(0, limit).join(', ')}${n.length > limit ? ', …' : ''}`];
   return [...part(d.added, 'added'), ...part(d.removed, 'removed'), ...part(d.changed, 'changed')].join('; ');
-}
-
-/** Refuses (`STORE_CHANGED`, listing the differences) a store whose records are not exactly the planned ones; `where` is the store's location. */
-export function checkPlanned(planned: readonly RecordPrint[], now: readonly StoredContainer[], where: string): void {
-  const d = diffRecords(planned, now.map(printOf));
-  if (noDifference(d)) return;
-  throw new StoreError(
-    'STORE_CHANGED',
-    [],
-    `the records of ${where} exactly as the plan read them (make a new plan)`,
-    describeDifference(d),
-    where,
-  );
 }
 
 /** The planned records with the fingerprints of the rewritten ones replaced (the store as apply leaves it). */

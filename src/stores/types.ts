@@ -129,6 +129,11 @@ export interface ApplyOptions {
    */
   planned?: readonly RecordPrint[];
   /**
+   * The rest of what the plan saw (containerd: its pod sandboxes), checked right after the records
+   * (under the file lock for containerd); throws (a `StoreError`) on any difference.
+   */
+  checkView?: () => void;
+  /**
    * Runs once the backups are made and before the first byte of the store is written (apply writes
    * its rollback manifest there, so that a crash in the middle of the write can be rolled back),
    * with the store's records as they will be once written.
@@ -174,6 +179,12 @@ export interface ApplyReport {
   after?: RecordPrint[];
   /** True when nothing was written. */
   dryRun: boolean;
+  /**
+   * True when the store already is what these rewrites make of the planned records (every rewritten
+   * record holds its new hash and is otherwise as planned, every other record as planned): nothing was
+   * written, `changed` is empty.
+   */
+  alreadyApplied?: boolean;
   /** Milliseconds spent in each step (containerd: `check`, `verify`, `backup`, `commit`, `checkAfter`). */
   timings?: Record<string, number>;
 }

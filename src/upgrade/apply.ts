@@ -23,6 +23,9 @@ import {
 import { checkNodePlan, formatNodePlan, storeSpecSchema, type NodeUpgradePlan, type StoreSpec } from './plan-file.js';
 import { planFromRecords, readNodeRecords } from './node-plan.js';
 import { normalizeStoreSpec, openStore } from './store-spec.js';
+import { checkRecomputedTargets } from './recompute-targets.js';
+import { checkSandboxesAsPlanned } from './sandbox-view.js';
+import type { AuditStamp } from './audit.js';
 
 /** The manifest apply leaves in the backup directory. */
 export const MANIFEST_NAME = 'kubelet-hash-backup.json';
@@ -88,6 +91,8 @@ export interface ApplyNodePlanOptions {
   dryRun?: boolean;
   /** Called with a line of progress now and then. */
   progress?: (line: string) => void;
+  /** When, where and by what this apply runs ({@link auditStamp}): the report carries it. */
+  audit?: AuditStamp;
   /**
    * Crash-safety test hooks, handed to the store.
    *
@@ -111,6 +116,8 @@ export interface ApplyNodePlanOptions {
 export interface ApplyNodePlanReport extends ApplyReport {
   /** The manifest written in the backup directory, when there is one. */
   manifest?: string;
+  /** The plan's own audit stamp (when it has one) and this apply's ({@link ApplyNodePlanOptions.audit}). */
+  audit?: { plan?: AuditStamp; apply?: AuditStamp };
 }
 
 /**
@@ -138,6 +145,8 @@ export async function applyNodePlan(
   options: ApplyNodePlanOptions = {},
 ): Promise<ApplyNodePlanReport> {
   checkNodePlan(plan);
+  // The targets are apply's own: computed again from each rewrite's container.
+  checkRecomputedTargets(plan);
   const progress = options.progress ?? (() => {});
   const store = openStore(plan.store);
   const planned = plannedRecords(plan);
@@ -175,8 +184,20 @@ export async function applyNodePlan(
     ...(backupDir !== undefined ? { backupDir } : {}),
     ...(options.dryRun ? { dryRun: true } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
+    checkView: () => {
+      checkSandboxesAsPlanned(plan);
+    },
     beforeWrite: writeManifest,
   });
+  if (plan.audit || options.audit)
+    report.audit = {
+      ...(plan.audit ? { plan: plan.audit } : {}),
+      ...(options.audit ? { apply: options.audit } : {}),
+    };
+  if (report.alreadyApplied) {
+    progress('already applied: every record is as this plan leaves it; nothing written');
+    return report;
+  }
   if (backupDir !== undefined && !report.dryRun) {
     writeManifest(report.backups, report.after ?? planned);
     report.manifest = manifest;

@@ -26,3 +26,5 @@ export {
 export { planSchemas } from './plan-vocabulary.js';
 export { PLAN_TRAILER_KIND, planTrailer, readPlanTrailer, type PlanTrailer } from './plan-trailer.js';
 export { checkRuntimeAgreement } from './runtime-agreement.js';
+export { auditStamp, type AuditStamp } from './audit.js';
+export { withRuntimeState } from './runtime-state.js';

@@ -13,6 +13,10 @@ import { containerdSandboxes, fingerprinter, type StoredContainer } from '../sto
 import { PLAN_KIND, PLAN_VERSION, type NodePlanEntry, type NodeUpgradePlan, type StoreSpec } from './plan-file.js';
 import { normalizeStoreSpec, openStore } from './store-spec.js';
 import { checkNodeCoverage } from './coverage.js';
+import { readPods } from './read-pods.js';
+import { containerText } from './container-text.js';
+import { patchTableNote } from '../hash/options.js';
+import type { AuditStamp } from './audit.js';
 
 /**
  * What {@link planNodeUpgrade} needs.
@@ -46,6 +50,8 @@ export interface PlanNodeUpgradeInput {
   nodeName?: string;
   /** The most bytes one record file (`store.runtime` `records`) may have; a bigger one is refused (`STORE_IO`, EFBIG) before it is read whole. Default: no limit (the CLI passes `--max-input-size`). */
   maxRecordFileBytes?: number;
+  /** When, where and by what the plan is made ({@link auditStamp}); the plan carries it. Without it the plan has none (and the same node state gives the same plan). */
+  audit?: AuditStamp;
 }
 
 /**
@@ -153,7 +159,7 @@ function toEntry(e: PlanEntry, rec: NodeRecord | undefined): NodePlanEntry {
 }
 
 /** The runtime's pod sandboxes, when the store keeps them where this package can read them (containerd). */
-function sandboxesOf(store: StoreSpec): { sandboxes?: PodSandboxInfo[]; note: string } {
+function sandboxesOf(store: StoreSpec): { sandboxes?: PodSandboxInfo[]; read?: PodSandboxInfo[]; note: string } {
   if (store.runtime !== 'containerd')
     return { note: `not checked: kubelet-hash reads pod sandboxes from containerd's meta.db only` };
   const found = containerdSandboxes(store.root, store.namespace).map((s) => ({
@@ -163,9 +169,11 @@ function sandboxesOf(store: StoreSpec): { sandboxes?: PodSandboxInfo[]; note: st
     ip: s.ip,
   }));
   // Every CRI pod has a sandbox; a namespace without any was not written by a kubelet's CRI plugin.
-  if (found.length === 0) return { note: `not checked: namespace ${store.namespace} holds no sandbox record` };
+  if (found.length === 0)
+    return { read: found, note: `not checked: namespace ${store.namespace} holds no sandbox record` };
   return {
     sandboxes: found,
+    read: found,
     note: `${found.length} sandbox records read (existence, network mode, IP; readiness is live state the runtime does not persist)`,
   };
 }
@@ -179,7 +187,11 @@ export function planFromRecords(
 ): NodeUpgradePlan {
   // Gates become booleans here, once: planUpgrade and the plan file see the same settings.
   const featureGates = readGateSettings(input.featureGates, ['input', 'featureGates']);
-  const { sandboxes, note } = records.length > 0 ? sandboxesOf(store) : { note: 'not checked: no records' };
+  const { sandboxes, read, note } =
+    records.length > 0
+      ? sandboxesOf(store)
+      : { sandboxes: undefined, read: undefined, note: 'not checked: no records' };
+  const podItems = Array.isArray(input.pods) ? input.pods : (input.pods as { items: unknown[] }).items;
   const plan = planUpgrade({
     pods: input.pods,
     records,
@@ -193,10 +205,11 @@ export function planFromRecords(
     store,
     records,
     unreadable: unreadable.length,
-    podsGiven: Array.isArray(input.pods) ? input.pods.length : (input.pods as { items: unknown[] }).items.length,
+    podsGiven: podItems.length,
     nodeContainers: plan.nodeContainers,
   });
   const entries = plan.entries.map((e) => toEntry(e, e.record !== undefined ? records[e.record] : undefined));
+  withContainers(entries, podItems);
   for (const u of unreadable) {
     entries.push({
       action: 'unknown',
@@ -225,10 +238,32 @@ export function planFromRecords(
     sandboxes: {
       note,
       findings: (plan.sandboxFindings ?? []).map((f) => ({ ...f })),
+      // What apply compares the store's sandboxes with (containerd: the list read, even empty).
+      ...(read ? { records: read.map((s) => ({ ...s })).sort((a, b) => (a.id < b.id ? -1 : 1)) } : {}),
     },
   };
   if (Object.keys(featureGates).length > 0) out.featureGates = featureGates;
+  // A patch release's escapes are lost in `from`/`to` (minors): kept so apply hashes as plan did.
+  const escapes = { from: patchTableNote(input.from)?.escapes, to: patchTableNote(input.to)?.escapes };
+  if (escapes.from !== undefined || escapes.to !== undefined)
+    out.jsonEscapes = {
+      ...(escapes.from !== undefined ? { from: escapes.from } : {}),
+      ...(escapes.to !== undefined ? { to: escapes.to } : {}),
+    };
+  if (input.audit) out.audit = { ...input.audit };
   return out;
+}
+
+/** Gives each rewrite entry the API container its hashes were computed from, for apply to hash again. */
+function withContainers(entries: NodePlanEntry[], podItems: readonly unknown[]): void {
+  if (!entries.some((e) => e.action === 'rewrite')) return;
+  // planUpgrade read these pods already: they parse.
+  const pods = readPods(podItems, new Set());
+  for (const e of entries) {
+    if (e.action !== 'rewrite') continue;
+    const c = pods.get(e.podUid)?.containers.get(e.containerName);
+    if (c) e.container = containerText(c.container);
+  }
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * The plan file of an in-place kubelet upgrade (`kubelet-hash plan --out PLAN.json`): versioned,
  * validated with zod when read, and written canonically (keys sorted with
- * fast-json-stable-stringify, entries in store order, no timestamps) so that the same node state
- * gives a byte-identical file.
+ * fast-json-stable-stringify, entries in store order) so that the same node state gives a
+ * byte-identical file but for its `audit` stamp (when, where and by what it was made; absent unless
+ * the caller gives one).
  */
 import { createHash } from 'node:crypto';
 import stableStringify from 'fast-json-stable-stringify';
@@ -13,6 +14,8 @@ import { assertCanonicalHash, storedHashValue } from '../hash/format.js';
 import { gateSettingsSchema } from '../kubelet/index.js';
 import { releaseInfo } from '../registry/registry.js';
 import { countActions, PLAN_ACTIONS, planSchemas } from './plan-vocabulary.js';
+import { auditStampSchema } from './audit.js';
+import { escapesSchema } from '../hash/options.js';
 
 export type { NodePlanEntry, NodeRecordLocation } from './plan-vocabulary.js';
 
@@ -106,7 +109,7 @@ const digestSchema = lazySchema((z) =>
 
 /** The plan file, as zod reads it: the plan vocabulary's entries, counts and findings. */
 function buildPlanFileSchema(z: ZodApi) {
-  const { counts, nodeEntry, sandboxFinding } = planSchemas();
+  const { counts, nodeEntry, sandboxFinding, podSandbox } = planSchemas();
   return z.object({
     /** Always `kubelet-hash/upgrade-plan`. */
     kind: z.literal(PLAN_KIND),
@@ -131,15 +134,31 @@ function buildPlanFileSchema(z: ZodApi) {
         note: z.string().describe('what was read, or why sandboxes were not checked'),
         /** One per pod whose sandbox makes the kubelet recreate it. */
         findings: z.array(sandboxFinding),
+        /** Every sandbox record read (absent when none were read): apply refuses a store whose sandboxes differ. */
+        records: z.array(podSandbox).optional(),
       })
       .optional(),
+    /** The Go JSON escapes of a patch release's toolchain, when `from` or `to` was given as one (apply recomputes with them). */
+    jsonEscapes: z.object({ from: escapesSchema().optional(), to: escapesSchema().optional() }).optional(),
+    /** When, where and by what the plan was made (plan --out stamps it; absent in plans of kubelet-hash 0.x before it). */
+    audit: auditStampSchema().optional(),
   });
 }
 
 const planFileSchema = lazySchema(buildPlanFileSchema);
 
 /** The top-level fields a plan file's digest covers, each on its own (so a refusal names the field). */
-const DIGESTED = ['counts', 'entries', 'featureGates', 'from', 'sandboxes', 'store', 'to'] as const;
+const DIGESTED = [
+  'audit',
+  'counts',
+  'entries',
+  'featureGates',
+  'from',
+  'jsonEscapes',
+  'sandboxes',
+  'store',
+  'to',
+] as const;
 
 /**
  * The digest of each field of `plan`: the first 16 hex digits of SHA-256 over the field's

@@ -202,6 +202,36 @@ interface PlanContext {
   withRecord: Set<LocatedContainer>;
   /** Uids of the pods those belong to, in entry order. */
   podsOnNode: Set<string>;
+  /** Why the kubelet of this node kills the containers of `pod` (the API places it on another node), or undefined. */
+  elsewhere: (pod: ApiPod) => string | undefined;
+}
+
+/**
+ * A record of a pod the API places on another node is never kept: that node's kubelet, not this
+ * one, runs the pod, and this one kills what it does not know. This node is `nodeName`; without it,
+ * the one node the records' pods are on (records of pods on several nodes: none can be told apart).
+ */
+function elsewhereRule(
+  pods: ReadonlyMap<string, ApiPod>,
+  nodeName: string | undefined,
+  recordUids: Iterable<string>,
+): (pod: ApiPod) => string | undefined {
+  if (nodeName !== undefined)
+    return (pod) =>
+      pod.nodeName !== undefined && pod.nodeName !== nodeName
+        ? `the API places pod ${pod.namespace ?? ''}/${pod.name ?? pod.uid} on node ${pod.nodeName}, not on ${nodeName}: this node's kubelet kills its containers (not rewriting)`
+        : undefined;
+  const nodes = new Set<string>();
+  for (const uid of recordUids) {
+    const n = pods.get(uid)?.nodeName;
+    if (n !== undefined) nodes.add(n);
+  }
+  if (nodes.size <= 1) return () => undefined;
+  const names = [...nodes].sort();
+  return (pod) =>
+    pod.nodeName !== undefined
+      ? `the records hold containers of pods on ${names.length} nodes (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}): which node this is cannot be told, and a node's kubelet kills the others' containers; give the node's name (--node)`
+      : undefined;
 }
 
 /**
@@ -263,6 +293,7 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
     candidates: new Map(),
     withRecord: new Set(),
     podsOnNode: new Set(),
+    elsewhere: () => undefined,
   };
   if (opts.sandboxes) {
     ctx.sandboxes = new Map();
@@ -279,6 +310,11 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
       read.push({ index, unreadable: `cannot read the record: ${e.message}` });
     }
   });
+  ctx.elsewhere = elsewhereRule(
+    pods,
+    opts.nodeName,
+    read.flatMap((r) => ('rec' in r ? [r.rec.podUid] : [])),
+  );
   const standings = attemptStandings(
     read.flatMap((r) => ('rec' in r ? [r.rec] : [])),
     (uid) => pods.has(uid),
@@ -429,6 +465,8 @@ function planRecord(ctx: PlanContext, rec: PlanRecord, index: number, standing?:
   if (!c) return settle(base, 'unknown', `the API pod has no container named ${JSON.stringify(rec.containerName)}`);
   ctx.withRecord.add(c);
   ctx.podsOnNode.add(rec.podUid);
+  const elsewhere = ctx.elsewhere(pod);
+  if (elsewhere !== undefined) return settle(base, 'unknown', elsewhere);
   if (standing?.kind === 'superseded') return supersededEntry(base, rec, standing);
   if (standing?.kind === 'tied')
     return settle(

@@ -181,6 +181,11 @@ function buildPlanSchemas() {
       .regex(/^[0-9a-f]{16}$/)
       .optional()
       .describe('xxHash64 of the record as read'),
+    /** Rewrite entries: the API container the hashes were computed from, as JSON text (keys sorted, numbers as written): apply hashes it again. */
+    container: z
+      .string()
+      .optional()
+      .describe('rewrite entries: the API container hashed, as JSON text (apply recomputes the hashes from it)'),
   });
   const nodeEntry = z.discriminatedUnion('action', [
     keep.extend(recordLocation.shape),

@@ -7,7 +7,7 @@
  * between them is in ../shared facts: 1.7+ keep no freelist page). Required in CI (CI=true); skipped
  * with the provision command elsewhere (test/support/real-systems.ts).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -133,7 +133,7 @@ for (const release of CONTAINERD_RELEASES)
         await daemon.start();
       });
 
-      it('plan (CLI) is byte-identical across runs; verify says the 1.30 kubelet keeps all; apply refuses while containerd runs', async () => {
+      it('plan (CLI) is identical across runs but for its audit stamp; verify says the 1.30 kubelet keeps all; apply refuses while containerd runs', async () => {
         writeFileSync(podsFile(), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: pods }));
         const args = ['plan', '--from', FROM, '--to', TO, '--pods', podsFile(), '--containerd-root', daemon.root];
         const first = await cli([...args, '--out', planFile()]);
@@ -141,7 +141,14 @@ for (const release of CONTAINERD_RELEASES)
         expect(first.code).toBe(0);
         expect(first.out).toContain(`rewrite ${fixtures.length}, will-restart 0, unknown 0`);
         const again = await cli([...args, '--out', '-']);
-        expect(again.out).toBe(readFileSync(planFile(), 'utf8'));
+        // The same bytes but for the audit stamp (when and by which command line; issue 37).
+        const withoutAudit = (text: string) => {
+          const { audit, digest, ...rest } = JSON.parse(text) as { audit: unknown; digest: Record<string, string> };
+          expect(audit).toMatchObject({ tool: expect.stringMatching(/^kubelet-hash /) });
+          const { audit: _stamp, ...digested } = digest;
+          return { ...rest, digest: digested };
+        };
+        expect(withoutAudit(again.out)).toEqual(withoutAudit(readFileSync(planFile(), 'utf8')));
         expect(
           (await cli(['verify', '--kubelet', FROM, '--pods', podsFile(), '--containerd-root', daemon.root])).code,
         ).toBe(0);
@@ -201,10 +208,14 @@ for (const release of CONTAINERD_RELEASES)
         expect(
           (await cli(['verify', '--kubelet', TO, '--pods', podsFile(), '--containerd-root', daemon.root])).code,
         ).toBe(0);
-        // Applying the same plan again is refused: the records are no longer what it read.
+        // Applying the same plan again says it is applied, and writes nothing (issue 37).
+        const appliedBytes = readFileSync(containerdMetaDbPath(daemon.root));
         const twice = await cli(['apply', planFile(), '--backup-dir', join(dir, 'backup-2')]);
-        expect(twice.code).toBe(2);
-        expect(twice.err).toContain('STORE_CHANGED');
+        expect(twice.err).toBe('');
+        expect(twice.code).toBe(0);
+        expect(twice.out).toContain('# already applied');
+        expect(readFileSync(containerdMetaDbPath(daemon.root)).equals(appliedBytes)).toBe(true);
+        expect(existsSync(join(dir, 'backup-2'))).toBe(false);
 
         await daemon.start();
         const cri = await daemon.criListContainers();

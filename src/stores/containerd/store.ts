@@ -18,7 +18,8 @@ import { checkHashChange, rewriteLocated } from '../../runtime-records/index.js'
 import { backupFiles, restoreBackups } from '../files.js';
 import { fingerprinter, fingerprintFile } from '../fingerprint.js';
 import { checkRestore } from '../restore-check.js';
-import { afterApply, checkPlanned } from '../store-state.js';
+import { afterApply } from '../store-state.js';
+import { appliedState, reversedChange } from '../applied-state.js';
 import type {
   ApplyOptions,
   ApplyReport,
@@ -206,6 +207,26 @@ export class ContainerdStore implements RecordStore {
     return replaceAnyValue(raw, decodeAny(raw, this.location(r.containerId)), Buffer.from(text, 'utf8'));
   }
 
+  /** The ids of the rewrites whose record is the planned record with the rewrite applied. */
+  private rewrittenIds(
+    reader: BoltFile,
+    byId: ReadonlyMap<string, StoreRewrite>,
+    fp: (b: Uint8Array) => string,
+  ): Set<string> {
+    const out = new Set<string>();
+    for (const { id, raw } of this.records(reader)) {
+      const r = byId.get(id);
+      if (!r) continue;
+      try {
+        const back = this.rewritten({ ...r, fingerprint: fp(raw), change: reversedChange(r.change) }, raw, fp);
+        if (fp(back) === r.fingerprint) out.add(id);
+      } catch (e) {
+        if (!(e instanceof KubeletHashError)) throw e;
+      }
+    }
+    return out;
+  }
+
   async apply(rewrites: readonly StoreRewrite[], options: ApplyOptions = {}): Promise<ApplyReport> {
     for (const r of rewrites) checkHashChange(r.change);
     const byId = new Map<string, StoreRewrite>();
@@ -245,8 +266,21 @@ export class ContainerdStore implements RecordStore {
       const values = new Map<string, { old: string; value: Buffer }>();
       const reader = BoltFile.open(this.dbPath);
       try {
-        // Under the lock: the whole namespace must be as planned, not only the records rewritten.
-        if (options.planned) checkPlanned(options.planned, this.collect(reader, fp), this.dbPath);
+        // Under the lock: the whole namespace must be as planned (or as this plan's apply left it),
+        // not only the records rewritten.
+        if (options.planned) {
+          let done: Set<string> | undefined;
+          const state = appliedState(
+            options.planned,
+            this.collect(reader, fp),
+            rewrites,
+            (r) => (done ??= this.rewrittenIds(reader, byId, fp)).has(r.containerId),
+            this.dbPath,
+          );
+          if (state === 'applied')
+            return { changed: [], backups: [], dryRun: options.dryRun === true, alreadyApplied: true, timings };
+        }
+        options.checkView?.();
         for (const { id, raw } of this.records(reader)) {
           const r = byId.get(id);
           if (r) values.set(id, { old: r.fingerprint, value: this.rewritten(r, raw, fp) });
@@ -300,12 +334,34 @@ export class ContainerdStore implements RecordStore {
           return planned.value;
         },
       }));
+      // The lock keeps containerd out (it waits for it); the commit's last step, the meta page, is
+      // written only while the kernel still says we hold it, and the result is returned only if we
+      // still held it after.
+      const stillLocked = (when: string): void => {
+        if (!lock.held())
+          throw new StoreError(
+            'STORE_LOCKED',
+            [],
+            `the lock on ${this.dbPath} held by apply ${when}`,
+            when === 'after the commit'
+              ? 'it was lost during the write (its holder was killed): containerd may have opened the file; stop it and roll back from the backup'
+              : 'it was lost (its holder was killed): nothing was committed, the file keeps its old state',
+            this.dbPath,
+          );
+      };
       const file = BoltFile.open(this.dbPath, true);
       try {
-        commitUpdates(file, updates, options.hooks);
+        commitUpdates(file, updates, {
+          ...options.hooks,
+          beforeMeta: () => {
+            options.hooks?.beforeMeta?.();
+            stillLocked('before the commit');
+          },
+        });
       } finally {
         file.close();
       }
+      stillLocked('after the commit');
       lap('commit');
       if (this.checkAfterWrite) {
         const after = checkBoltFile(this.dbPath);
