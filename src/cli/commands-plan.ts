@@ -274,7 +274,7 @@ const plan: CommandDef = {
         sandboxes: p.sandboxes ?? null,
         audit: p.audit ?? null,
       },
-      trailer: { ...planTrailer(p, 'plan', input.nodeName ?? null) },
+      trailer: { ...planTrailer(p, 'plan', input.nodeName ?? null, p.audit) },
       text: human,
     };
   },
@@ -324,13 +324,14 @@ const verify: CommandDef = {
     // what it says runs counts.
     const p = await checkServedContainers(ctx, verified.plan);
     const ok = p.entries.every((e) => e.action === 'keep');
+    const audit = commandAudit(ctx);
     const others = p.entries.filter((e) => e.action !== 'keep');
     const text = `${others.length > 0 ? entryTable(others) : ''}${sandboxLines(p)}# ${p.to}: ${p.counts.keep} of ${p.entries.length} containers keep running${ok ? '' : `; ${countsLine(p)}`}\n`;
     return {
       exitCode: ok ? 0 : 1,
       rows: p.entries,
-      summary: { kubelet: p.to, ok, counts: p.counts, sandboxes: p.sandboxes ?? null, audit: commandAudit(ctx) },
-      trailer: { ...planTrailer(p, 'verify', input.nodeName ?? null) },
+      summary: { kubelet: p.to, ok, counts: p.counts, sandboxes: p.sandboxes ?? null, audit },
+      trailer: { ...planTrailer(p, 'verify', input.nodeName ?? null, audit) },
       text,
     };
   },

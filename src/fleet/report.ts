@@ -28,14 +28,14 @@ export interface NodeReport {
 }
 
 /**
- * The provenance fields a plan may carry (top level of a plan file, or in the trailer of
- * `plan --ndjson`): `createdAt` (RFC 3339), `host` and `toolVersion`. Plans from before these
- * fields have none; their age is unknown.
+ * The provenance a plan carries in its audit stamp (`audit` of a plan file, or of the trailer of
+ * `plan --ndjson`): `createdAt` (RFC 3339), `host` and `tool` (`kubelet-hash VERSION`). Plans from
+ * before the stamp have none; their age is unknown.
  */
 export interface PlanProvenance {
   createdAt: string | null;
   host: string | null;
-  toolVersion: string | null;
+  tool: string | null;
 }
 
 /** What the fleet must be: the one upgrade, the nodes expected, how old a plan may be. */
@@ -81,13 +81,14 @@ interface NodePlanText {
 
 const textOrNull = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
-/** The provenance fields of a plan file or trailer, read from the raw document (schemas strip unknown keys). */
+/** The audit stamp of a plan file or trailer, read from the raw document (a stamp of another shape reads as absent). */
 function provenanceOf(doc: unknown): PlanProvenance {
-  const d = (doc ?? {}) as Record<string, unknown>;
+  const audit = typeof doc === 'object' && doc !== null ? (doc as Record<string, unknown>)['audit'] : undefined;
+  const d = (typeof audit === 'object' && audit !== null ? audit : {}) as Record<string, unknown>;
   return {
     createdAt: textOrNull(d['createdAt']),
     host: textOrNull(d['host']),
-    toolVersion: textOrNull(d['toolVersion']),
+    tool: textOrNull(d['tool']),
   };
 }
 

@@ -7,6 +7,7 @@
 import { lazySchema } from '../on-demand.js';
 import { OptionError, parseWith } from '../errors.js';
 import { storeSpecSchema, type NodeUpgradePlan, type StoreSpec } from './plan-file.js';
+import { auditStampSchema, type AuditStamp } from './audit.js';
 
 /** The trailer's `kind`. */
 export const PLAN_TRAILER_KIND = 'kubelet-hash/plan-trailer' as const;
@@ -25,6 +26,8 @@ export interface PlanTrailer {
   /** How many rows came before the trailer. */
   rows: number;
   counts: NodeUpgradePlan['counts'];
+  /** When, where and by what the stream was made (absent from streams of older kubelet-hash). */
+  audit?: AuditStamp;
 }
 
 const trailerSchema = lazySchema((z) => {
@@ -39,11 +42,17 @@ const trailerSchema = lazySchema((z) => {
     store: storeSpecSchema(),
     rows: count,
     counts: z.object({ keep: count, rewrite: count, 'will-restart': count, unknown: count }),
+    audit: auditStampSchema().optional(),
   });
 });
 
 /** The trailer of `plan`'s rows. */
-export function planTrailer(plan: NodeUpgradePlan, command: 'plan' | 'verify', node: string | null): PlanTrailer {
+export function planTrailer(
+  plan: NodeUpgradePlan,
+  command: 'plan' | 'verify',
+  node: string | null,
+  audit?: AuditStamp,
+): PlanTrailer {
   return {
     kind: PLAN_TRAILER_KIND,
     version: 1,
@@ -54,6 +63,7 @@ export function planTrailer(plan: NodeUpgradePlan, command: 'plan' | 'verify', n
     store: plan.store,
     rows: plan.entries.length,
     counts: { ...plan.counts },
+    ...(audit !== undefined ? { audit } : {}),
   };
 }
 

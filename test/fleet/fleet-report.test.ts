@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { foldFleet, nodeReport } from '../../src/fleet/index.js';
+import { formatNodePlan, type NodeUpgradePlan } from '../../src/upgrade/index.js';
 import { cli } from '../support/cli.js';
 import { fixtureContainers, fixturePod } from '../support/cri-fixtures.js';
 import { writeCrioNode } from '../support/crio-fixtures.js';
@@ -61,9 +62,12 @@ function edit(file: string, change: (doc: Record<string, unknown>) => void, to =
     change(trailer);
     writeFileSync(to, [...lines.slice(0, -1), JSON.stringify(trailer)].join('\n') + '\n');
   } else {
+    // A plan file's digest covers its audit stamp: an edited plan is written again with the
+    // library's formatter, which digests it anew (as a forger would).
     const doc = JSON.parse(text) as Record<string, unknown>;
     change(doc);
-    writeFileSync(to, JSON.stringify(doc));
+    delete doc['digest'];
+    writeFileSync(to, formatNodePlan(doc as NodeUpgradePlan));
   }
   return to;
 }
@@ -192,9 +196,9 @@ describe('fleet report: every node expected', () => {
 });
 
 describe('fleet report: --max-age', () => {
-  it('a plan that says not when it was made is refused under --max-age, and read without it', async () => {
+  it('a plan without an audit stamp (an older kubelet-hash) is refused under --max-age, and read without it', async () => {
     const a = await record('node-a');
-    const undated = edit(a, (t) => delete t['createdAt'], join(dir, 'undated', 'node-a.ndjson'));
+    const undated = edit(a, (t) => delete t['audit'], join(dir, 'undated', 'node-a.ndjson'));
     expect((await cli(['fleet', 'report', undated])).code).toBe(0);
     await refused([undated, '--max-age', '1h'], 'createdAt', 'its age is unknown');
   });
@@ -204,37 +208,64 @@ describe('fleet report: --max-age', () => {
     const at = (ms: number): string => new Date(now - ms).toISOString();
     const a = await record('node-a');
     const p = await record('node-p', { format: 'plan' });
-    const fresh = edit(a, (t) => (t['createdAt'] = at(60_000)), join(dir, 'fresh', 'node-a.ndjson'));
-    const freshFile = edit(p, (d) => (d['createdAt'] = at(60_000)), join(dir, 'fresh', 'node-p.json'));
+    const fresh = edit(
+      a,
+      (t) => ((t['audit'] as Record<string, unknown>)['createdAt'] = at(60_000)),
+      join(dir, 'fresh', 'node-a.ndjson'),
+    );
+    const freshFile = edit(
+      p,
+      (d) => ((d['audit'] as Record<string, unknown>)['createdAt'] = at(60_000)),
+      join(dir, 'fresh', 'node-p.json'),
+    );
     let r = await cli(['fleet', 'report', fresh, freshFile, '--max-age', '30m']);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
-    const old = edit(a, (t) => (t['createdAt'] = at(2 * 3_600_000)), join(dir, 'old', 'node-a.ndjson'));
+    const old = edit(
+      a,
+      (t) => ((t['audit'] as Record<string, unknown>)['createdAt'] = at(2 * 3_600_000)),
+      join(dir, 'old', 'node-a.ndjson'),
+    );
     await refused([old, freshFile, '--max-age', '30m'], 'old/node-a.ndjson', 'made 7200 s ago');
     // ...and the same plan passes a longer limit.
     r = await cli(['fleet', 'report', old, '--max-age', '3h']);
     expect(r.code).toBe(0);
-    const oldFile = edit(p, (d) => (d['createdAt'] = at(2 * 86_400_000)), join(dir, 'old', 'node-p.json'));
+    const oldFile = edit(
+      p,
+      (d) => ((d['audit'] as Record<string, unknown>)['createdAt'] = at(2 * 86_400_000)),
+      join(dir, 'old', 'node-p.json'),
+    );
     await refused([oldFile, '--max-age', '1d'], 'old/node-p.json', 'made 172800 s ago');
-    const future = edit(a, (t) => (t['createdAt'] = at(-3_600_000)), join(dir, 'future', 'node-a.ndjson'));
+    const future = edit(
+      a,
+      (t) => ((t['audit'] as Record<string, unknown>)['createdAt'] = at(-3_600_000)),
+      join(dir, 'future', 'node-a.ndjson'),
+    );
     await refused([future, '--max-age', '1d'], 'in the future');
-    const garbled = edit(a, (t) => (t['createdAt'] = 'yesterday'), join(dir, 'garbled', 'node-a.ndjson'));
-    await refused([garbled, '--max-age', '1d'], '"yesterday" is not an RFC 3339 time');
+    const garbled = edit(
+      a,
+      (t) => ((t['audit'] as Record<string, unknown>)['createdAt'] = 'yesterday'),
+      join(dir, 'garbled', 'node-a.ndjson'),
+    );
+    await refused([garbled, '--max-age', '1d'], 'audit.createdAt', 'Invalid ISO datetime');
   });
 
-  it('the provenance fields are read as createdAt, host and toolVersion', () => {
+  it('the provenance is read from the audit stamp: createdAt, host and tool', () => {
     const a = readFileSync(join(dir, 'node-a.ndjson'), 'utf8').trimEnd().split('\n');
     const trailer = {
       ...(JSON.parse(a.at(-1)!) as object),
-      createdAt: '2026-12-04T19:00:00Z',
-      host: 'h1',
-      toolVersion: '9.9.9',
+      audit: {
+        createdAt: '2026-12-04T19:00:00Z',
+        host: 'h1',
+        tool: 'kubelet-hash 9.9.9',
+        command: 'kubelet-hash plan',
+      },
     };
     const text = [...a.slice(0, -1), JSON.stringify(trailer)].join('\n');
     expect(nodeReport('node-a', text).made).toEqual({
       createdAt: '2026-12-04T19:00:00Z',
       host: 'h1',
-      toolVersion: '9.9.9',
+      tool: 'kubelet-hash 9.9.9',
     });
     const r = nodeReport('node-a', text);
     expect(() => foldFleet([r], { maxAgeMs: 3_600_000, now: new Date('2026-12-04T19:59:00Z') })).not.toThrow();
