@@ -20,7 +20,7 @@ export {
   type StoreRewrite,
   type ApplyOptions,
   type ApplyReport,
-  type BackupEntry,
+  type RecordBackup,
   type RecordPrint,
   type RestoreOptions,
   type RestoreReport,
@@ -43,6 +43,7 @@ export {
   type ApplyNodePlanOptions,
   type ApplyNodePlanReport,
   type RollbackNodePlanOptions,
+  type RollbackNodePlanReport,
   type VerifyNodeInput,
   type VerifyNodeResult,
 } from './upgrade/index.js';

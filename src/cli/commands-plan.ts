@@ -4,8 +4,9 @@
  * the API pods scheduled on the node with the records: a running API container without a record
  * is `unknown`, and a store that holds nothing while the pods run containers is refused.
  */
-import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { z } from 'zod';
+import { replaceEntryAtomic } from '../stores/index.js';
 import {
   formatNodePlan,
   planNodeUpgrade,
@@ -33,7 +34,7 @@ import {
   kubeletVersionOf,
 } from './discovery-options.js';
 import { readObjects } from './inputs.js';
-import { DEFAULT_MAX_INPUT, withFileName } from './io.js';
+import { DEFAULT_MAX_INPUT } from './io.js';
 import { table } from './table.js';
 
 const STORE_OPTIONS: Record<string, OptionDef> = {
@@ -246,7 +247,8 @@ const plan: CommandDef = {
     const out = str(ctx.values, 'out');
     const file = formatNodePlan(p);
     const written = out !== undefined && out !== '-' ? out : null;
-    if (written !== null) withFileName(written, () => writeFileSync(written, file));
+    // Never through a symlink, never half-written, readable by us only: a plan names every pod's records.
+    if (written !== null) replaceEntryAtomic(resolve(written), Buffer.from(file));
     const human =
       out === '-'
         ? file

@@ -189,8 +189,18 @@ function planJob(o: FleetOptions, node: string): K8sObject {
   };
 }
 
+/**
+ * The options with `from` and `to` as bare releases (`v1.31` → `1.31`): read once here, so that a
+ * name or field that adds its own `v` never says `vv1.31`. The caller's object is not changed.
+ */
+function withBareReleases<O extends FleetOptions>(o: O): O {
+  const bare = (v: string): string => v.trim().replace(/^[vV](?=\d)/, '');
+  return { ...o, from: bare(o.from), to: bare(o.to) };
+}
+
 /** ServiceAccount and RBAC, then one read-only plan Job per node. */
-export function fleetJobs(o: FleetOptions): K8sObject[] {
+export function fleetJobs(options: FleetOptions): K8sObject[] {
+  const o = withBareReleases(options);
   return [...rbac(o), ...o.nodes.map((n) => planJob(o, n))];
 }
 
@@ -288,7 +298,8 @@ function upgradeScript(o: SucPlanOptions): string {
 }
 
 /** ServiceAccount and RBAC, and a system-upgrade-controller Plan (upgrade.cattle.io/v1). */
-export function sucPlan(o: SucPlanOptions): K8sObject[] {
+export function sucPlan(options: SucPlanOptions): K8sObject[] {
+  const o = withBareReleases(options);
   return [
     ...rbac(o),
     {
