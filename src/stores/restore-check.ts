@@ -66,7 +66,7 @@ export function planRestore(
       throw new StoreError(
         'STORE_CHANGED',
         [],
-        `record ${label(r)} as apply left it (fingerprint ${r.after}) or as it was (${r.fingerprint})`,
+        `record ${label(r)} at ${current.location} as apply left it (fingerprint ${r.after}) or as it was (${r.fingerprint})`,
         `it changed again since apply (now ${current.fingerprint}); putting it back would lose that (--force to restore anyway); nothing was written`,
         current.location,
       );

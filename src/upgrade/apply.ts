@@ -17,7 +17,7 @@ import type {
 } from '../stores/index.js';
 import { checkNodePlan, type NodeUpgradePlan, type StoreSpec } from './plan-file.js';
 import { planFromRecords, readNodeRecords } from './node-plan.js';
-import { findRollbackPoint, writeRollbackPoint } from './rollback-point.js';
+import { findRollbackPoint, PLAN_COPY_NAME, writeRollbackPoint } from './rollback-point.js';
 import { normalizeStoreSpec, openStore } from './store-spec.js';
 import { StoreError } from '../errors.js';
 
@@ -203,15 +203,21 @@ export async function rollbackNodePlan(
 ): Promise<RollbackNodePlanReport> {
   checkNodePlan(plan);
   const backupDir = resolve(options.backupDir);
-  const point = findRollbackPoint(backupDir, plan, options.maxManifestBytes);
+  const { own: point, others } = findRollbackPoint(backupDir, plan, options.maxManifestBytes);
   const rewrites = plan.entries.filter((e) => e.action === 'rewrite').length;
   if (!point) {
-    if (rewrites === 0) return { restored: [], unchanged: [], lost: [] };
+    // The runbook run twice: this plan (made after an apply) rewrites nothing, but an earlier one
+    // did; saying "restored 0" would leave its hashes in place.
+    if (rewrites === 0 && others.length === 0) return { restored: [], unchanged: [], lost: [] };
     throw new StoreError(
       'STORE_IO',
       [],
-      `the rollback point of this plan in ${backupDir} (apply writes one per plan applied)`,
-      'there is none: this plan was not applied with this backup directory; nothing was written',
+      `the rollback point of this plan in ${backupDir} (apply writes one per plan it applies)`,
+      `there is none${rewrites === 0 ? ' (this plan rewrites nothing)' : ''}${
+        others.length > 0
+          ? `; rollback points of other plans are there: ${others.join(', ')}; roll one back with the plan kept in it: kubelet-hash rollback ${others[0]}/${PLAN_COPY_NAME} --backup-dir ${backupDir}`
+          : ''
+      }; nothing was written`,
       backupDir,
     );
   }

@@ -23,6 +23,10 @@ import { formatNodePlan, storeSpecSchema, type NodeUpgradePlan, type StoreSpec }
 
 /** The manifest's name inside a rollback point. */
 export const MANIFEST_NAME = 'kubelet-hash-backup.json';
+/** The plan applied, kept beside the manifest: rollback with it when the plan file was replaced since. */
+export const PLAN_COPY_NAME = 'plan.json';
+/** A rollback point's directory name: the plan digest's first 16 hex digits, then the time. */
+const POINT_NAME = /^[0-9a-f]{16}-\d{8}T\d{9}Z$/;
 const KIND = 'kubelet-hash/rollback-point';
 
 /** SHA-256 (hex) of the plan as plan --out writes it: what names and binds its rollback points. */
@@ -117,6 +121,7 @@ export function writeRollbackPoint(
     after,
     records: records.map((r) => ({ ...r, values: r.values.map((v) => v.toString('base64')) })),
   };
+  createFileExclusive(join(dir, PLAN_COPY_NAME), Buffer.from(formatNodePlan(plan)));
   const manifest = join(dir, MANIFEST_NAME);
   createFileExclusive(manifest, Buffer.from(`${JSON.stringify(body, null, 2)}\n`));
   return manifest;
@@ -197,31 +202,39 @@ function readManifest(path: string, plan: NodeUpgradePlan, digest: string, limit
   };
 }
 
+/** What a backup directory holds for a plan: its own rollback point, and the names of any other plan's. */
+export interface RollbackPoints {
+  own?: RollbackPoint;
+  others: string[];
+}
+
 /**
  * The rollback point of `plan` in `backupDir`: the oldest one named by the plan's digest (the store
  * as it was before the first apply of this plan), checked to be ours and private and bound to this
- * plan, store and node. Undefined when there is none.
+ * plan, store and node; and the directories of other plans' rollback points (for the refusal that
+ * names them).
  */
 export function findRollbackPoint(
   backupDir: string,
   plan: NodeUpgradePlan,
   limit = Number.MAX_SAFE_INTEGER,
-): RollbackPoint | undefined {
+): RollbackPoints {
   const digest = planDigest(plan);
   try {
     lstatSync(backupDir);
   } catch (e) {
-    if (errnoCode(e) === 'ENOENT') return undefined;
+    if (errnoCode(e) === 'ENOENT') return { others: [] };
     throw ioError(e, `the backup directory ${backupDir}`, backupDir);
   }
   checkOwnDirectory(backupDir, 'the backup directory');
   const prefix = `${digest.slice(0, 16)}-`;
-  const names = readdirSync(backupDir)
-    .filter((n) => n.startsWith(prefix))
+  const points = readdirSync(backupDir)
+    .filter((n) => POINT_NAME.test(n))
     .sort();
-  const [first] = names;
-  if (first === undefined) return undefined;
+  const others = points.filter((n) => !n.startsWith(prefix)).map((n) => join(backupDir, n));
+  const first = points.find((n) => n.startsWith(prefix));
+  if (first === undefined) return { others };
   const dir = join(backupDir, first);
   checkOwnDirectory(dir, 'the rollback point', { private: true });
-  return readManifest(join(dir, MANIFEST_NAME), plan, digest, limit);
+  return { own: readManifest(join(dir, MANIFEST_NAME), plan, digest, limit), others };
 }

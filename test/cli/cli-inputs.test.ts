@@ -147,7 +147,10 @@ describe('one size limit for every input', () => {
     );
     const backupDir = join(dir, 'backup-with-big-manifest');
     // The plan's own rollback point (named by its digest), private as apply makes it.
-    const point = join(backupDir, `${planDigest(parseNodePlan(readFileSync(planFile, 'utf8'))).slice(0, 16)}-x`);
+    const point = join(
+      backupDir,
+      `${planDigest(parseNodePlan(readFileSync(planFile, 'utf8'))).slice(0, 16)}-20261204T190000000Z`,
+    );
     mkdirSync(point, { recursive: true, mode: 0o700 });
     writeFileSync(join(point, MANIFEST_FILE), text, { mode: 0o600 });
     const manifest = await cli(['rollback', planFile, '--backup-dir', backupDir, ...limit]);
