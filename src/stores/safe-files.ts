@@ -89,10 +89,10 @@ export function createPrivateDirectory(dir: string, what: string): void {
   checkOwnDirectory(dir, what, { private: true });
 }
 
-/** Creates `dir` 0700 when it does not exist; refuses one that is not ours and private or shared-read-only. */
+/** Creates `dir` (and missing parents) 0700 when it does not exist; refuses one that is a symlink, not ours, or writable by others. */
 export function ensureOwnDirectory(dir: string, what: string): void {
   try {
-    mkdirSync(dir, { mode: 0o700 });
+    mkdirSync(dir, { mode: 0o700, recursive: true });
   } catch (e) {
     if (errnoCode(e) !== 'EEXIST') throw ioError(e, `to create ${what} ${dir}`, dir);
   }

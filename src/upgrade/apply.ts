@@ -181,8 +181,10 @@ export interface RollbackNodePlanReport extends RestoreReport {
  * the plan's digest; a manifest bound to another plan, store or node, a symlink, a file or
  * directory not ours and private is refused) and hands the records to the store, which refuses a
  * record gone since apply or (unless `force`) changed again since, and reads every record back.
- * A plan without rewrites has nothing to roll back; one with rewrites and no rollback point is
- * refused (`STORE_IO`).
+ * Without its rollback point: a plan whose rewritten records all still read as planned (apply
+ * stopped before writing) has nothing to roll back; so has a plan without rewrites, unless the
+ * backup directory holds other plans' rollback points (the runbook run twice: refused, naming
+ * them); anything else is refused (`STORE_IO`).
  *
  * @example
  * ```ts
@@ -204,16 +206,25 @@ export async function rollbackNodePlan(
   checkNodePlan(plan);
   const backupDir = resolve(options.backupDir);
   const { own: point, others } = findRollbackPoint(backupDir, plan, options.maxManifestBytes);
-  const rewrites = plan.entries.filter((e) => e.action === 'rewrite').length;
+  const rewrites = plan.entries.flatMap((e) =>
+    e.action === 'rewrite' && e.containerId !== undefined ? [{ id: e.containerId, fingerprint: e.fingerprint }] : [],
+  );
   if (!point) {
+    // Apply stopped before its rollback point (so before any write): every record it would have
+    // rewritten still reads as planned, and that is what a rollback must leave.
+    if (rewrites.length > 0) {
+      const now = new Map((await openStore(plan.store).list()).map((c) => [c.containerId, c.fingerprint]));
+      if (rewrites.every((r) => now.get(r.id) === r.fingerprint))
+        return { restored: [], unchanged: rewrites.map((r) => r.id), lost: [] };
+    }
     // The runbook run twice: this plan (made after an apply) rewrites nothing, but an earlier one
     // did; saying "restored 0" would leave its hashes in place.
-    if (rewrites === 0 && others.length === 0) return { restored: [], unchanged: [], lost: [] };
+    if (rewrites.length === 0 && others.length === 0) return { restored: [], unchanged: [], lost: [] };
     throw new StoreError(
       'STORE_IO',
       [],
       `the rollback point of this plan in ${backupDir} (apply writes one per plan it applies)`,
-      `there is none${rewrites === 0 ? ' (this plan rewrites nothing)' : ''}${
+      `there is none${rewrites.length === 0 ? ' (this plan rewrites nothing)' : ' and the records it rewrites are not as planned'}${
         others.length > 0
           ? `; rollback points of other plans are there: ${others.join(', ')}; roll one back with the plan kept in it: kubelet-hash rollback ${others[0]}/${PLAN_COPY_NAME} --backup-dir ${backupDir}`
           : ''

@@ -123,6 +123,22 @@ describe('the runbook run twice keeps the rollback point', () => {
   });
 });
 
+describe('rollback without its rollback point', () => {
+  it('a plan never applied: its records read as planned, so rollback exits 0 restoring nothing; once they differ, it refuses', async () => {
+    const node = await containerdNode('never-applied');
+    const rolled = await cli(['rollback', node.planFile, '--json']);
+    expect(rolled.err).toBe('');
+    expect(rolled.code).toBe(0);
+    expect(JSON.parse(rolled.out)).toMatchObject({ summary: { restored: 0, unchanged: node.fixtures.length } });
+    // Applied with another backup directory: the records are not as planned, and this directory has no point.
+    expect((await cli(['apply', node.planFile, '--backup-dir', join(dir, 'never-applied', 'elsewhere')])).code).toBe(0);
+    const refused = await cli(['rollback', node.planFile]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('the records it rewrites are not as planned');
+    expect(await node.hashes()).toEqual(node.newHashes);
+  });
+});
+
 describe('rollback keeps containerd metadata it never changed', () => {
   it('an image pulled, a container created in another namespace and a lease taken since apply all stay', async () => {
     const node = await containerdNode('keep-metadata');
