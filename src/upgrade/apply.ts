@@ -17,7 +17,7 @@ import type {
 } from '../stores/index.js';
 import { checkNodePlan, type NodeUpgradePlan, type StoreSpec } from './plan-file.js';
 import { planFromRecords, readNodeRecords } from './node-plan.js';
-import { findRollbackPoint, PLAN_COPY_NAME, writeRollbackPoint } from './rollback-point.js';
+import { checkBackupDirectory, findRollbackPoint, PLAN_COPY_NAME, writeRollbackPoint } from './rollback-point.js';
 import { normalizeStoreSpec, openStore } from './store-spec.js';
 import { StoreError } from '../errors.js';
 
@@ -117,6 +117,8 @@ export async function applyNodePlan(
     `${options.dryRun ? 'checking' : 'applying'} ${rewrites.length} rewrites over ${planned.length} ${plan.store.runtime} records`,
   );
   const backupDir = options.backupDir !== undefined ? resolve(options.backupDir) : undefined;
+  // Before anything (the dry run's writability probe included) goes into it.
+  if (backupDir !== undefined) checkBackupDirectory(backupDir);
   let manifest: string | undefined;
   // The rollback point is made durable before the store's first write, complete (the records as
   // they were, and the fingerprints they will have): a crash in the middle leaves a node rollback

@@ -127,6 +127,17 @@ export function writeRollbackPoint(
   return manifest;
 }
 
+/** Refuses (`STORE_IO`) an existing backup directory that is a symlink, not ours, or writable by others. */
+export function checkBackupDirectory(backupDir: string): void {
+  try {
+    lstatSync(backupDir);
+  } catch (e) {
+    if (errnoCode(e) === 'ENOENT') return;
+    throw ioError(e, `the backup directory ${backupDir}`, backupDir);
+  }
+  checkOwnDirectory(backupDir, 'the backup directory');
+}
+
 /** Reads a file that must be ours, regular, private and not a symlink, at most `limit` bytes. */
 function readPrivateFile(path: string, limit: number): Buffer {
   let fd: number;

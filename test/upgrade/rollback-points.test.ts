@@ -190,6 +190,9 @@ describe('the backup directory is trusted neither way', () => {
     writeFileSync(victim, 'root only\n', { mode: 0o600 });
     const backupDir = `${node.planFile}.backup`;
     symlinkSync(join(dir, 'planted'), backupDir);
+    const dry = await cli(['apply', node.planFile, '--dry-run']);
+    expect(dry.code).toBe(2);
+    expect(dry.err).toContain('it is a symlink');
     const refused = await cli(['apply', node.planFile]);
     expect(refused.code).toBe(2);
     expect(refused.err).toContain('it is a symlink');
