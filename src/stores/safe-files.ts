@@ -29,7 +29,7 @@ import type { FileOperation } from '../bbolt/index.js';
 const NEW_FILE = constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW | constants.O_WRONLY;
 
 /** A file's permission bits and owner. */
-export interface FileOwnership {
+interface FileOwnership {
   /** Permission bits (`st_mode & 0o777`: set-id and sticky bits are never written). */
   mode: number;
   /** Owner uid. */
@@ -192,7 +192,7 @@ export function replaceEntryAtomic(
 }
 
 /** The mode (without set-id and sticky bits) and owner of `path`'s target, or `undefined` when it does not exist. */
-export function ownershipOf(path: string): FileOwnership | undefined {
+function ownershipOf(path: string): FileOwnership | undefined {
   try {
     const st = lstatSync(realpathSync(path));
     return { mode: st.mode & 0o777, uid: st.uid, gid: st.gid };

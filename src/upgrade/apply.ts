@@ -145,7 +145,7 @@ export async function applyNodePlan(
  * @example
  * ```ts
  * import type { RollbackNodePlanOptions } from 'kubelet-hash/node';
- * const options: RollbackNodePlanOptions = { force: true };
+ * const options: RollbackNodePlanOptions = { backupDir: '/var/backups/kubelet-hash', force: true };
  * options.force; // → true
  * ```
  *

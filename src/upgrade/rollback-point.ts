@@ -82,7 +82,7 @@ const manifestSchema = lazySchema((z) =>
 );
 
 /** A rollback point as read back. */
-export interface RollbackPoint {
+interface RollbackPoint {
   /** The manifest's path. */
   manifest: string;
   /** The records apply rewrote, as they were before. */
@@ -214,7 +214,7 @@ function readManifest(path: string, plan: NodeUpgradePlan, digest: string, limit
 }
 
 /** What a backup directory holds for a plan: its own rollback point, and the names of any other plan's. */
-export interface RollbackPoints {
+interface RollbackPoints {
   own?: RollbackPoint;
   others: string[];
 }

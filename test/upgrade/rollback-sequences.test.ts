@@ -45,9 +45,9 @@ afterAll(() => {
 
 /** Sequences per runtime (CI runs these; the acceptance asks ≥ 500 on containerd). */
 const RUNS = {
-  containerd: Number(process.env.KH_SEQ_RUNS ?? 500),
-  'cri-o': Number(process.env.KH_SEQ_RUNS ?? 150),
-  docker: Number(process.env.KH_SEQ_RUNS ?? 150),
+  containerd: Number(process.env.KH_SEQ_RUNS) || 500,
+  'cri-o': Number(process.env.KH_SEQ_RUNS) || 150,
+  docker: Number(process.env.KH_SEQ_RUNS) || 150,
 };
 const METADATA = 'io.cri-containerd.container.metadata';
 
