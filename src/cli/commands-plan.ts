@@ -4,8 +4,9 @@
  * the API pods scheduled on the node with the records: a running API container without a record
  * is `unknown`, and a store that holds nothing while the pods run containers is refused.
  */
-import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { z } from 'zod';
+import { replaceEntryAtomic } from '../stores/index.js';
 import {
   formatNodePlan,
   planNodeUpgrade,
@@ -34,7 +35,7 @@ import {
   kubeletVersionOf,
 } from './discovery-options.js';
 import { readObjects } from './inputs.js';
-import { DEFAULT_MAX_INPUT, withFileName } from './io.js';
+import { DEFAULT_MAX_INPUT } from './io.js';
 import { table } from './table.js';
 import { commandAudit } from './audit.js';
 
@@ -204,7 +205,7 @@ const plan: CommandDef = {
   summary: "plan a kubelet upgrade: join the node's API pods with its runtime records, verify and translate each hash",
   description:
     'For every container on the node: reads its stored hash from the runtime (--containerd-root, --crio-root, --docker-root, or record files), checks it against what the --from kubelet computes for the API pod, and says what to do before the kubelet moves to --to: keep, rewrite the record, will-restart, or unknown. The API pods scheduled on the node (--node, or see below) are joined with the records: a running API container without a record is unknown ("no runtime record: wrong --namespace or runtime root?"), a record without an API pod is listed as unknown, an older attempt of a pod\'s container (an exited record the kubelet has not collected yet) is superseded by the newest attempt, which alone is judged (two records holding the newest attempt are unknown), and a store holding no CRI container while the pods run containers is refused (exit 2, EMPTY_STORE, naming what was read); so is a view that would leave containers unchecked: no pod given while the store holds records (EMPTY_POD_VIEW), a --node no given pod is on (NODE_NOT_FOUND), a containerd namespace with no CRI container while another has some (NAMESPACE_MISMATCH), two pods with one uid (DUPLICATE_POD), a CRI-O store without --crio-runroot or with one that does not exist (MISSING_RUNROOT). From containerd\'s meta.db it also reads the pod sandboxes: a pod whose sandbox is gone, has the wrong network mode for hostNetwork, or has no IP is recreated whole by the kubelet, so its containers are will-restart.\n' +
-    'Prints a table (or --json). With --out it also writes the plan file (format kubelet-hash/upgrade-plan version 1, keys sorted: the same node state gives the same bytes but for the audit stamp, which says when, on which host, by which kubelet-hash and command line the plan was made; each rewrite carries the API container it was computed from, which apply hashes again; --out - writes it to standard output instead of the table). apply takes plan files made from a runtime root only: one made from record files is refused by apply (those are read-only views). Reading a store is read-only; the runtime may still run. See docs/in-place-kubelet-upgrade.md.',
+    'Prints a table (or --json). With --out it also writes the plan file (format kubelet-hash/upgrade-plan version 1, keys sorted: the same node state gives the same bytes but for the audit stamp, which says when, on which host, by which kubelet-hash and command line the plan was made; each rewrite carries the API container it was computed from, which apply hashes again; mode 0600, replaced atomically, a symlink at that path replaced and never followed; --out - writes it to standard output instead of the table). apply takes plan files made from a runtime root only: one made from record files is refused by apply (those are read-only views). Reading a store is read-only; the runtime may still run. See docs/in-place-kubelet-upgrade.md.',
   options: {
     from: {
       type: 'string',
@@ -258,7 +259,8 @@ const plan: CommandDef = {
     const out = str(ctx.values, 'out');
     const file = formatNodePlan(p);
     const written = out !== undefined && out !== '-' ? out : null;
-    if (written !== null) withFileName(written, () => writeFileSync(written, file));
+    // Never through a symlink, never half-written, readable by us only: a plan names every pod's records.
+    if (written !== null) replaceEntryAtomic(resolve(written), Buffer.from(file));
     const human =
       out === '-'
         ? file

@@ -23,14 +23,14 @@ const backupDirOf = (ctx: CommandContext, planFile: string): string =>
 const apply: CommandDef = {
   name: 'apply',
   summary:
-    "apply a plan: rewrite the stored hashes in the stopped runtime's records (one transaction for containerd), with backups",
+    "apply a plan: rewrite the stored hashes in the stopped runtime's records (one transaction for containerd), with a rollback point",
   description:
-    "Checks the plan file (its digest and its consistency: counts, hashes, each rewrite against its computed hashes; a hand edit is refused naming the field) and computes every rewrite's hashes again from the API container the plan carries: a plan whose hashes are not what the --from and --to kubelets compute is refused (INVALID_OPTION naming the entry), even with a valid digest (the digest catches accidental edits, not forged ones). Re-reads the store and refuses (exit 2, STORE_CHANGED) any difference from the plan: a record added, removed or changed since, and (containerd) a pod sandbox added, removed or changed since, naming the plan's and the store's views. A store that already is what the plan makes of it (every rewrite done, every other record as planned) is reported as already applied (exit 0, nothing written). Refuses while the runtime runs (STORE_LOCKED: containerd holds the lock on meta.db, or apply lost its own lock before the commit; RUNTIME_RUNNING: a crio or dockerd on that root, checked before the first file is replaced, during the writes, before the last and after it: every file already replaced is put back) or when docker's live-restore is off (LIVE_RESTORE_OFF); checks meta.db's invariants before and after, and that the store and the backup directory can be written (read-only mount, immutable or append-only file). Then backs up every file it changes (with a manifest rollback reads) and rewrites all hashes at once: one bbolt transaction for containerd (pages synced before the meta page), an atomic replace (fsync, rename; mode and owner kept) per file for CRI-O and docker. The manifest records the store as apply left it, for rollback. Prints what it changed.",
+    "Checks the plan file (its digest and its consistency: counts, hashes, each rewrite against its computed hashes; a hand edit is refused naming the field) and computes every rewrite's hashes again from the API container the plan carries: a plan whose hashes are not what the --from and --to kubelets compute is refused (INVALID_OPTION naming the entry), even with a valid digest (the digest catches accidental edits, not forged ones). Re-reads the store and refuses (exit 2, STORE_CHANGED) any difference from the plan: a record added, removed or changed since, and (containerd) a pod sandbox added, removed or changed since, naming the plan's and the store's views. A store that already is what the plan makes of it (every rewrite done, every other record as planned) is reported as already applied (exit 0, nothing written). Refuses while the runtime runs (STORE_LOCKED: containerd holds the lock on meta.db, or apply lost its own lock before the commit; RUNTIME_RUNNING: a crio or dockerd on that root, checked before the first file is replaced, during the writes, before the last and after it: every file already replaced is put back) or when docker's live-restore is off (LIVE_RESTORE_OFF); checks meta.db's invariants before and after, and that the store and the backup directory can be written (read-only mount, immutable or append-only file). Then writes a rollback point of its own (a new 0700 directory under the backup directory named by the plan's digest and the time, refused when it exists, is a symlink or is not ours; its manifest created exclusively, 0600, holding the rewritten records as they were, bound to the plan, the store and the node; nothing when there is nothing to rewrite) and rewrites all hashes at once: one bbolt transaction for containerd (pages synced before the meta page), an atomic replace (random temp name created exclusively, fsync, rename; mode and owner kept; a symlinked file written through to its target) per file for CRI-O and docker. Prints what it changed.",
   options: {
     'backup-dir': {
       type: 'string',
       value: 'DIR',
-      description: 'where backups and the manifest go (default PLAN.json.backup/)',
+      description: 'where rollback points go, one new directory per apply (default PLAN.json.backup/, created 0700)',
     },
     'dry-run': {
       type: 'boolean',
@@ -109,9 +109,9 @@ const apply: CommandDef = {
 
 const rollback: CommandDef = {
   name: 'rollback',
-  summary: 'restore the records apply backed up for a plan (the runtime must be stopped)',
+  summary: 'put back the records apply rewrote for a plan, and nothing else (the runtime must be stopped)',
   description:
-    'Reads the manifest apply wrote in the backup directory, checks every backup still has the fingerprint recorded there, refuses while the runtime runs (as apply does), refuses (STORE_CHANGED) a store whose records changed since apply (a container recorded, removed or changed since would be lost), and puts each file back atomically with the mode and owner it had: the store is then byte for byte what it was before apply.',
+    "Finds the plan's own rollback point in the backup directory (named by the plan's digest; the oldest when apply wrote several) and refuses any other: a manifest bound to another plan, store or node, a symlink, a directory or file not owned by us or readable by others (STORE_IO, STORE_CHANGED, STORE_CORRUPT). Refuses while the runtime runs (as apply does), a backup whose bytes are not its fingerprint, a record apply rewrote that is gone since or changed again since (STORE_CHANGED, naming the record; --force puts a changed one back anyway). Then puts back only the records apply rewrote, found by container id in the store (containerd: their extension values in one bbolt transaction, every other key left as it is now: images, other namespaces, leases, containers created since; CRI-O and docker: their files, atomically, written through a symlink, mode and owner as they are now without set-id bits), and exits 0 only after reading every one back holding its pre-apply bytes. Without its rollback point it exits 0 only when every record the plan rewrites still reads as planned (never applied), or the plan rewrites nothing and no other plan's rollback point is there; otherwise it refuses (STORE_IO) naming the other rollback points (the runbook run twice), each of which keeps its plan: rollback DIR/plan.json --backup-dir BACKUP.",
   options: {
     'backup-dir': {
       type: 'string',
@@ -131,29 +131,32 @@ const rollback: CommandDef = {
     },
   ],
   output: {
-    row: z.looseObject({ original: z.string(), backup: z.string(), fingerprint: z.string() }),
+    row: z.object({ containerId: z.string(), location: z.string() }),
     summary: z.object({
       restored: z.number().int(),
+      unchanged: z.number().int().describe('records that held their pre-apply bytes already'),
+      manifest: z.string().nullable().describe('the rollback point read (none when the plan rewrites nothing)'),
       lost: z.array(z.string()).describe('what changed since apply and was lost (only with --force)'),
     }),
   },
   async run(ctx) {
     const file = ctx.operands[0] ?? '';
-    // The plan must exist and parse: a mistyped name should not go looking for PLAN.backup.
-    parseNodePlan(await readInput(file, ctx.io));
-    const { restored, lost, notes } = await rollbackNodePlan(backupDirOf(ctx, file), {
+    // The plan names its own rollback point (by its digest): rollback reads that one and no other.
+    const plan = parseNodePlan(await readInput(file, ctx.io));
+    const { restored, unchanged, lost, manifest } = await rollbackNodePlan(plan, {
+      backupDir: backupDirOf(ctx, file),
       ...(flag(ctx.values, 'force') ? { force: true } : {}),
       maxManifestBytes: ctx.io.maxInputBytes ?? DEFAULT_MAX_INPUT,
     });
     const text =
-      restored.map((b) => `restored ${b.original} from ${b.backup}\n`).join('') +
+      restored.map((r) => `restored ${r.containerId} ${r.location}\n`).join('') +
+      unchanged.map((id) => `unchanged ${id} (held its pre-apply record already)\n`).join('') +
       lost.map((l) => `lost ${l}\n`).join('') +
-      (notes ?? []).map((n) => `note: ${n}\n`).join('') +
-      `# restored ${restored.length} files${lost.length > 0 ? `; --force lost ${lost.length}` : ''}\n`;
+      `# restored ${restored.length} records, each read back as it was before apply${manifest ? ` (from ${manifest})` : ''}${lost.length > 0 ? `; --force lost ${lost.length}` : ''}\n`;
     return {
       exitCode: 0,
-      rows: restored.map((b) => ({ ...b })),
-      summary: { restored: restored.length, lost },
+      rows: restored.map((r) => ({ ...r })),
+      summary: { restored: restored.length, unchanged: unchanged.length, lost, manifest: manifest ?? null },
       text,
     };
   },

@@ -282,8 +282,18 @@ function releaseMinor(release: string): number {
   return Number(/^v?1\.(\d+)/.exec(release)?.[1] ?? 0);
 }
 
+/**
+ * The options with `from` and `to` as bare releases (`v1.31` → `1.31`): read once here, so that a
+ * name or field that adds its own `v` never says `vv1.31`. The caller's object is not changed.
+ */
+function withBareReleases<O extends FleetOptions>(o: O): O {
+  const bare = (v: string): string => v.trim().replace(/^[vV](?=\d)/, '');
+  return { ...o, from: bare(o.from), to: bare(o.to) };
+}
+
 /** ServiceAccount and RBAC, then one read-only plan Job per node. */
-export function fleetJobs(o: FleetOptions): K8sObject[] {
+export function fleetJobs(options: FleetOptions): K8sObject[] {
+  const o = withBareReleases(options);
   return [...rbac(o, false), ...o.nodes.map((n) => planJob(o, n))];
 }
 
@@ -381,7 +391,8 @@ function upgradeScript(o: SucPlanOptions): string {
 }
 
 /** ServiceAccount and RBAC, and a system-upgrade-controller Plan (upgrade.cattle.io/v1). */
-export function sucPlan(o: SucPlanOptions): K8sObject[] {
+export function sucPlan(options: SucPlanOptions): K8sObject[] {
+  const o = withBareReleases(options);
   return [
     ...rbac(o, true),
     {

@@ -19,13 +19,12 @@ import {
   POD_UID_LABEL,
 } from '../runtime-records/index.js';
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../registry/registry.js';
-import { applyFileRewrites, fingerprintFiles } from './file-store.js';
-import { daemonsUsing, flagValue, restoreBackups } from './files.js';
-import { checkRestore } from './restore-check.js';
+import { applyFileRewrites, fingerprintFiles, restoreFileRecords } from './file-store.js';
+import { daemonsUsing, flagValue } from './files.js';
 import type {
   ApplyOptions,
   ApplyReport,
-  BackupEntry,
+  RecordBackup,
   RecordStore,
   RestoreOptions,
   RestoreReport,
@@ -211,9 +210,15 @@ export class CrioStore implements RecordStore {
     );
   }
 
-  async restore(backups: readonly BackupEntry[], options: RestoreOptions = {}): Promise<RestoreReport> {
+  async restoreRecords(records: readonly RecordBackup[], options: RestoreOptions = {}): Promise<RestoreReport> {
     this.checkStopped('restored');
-    const check = await checkRestore(backups, () => this.list(), options);
-    return { restored: await restoreBackups(backups), ...check };
+    // Only the store's own records, found by id among those it holds: never a path from a backup.
+    const known = new Set(this.ids());
+    return restoreFileRecords(
+      records,
+      (id) => (known.has(id) ? this.files(id) : undefined),
+      options,
+      `the CRI-O graphroot ${this.root}`,
+    );
   }
 }

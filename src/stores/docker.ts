@@ -10,13 +10,12 @@ import { join } from 'node:path';
 import { errnoCode, StoreError } from '../errors.js';
 import { readRuntimeRecords } from '../runtime-records/index.js';
 import { rewriteRuntimeRecord } from '../runtime-records/index.js';
-import { applyFileRewrites, fingerprintFiles } from './file-store.js';
-import { daemonsUsing, flagValue, restoreBackups, theirPath } from './files.js';
-import { checkRestore } from './restore-check.js';
+import { applyFileRewrites, fingerprintFiles, restoreFileRecords } from './file-store.js';
+import { daemonsUsing, flagValue, theirPath } from './files.js';
 import type {
   ApplyOptions,
   ApplyReport,
-  BackupEntry,
+  RecordBackup,
   RecordStore,
   RestoreOptions,
   RestoreReport,
@@ -185,9 +184,15 @@ export class DockerStore implements RecordStore {
     );
   }
 
-  async restore(backups: readonly BackupEntry[], options: RestoreOptions = {}): Promise<RestoreReport> {
+  async restoreRecords(records: readonly RecordBackup[], options: RestoreOptions = {}): Promise<RestoreReport> {
     this.checkStopped('restored');
-    const check = await checkRestore(backups, () => this.list(), options);
-    return { restored: await restoreBackups(backups), ...check };
+    // Only the store's own records, found by id among those it holds: never a path from a backup.
+    const known = new Set(this.ids());
+    return restoreFileRecords(
+      records,
+      (id) => (known.has(id) ? [this.file(id)] : undefined),
+      options,
+      `the docker root ${this.root}`,
+    );
   }
 }

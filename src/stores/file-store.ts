@@ -6,12 +6,21 @@
 import { readFileSync } from 'node:fs';
 import { errnoCode, KubeletHashError, StoreError } from '../errors.js';
 import { checkHashChange } from '../runtime-records/index.js';
-import { backupFiles } from './files.js';
 import { fingerprinter } from './fingerprint.js';
+import { checkRestored, planRestore, type CurrentRecord } from './restore-check.js';
+import { rewriteStoreFile } from './safe-files.js';
 import { afterApply } from './store-state.js';
 import { appliedState, reversedChange } from './applied-state.js';
 import { writeStopped } from './stopped-write.js';
-import type { ApplyOptions, ApplyReport, StoreRewrite, StoredContainer } from './types.js';
+import type {
+  ApplyOptions,
+  ApplyReport,
+  RecordBackup,
+  RestoreOptions,
+  RestoreReport,
+  StoreRewrite,
+  StoredContainer,
+} from './types.js';
 import { checkWritable } from './writable.js';
 import type { HashChange } from '../runtime-records/index.js';
 
@@ -67,7 +76,7 @@ export async function applyFileRewrites(
       (r) => rewrittenAsPlanned(r, find(r.containerId), fp),
       where,
     );
-    if (state === 'applied') return { changed: [], backups: [], dryRun: options.dryRun === true, alreadyApplied: true };
+    if (state === 'applied') return { changed: [], dryRun: options.dryRun === true, alreadyApplied: true };
   }
   options.checkView?.();
   const newPrints = new Map<string, string>();
@@ -75,6 +84,8 @@ export async function applyFileRewrites(
   const changed: ApplyReport['changed'] = [];
   // Each file as read and checked against its planned fingerprint: what an undo puts back.
   const originals = new Map<string, Buffer>();
+  const backups: RecordBackup[] = [];
+  const names = new Map((options.planned ?? []).map((p) => [p.containerId, p.name]));
   for (const r of rewrites) {
     const rec = find(r.containerId);
     if (!rec)
@@ -107,6 +118,16 @@ export async function applyFileRewrites(
       writes.push({ file, data });
     });
     newPrints.set(r.containerId, fp(Buffer.concat(outs)));
+    const name = names.get(r.containerId);
+    backups.push({
+      containerId: r.containerId,
+      ...(name !== undefined ? { name } : {}),
+      location: rec.files.join(' + '),
+      fingerprint,
+      after: fp(Buffer.concat(outs)),
+      values: texts,
+      afterParts: outs.map((o) => fp(o)),
+    });
     changed.push({
       containerId: r.containerId,
       location: rec.files.join(' + '),
@@ -119,18 +140,65 @@ export async function applyFileRewrites(
     replaced: writes.map((w) => w.file),
     ...(options.backupDir !== undefined ? { backupDir: options.backupDir } : {}),
   });
-  const written = new Map(writes.map((w) => [w.file, w.data]));
   const after = options.planned ? afterApply(options.planned, newPrints) : undefined;
-  if (options.dryRun) return { changed, backups: [], dryRun: true, ...(after ? { after } : {}) };
-  const backups = (
-    options.backupDir !== undefined
-      ? await backupFiles(
-          options.backupDir,
-          writes.map((w) => w.file),
-        )
-      : []
-  ).map((b) => ({ ...b, after: fp(written.get(b.original) ?? Buffer.alloc(0)) }));
+  if (options.dryRun) return { changed, dryRun: true, ...(after ? { after } : {}) };
   options.beforeWrite?.(backups, after ?? []);
+  // A symlinked record file is written through to its target, never replaced by a regular file;
+  // the runtime is checked before, during and after the writes.
   writeStopped(writes, originals, checkStopped, options.hooks?.trace);
-  return { changed, backups, dryRun: false, ...(after ? { after } : {}) };
+  return { changed, dryRun: false, ...(after ? { after } : {}) };
+}
+
+/**
+ * Puts file records back: each record found by its container id in the store (`find`; never a path
+ * from the backup), its files rewritten one by one (atomic replace, written through a symlink,
+ * mode without set-id bits and owner as the file has them now), then every record read back.
+ */
+export async function restoreFileRecords(
+  records: readonly RecordBackup[],
+  find: (containerId: string) => string[] | undefined,
+  options: RestoreOptions,
+  where: string,
+): Promise<RestoreReport> {
+  const fp = await fingerprinter();
+  // A record whose files are each as they were or as apply left them (a crash between CRI-O's two
+  // copies) counts as apply left it: putting it back loses nothing.
+  const current = async (): Promise<Map<string, CurrentRecord>> => {
+    const out = new Map<string, CurrentRecord>();
+    for (const r of records) {
+      const files = find(r.containerId);
+      if (!files) continue;
+      const { fingerprint, texts } = await fingerprintFiles(files);
+      const parts = texts.map((t) => fp(t));
+      const between =
+        r.afterParts !== undefined &&
+        parts.length === r.values.length &&
+        parts.every((p, i) => p === r.afterParts?.[i] || p === fp(r.values[i] ?? Buffer.alloc(0))) &&
+        fingerprint !== r.fingerprint;
+      out.set(r.containerId, { fingerprint: between ? r.after : fingerprint, location: files.join(' + ') });
+    }
+    return out;
+  };
+  const todo = planRestore(records, await current(), fp, options.force === true, where);
+  const restored: RestoreReport['restored'] = [];
+  for (const r of todo.write) {
+    const files = find(r.containerId) ?? [];
+    if (files.length !== r.values.length)
+      throw new StoreError(
+        'STORE_CORRUPT',
+        [],
+        `a backup of record ${r.containerId} with one copy per file of the record (${files.length})`,
+        `it has ${r.values.length}`,
+        files.join(' + '),
+      );
+  }
+  for (const r of todo.write) {
+    const files = find(r.containerId) ?? [];
+    files.forEach((f, i) => {
+      rewriteStoreFile(f, r.values[i] ?? Buffer.alloc(0));
+    });
+    restored.push({ containerId: r.containerId, location: files.join(' + ') });
+  }
+  checkRestored(records, await current());
+  return { restored, unchanged: todo.unchanged, lost: todo.lost };
 }

@@ -3,7 +3,7 @@ export type {
   StoreRuntime,
   StoredContainer,
   StoreRewrite,
-  BackupEntry,
+  RecordBackup,
   ApplyOptions,
   ApplyReport,
   RecordStore,
@@ -20,6 +20,6 @@ export {
 export { CrioStore, type CrioStoreOptions } from './crio.js';
 export { DockerStore, type DockerStoreOptions } from './docker.js';
 export { fingerprintFile, fingerprinter } from './fingerprint.js';
-export { writeFileAtomic } from './files.js';
+export { replaceEntryAtomic } from './safe-files.js';
 export type { CommitHooks } from '../bbolt/index.js';
 export { containerdCensus, containerdSandboxes } from './containerd/census.js';

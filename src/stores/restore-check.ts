@@ -1,65 +1,90 @@
 /**
- * Before rollback puts a backup back: is the store still as apply left it? Restoring a store that
- * changed since (a container recorded, removed or changed) would lose that change without a word,
- * so it is refused unless forced, and a forced restore says what it lost.
+ * Before rollback puts records back: is each record apply rewrote still as apply left it? Putting
+ * back one that changed again since would lose that change without a word, so it is refused
+ * (naming the record) unless forced; one that is gone cannot be put back at all. Rollback touches
+ * only these records: what else changed in the store since apply stays as it is now.
  */
-import { existsSync } from 'node:fs';
 import { StoreError } from '../errors.js';
-import { fingerprintFile } from './fingerprint.js';
-import { diffRecords, printOf } from './store-state.js';
-import type { BackupEntry, RestoreOptions, RestoreReport, StoredContainer } from './types.js';
+import type { RecordBackup } from './types.js';
+
+/** A record as the store holds it now. */
+export interface CurrentRecord {
+  fingerprint: string;
+  location: string;
+}
+
+/** Which records to write, which already hold their pre-apply bytes, and what a forced restore loses. */
+export interface RestorePlan {
+  write: RecordBackup[];
+  unchanged: string[];
+  lost: string[];
+}
+
+const label = (r: RecordBackup): string => (r.name !== undefined ? `${r.containerId} (${r.name})` : r.containerId);
 
 /**
- * What restoring `backups` would lose (refused unless `options.force`), and the files that changed
- * outside the container records (reported, not refused). `current` reads the store's records now.
+ * Refuses (`STORE_CORRUPT`) a backup whose bytes are not its own fingerprint, (`STORE_CHANGED`) a
+ * record gone since apply and, unless `force`, one that is neither as apply left it nor as it was.
  */
-export async function checkRestore(
-  backups: readonly BackupEntry[],
-  current: () => Promise<StoredContainer[]>,
-  options: RestoreOptions = {},
-): Promise<Omit<RestoreReport, 'restored'>> {
-  const lost: string[] = [];
-  const notes: string[] = [];
-  // Files as apply left them, or not yet written (a crash during apply): putting them back loses nothing.
-  const settled = new Set<string>();
-  for (const b of backups) {
-    if (b.after === undefined) continue;
-    const now = existsSync(b.original) ? await fingerprintFile(b.original) : undefined;
-    if (now === b.fingerprint || now === b.after) settled.add(b.original);
-    else if (now === undefined) lost.push(`the removal of ${b.original} since apply`);
-    else
-      notes.push(
-        `${b.original} changed since apply outside the container records; it is put back as it was before apply`,
+export function planRestore(
+  records: readonly RecordBackup[],
+  now: ReadonlyMap<string, CurrentRecord>,
+  fp: (b: Uint8Array) => string,
+  force: boolean,
+  where: string,
+): RestorePlan {
+  const out: RestorePlan = { write: [], unchanged: [], lost: [] };
+  const seen = new Set<string>();
+  for (const r of records) {
+    if (seen.has(r.containerId))
+      throw new StoreError('STORE_CORRUPT', [], 'one backup per record', `${r.containerId} appears twice`, where);
+    seen.add(r.containerId);
+    const saved = fp(Buffer.concat(r.values));
+    if (saved !== r.fingerprint)
+      throw new StoreError(
+        'STORE_CORRUPT',
+        [],
+        `the backup of record ${label(r)} with fingerprint ${r.fingerprint}`,
+        `its bytes have ${saved}`,
+        r.location,
+      );
+    const current = now.get(r.containerId);
+    if (!current)
+      throw new StoreError(
+        'STORE_CHANGED',
+        [],
+        `record ${label(r)}, rewritten by apply, in ${where}`,
+        'it is gone since apply: it cannot be put back (nothing was written)',
+        r.location,
+      );
+    if (current.fingerprint === r.fingerprint) out.unchanged.push(r.containerId);
+    else if (current.fingerprint === r.after) out.write.push(r);
+    else if (force) {
+      out.lost.push(`the changes to container ${label(r)}'s record since apply`);
+      out.write.push(r);
+    } else
+      throw new StoreError(
+        'STORE_CHANGED',
+        [],
+        `record ${label(r)} at ${current.location} as apply left it (fingerprint ${r.after}) or as it was (${r.fingerprint})`,
+        `it changed again since apply (now ${current.fingerprint}); putting it back would lose that (--force to restore anyway); nothing was written`,
+        current.location,
       );
   }
-  if (options.records === undefined) {
-    lost.push(
-      'whatever changed since apply: the manifest records no post-apply state (written by an older kubelet-hash), so it cannot be told',
-    );
-  } else {
-    const now = await current();
-    // A record of several files (CRI-O's two copies) may be caught between them by a crash: each
-    // file old or new is no change of its own.
-    const between = new Set(
-      now.filter((c) => c.location.split(' + ').every((f) => settled.has(f))).map((c) => c.containerId),
-    );
-    const d = diffRecords(
-      options.records,
-      now.map(printOf),
-      (e, f) => between.has(e.containerId) || f === e.fingerprint || f === e.after,
-    );
-    for (const id of d.added) lost.push(`container ${id}, recorded since apply`);
-    for (const id of d.removed) lost.push(`the removal of container ${id} since apply (its record comes back)`);
-    for (const id of d.changed) lost.push(`the changes to container ${id}'s record since apply`);
+  return out;
+}
+
+/** Refuses (`STORE_CORRUPT`) unless every record read back after the restore holds its pre-apply bytes. */
+export function checkRestored(records: readonly RecordBackup[], now: ReadonlyMap<string, CurrentRecord>): void {
+  for (const r of records) {
+    const current = now.get(r.containerId);
+    if (current?.fingerprint !== r.fingerprint)
+      throw new StoreError(
+        'STORE_CORRUPT',
+        [],
+        `record ${label(r)} read back after the restore with its pre-apply fingerprint ${r.fingerprint}`,
+        current ? `it has ${current.fingerprint}` : 'it is gone',
+        current?.location ?? r.location,
+      );
   }
-  if (lost.length > 0 && options.force !== true) {
-    throw new StoreError(
-      'STORE_CHANGED',
-      [],
-      'the store as apply left it (rollback puts the pre-apply files back and would lose what changed since; --force to restore anyway)',
-      `it would lose ${lost.length}: ${lost.slice(0, 10).join('; ')}${lost.length > 10 ? '; …' : ''}`,
-      backups.map((b) => b.original).join(' + '),
-    );
-  }
-  return { lost, ...(notes.length > 0 ? { notes } : {}) };
 }

@@ -7,7 +7,7 @@
  */
 import { StoreError } from '../errors.js';
 import type { FileOperation } from '../bbolt/index.js';
-import { writeFileAtomic } from './files.js';
+import { rewriteStoreFile } from './safe-files.js';
 
 /** During a long write, the daemon check runs again after this many milliseconds. */
 const RECHECK_MS = 250;
@@ -19,7 +19,7 @@ function undo(written: readonly string[], originals: ReadonlyMap<string, Buffer>
     const bytes = originals.get(file);
     try {
       if (bytes === undefined) throw new Error('no copy');
-      writeFileAtomic(file, bytes);
+      rewriteStoreFile(file, bytes);
     } catch (e) {
       failed.push(`${file} (${e instanceof StoreError ? (e.detail ?? e.message) : String(e)})`);
     }
@@ -30,7 +30,8 @@ function undo(written: readonly string[], originals: ReadonlyMap<string, Buffer>
 }
 
 /**
- * Replaces each file of `writes` (atomically, in order) while `checkStopped` finds the runtime
+ * Replaces each file of `writes` (atomically, in order, a symlinked file written through to its
+ * target) while `checkStopped` finds the runtime
  * stopped; refuses (`RUNTIME_RUNNING`) as soon as it does not, after undoing the files replaced.
  */
 export function writeStopped(
@@ -56,7 +57,7 @@ export function writeStopped(
       check(last ? 'rewritten (before the last file is replaced)' : 'rewritten');
       checked = performance.now();
     }
-    writeFileAtomic(w.file, w.data, trace);
+    rewriteStoreFile(w.file, w.data, trace);
     written.push(w.file);
   });
   check('rewritten (after the last file was replaced)');

@@ -78,32 +78,33 @@ export interface StoreRewrite {
 }
 
 /**
- * A file copied before it was changed, to put back on rollback.
+ * One record as it was before apply: what rollback puts back. Rollback finds the record by its
+ * container id in the store it opens itself, never by a path read from a backup.
  *
  * @example
  * ```ts
- * import type { BackupEntry } from 'kubelet-hash/node';
- * const b: BackupEntry = { original: '/var/lib/containerd/io.containerd.metadata.v1.bolt/meta.db', backup: '/var/backups/meta.db', fingerprint: '0123456789abcdef' };
- * b.backup; // → '/var/backups/meta.db'
+ * import type { RecordBackup } from 'kubelet-hash/node';
+ * const b: RecordBackup = { containerId: 'c1', location: 'meta.db#v1/k8s.io/containers/c1', fingerprint: '0123456789abcdef', after: 'fedcba9876543210', values: [Buffer.from('{}')] };
+ * b.values.length; // → 1
  * ```
  *
  * @group Upgrades and runtime stores
  */
-export interface BackupEntry {
-  /** The file that was changed. */
-  original: string;
-  /** Its copy, as it was before the change. */
-  backup: string;
-  /** xxHash64 of the original bytes (and so of the copy). */
+export interface RecordBackup {
+  /** The runtime's container id. */
+  containerId: string;
+  /** `namespace/pod container`, for messages. */
+  name?: string;
+  /** Where the record lived when apply read it (for messages). */
+  location: string;
+  /** xxHash64 of the record before apply (of `values`, concatenated). */
   fingerprint: string;
-  /** The original's permission bits when it was backed up (rollback restores them). */
-  mode?: number;
-  /** The original's owner uid when it was backed up. */
-  uid?: number;
-  /** The original's owner gid when it was backed up. */
-  gid?: number;
-  /** xxHash64 of the original as apply left it (rollback refuses a file that is neither this nor the backup). */
-  after?: string;
+  /** xxHash64 of the record as apply leaves it. */
+  after: string;
+  /** The record's bytes before apply: containerd's one extension value; one per file for CRI-O (both copies) and docker. */
+  values: Buffer[];
+  /** xxHash64 of each file as apply leaves it (file records): a crash between two copies leaves each old or new. */
+  afterParts?: string[];
 }
 
 /**
@@ -119,7 +120,7 @@ export interface BackupEntry {
  * @group Upgrades and runtime stores
  */
 export interface ApplyOptions {
-  /** Directory for backups (created if needed); without it nothing is backed up. */
+  /** The directory the rollback point will go to: checked writable (it or its nearest existing parent) before anything is written. */
   backupDir?: string;
   /** Check everything (lock, runtime stopped, fingerprints, stored hashes, writable files) and write nothing. */
   dryRun?: boolean;
@@ -134,13 +135,13 @@ export interface ApplyOptions {
    */
   checkView?: () => void;
   /**
-   * Runs once the backups are made and before the first byte of the store is written (apply writes
-   * its rollback manifest there, so that a crash in the middle of the write can be rolled back),
-   * with the store's records as they will be once written.
+   * Runs once every record is checked and before the first byte of the store is written (apply
+   * writes its rollback point there, so that a crash in the middle of the write can be rolled
+   * back), with the rewritten records as they were and the store's records as they will be.
    *
    * @internal
    */
-  beforeWrite?: (backups: BackupEntry[], after: RecordPrint[]) => void;
+  beforeWrite?: (records: RecordBackup[], after: RecordPrint[]) => void;
   /**
    * Crash-safety test hooks: the bbolt commit's, and a trace of every store write.
    *
@@ -155,7 +156,7 @@ export interface ApplyOptions {
  * @example
  * ```ts
  * import type { ApplyReport } from 'kubelet-hash/node';
- * const report: ApplyReport = { changed: [], backups: [], dryRun: true };
+ * const report: ApplyReport = { changed: [], dryRun: true };
  * report.changed.length; // → 0
  * ```
  *
@@ -173,8 +174,6 @@ export interface ApplyReport {
     /** The hash it stores now. */
     to: string;
   }[];
-  /** Backups written before the change (with `after`, the file as apply left it, once written). */
-  backups: BackupEntry[];
   /** The store's records as apply left them (with {@link ApplyOptions.planned}). */
   after?: RecordPrint[];
   /** True when nothing was written. */
@@ -218,59 +217,50 @@ export interface RecordStore {
    */
   apply(rewrites: readonly StoreRewrite[], options?: ApplyOptions): Promise<ApplyReport>;
   /**
-   * Puts backups made by {@link RecordStore.apply} back, with the same refusals (runtime running,
-   * file lock held, a backup that is not what was saved, a store that changed since apply unless
-   * forced); returns what it restored and what the restore lost.
+   * Puts the records apply rewrote back as they were, and nothing else: refuses (nothing written)
+   * while the runtime holds the store, a backup whose bytes are not its fingerprint, a record gone
+   * since apply, and (unless forced) one that changed again since apply; a record that already
+   * holds its pre-apply bytes is left alone. Returns only after reading every record back.
    */
-  restore(backups: readonly BackupEntry[], options?: RestoreOptions): Promise<RestoreReport>;
+  restoreRecords(records: readonly RecordBackup[], options?: RestoreOptions): Promise<RestoreReport>;
 }
 
 /**
- * Options of {@link RecordStore.restore}.
+ * Options of {@link RecordStore.restoreRecords}.
  *
  * @example
  * ```ts
  * import type { RestoreOptions } from 'kubelet-hash/node';
- * const options: RestoreOptions = { records: [{ containerId: 'c1', fingerprint: '0123456789abcdef', after: 'fedcba9876543210' }] };
- * options.records?.length; // → 1
+ * const options: RestoreOptions = { force: true };
+ * options.force; // → true
  * ```
  *
  * @group Upgrades and runtime stores
  */
 export interface RestoreOptions {
-  /**
-   * The store's records before apply (`fingerprint`) and as apply left them (`after`): restore
-   * refuses (`STORE_CHANGED`) a store whose records are not one or the other, since putting the
-   * backup back would lose what changed. Without it (a manifest of an older kubelet-hash), restore
-   * refuses unless forced.
-   */
-  records?: readonly (RecordPrint & {
-    /** The record's fingerprint as apply left it. */
-    after: string;
-  })[];
-  /** Restore anyway; the report says what was lost. */
+  /** Put back a record that changed again since apply too; the report says what was lost. */
   force?: boolean;
 }
 
 /**
- * What {@link RecordStore.restore} did.
+ * What {@link RecordStore.restoreRecords} did.
  *
  * @example
  * ```ts
  * import type { RestoreReport } from 'kubelet-hash/node';
- * const report: RestoreReport = { restored: [], lost: [] };
+ * const report: RestoreReport = { restored: [], unchanged: [], lost: [] };
  * report.lost.length; // → 0
  * ```
  *
  * @group Upgrades and runtime stores
  */
 export interface RestoreReport {
-  /** The backups put back. */
-  restored: BackupEntry[];
+  /** The records put back (container id and where), each read back holding its pre-apply bytes. */
+  restored: { containerId: string; location: string }[];
+  /** Records that held their pre-apply bytes already (apply stopped before writing them). */
+  unchanged: string[];
   /** What changed since apply and is gone now (only with `force`; otherwise restore refuses). */
   lost: string[];
-  /** Files that changed since apply outside the container records (containerd's own bookkeeping), put back as they were. */
-  notes?: string[];
 }
 
 /**

@@ -2,60 +2,27 @@
  * Apply, verify and roll back an in-place upgrade plan. Apply re-reads every record of the plan and
  * refuses when any fingerprint changed, then hands the rewrites to the store (one bbolt
  * transaction for containerd; an atomic replace per file for CRI-O and docker), which refuses
- * while the runtime runs. With a backup directory it writes a manifest there that rollback reads.
+ * while the runtime runs. With a backup directory it writes a rollback point there (rollback-point.ts),
+ * which rollback finds by the plan's digest.
  */
-import { mkdirSync } from 'node:fs';
-import { readBounded } from './bounded-read.js';
-import { join, resolve } from 'node:path';
-import { lazySchema } from '../on-demand.js';
-import { parseWith, StoreError } from '../errors.js';
+import { resolve } from 'node:path';
 import type { FeatureGates } from '../kubelet/index.js';
-import {
-  fingerprinter,
-  writeFileAtomic,
-  type ApplyReport,
-  type BackupEntry,
-  type CommitHooks,
-  type RecordPrint,
-  type RestoreReport,
-  type StoreRewrite,
+import type {
+  ApplyReport,
+  CommitHooks,
+  RecordBackup,
+  RecordPrint,
+  RestoreReport,
+  StoreRewrite,
 } from '../stores/index.js';
-import { checkNodePlan, formatNodePlan, storeSpecSchema, type NodeUpgradePlan, type StoreSpec } from './plan-file.js';
+import { checkNodePlan, type NodeUpgradePlan, type StoreSpec } from './plan-file.js';
 import { planFromRecords, readNodeRecords } from './node-plan.js';
+import { checkBackupDirectory, findRollbackPoint, PLAN_COPY_NAME, writeRollbackPoint } from './rollback-point.js';
 import { normalizeStoreSpec, openStore } from './store-spec.js';
 import { checkRecomputedTargets } from './recompute-targets.js';
 import { checkSandboxesAsPlanned } from './sandbox-view.js';
 import type { AuditStamp } from './audit.js';
-
-/** The manifest apply leaves in the backup directory. */
-export const MANIFEST_NAME = 'kubelet-hash-backup.json';
-
-const manifestSchema = lazySchema((z) =>
-  z.object({
-    kind: z.literal('kubelet-hash/backup'),
-    version: z.literal(1),
-    plan: z.string(),
-    store: storeSpecSchema(),
-    backups: z.array(
-      z.object({
-        original: z.string(),
-        backup: z.string(),
-        fingerprint: z.string(),
-        mode: z.number().int().optional(),
-        uid: z.number().int().optional(),
-        gid: z.number().int().optional(),
-        after: z.string().optional(),
-      }),
-    ),
-    // The store's records before apply (`fingerprint`) and as apply left them (`after`); absent in
-    // manifests of kubelet-hash 0.1.0.
-    records: z
-      .array(
-        z.object({ containerId: z.string(), fingerprint: z.string(), after: z.string(), name: z.string().optional() }),
-      )
-      .optional(),
-  }),
-);
+import { StoreError } from '../errors.js';
 
 /** Every record the plan read from the store, as a print (the whole store as planned). */
 function plannedRecords(plan: NodeUpgradePlan): RecordPrint[] {
@@ -85,7 +52,7 @@ function plannedRecords(plan: NodeUpgradePlan): RecordPrint[] {
  * @group Upgrades and runtime stores
  */
 export interface ApplyNodePlanOptions {
-  /** Where to keep backups and the manifest rollback reads; without it nothing is backed up. */
+  /** Where rollback points go (one new directory per apply that writes); without it nothing is backed up. */
   backupDir?: string;
   /** Check everything, write nothing. */
   dryRun?: boolean;
@@ -107,14 +74,14 @@ export interface ApplyNodePlanOptions {
  * @example
  * ```ts
  * import type { ApplyNodePlanReport } from 'kubelet-hash/node';
- * const report: ApplyNodePlanReport = { changed: [], backups: [], dryRun: false, manifest: '/var/backups/kubelet-hash/kubelet-hash-backup.json' };
- * report.manifest; // → '/var/backups/kubelet-hash/kubelet-hash-backup.json'
+ * const report: ApplyNodePlanReport = { changed: [], dryRun: false, manifest: '/var/backups/kubelet-hash/0123456789abcdef-20261204T190000000Z/kubelet-hash-backup.json' };
+ * report.manifest?.endsWith('kubelet-hash-backup.json'); // → true
  * ```
  *
  * @group Upgrades and runtime stores
  */
 export interface ApplyNodePlanReport extends ApplyReport {
-  /** The manifest written in the backup directory, when there is one. */
+  /** The rollback point's manifest, when apply wrote one (never when it had nothing to rewrite). */
   manifest?: string;
   /** The plan's own audit stamp (when it has one) and this apply's ({@link ApplyNodePlanOptions.audit}). */
   audit?: { plan?: AuditStamp; apply?: AuditStamp };
@@ -159,35 +126,25 @@ export async function applyNodePlan(
     `${options.dryRun ? 'checking' : 'applying'} ${rewrites.length} rewrites over ${planned.length} ${plan.store.runtime} records`,
   );
   const backupDir = options.backupDir !== undefined ? resolve(options.backupDir) : undefined;
-  const fp = await fingerprinter();
+  // Before anything (the dry run's writability probe included) goes into it.
+  if (backupDir !== undefined) checkBackupDirectory(backupDir);
   let manifest: string | undefined;
-  // The manifest is made durable before the store's first write: a crash in the middle of the write
-  // leaves a node that rollback can restore. It is written again once the store is written, with
-  // each file as apply left it.
-  const writeManifest = (backups: BackupEntry[], after: readonly RecordPrint[]): void => {
-    if (backupDir === undefined) return;
-    manifest = join(backupDir, MANIFEST_NAME);
-    mkdirSync(backupDir, { recursive: true });
-    const afterOf = new Map(after.map((a) => [a.containerId, a.fingerprint]));
-    const body = {
-      kind: 'kubelet-hash/backup',
-      version: 1,
-      plan: fp(Buffer.from(formatNodePlan(plan))),
-      store: plan.store,
-      backups,
-      records: planned.map((p) => ({ ...p, after: afterOf.get(p.containerId) ?? p.fingerprint })),
-    };
-    writeFileAtomic(manifest, Buffer.from(`${JSON.stringify(body, null, 2)}\n`));
+  // The rollback point is made durable before the store's first write, complete (the records as
+  // they were, and the fingerprints they will have): a crash in the middle leaves a node rollback
+  // can restore. Nothing to rewrite: nothing written, no rollback point.
+  const writeBackup = (records: RecordBackup[], after: readonly RecordPrint[]): void => {
+    if (backupDir !== undefined && records.length > 0)
+      manifest = writeRollbackPoint(backupDir, plan, records, planned, after);
   };
   const report: ApplyNodePlanReport = await store.apply(rewrites, {
     planned,
     ...(backupDir !== undefined ? { backupDir } : {}),
-    ...(options.dryRun ? { dryRun: true } : {}),
+    ...(options.dryRun || rewrites.length === 0 ? { dryRun: true } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
     checkView: () => {
       checkSandboxesAsPlanned(plan);
     },
-    beforeWrite: writeManifest,
+    beforeWrite: writeBackup,
   });
   if (plan.audit || options.audit)
     report.audit = {
@@ -198,10 +155,8 @@ export async function applyNodePlan(
     progress('already applied: every record is as this plan leaves it; nothing written');
     return report;
   }
-  if (backupDir !== undefined && !report.dryRun) {
-    writeManifest(report.backups, report.after ?? planned);
-    report.manifest = manifest;
-  }
+  if (!options.dryRun) report.dryRun = false;
+  if (manifest !== undefined) report.manifest = manifest;
   return report;
 }
 
@@ -211,62 +166,97 @@ export async function applyNodePlan(
  * @example
  * ```ts
  * import type { RollbackNodePlanOptions } from 'kubelet-hash/node';
- * const options: RollbackNodePlanOptions = { force: true };
+ * const options: RollbackNodePlanOptions = { backupDir: '/var/backups/kubelet-hash', force: true };
  * options.force; // → true
  * ```
  *
  * @group Upgrades and runtime stores
  */
 export interface RollbackNodePlanOptions {
-  /** Restore even when the store changed since apply; the report lists what was lost. */
+  /** The backup directory given to apply. */
+  backupDir: string;
+  /** Put back records that changed again since apply too; the report lists what was lost. */
   force?: boolean;
-  /** The most bytes the backup manifest may have; a bigger one is refused (`STORE_IO`, EFBIG) before it is read whole. Default: no limit (the CLI passes `--max-input-size`). */
+  /** The most bytes the rollback manifest may have; a bigger one is refused (`STORE_IO`, EFBIG) before it is read. Default: no limit (the CLI passes `--max-input-size`). */
   maxManifestBytes?: number;
 }
 
 /**
- * Restores what {@link applyNodePlan} backed up into `backupDir` (the runtime must be stopped).
- * Refuses (`STORE_CHANGED`) a store that changed since apply (a container recorded, removed or
- * changed since: the restore would lose it) unless `force`, and a manifest without the post-apply
- * state (kubelet-hash 0.1.0) unless `force`. Returns the files restored and what was lost.
+ * What {@link rollbackNodePlan} did.
+ *
+ * @example
+ * ```ts
+ * import type { RollbackNodePlanReport } from 'kubelet-hash/node';
+ * const report: RollbackNodePlanReport = { restored: [], unchanged: [], lost: [] };
+ * report.restored.length; // → 0
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface RollbackNodePlanReport extends RestoreReport {
+  /** The rollback point's manifest read (none when the plan rewrites nothing). */
+  manifest?: string;
+}
+
+/**
+ * Puts back the records {@link applyNodePlan} rewrote for `plan`, as they were before, and nothing
+ * else (the runtime must be stopped). Reads the plan's own rollback point in `backupDir` (named by
+ * the plan's digest; a manifest bound to another plan, store or node, a symlink, a file or
+ * directory not ours and private is refused) and hands the records to the store, which refuses a
+ * record gone since apply or (unless `force`) changed again since, and reads every record back.
+ * Without its rollback point: a plan whose rewritten records all still read as planned (apply
+ * stopped before writing) has nothing to roll back; so has a plan without rewrites, unless the
+ * backup directory holds other plans' rollback points (the runbook run twice: refused, naming
+ * them); anything else is refused (`STORE_IO`).
  *
  * @example
  * ```ts
  * import { mkdtempSync } from 'node:fs';
  * import { tmpdir } from 'node:os';
  * import { join } from 'node:path';
- * import { rollbackNodePlan } from 'kubelet-hash/node';
- * const empty = mkdtempSync(join(tmpdir(), 'backup-'));
- * await rollbackNodePlan(empty).catch((e) => e.code); // → 'STORE_IO'
+ * import { planNodeUpgrade, rollbackNodePlan } from 'kubelet-hash/node';
+ * const root = mkdtempSync(join(tmpdir(), 'docker-'));
+ * const plan = await planNodeUpgrade({ pods: [], from: '1.30', to: '1.31', store: { runtime: 'docker', root } });
+ * (await rollbackNodePlan(plan, { backupDir: join(root, 'backup') })).restored; // → []
  * ```
  *
  * @group Upgrades and runtime stores
  */
 export async function rollbackNodePlan(
-  backupDir: string,
-  options: RollbackNodePlanOptions = {},
-): Promise<RestoreReport> {
-  const path = join(resolve(backupDir), MANIFEST_NAME);
-  const text = readBounded(path, options.maxManifestBytes ?? Number.MAX_SAFE_INTEGER, 'a backup manifest').toString(
-    'utf8',
+  plan: NodeUpgradePlan,
+  options: RollbackNodePlanOptions,
+): Promise<RollbackNodePlanReport> {
+  checkNodePlan(plan);
+  const backupDir = resolve(options.backupDir);
+  const { own: point, others } = findRollbackPoint(backupDir, plan, options.maxManifestBytes);
+  const rewrites = plan.entries.flatMap((e) =>
+    e.action === 'rewrite' && e.containerId !== undefined ? [{ id: e.containerId, fingerprint: e.fingerprint }] : [],
   );
-  const expected = `a kubelet-hash backup manifest at ${path}`;
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    throw new StoreError('STORE_CORRUPT', [], expected, String(e), path);
+  if (!point) {
+    // Apply stopped before its rollback point (so before any write): every record it would have
+    // rewritten still reads as planned, and that is what a rollback must leave.
+    if (rewrites.length > 0) {
+      const now = new Map((await openStore(plan.store).list()).map((c) => [c.containerId, c.fingerprint]));
+      if (rewrites.every((r) => now.get(r.id) === r.fingerprint))
+        return { restored: [], unchanged: rewrites.map((r) => r.id), lost: [] };
+    }
+    // The runbook run twice: this plan (made after an apply) rewrites nothing, but an earlier one
+    // did; saying "restored 0" would leave its hashes in place.
+    if (rewrites.length === 0 && others.length === 0) return { restored: [], unchanged: [], lost: [] };
+    throw new StoreError(
+      'STORE_IO',
+      [],
+      `the rollback point of this plan in ${backupDir} (apply writes one per plan it applies)`,
+      `there is none${rewrites.length === 0 ? ' (this plan rewrites nothing)' : ' and the records it rewrites are not as planned'}${
+        others.length > 0
+          ? `; rollback points of other plans are there: ${others.join(', ')}; roll one back with the plan kept in it: kubelet-hash rollback ${others[0]}/${PLAN_COPY_NAME} --backup-dir ${backupDir}`
+          : ''
+      }; nothing was written`,
+      backupDir,
+    );
   }
-  // The path names the field inside the manifest.
-  const manifest = parseWith(
-    manifestSchema(),
-    doc,
-    ({ path: at, message }) => new StoreError('STORE_CORRUPT', at, expected, message, path),
-  );
-  return openStore(manifest.store).restore(manifest.backups, {
-    ...(manifest.records ? { records: manifest.records } : {}),
-    ...(options.force ? { force: true } : {}),
-  });
+  const report = await openStore(plan.store).restoreRecords(point.records, options.force ? { force: true } : {});
+  return { ...report, manifest: point.manifest };
 }
 
 /**

@@ -9,6 +9,7 @@ export {
   type ApplyNodePlanOptions,
   type ApplyNodePlanReport,
   type RollbackNodePlanOptions,
+  type RollbackNodePlanReport,
   type VerifyNodeInput,
   type VerifyNodeResult,
 } from './apply.js';

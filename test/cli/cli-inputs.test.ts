@@ -5,7 +5,16 @@
  * go with refused as usage errors, and no zod text in any message (the one converter, parseWith,
  * says zod's defaults in our words).
  */
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, ftruncateSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  ftruncateSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
@@ -13,7 +22,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { KubeletHashError, isKubeletHashError, parseWith } from '../../src/errors.js';
 import { hashContainer, planUpgrade, readDocuments } from '../../src/index.js';
-import { MANIFEST_NAME as MANIFEST_FILE } from '../../src/upgrade/apply.js';
+import { parseNodePlan } from '../../src/upgrade/index.js';
+import { MANIFEST_NAME as MANIFEST_FILE, planDigest } from '../../src/upgrade/rollback-point.js';
 import { cli } from '../support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kh-inputs-'));
@@ -136,8 +146,13 @@ describe('one size limit for every input', () => {
       }),
     );
     const backupDir = join(dir, 'backup-with-big-manifest');
-    mkdirSync(backupDir);
-    writeFileSync(join(backupDir, MANIFEST_FILE), text);
+    // The plan's own rollback point (named by its digest), private as apply makes it.
+    const point = join(
+      backupDir,
+      `${planDigest(parseNodePlan(readFileSync(planFile, 'utf8'))).slice(0, 16)}-20261204T190000000Z`,
+    );
+    mkdirSync(point, { recursive: true, mode: 0o700 });
+    writeFileSync(join(point, MANIFEST_FILE), text, { mode: 0o600 });
     const manifest = await cli(['rollback', planFile, '--backup-dir', backupDir, ...limit]);
     expect(manifest.code).toBe(2);
     expect(manifest.err).toContain('larger than 1 KiB, the limit of one input');

@@ -158,6 +158,32 @@ describe('the system-upgrade-controller Plan: units and flags per runtime', () =
     expect(await script('docker', ['--units', 'kubelet,docker'])).toContain('systemctl stop docker\n');
   });
 
+  it('--to v1.31 and --to 1.31 give the same objects: the release is read once, never vv1.31', async () => {
+    const run = async (from: string, to: string) => {
+      const r = await cli([
+        'fleet',
+        'manifests',
+        '--from',
+        from,
+        '--to',
+        to,
+        '--variant',
+        'suc',
+        '--swap-command',
+        'true',
+        '--json',
+      ]);
+      expect(r.err).toBe('');
+      expect(r.code).toBe(0);
+      return r.out;
+    };
+    const bare = await run('1.30', '1.31');
+    const prefixed = await run('v1.30', 'v1.31');
+    expect(prefixed).toBe(bare);
+    expect(prefixed).not.toMatch(/vv1/);
+    expect(prefixed).toContain('"version": "v1.31"');
+  });
+
   it('a flag of another runtime or of the Plan alone is a usage error', async () => {
     const base = ['fleet', 'manifests', '--from', '1.30', '--to', '1.31', '--allow-mutable-image', '--image', 'x:1'];
     const suc = [...base, '--variant', 'suc', '--swap-command', 'true'];

@@ -18,9 +18,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { hashContainer } from '../../src/hash-api/index.js';
 import { applyNodePlan, planNodeUpgrade, rollbackNodePlan } from '../../src/upgrade/index.js';
 import { ContainerdStore, DockerStore, containerdMetaDbPath } from '../../src/stores/index.js';
-import { restoreBackups } from '../../src/stores/files.js';
 import { openStore } from '../../src/upgrade/store-spec.js';
-import type { BackupEntry } from '../../src/stores/types.js';
+import type { RecordBackup } from '../../src/stores/types.js';
 import type { FileOperation } from '../../src/bbolt/write.js';
 import { writeBoltFile, type BoltTree } from '../support/bolt-builder.js';
 import { criRecord, fixtureContainers, fixturePod } from '../support/cri-fixtures.js';
@@ -114,8 +113,11 @@ describe.runIf(judgeRequired(BBOLT_CHECK)).each(['synced', 'none'] as const)(
           expect(storedHashes(realBbolt(db)!)).toEqual(newHashes);
         } else {
           tally.new++;
-          await rollbackNodePlan(backupDir);
-          expect(readFileSync(db).equals(original)).toBe(true);
+          await rollbackNodePlan(plan, { backupDir });
+          // Every record as before apply (the file is one transaction newer).
+          expect((await new ContainerdStore({ root }).list()).map((c) => c.fingerprint)).toEqual(
+            plan.entries.map((e) => e.fingerprint),
+          );
           expect(storedHashes(realBbolt(db)!)).toEqual(oldHashes);
         }
       }
@@ -170,7 +172,7 @@ describe('crash points of a CRI-O apply (file operations)', () => {
         if (files.every((f) => on.get(f)!.equals(applied.get(f)!)))
           await expect(applyNodePlan(plan)).resolves.toMatchObject({ alreadyApplied: true, changed: [] });
         else await expect(applyNodePlan(plan)).rejects.toMatchObject({ code: 'STORE_CHANGED' });
-        await rollbackNodePlan(backupDir);
+        await rollbackNodePlan(plan, { backupDir });
         for (const f of files) expect(readFileSync(f).equals(original.get(f)!)).toBe(true);
       }
     }
@@ -199,10 +201,9 @@ describe('crash points of a docker apply (file operations)', () => {
     const rw = [
       { containerId: id, fingerprint: c!.fingerprint, change: { from: { hash: c!.hash! }, to: { hash: '5eed' } } },
     ];
-    let backups: BackupEntry[] = [];
+    let backups: RecordBackup[] = [];
     const rec = traceRecorder();
     await store.apply(rw, {
-      backupDir: join(dir, 'docker-backup'),
       beforeWrite: (b) => (backups = b),
       hooks: { trace: rec.trace },
     });
@@ -227,7 +228,7 @@ describe('crash points of a docker apply (file operations)', () => {
       } else {
         tally.new++;
         await expect(store.apply(rw)).rejects.toMatchObject({ code: 'STORE_CHANGED' });
-        await restoreBackups(backups);
+        await store.restoreRecords(backups);
         expect(readFileSync(file).equals(text)).toBe(true);
       }
     }

@@ -29,6 +29,7 @@ import {
   DockerStore,
   containerdMetaDbPath,
   fingerprintFile,
+  type RecordBackup,
 } from '../../src/stores/index.js';
 import {
   applyNodePlan,
@@ -39,7 +40,10 @@ import {
   type NodeUpgradePlan,
 } from '../../src/upgrade/index.js';
 import { cli } from '../support/cli.js';
-import { fixtureContainers, fixturePod, type FixtureContainer } from '../support/cri-fixtures.js';
+import { bucketOf, readBoltTree } from '../support/bolt-tree.js';
+import { writeBoltFile } from '../support/bolt-builder.js';
+import { criRecord, fixtureContainers, fixturePod, type FixtureContainer } from '../support/cri-fixtures.js';
+import { expectRealBboltAgrees } from '../support/real-bbolt.js';
 import { writeCrioNode } from '../support/crio-fixtures.js';
 import { planArgs, writeContainerdNode, writePodList } from '../support/node-fixture.js';
 
@@ -170,52 +174,53 @@ describe('apply refuses any difference from the planned store', () => {
   });
 });
 
-describe('rollback refuses a store that changed since apply', () => {
-  it('CRI-O: a container recorded since apply is named; --force restores and says it is lost', async () => {
+describe('rollback puts back the records apply rewrote and keeps what changed since', () => {
+  it('CRI-O: a container recorded since apply is kept; the rewritten records come back without --force', async () => {
     const node = await crioNode('rollback-added');
     const before = await prints(node.files);
     expect((await cli(['apply', node.planFile])).code).toBe(0);
-    const manifest = JSON.parse(readFileSync(join(`${node.planFile}.backup`, 'kubelet-hash-backup.json'), 'utf8')) as {
-      records: { containerId: string; fingerprint: string; after: string }[];
-      backups: { after?: string }[];
-    };
-    expect(manifest.records).toHaveLength(node.fixtures.length);
-    expect(manifest.records.every((r) => r.after !== r.fingerprint)).toBe(true);
-    expect(manifest.backups.every((b) => typeof b.after === 'string')).toBe(true);
     const extra = extraCrioContainer(node.graph, node.run, 60);
-    const refused = await cli(['rollback', node.planFile]);
-    expect(refused.code).toBe(2);
-    expect(refused.err).toContain('STORE_CHANGED');
-    expect(refused.err).toContain(`container ${extra.id}`);
-    expect(refused.err).toContain('recorded since apply');
-    expect(await prints(node.files)).not.toEqual(before);
-    const forced = await cli(['rollback', node.planFile, '--force', '--json']);
-    expect(forced.code).toBe(0);
-    const out = JSON.parse(forced.out) as { summary: { restored: number; lost: string[] } };
-    expect(out.summary.restored).toBe(node.files.length);
-    expect(out.summary.lost).toEqual([expect.stringContaining(`container ${extra.id}`)]);
+    const extraFiles = ['graph', 'run'].map((r) =>
+      join(dir, 'rollback-added', r, 'overlay-containers', extra.id, 'userdata', 'config.json'),
+    );
+    const extraPrints = await prints(extraFiles);
+    const rolled = await cli(['rollback', node.planFile, '--json']);
+    expect(rolled.err).toBe('');
+    expect(rolled.code).toBe(0);
+    const out = JSON.parse(rolled.out) as { summary: { restored: number; lost: string[] } };
+    expect(out.summary).toMatchObject({ restored: node.fixtures.length, lost: [] });
     expect(await prints(node.files)).toEqual(before);
+    expect(await prints(extraFiles)).toEqual(extraPrints);
   });
 
-  it('CRI-O: a record changed since apply is refused; an untouched store rolls back without --force', async () => {
+  it('CRI-O: a record changed again since apply is refused naming it, writing nothing; --force puts it back', async () => {
     const node = await crioNode('rollback-changed');
+    const before = await prints(node.files);
     expect((await cli(['apply', node.planFile])).code).toBe(0);
     const f = node.files[2]!;
     const applied = readFileSync(f, 'utf8');
     writeFileSync(f, applied.replace('"/app"', '"/app3"'));
+    const now = await prints(node.files);
     const refused = await cli(['rollback', node.planFile]);
     expect(refused.code).toBe(2);
-    expect(refused.err).toContain(`the changes to container ${node.fixtures[1]!.id}`);
-    writeFileSync(f, applied);
-    expect((await cli(['rollback', node.planFile])).code).toBe(0);
+    expect(refused.err).toContain('STORE_CHANGED');
+    expect(refused.err).toContain(`record ${node.fixtures[1]!.id}`);
+    expect(refused.err).toContain('changed again since apply');
+    expect(await prints(node.files)).toEqual(now);
+    const forced = await cli(['rollback', node.planFile, '--force', '--json']);
+    expect(forced.code).toBe(0);
+    const out = JSON.parse(forced.out) as { summary: { lost: string[] } };
+    expect(out.summary.lost).toEqual([expect.stringContaining(node.fixtures[1]!.id)]);
+    expect(await prints(node.files)).toEqual(before);
   });
 
-  it('containerd: a container recorded in meta.db since apply is named; forced, it is listed as lost', async () => {
+  it('containerd: a container recorded in meta.db since apply is kept; the rewritten records come back', async () => {
     const pods = Array.from({ length: 3 }, (_, i) => fixturePod(i));
     const fixtures = fixtureContainers(pods, '1.30');
     const root = join(dir, 'ctd-rollback');
     const db = writeContainerd(root, fixtures);
-    const original = await fingerprintFile(db);
+    const store = new ContainerdStore({ root });
+    const original = await store.list();
     const plan = await planNodeUpgrade({
       pods,
       from: '1.30',
@@ -224,36 +229,34 @@ describe('rollback refuses a store that changed since apply', () => {
     });
     const backupDir = join(root, 'backup');
     await applyNodePlan(plan, { backupDir });
-    const extra = fixtureContainers([fixturePod(70)], '1.30', 70)[0]!;
-    const applied = readFileSync(db);
-    // containerd recorded one more container since apply (the bolt builder writes the file anew).
-    writeContainerd(root, [...fixtures, extra]);
-    expect((await new ContainerdStore({ root }).list()).map((c) => c.containerId)).toContain(extra.id);
-    await expect(rollbackNodePlan(backupDir)).rejects.toMatchObject({
-      code: 'STORE_CHANGED',
-      message: expect.stringContaining(`container ${extra.id}`) as unknown,
-    });
-    const forced = await rollbackNodePlan(backupDir, { force: true });
-    expect(forced.lost.some((l) => l.includes(extra.id))).toBe(true);
-    expect(await fingerprintFile(db)).toBe(original);
-    // Untouched since apply: no --force needed.
-    writeFileSync(db, applied);
-    const plain = await rollbackNodePlan(backupDir);
-    expect(plain.lost).toEqual([]);
-    expect(await fingerprintFile(db)).toBe(original);
-  });
-
-  it('a manifest without the post-apply state (kubelet-hash 0.1.0) needs --force', async () => {
-    const node = await crioNode('old-manifest', 1);
-    expect((await cli(['apply', node.planFile])).code).toBe(0);
-    const path = join(`${node.planFile}.backup`, 'kubelet-hash-backup.json');
-    const m = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-    delete m.records;
-    writeFileSync(path, JSON.stringify(m));
-    const refused = await cli(['rollback', node.planFile]);
-    expect(refused.code).toBe(2);
-    expect(refused.err).toContain('no post-apply state');
-    expect((await cli(['rollback', node.planFile, '--force'])).code).toBe(0);
+    const applied = await store.list();
+    // Since apply containerd recorded a container, pulled an image and used another namespace.
+    const extra = criRecord(fixtureContainers([fixturePod(70)], '1.30', 70)[0]!);
+    const tree = readBoltTree(db);
+    const { id: extraId, ...extraRecord } = extra;
+    bucketOf(tree, ['v1', 'k8s.io', 'containers'])[extraId] = extraRecord;
+    bucketOf(tree, ['v1', 'k8s.io', 'images'])['docker.io/library/busybox:latest'] = { target: { digest: 'sha256:1' } };
+    bucketOf(tree, ['v1', 'moby', 'containers'])['other'] = { image: 'x' };
+    writeBoltFile(db, tree, { freelist: 'none' });
+    const changed = readBoltTree(db);
+    const report = await rollbackNodePlan(plan, { backupDir });
+    expect(report).toMatchObject({ lost: [], unchanged: [] });
+    expect(report.restored.map((r) => r.containerId)).toEqual(original.map((c) => c.containerId));
+    // The rewritten records are as before apply; every other key is as it was just before rollback.
+    const after = await store.list();
+    expect(after.filter((c) => c.containerId !== extraId).map((c) => c.fingerprint)).toEqual(
+      original.map((c) => c.fingerprint),
+    );
+    const expected = readBoltTree(db);
+    for (const c of original)
+      bucketOf(changed, ['v1', 'k8s.io', 'containers', c.containerId, 'extensions'])[
+        'io.cri-containerd.container.metadata'
+      ] = bucketOf(expected, ['v1', 'k8s.io', 'containers', c.containerId, 'extensions'])[
+        'io.cri-containerd.container.metadata'
+      ]!;
+    expect(expected).toEqual(changed);
+    expectRealBboltAgrees(db);
+    expect(applied).not.toEqual(original);
   });
 });
 
@@ -271,8 +274,8 @@ describe.runIf(isRoot)('mode and owner are kept by apply and restored by rollbac
     }
     expect((await cli(['apply', node.planFile])).code).toBe(0);
     for (const f of node.files) expect(own(f)).toEqual({ mode: 0o640, uid: 7, gid: 8 });
-    // Whatever happened to them since, rollback puts back the mode and owner they had.
-    for (const f of node.files) chmodSync(f, 0o600);
+    // Rollback keeps the mode and owner the store's file has, without set-id bits (never one a backup names).
+    for (const f of node.files) chmodSync(f, 0o4640);
     expect((await cli(['rollback', node.planFile])).code).toBe(0);
     for (const f of node.files) expect(own(f)).toEqual({ mode: 0o640, uid: 7, gid: 8 });
   });
@@ -292,7 +295,7 @@ describe.runIf(isRoot)('mode and owner are kept by apply and restored by rollbac
     const backupDir = join(root, 'backup');
     await applyNodePlan(plan, { backupDir });
     expect(own(db)).toEqual({ mode: 0o644, uid: 123, gid: 456 });
-    await rollbackNodePlan(backupDir);
+    await rollbackNodePlan(plan, { backupDir });
     expect(own(db)).toEqual({ mode: 0o644, uid: 123, gid: 456 });
   });
 
@@ -312,18 +315,15 @@ describe.runIf(isRoot)('mode and owner are kept by apply and restored by rollbac
     writeFileSync(daemonConfig, '{"live-restore":true}');
     const store = new DockerStore({ root, daemonConfig });
     const [c] = await store.list();
-    const report = await store.apply(
+    let backups: RecordBackup[] = [];
+    await store.apply(
       [{ containerId: id, fingerprint: c!.fingerprint, change: { from: { hash: c!.hash! }, to: { hash: '5eed' } } }],
-      { backupDir: join(root, 'backup'), planned: [{ containerId: id, fingerprint: c!.fingerprint }] },
+      { beforeWrite: (b) => (backups = b), planned: [{ containerId: id, fingerprint: c!.fingerprint }] },
     );
     expect(own(file)).toEqual({ mode: 0o600, uid: 9, gid: 10 });
-    expect(report.backups[0]).toMatchObject({ mode: 0o600, uid: 9, gid: 10 });
-    chownSync(file, 0, 0);
-    chmodSync(file, 0o644);
-    await store.restore(report.backups, {
-      records: [{ containerId: id, fingerprint: c!.fingerprint, after: report.after![0]!.fingerprint }],
-    });
-    expect(own(file)).toEqual({ mode: 0o600, uid: 9, gid: 10 });
+    chmodSync(file, 0o6640);
+    await store.restoreRecords(backups);
+    expect(own(file)).toEqual({ mode: 0o640, uid: 9, gid: 10 });
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
 });

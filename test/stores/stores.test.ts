@@ -16,7 +16,7 @@ import {
   containerdMetaDbPath,
   fingerprintFile,
 } from '../../src/stores/index.js';
-import { restoreBackups } from '../../src/stores/files.js';
+import type { RecordBackup } from '../../src/stores/index.js';
 import { checkBoltFile } from '../../src/bbolt/index.js';
 import { fixtureContainers, fixturePod } from '../support/cri-fixtures.js';
 import { writeContainerdNode } from '../support/node-fixture.js';
@@ -95,9 +95,11 @@ describe('CRI-O store (fixtures in its on-disk format)', () => {
       fingerprint: list.find((c) => c.containerId === f.id)!.fingerprint,
       change: { from: { hash: f.hash }, to: { hash: hashContainer(f.container, { kubeletVersion: '1.31' }) } },
     }));
-    const report = await store.apply(rewrites, { backupDir: join(dir, 'crio-backup') });
+    let backups: RecordBackup[] = [];
+    const report = await store.apply(rewrites, { beforeWrite: (b) => (backups = b) });
     expect(report.changed).toHaveLength(2);
-    expect(report.backups).toHaveLength(4);
+    // Both copies of each record, as they were.
+    expect(backups.map((b) => b.values.length)).toEqual([2, 2]);
     for (const [file, old] of before) {
       const now = readFileSync(file, 'utf8');
       const r = rewrites.find((x) => file.includes(x.containerId));
@@ -121,8 +123,15 @@ describe('CRI-O store (fixtures in its on-disk format)', () => {
     // applying the same plan again is refused: the records changed
     await expect(store.apply(rewrites)).rejects.toMatchObject({ code: 'STORE_CHANGED' });
 
-    await restoreBackups(report.backups);
+    const restored = await store.restoreRecords(backups);
+    expect(restored.restored.map((r) => r.containerId)).toEqual(rewrites.map((r) => r.containerId));
     expect(await Promise.all(files.map((f) => fingerprintFile(f)))).toEqual(originalPrints);
+    // Again: every record holds its pre-apply bytes already, nothing is written.
+    expect(await store.restoreRecords(backups)).toEqual({
+      restored: [],
+      unchanged: rewrites.map((r) => r.containerId),
+      lost: [],
+    });
   });
 
   it('refuses while a crio process runs, writing nothing', async () => {
@@ -187,7 +196,8 @@ describe('docker store (config.v2.json fixture)', () => {
       expect(store.apply(rw)).rejects.toMatchObject({ code: 'RUNTIME_RUNNING' }),
     );
     expect(readFileSync(file, 'utf8')).toBe(text);
-    const report = await store.apply(rw, { backupDir: join(dir, 'docker-backup') });
+    let backups: RecordBackup[] = [];
+    const report = await store.apply(rw, { beforeWrite: (b) => (backups = b) });
     expect(report.changed).toHaveLength(1);
     expect(readFileSync(file, 'utf8')).toBe(
       text.replace(
@@ -196,13 +206,13 @@ describe('docker store (config.v2.json fixture)', () => {
       ),
     );
     expect((await store.list())[0]!.hash).toBe('5eed');
-    await restoreBackups(report.backups);
+    await store.restoreRecords(backups);
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
 });
 
 describe('containerd store on a NoFreelistSync meta.db (containerd 1.7+ style)', () => {
-  it('lists, applies in one transaction, and rolls back to the original bytes', async () => {
+  it('lists, applies in one transaction, and rolls back to the original records', async () => {
     const root = join(dir, 'containerd');
     const many = fixtureContainers(
       Array.from({ length: 60 }, (_, i) => fixturePod(i)),
@@ -223,7 +233,8 @@ describe('containerd store on a NoFreelistSync meta.db (containerd 1.7+ style)',
     const dry = await store.apply(rewrites, { dryRun: true });
     expect(dry.dryRun).toBe(true);
     expect(await fingerprintFile(db)).toBe(original);
-    const report = await store.apply(rewrites, { backupDir: join(dir, 'ctd-backup') });
+    let backups: RecordBackup[] = [];
+    const report = await store.apply(rewrites, { beforeWrite: (b) => (backups = b) });
     expect(report.changed).toHaveLength(many.length);
     expect(checkBoltFile(db)).toMatchObject({ faults: [], syncedFreelist: false });
     const after = new Map((await store.list()).map((c) => [c.containerId, c.hash]));
@@ -231,8 +242,10 @@ describe('containerd store on a NoFreelistSync meta.db (containerd 1.7+ style)',
     // Real bbolt reads exactly the new hashes.
     expectRealBboltAgrees(db, { hashes: Object.fromEntries(rewrites.map((r) => [r.containerId, r.change.to.hash])) });
     await expect(store.apply(rewrites)).rejects.toMatchObject({ code: 'STORE_CHANGED' });
-    await restoreBackups(report.backups);
-    expect(await fingerprintFile(db)).toBe(original);
+    const restored = await store.restoreRecords(backups);
+    expect(restored.restored).toHaveLength(many.length);
+    // Every record is byte for byte as before (the file itself is a newer transaction).
+    expect((await store.list()).map((c) => c.fingerprint)).toEqual(list.map((c) => c.fingerprint));
     expectRealBboltAgrees(db, { hashes: oldHashes });
   });
 });

@@ -24,6 +24,7 @@ import {
 } from '../../src/upgrade/index.js';
 import type { HashChange } from '../../src/runtime-records/index.js';
 import { OptionError, StoreError } from '../../src/errors.js';
+import { planDigest } from '../../src/upgrade/rollback-point.js';
 import { fixtureContainers, fixturePod } from '../support/cri-fixtures.js';
 import { writeCrioNode } from '../support/crio-fixtures.js';
 
@@ -343,22 +344,42 @@ describe('planUpgrade and rollback name the JSON path of bad input', () => {
     ).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', path: ['input', 'pods', 0, 'metadata', 'name'] }));
   });
 
-  it('a backup manifest that is not one', async () => {
+  it('a rollback manifest that is not one', async () => {
     const backup = join(dir, 'backup');
-    const manifest = join(backup, 'kubelet-hash-backup.json');
-    mkdirSync(backup, { recursive: true });
+    const plan = parseNodePlan(
+      JSON.stringify({
+        kind: 'kubelet-hash/upgrade-plan',
+        version: 1,
+        from: '1.30',
+        to: '1.31',
+        store: { runtime: 'docker', root: '/var/lib/docker' },
+        counts: { keep: 0, rewrite: 0, 'will-restart': 0, unknown: 0 },
+        entries: [],
+      }),
+    );
+    const point = join(backup, `${planDigest(plan).slice(0, 16)}-20261204T190000000Z`);
+    const manifest = join(point, 'kubelet-hash-backup.json');
+    mkdirSync(point, { recursive: true, mode: 0o700 });
     const body = {
-      kind: 'kubelet-hash/backup',
-      version: 1,
-      plan: '0123456789abcdef',
-      store: { runtime: 'docker', root: '/var/lib/docker' },
-      backups: [{ original: '/a', backup: '/b', fingerprint: 7 }],
+      kind: 'kubelet-hash/rollback-point',
+      version: 2,
+      plan: planDigest(plan),
+      node: 'n',
+      store: plan.store,
+      storeIdentity: '1:2',
+      created: '2026-12-04T19:00:00.000Z',
+      before: [],
+      after: [],
+      records: [{ containerId: 'c', location: '/a', fingerprint: 7, after: 'x', values: [] }],
     };
-    writeFileSync(manifest, JSON.stringify(body));
-    const refused = await rollbackNodePlan(backup).catch((e: unknown) => e);
+    writeFileSync(manifest, JSON.stringify(body), { mode: 0o600 });
+    const refused = await rollbackNodePlan(plan, { backupDir: backup }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(StoreError);
-    expect(refused).toMatchObject({ code: 'STORE_CORRUPT', path: ['backups', 0, 'fingerprint'] });
+    expect(refused).toMatchObject({ code: 'STORE_CORRUPT', path: ['records', 0, 'fingerprint'] });
     writeFileSync(manifest, '{ not json');
-    expect(await rollbackNodePlan(backup).catch((e: unknown) => e)).toMatchObject({ code: 'STORE_CORRUPT', path: [] });
+    expect(await rollbackNodePlan(plan, { backupDir: backup }).catch((e: unknown) => e)).toMatchObject({
+      code: 'STORE_CORRUPT',
+      path: [],
+    });
   });
 });

@@ -15,15 +15,14 @@ import { commitUpdates, type BoltUpdate } from '../../bbolt/write.js';
 import { lockFile } from '../../bbolt/lock.js';
 import { primarySite, type RecordContainer } from '../../runtime-records/index.js';
 import { checkHashChange, rewriteLocated } from '../../runtime-records/index.js';
-import { backupFiles, restoreBackups } from '../files.js';
-import { fingerprinter, fingerprintFile } from '../fingerprint.js';
-import { checkRestore } from '../restore-check.js';
+import { fingerprinter } from '../fingerprint.js';
+import { checkRestored, planRestore, type CurrentRecord } from '../restore-check.js';
 import { afterApply } from '../store-state.js';
 import { appliedState, reversedChange } from '../applied-state.js';
 import type {
   ApplyOptions,
   ApplyReport,
-  BackupEntry,
+  RecordBackup,
   RecordStore,
   RestoreOptions,
   RestoreReport,
@@ -263,7 +262,7 @@ export class ContainerdStore implements RecordStore {
         );
       }
       // Verify every record and compute every new value before the first byte is written.
-      const values = new Map<string, { old: string; value: Buffer }>();
+      const values = new Map<string, { old: string; value: Buffer; before: Buffer }>();
       const reader = BoltFile.open(this.dbPath);
       try {
         // Under the lock: the whole namespace must be as planned (or as this plan's apply left it),
@@ -278,12 +277,13 @@ export class ContainerdStore implements RecordStore {
             this.dbPath,
           );
           if (state === 'applied')
-            return { changed: [], backups: [], dryRun: options.dryRun === true, alreadyApplied: true, timings };
+            return { changed: [], dryRun: options.dryRun === true, alreadyApplied: true, timings };
         }
         options.checkView?.();
         for (const { id, raw } of this.records(reader)) {
           const r = byId.get(id);
-          if (r) values.set(id, { old: r.fingerprint, value: this.rewritten(r, raw, fp) });
+          // `raw` is a view of the page: the backup keeps a copy.
+          if (r) values.set(id, { old: r.fingerprint, value: this.rewritten(r, raw, fp), before: Buffer.from(raw) });
         }
       } finally {
         reader.close();
@@ -312,11 +312,23 @@ export class ContainerdStore implements RecordStore {
         ? afterApply(options.planned, new Map([...values].map(([id, v]) => [id, fp(v.value)])))
         : undefined;
       lap('verify');
-      if (options.dryRun) return { changed, backups: [], dryRun: true, timings, ...(after ? { after } : {}) };
+      if (options.dryRun) return { changed, dryRun: true, timings, ...(after ? { after } : {}) };
 
-      const backups = options.backupDir !== undefined ? await backupFiles(options.backupDir, [this.dbPath]) : [];
-      lap('backup');
+      const names = new Map((options.planned ?? []).map((p) => [p.containerId, p.name]));
+      const backups: RecordBackup[] = rewrites.map((r) => {
+        const v = values.get(r.containerId);
+        const name = names.get(r.containerId);
+        return {
+          containerId: r.containerId,
+          ...(name !== undefined ? { name } : {}),
+          location: this.location(r.containerId),
+          fingerprint: r.fingerprint,
+          after: v ? fp(v.value) : r.fingerprint,
+          values: v ? [v.before] : [],
+        };
+      });
       options.beforeWrite?.(backups, after ?? []);
+      lap('backup');
       const updates: BoltUpdate[] = rewrites.map((r) => ({
         bucket: this.bucketPath(r.containerId),
         key: EXTENSION_KEY,
@@ -376,11 +388,8 @@ export class ContainerdStore implements RecordStore {
         }
         lap('checkAfter');
       }
-      // The file as apply left it: rollback refuses one that changed since (unless forced).
-      const now = backups.length > 0 ? await fingerprintFile(this.dbPath) : undefined;
       return {
         changed,
-        backups: backups.map((b) => (now !== undefined ? { ...b, after: now } : b)),
         dryRun: false,
         timings,
         ...(after ? { after } : {}),
@@ -390,11 +399,78 @@ export class ContainerdStore implements RecordStore {
     }
   }
 
-  async restore(backups: readonly BackupEntry[], options: RestoreOptions = {}): Promise<RestoreReport> {
+  /** The namespace's records now: fingerprint and location by container id. */
+  private current(fp: (b: Uint8Array) => string): Map<string, CurrentRecord> {
+    const reader = BoltFile.open(this.dbPath);
+    try {
+      const out = new Map<string, CurrentRecord>();
+      for (const { id, raw } of this.records(reader))
+        out.set(id, { fingerprint: fp(raw), location: this.location(id) });
+      return out;
+    } finally {
+      reader.close();
+    }
+  }
+
+  /**
+   * Puts the records back in ONE bbolt transaction under the file lock, replacing only their
+   * extension values: every other key (other records, images, other namespaces, leases) stays as
+   * it is now. Each record is compared again inside the transaction.
+   */
+  async restoreRecords(records: readonly RecordBackup[], options: RestoreOptions = {}): Promise<RestoreReport> {
+    const fp = await fingerprinter();
     const lock = await lockFile(this.dbPath);
     try {
-      const check = await checkRestore(backups, () => this.list(), options);
-      return { restored: await restoreBackups(backups), ...check };
+      const before = checkBoltFile(this.dbPath);
+      if (before.faults.length > 0)
+        throw new StoreError(
+          'STORE_CORRUPT',
+          [],
+          `${this.dbPath} to pass its checks before the restore`,
+          before.faults.slice(0, 5).join('; '),
+          this.dbPath,
+        );
+      const todo = planRestore(records, this.current(fp), fp, options.force === true, this.dbPath);
+      if (todo.write.length > 0) {
+        const now = this.current(fp);
+        const updates: BoltUpdate[] = todo.write.map((r) => ({
+          bucket: this.bucketPath(r.containerId),
+          key: EXTENSION_KEY,
+          update: (old: Buffer): Uint8Array => {
+            if (fp(old) !== now.get(r.containerId)?.fingerprint)
+              throw new StoreError(
+                'STORE_CHANGED',
+                [],
+                `record ${r.containerId} unchanged during the restore`,
+                'it changed',
+                this.location(r.containerId),
+              );
+            return Buffer.concat(r.values);
+          },
+        }));
+        const file = BoltFile.open(this.dbPath, true);
+        try {
+          commitUpdates(file, updates);
+        } finally {
+          file.close();
+        }
+        const after = checkBoltFile(this.dbPath);
+        if (after.faults.length > 0)
+          throw new StoreError(
+            'STORE_CORRUPT',
+            [],
+            `${this.dbPath} to pass its checks after the restore`,
+            after.faults.slice(0, 5).join('; '),
+            this.dbPath,
+          );
+      }
+      // A restore is done only once every record reads back as it was before apply.
+      checkRestored(records, this.current(fp));
+      return {
+        restored: todo.write.map((r) => ({ containerId: r.containerId, location: this.location(r.containerId) })),
+        unchanged: todo.unchanged,
+        lost: todo.lost,
+      };
     } finally {
       await lock.release();
     }
