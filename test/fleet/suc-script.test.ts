@@ -171,6 +171,8 @@ describe('the system-upgrade-controller Plan: units and flags per runtime', () =
         'suc',
         '--swap-command',
         'true',
+        '--image',
+        `registry.example/kubelet-hash@sha256:${'5e'.repeat(32)}`,
         '--json',
       ]);
       expect(r.err).toBe('');

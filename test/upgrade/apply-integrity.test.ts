@@ -4,7 +4,7 @@
  * must be those the plan read, a plan already applied is said so (exit 0, nothing written), and
  * plans and reports carry an audit stamp.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -234,10 +234,13 @@ describe('apply writes to the store the plan saw: pod sandboxes too', () => {
 describe('apply is idempotent, and leaves an audit trail', () => {
   it('CRI-O: re-applying an applied plan says already applied, exit 0, writing nothing', async () => {
     const node = await crioNode('again');
-    const first = await cli(['apply', node.planFile]);
+    const first = await cli(['apply', node.planFile, '--json']);
     expect(first.code).toBe(0);
     const after = await prints(node.files);
-    const manifest = readFileSync(`${node.planFile}.backup/kubelet-hash-backup.json`, 'utf8');
+    // The rollback point this apply wrote: a second apply must neither touch it nor make another.
+    const manifestFile = (JSON.parse(first.out) as { summary: { manifest: string } }).summary.manifest;
+    const manifest = readFileSync(manifestFile, 'utf8');
+    const points = readdirSync(`${node.planFile}.backup`);
     const again = await cli(['apply', node.planFile]);
     expect(again.err).toBe('');
     expect(again.code).toBe(0);
@@ -245,7 +248,8 @@ describe('apply is idempotent, and leaves an audit trail', () => {
       `# already applied: the ${node.fixtures.length} rewrites of ${node.planFile} are in the store`,
     );
     expect(await prints(node.files)).toEqual(after);
-    expect(readFileSync(`${node.planFile}.backup/kubelet-hash-backup.json`, 'utf8')).toBe(manifest);
+    expect(readFileSync(manifestFile, 'utf8')).toBe(manifest);
+    expect(readdirSync(`${node.planFile}.backup`)).toEqual(points);
     const json = JSON.parse((await cli(['apply', node.planFile, '--json'])).out) as {
       summary: Record<string, unknown>;
     };

@@ -356,7 +356,22 @@ async function runSequence(
       );
       const rw = rewritesOf(p);
       count(`apply ${result.ok ? 'ok' : hooks ? 'crashed' : 'refused'}`);
-      if (result.ok) {
+      if (result.ok && result.r.alreadyApplied === true) {
+        // "Already applied" (exit 0, nothing written) only over a store that is what the plan makes
+        // of the records it read: every rewrite holds its new hash, every other record as planned.
+        unchanged('apply already applied');
+        const now = await hashesNow();
+        for (const r of rw) expect({ where, id: r.id, hash: now[r.id] }).toEqual({ where, id: r.id, hash: r.to });
+        const rewritten = new Set(rw.map((r) => r.id));
+        const others = p.entries.flatMap((e) =>
+          e.containerId !== undefined && !rewritten.has(e.containerId) ? [[e.containerId, e.fingerprint]] : [],
+        );
+        for (const [id, f] of others)
+          expect({ where, id, print: recordsBefore.get(id!) }).toEqual({ where, id, print: f });
+        expect({ where, records: recordsBefore.size }).toEqual({ where, records: others.length + rw.length });
+        expect(result.r.manifest).toBeUndefined();
+        count('apply already applied');
+      } else if (result.ok) {
         // Never exit 0 over a store that is not what the plan read.
         expect({ where, asPlanned: asPlanned(p) }).toEqual({ where, asPlanned: true });
         onlyRecords(

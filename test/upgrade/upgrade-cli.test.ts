@@ -109,7 +109,7 @@ describe('kubelet-hash plan / apply / verify / rollback (CRI-O files)', () => {
     expect(await prints()).not.toEqual(original);
     const back = await cli(['rollback', planFile]);
     expect(back.code).toBe(0);
-    expect(back.out).toContain(`# restored ${files.length} files`);
+    expect(back.out).toContain(`# restored ${fixtures.length} records, each read back as it was before apply`);
     expect(await prints()).toEqual(original);
   });
 
