@@ -231,7 +231,7 @@ export type GateChanges = Readonly<Partial<Record<GateName, FeatureGateInfo | ty
 
 /**
  * The upstream commits a release's model was read from. The tag is `kubernetes-<version>.0` unless
- * `tag` names another one (1.37: `v0.37.0-beta.0`, the `.0` tags being unavailable); `note` says why.
+ * `tag` names another one (1.37: `v0.37.0`, the `kubernetes-1.37.0` tags being unavailable); `note` says why.
  */
 export interface ReleaseSources {
   api: { commit: string; date: string };

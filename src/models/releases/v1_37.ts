@@ -1,16 +1,24 @@
-// 1.37 (read from v0.37.0-beta.0) changes nothing the container hash can see: embedded structs are
-// tagged `json:""` instead of `json:",inline"`, which encoding/json reads the same way (promoted).
+// 1.37 (read from v0.37.0, the module the kubernetes v1.37.x staging tree publishes; v0.37.2 declares
+// the same core/v1 types) changes nothing the container hash can see (1.37 hashes only name and
+// image), but three fields reach the closure, so decoding and validation change:
+// VolumeMount.BindMountOptions (after SubPathExpr, alpha behind VolumeBindMountOptions),
+// HTTPGetAction.Protocol (after HTTPHeaders) and GRPCAction.Mode (after Service), the last two
+// pointers to the new string types HTTPProtocol and GRPCProbeMode. Embedded structs are tagged
+// `json:""` instead of `json:",inline"`, which encoding/json reads the same way (promoted).
 // The SidecarContainers gate is removed (sidecars are always on).
-import { REMOVED, embed, replaceField } from '../dsl.js';
+import { REMOVED, addField, addType, embed, field, named, replaceField } from '../dsl.js';
 import type { ReleaseDelta } from '../dsl.js';
 
 export const v1_37: ReleaseDelta = {
   version: '1.37',
   source: {
-    api: { commit: '1c293eaf810b123325bc7d2c0b9682ff8806aaee', date: '2026-07-21' },
-    apimachinery: { commit: '63a9f3d1b8dd467b263aedd41b99e58da6c015a3', date: '2026-07-21' },
-    tag: 'v0.37.0-beta.0',
-    note: 'the kubernetes-1.37.0 tag was not available; beta.0 is after the 1.37 code freeze',
+    api: { commit: 'unknown', date: '2026-08-26' },
+    apimachinery: { commit: 'unknown', date: '2026-08-26' },
+    tag: 'v0.37.0',
+    note:
+      'the kubernetes-1.37.0 tag was not available; read from the Go module proxy v0.37.0 ' +
+      '(k8s.io/api 2026-08-26T19:50:43Z, k8s.io/apimachinery 2026-08-26T19:51:54Z), which records no commit; ' +
+      'v0.37.2 declares the same core/v1 types',
   },
   kubelet: { featureGates: { SidecarContainers: REMOVED } },
   changes: [
@@ -19,5 +27,14 @@ export const v1_37: ReleaseDelta = {
     replaceField('v1.SecretEnvSource', embed('v1.LocalObjectReference')),
     replaceField('v1.ConfigMapKeySelector', embed('v1.LocalObjectReference')),
     replaceField('v1.SecretKeySelector', embed('v1.LocalObjectReference')),
+    addField('v1.VolumeMount', field('BindMountOptions', '[]string', 'bindMountOptions,omitempty'), {
+      after: 'SubPathExpr',
+    }),
+    addField('v1.HTTPGetAction', field('Protocol', '*v1.HTTPProtocol', 'protocol,omitempty'), {
+      after: 'HTTPHeaders',
+    }),
+    addField('v1.GRPCAction', field('Mode', '*v1.GRPCProbeMode', 'mode,omitempty'), { after: 'Service' }),
+    addType(named('v1.HTTPProtocol', 'string')),
+    addType(named('v1.GRPCProbeMode', 'string')),
   ],
 };
