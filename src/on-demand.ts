@@ -80,6 +80,7 @@ export type ZodApi = ZodModule['z'];
  * A zod schema built on first use and kept: `const schema = lazySchema((z) => z.object({ … }))`,
  * then `schema()` where it is parsed. Building schemas at module level would load zod at import.
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function lazySchema<T>(build: (z: ZodApi) => T): () => T {
   let built: T | undefined;
   return () => (built ??= build(zodNow().z));
