@@ -189,13 +189,21 @@ const unreachable = (socket: string, detail: string): StoreError =>
 export async function listCriContainers(socket: string, timeoutMs = 10_000): Promise<CriListing> {
   const deadline = Date.now() + timeoutMs;
   for (const version of VERSIONS) {
-    const answer = await callUnary(socket, `/runtime.${version}.RuntimeService/ListContainers`, EMPTY_REQUEST, deadline);
+    const answer = await callUnary(
+      socket,
+      `/runtime.${version}.RuntimeService/ListContainers`,
+      EMPTY_REQUEST,
+      deadline,
+    );
     if ('message' in answer) {
       try {
         return { version, containers: decodeListContainersResponse(answer.message) };
       } catch (e) {
         if (e instanceof WireError)
-          throw unreachable(socket, `its ${version} ListContainers answer is not a ListContainersResponse: ${e.message}`);
+          throw unreachable(
+            socket,
+            `its ${version} ListContainers answer is not a ListContainersResponse: ${e.message}`,
+          );
         throw e;
       }
     }

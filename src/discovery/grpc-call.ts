@@ -71,6 +71,20 @@ function statusOf(headers: IncomingHttpHeaders): { status: number; details: stri
   return { status: Number.isInteger(status) ? status : UNKNOWN, details };
 }
 
+/** What a closed stream answered: its message, or the status that says why there is none. */
+function outcomeOf(
+  httpStatus: number,
+  status: { status: number; details: string } | undefined,
+  body: Uint8Array,
+): UnaryAnswer {
+  if (httpStatus !== 200)
+    return { status: httpStatus === 0 ? UNAVAILABLE : UNKNOWN, details: `HTTP status ${httpStatus}` };
+  if (status === undefined) return { status: INTERNAL, details: 'the answer ended without grpc-status' };
+  if (status.status !== 0) return status;
+  const message = unframeMessage(body);
+  return typeof message === 'string' ? { status: INTERNAL, details: message } : { message };
+}
+
 /**
  * Calls `path` on the gRPC server listening on `socket` with the serialised `request`, waiting
  * until `deadline` (ms since the epoch). Never throws: a socket that does not answer is UNAVAILABLE,
@@ -78,21 +92,24 @@ function statusOf(headers: IncomingHttpHeaders): { status: number; details: stri
  */
 export function callUnary(socket: string, path: string, request: Uint8Array, deadline: number): Promise<UnaryAnswer> {
   return new Promise((resolve) => {
-    let session: ClientHttp2Session | undefined;
+    const session: ClientHttp2Session = connectHttp2('http://localhost', {
+      createConnection: () => connectSocket(socket),
+    });
     let settled = false;
     const finish = (answer: UnaryAnswer): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      session?.destroy();
+      session.destroy();
       resolve(answer);
     };
     const timer = setTimeout(
       () => finish({ status: DEADLINE_EXCEEDED, details: 'Deadline exceeded' }),
       Math.max(0, deadline - Date.now()),
     );
-    session = connectHttp2('http://localhost', { createConnection: () => connectSocket(socket) });
-    session.on('error', (e: Error) => finish({ status: UNAVAILABLE, details: `No connection established: ${e.message}` }));
+    session.on('error', (e: Error) =>
+      finish({ status: UNAVAILABLE, details: `No connection established: ${e.message}` }),
+    );
     const stream = session.request({
       [constants.HTTP2_HEADER_METHOD]: 'POST',
       [constants.HTTP2_HEADER_PATH]: path,
@@ -107,18 +124,11 @@ export function callUnary(socket: string, path: string, request: Uint8Array, dea
       httpStatus = Number(headers[constants.HTTP2_HEADER_STATUS]);
       headerStatus = statusOf(headers);
     });
-    stream.on('trailers', (trailers) => (trailerStatus = statusOf(trailers)));
+    stream.on('trailers', (trailers: IncomingHttpHeaders) => (trailerStatus = statusOf(trailers)));
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('error', (e: Error) => finish({ status: UNAVAILABLE, details: e.message }));
     stream.on('close', () => {
-      const outcome = trailerStatus ?? headerStatus;
-      if (httpStatus !== 200)
-        return finish({ status: httpStatus === 0 ? UNAVAILABLE : UNKNOWN, details: `HTTP status ${httpStatus}` });
-      if (outcome === undefined) return finish({ status: INTERNAL, details: 'the answer ended without grpc-status' });
-      if (outcome.status !== 0) return finish(outcome);
-      const message = unframeMessage(Buffer.concat(chunks));
-      if (typeof message === 'string') return finish({ status: INTERNAL, details: message });
-      finish({ message });
+      finish(outcomeOf(httpStatus, trailerStatus ?? headerStatus, Buffer.concat(chunks)));
     });
     stream.end(frameMessage(request));
   });

@@ -4,21 +4,15 @@
  * release kills and recreates, and why. The running containers are assumed to have been created by
  * this same kubelet from the old spec; their runtime states come from `options.podStatus` when given.
  */
-import { lazySchema } from '../on-demand.js';
 import { formatHash } from '../hash/format.js';
 import type { ReleaseInfo } from '../registry/registry.js';
 import type { ChangedRule } from './changed-rule.js';
 import { decide, type PodRestartPolicy } from './decide.js';
-import {
-  resolveRuleOptions,
-  ruleOptionsSchema,
-  type FeatureGates,
-  type ResolvedGates,
-  type StoredHashReading,
-} from './options.js';
+import { resolveRuleOptionFields, type FeatureGates, type ResolvedGates, type StoredHashReading } from './options.js';
 import { containerRole, type ContainerRole } from './container-role.js';
 import { hashesFor, type ReleaseHashes } from '../hash/hashes-for.js';
 import type { HashOptions } from '../hash/options.js';
+import type { PodInput } from '../pod/input-types.js';
 import { findPodSpec, locateContainers, type ContainerList, type LocatedContainer } from '../pod/locate.js';
 import { diffGoValues } from '../go/value-diff.js';
 import { isPlainObject } from '../decode/input.js';
@@ -155,8 +149,6 @@ export interface RestartPrediction {
   podReason?: string;
 }
 
-const optionsSchema = lazySchema((z) => ruleOptionsSchema().extend({ podStatus: z.unknown().optional() }));
-
 /**
  * Compares the containers of `oldPodSpec` and `newPodSpec` (Pods, pod specs, or workloads with a
  * pod template), matched by list and name. This is an in-place update as OpenKruise does it: the
@@ -182,11 +174,15 @@ const optionsSchema = lazySchema((z) => ruleOptionsSchema().extend({ podStatus: 
  * @group Kubelet decisions
  */
 export function predictRestarts(
-  oldPodSpec: unknown,
-  newPodSpec: unknown,
+  oldPodSpec: PodInput,
+  newPodSpec: PodInput,
   options: PredictRestartsOptions,
 ): RestartPrediction {
-  const { opts, info, gates, toolchain } = resolveRuleOptions(optionsSchema(), options, '{ kubeletVersion: "1.31" }');
+  const { opts, info, gates, toolchain } = resolveRuleOptionFields(
+    { podStatus: 'unknown' },
+    options,
+    '{ kubeletVersion: "1.31" }',
+  );
   const before = locateContainers(oldPodSpec);
   const after = locateContainers(newPodSpec);
   // Every container checked as hashContainer checks one (decode, then name), the old spec first.
