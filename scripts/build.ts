@@ -3,7 +3,7 @@
  * declarations only) and checks the types; esbuild writes the JavaScript, bundled, because the ES
  * module loader pays for every file it resolves, reads and compiles: as 139 modules
  * `import('kubelet-hash')` cost about 160 ms over bare Node, almost all of it in the loader, and
- * bundled it costs a fraction of that (README "Start-up", `bench/start-up.ts`).
+ * bundled it costs a fraction of that (bench/README.md "Start-up", `bench/start-up.ts`).
  *
  * The three entries (`dist/index.js`, `dist/node.js`, the `dist/cli/main.js` bin) are one build
  * with code splitting, so `kubelet-hash` and `kubelet-hash/node` share one copy of every module

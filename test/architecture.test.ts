@@ -421,3 +421,17 @@ describe('the edges', () => {
     expect(bad).toEqual([]);
   });
 });
+
+describe('the root documents a newcomer reads', () => {
+  const bytes = (file: string): number => Buffer.byteLength(readFileSync(join(REPO, file), 'utf8'));
+
+  it('README.md is at most 12 KB and opens with the two setup commands', () => {
+    expect(bytes('README.md')).toBeLessThanOrEqual(12 * 1024);
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const firstBlock = /```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    expect(firstBlock.split('\n').map((l) => l.split('#')[0]!.trim())).toEqual(['npm ci && npm start', 'npm test', '']);
+    // What left the README lives on where it links to.
+    for (const target of ['bench/README.md', 'docs/development.md', 'docs/controllers.md', 'docs/node-agents.md'])
+      expect(readme, target).toContain(`](${target}`);
+  });
+});

@@ -36,7 +36,7 @@ export type GateValue = boolean | string;
 
 /**
  * Kubelet feature gates that change how the stored hashes are used. Only the gates in the
- * library's table are accepted (see README "Feature gates"): a kubelet refuses a gate name it does
+ * library's table are accepted (see docs/controllers.md "Feature gates"): a kubelet refuses a gate name it does
  * not know, and the library cannot tell whether a given release knows any other name, so it
  * refuses rather than guess (`UNKNOWN_FEATURE_GATE`). A setting the kubelet would refuse throws
  * {@link OptionError}.
