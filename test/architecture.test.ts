@@ -434,4 +434,23 @@ describe('the root documents a newcomer reads', () => {
     for (const target of ['bench/README.md', 'docs/development.md', 'docs/controllers.md', 'docs/node-agents.md'])
       expect(readme, target).toContain(`](${target}`);
   });
+
+  it('ARCHITECTURE.md is a map of at most 15 KB: one line per room, whose README.md is beside its code', () => {
+    expect(bytes('ARCHITECTURE.md')).toBeLessThanOrEqual(15 * 1024);
+    const map = readFileSync(join(REPO, 'ARCHITECTURE.md'), 'utf8');
+    const lines = [...map.matchAll(/^\| `src\/([\w-]+)\/` \|.*\[README\]\(src\/\1\/README\.md\) \|$/gm)].map(
+      (m) => m[1]!,
+    );
+    const rooms = readdirSync(join(REPO, 'src'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    // One line for every room, each with its README.
+    expect([...lines].sort()).toEqual([...rooms].sort());
+    for (const r of rooms) expect(bytes(`src/${r}/README.md`), r).toBeGreaterThan(100);
+  });
+
+  it('CHANGELOG.md starts at the first release: one entry', () => {
+    const changelog = readFileSync(join(REPO, 'CHANGELOG.md'), 'utf8');
+    expect([...changelog.matchAll(/^## \[/gm)]).toHaveLength(1);
+  });
 });
