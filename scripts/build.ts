@@ -3,7 +3,7 @@
  * declarations only) and checks the types; esbuild writes the JavaScript, bundled, because the ES
  * module loader pays for every file it resolves, reads and compiles: as 139 modules
  * `import('kubelet-hash')` cost about 160 ms over bare Node, almost all of it in the loader, and
- * bundled it costs a fraction of that (README "Start-up", `bench/start-up.ts`).
+ * bundled it costs a fraction of that (bench/README.md "Start-up", `bench/start-up.ts`).
  *
  * The three entries (`dist/index.js`, `dist/node.js`, the `dist/cli/main.js` bin) are one build
  * with code splitting, so `kubelet-hash` and `kubelet-hash/node` share one copy of every module
@@ -14,16 +14,37 @@
  * Usage: tsx scripts/build.ts   (also run by vitest's globalSetup, test/support/build-cli.ts)
  */
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { examplePodPlugin, toolVersionPlugin } from './bundle-plugins.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The published entries, as package.json `exports` and `bin` name them (under dist/). */
 export const DIST_ENTRIES = ['src/index.ts', 'src/node.ts', 'src/cli/main.ts'] as const;
+
+/**
+ * Writes every module-level `lazySchema(…)` out as pure (`/* @__PURE__ *\/`): in a chunk, modules
+ * are merged, so a controller's bundler can drop an unused schema (and zod with it) only by that
+ * mark (test/api/controller-bundle.test.ts). esbuild's `pure` option applies to global names only.
+ */
+function pureSchemasPlugin(): Plugin {
+  return {
+    // After the version and example plugins (the first onLoad that answers wins).
+    name: 'pure-schemas',
+    setup(b) {
+      b.onLoad({ filter: /src[\\/].*\.ts$/ }, ({ path }) => ({
+        contents: readFileSync(path, 'utf8').replace(
+          /^((?:export )?const [^\n]*?=\s*)lazySchema\(/gm,
+          '$1/* @__PURE__ */ lazySchema(',
+        ),
+        loader: 'ts',
+      }));
+    },
+  };
+}
 
 export async function buildDist(root = ROOT): Promise<void> {
   // A clean directory: a file left from an earlier layout would be packed and published.
@@ -44,11 +65,12 @@ export async function buildDist(root = ROOT): Promise<void> {
     // tsconfig.json's target: the same class-field and syntax semantics as the type-checked source.
     target: 'es2022',
     packages: 'external',
-    // Function and class names as written (stack traces, `new.target.name` of the error classes),
-    // not the suffixed names the bundler gives to two top-level functions of the same name.
-    keepNames: true,
+    // No keepNames: its `__name(f, "f")` after every function is a call a controller's bundler must
+    // keep, so nothing in a chunk could be dropped (predictRestarts bundled to 738 KB with zod and
+    // yaml). The public classes and functions keep their names anyway (only a clash renames, and
+    // test/api/controller-bundle.test.ts holds every export of the entries to its own name).
     logLevel: 'warning',
-    plugins: [toolVersionPlugin(root), examplePodPlugin(root)],
+    plugins: [toolVersionPlugin(root), examplePodPlugin(root), pureSchemasPlugin()],
   });
 }
 

@@ -527,7 +527,10 @@ export class StoreError extends KubeletHashError<CodesOf<'StoreError'>> {
   }
 
   override withPathPrefix(prefix: readonly JsonPathSegment[]): this {
-    return new StoreError(this.code, [...prefix, ...this.path], this.expected, this.detail, this.location) as this;
+    // Through this.constructor, not the class's own name: a class naming itself in its body is
+    // bundled as `class _StoreError`, and its errors would be named so.
+    const Same = this.constructor as typeof StoreError;
+    return new Same(this.code, [...prefix, ...this.path], this.expected, this.detail, this.location) as this;
   }
 
   /** {@link KubeletHashError.toJSON} with the store's `location` when known. */

@@ -74,6 +74,7 @@ export {
   type TokenMountOptions,
 } from './defaults/index.js';
 export { locateContainers, type LocatedContainer, type ContainerList } from './pod/locate.js';
+export type { ContainerFields, PodFields, PodInput } from './pod/input-types.js';
 export {
   readDocuments,
   manifestObjects,

@@ -32,11 +32,18 @@ interface ProcessWithBuiltins {
 const builtin = (globalThis as { process?: ProcessWithBuiltins }).process?.getBuiltinModule;
 const nodeRequire = builtin ? (builtin('node:module') as NodeModuleApi).createRequire(import.meta.url) : undefined;
 
-/** A runtime without a synchronous require: both start loading now, in the background. */
-const early: { zod?: ZodModule; yaml?: YamlModule } = {};
-if (nodeRequire === undefined) {
-  void import('zod').then((m) => (early.zod = m));
-  void import('yaml').then((m) => (early.yaml = m));
+/**
+ * A runtime without a synchronous require: both start loading now, in the background. Pure, so
+ * a bundle that never reads a schema or YAML drops this and carries neither package.
+ */
+const early = /* @__PURE__ */ startLoading();
+function startLoading(): { zod?: ZodModule; yaml?: YamlModule } {
+  const loaded: { zod?: ZodModule; yaml?: YamlModule } = {};
+  if (nodeRequire === undefined) {
+    void import('zod').then((m) => (loaded.zod = m));
+    void import('yaml').then((m) => (loaded.yaml = m));
+  }
+  return loaded;
 }
 
 let zodModule: ZodModule | undefined;

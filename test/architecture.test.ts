@@ -421,3 +421,36 @@ describe('the edges', () => {
     expect(bad).toEqual([]);
   });
 });
+
+describe('the root documents a newcomer reads', () => {
+  const bytes = (file: string): number => Buffer.byteLength(readFileSync(join(REPO, file), 'utf8'));
+
+  it('README.md is at most 12 KB and opens with the two setup commands', () => {
+    expect(bytes('README.md')).toBeLessThanOrEqual(12 * 1024);
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const firstBlock = /```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    expect(firstBlock.split('\n').map((l) => l.split('#')[0]!.trim())).toEqual(['npm ci && npm start', 'npm test', '']);
+    // What left the README lives on where it links to.
+    for (const target of ['bench/README.md', 'docs/development.md', 'docs/controllers.md', 'docs/node-agents.md'])
+      expect(readme, target).toContain(`](${target}`);
+  });
+
+  it('ARCHITECTURE.md is a map of at most 15 KB: one line per room, whose README.md is beside its code', () => {
+    expect(bytes('ARCHITECTURE.md')).toBeLessThanOrEqual(15 * 1024);
+    const map = readFileSync(join(REPO, 'ARCHITECTURE.md'), 'utf8');
+    const lines = [...map.matchAll(/^\| `src\/([\w-]+)\/` \|.*\[README\]\(src\/\1\/README\.md\) \|$/gm)].map(
+      (m) => m[1]!,
+    );
+    const rooms = readdirSync(join(REPO, 'src'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    // One line for every room, each with its README.
+    expect([...lines].sort()).toEqual([...rooms].sort());
+    for (const r of rooms) expect(bytes(`src/${r}/README.md`), r).toBeGreaterThan(100);
+  });
+
+  it('CHANGELOG.md starts at the first release: one entry', () => {
+    const changelog = readFileSync(join(REPO, 'CHANGELOG.md'), 'utf8');
+    expect([...changelog.matchAll(/^## \[/gm)]).toHaveLength(1);
+  });
+});

@@ -61,7 +61,7 @@ export const COMMAND_INDEX: readonly CommandEntry[] = [
   entry('explain', 'why two releases hash a container differently, at field level', loadCommandsControllers),
   entry(
     'predict',
-    'what an edit from OLD to NEW does to running pods, and who decides (exit 1 restart/replace, 2 refused)',
+    'what an edit from OLD to NEW does to running pods, and who decides (exit 1 restart/replace/delete, 2 refused)',
     loadCommandsPredict,
   ),
   entry(
@@ -76,12 +76,12 @@ export const COMMAND_INDEX: readonly CommandEntry[] = [
   ),
   entry(
     'apply',
-    "apply a plan: rewrite the stored hashes in the stopped runtime's records (one transaction for containerd), with backups",
+    "apply a plan: rewrite the stored hashes in the stopped runtime's records (one transaction for containerd), with a rollback point",
     loadCommandsUpgrade,
   ),
   entry(
     'rollback',
-    'restore the records apply backed up for a plan (the runtime must be stopped)',
+    'put back the records apply rewrote for a plan, and nothing else (the runtime must be stopped)',
     loadCommandsUpgrade,
   ),
   entry(

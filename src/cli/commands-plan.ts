@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { replaceEntryAtomic } from '../stores/index.js';
+import { isKubeletHashError } from '../errors.js';
 import {
   formatNodePlan,
   planNodeUpgrade,
@@ -36,6 +37,7 @@ import {
 } from './discovery-options.js';
 import { readObjects } from './inputs.js';
 import { DEFAULT_MAX_INPUT } from './io.js';
+import { LocatedError } from './located-error.js';
 import { table } from './table.js';
 import { commandAudit } from './audit.js';
 
@@ -260,7 +262,14 @@ const plan: CommandDef = {
     const file = formatNodePlan(p);
     const written = out !== undefined && out !== '-' ? out : null;
     // Never through a symlink, never half-written, readable by us only: a plan names every pod's records.
-    if (written !== null) replaceEntryAtomic(resolve(written), Buffer.from(file));
+    if (written !== null) {
+      try {
+        replaceEntryAtomic(resolve(written), Buffer.from(file));
+      } catch (e) {
+        // The error names the file it could not write, as an input file's error does.
+        throw isKubeletHashError(e) ? new LocatedError(e, written, null) : e;
+      }
+    }
     const human =
       out === '-'
         ? file

@@ -8,7 +8,7 @@ import { DEFAULTS_OPTIONS, readContainers, single, specFor, within, type InputCo
 import { CONTAINER, FILES_OPERAND, KUBELET_VERSION } from './shared-options.js';
 import { provideInput } from './io.js';
 import { OUTPUTS } from './output-schema.js';
-import { podLabel, table } from './table.js';
+import { mergeReleaseRuns, podLabel, table } from './table.js';
 
 /** The example's name in rows and messages: its place in the package, not this machine's path. */
 const EXAMPLE_POD = 'examples/pod.json';
@@ -46,8 +46,16 @@ type HashRow = InputContainer['ref'] & {
   toolchain?: string;
 };
 
-/** One row per container and release, in input order. */
-function hashRows(ctx: CommandContext, containers: InputContainer[], asked: AskedRelease[]): CommandResult {
+/**
+ * One row per container and release, in input order; with `ranges`, the text table merges the
+ * releases that store the same hashes into one row each (`1.16–1.26`). The JSON rows stay one per release.
+ */
+function hashRows(
+  ctx: CommandContext,
+  containers: InputContainer[],
+  asked: AskedRelease[],
+  ranges = false,
+): CommandResult {
   const rows: HashRow[] = [];
   const total = containers.length * asked.length;
   const goOf = new Map<HashRow, string>();
@@ -96,7 +104,8 @@ function hashRows(ctx: CommandContext, containers: InputContainer[], asked: Aske
       ...(showWr ? [row.hashWithoutResources] : []),
     ];
   });
-  return { exitCode: 0, rows, summary: { releases: asked.map((r) => r.info.release) }, text: table(headers, cells) };
+  const text = table(headers, ranges ? mergeReleaseRuns(cells, headers.indexOf('release')) : cells);
+  return { exitCode: 0, rows, summary: { releases: asked.map((r) => r.info.release) }, text };
 }
 
 const hash: CommandDef = {
@@ -151,9 +160,10 @@ const example: CommandDef = {
     const releases = releasesFrom(ctx);
     // Served from the package (or, in the single executable, from the text bundled into it).
     provideInput(ctx.io, EXAMPLE_POD, examplePodText());
-    const result = hashRows(ctx, await readContainers(ctx, [EXAMPLE_POD]), releases);
+    const result = hashRows(ctx, await readContainers(ctx, [EXAMPLE_POD]), releases, true);
     const head =
-      '# examples/pod.json: the hash each kubelet release stores for each container (io.kubernetes.container.hash)\n';
+      '# examples/pod.json: the hash each kubelet release stores for each container (io.kubernetes.container.hash);\n' +
+      '# releases that store the same hashes share a row (--json lists every release)\n';
     return { ...result, text: head + String(result.text) };
   },
 };

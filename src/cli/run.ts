@@ -18,7 +18,7 @@ import { GLOBAL_OPTIONS, commandHelp, programHelp } from './help.js';
 import { LocatedError } from './located-error.js';
 import { maxInputBytes, type CliIO } from './io.js';
 import { COMMAND_INDEX } from './command-index.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../suggest.js';
 import { toolVersion } from './version.js';
 
 const bigintSafe = (_k: string, v: unknown): unknown => (typeof v === 'bigint' ? v.toString() : v);

@@ -3,12 +3,14 @@
  * runtime's unix socket, CRI v1 first and v1alpha2 when v1 is unimplemented (a runtime older than
  * containerd 1.6 / CRI-O 1.23; containerd 1.6 and 1.7 serve both, 2.x v1 only).
  *
- * The transport is `@grpc/grpc-js`, loaded only when this is called (nothing else in the CLI or the
- * library pays for it). The messages are read by the small protobuf decoder below instead of a
+ * The transport is `node:http2` over the unix socket (`grpc-call.ts`): one unary call is a few
+ * frames, so the package carries no gRPC library (`@grpc/grpc-js` was 26 MB and an install script
+ * for this one call). The messages are read by the small protobuf decoder below instead of a
  * `.proto` file and a loader: the request is the empty message and the answer needs five fields, so
  * the package ships no protos and the single executable bundles no loader.
  */
 import { StoreError } from '../errors.js';
+import { callUnary, GRPC_STATUS_NAMES } from './grpc-call.js';
 
 /**
  * One container as the runtime serves it over CRI.
@@ -52,6 +54,8 @@ export interface CriListing {
 const VERSIONS = ['v1', 'v1alpha2'] as const;
 /** gRPC's UNIMPLEMENTED: the runtime does not serve this CRI version. */
 const UNIMPLEMENTED = 12;
+/** ListContainersRequest with no filter: the empty message. */
+const EMPTY_REQUEST = new Uint8Array(0);
 
 /** Thrown by the decoder on bytes that are not the message. */
 class WireError extends Error {}
@@ -233,59 +237,48 @@ export async function listCriContainers(
   timeoutMs = 10_000,
   options: { sandboxes?: boolean } = {},
 ): Promise<CriListing> {
-  const grpc = await import('@grpc/grpc-js');
-  const client = new grpc.Client(`unix://${socket}`, grpc.credentials.createInsecure(), {
-    // A node with thousands of containers answers with more than gRPC's 4 MiB default.
-    'grpc.max_receive_message_length': -1,
-  });
-  try {
-    type Answer = { ok: Buffer } | { error: { code: number; details: string } };
-    const call = (version: string, method: string): Promise<Answer> =>
-      new Promise<Answer>((resolve) => {
-        client.makeUnaryRequest(
-          `/runtime.${version}.RuntimeService/${method}`,
-          () => Buffer.alloc(0), // a List request with no filter: the empty message
-          (b: Buffer) => b,
-          {},
-          new grpc.Metadata(),
-          { deadline: Date.now() + timeoutMs },
-          (err, res) => {
-            if (err) resolve({ error: { code: err.code, details: err.details || err.message } });
-            else resolve({ ok: res! });
-          },
-        );
-      });
-    for (const version of VERSIONS) {
-      const answer = await call(version, 'ListContainers');
-      if ('ok' in answer) {
-        try {
-          const containers = decodeListContainersResponse(answer.ok);
-          if (!options.sandboxes) return { version, containers };
-          const pods = await call(version, 'ListPodSandbox');
-          if ('error' in pods)
-            throw unreachable(
-              socket,
-              `CRI ${version} ListPodSandbox failed: ${grpc.status[pods.error.code] ?? pods.error.code} (${pods.error.details})`,
-            );
-          return { version, containers, sandboxes: decodeListPodSandboxResponse(pods.ok) };
-        } catch (e) {
-          if (e instanceof WireError)
-            throw unreachable(
-              socket,
-              `its ${version} ListContainers answer is not a ListContainersResponse: ${e.message}`,
-            );
-          throw e;
-        }
+  const deadline = Date.now() + timeoutMs;
+  const call = (version: string, method: string) =>
+    callUnary(socket, `/runtime.${version}.RuntimeService/${method}`, EMPTY_REQUEST, deadline);
+  for (const version of VERSIONS) {
+    const answer = await call(version, 'ListContainers');
+    if ('message' in answer) {
+      let containers: CriListing['containers'];
+      try {
+        containers = decodeListContainersResponse(answer.message);
+      } catch (e) {
+        if (e instanceof WireError)
+          throw unreachable(
+            socket,
+            `its ${version} ListContainers answer is not a ListContainersResponse: ${e.message}`,
+          );
+        throw e;
       }
-      if (answer.error.code === UNIMPLEMENTED && version !== 'v1alpha2') continue;
-      throw unreachable(
-        socket,
-        `CRI ${version} ListContainers failed: ${grpc.status[answer.error.code] ?? answer.error.code} (${answer.error.details})`,
-      );
+      if (!options.sandboxes) return { version, containers };
+      // The sandboxes of the version that answered: their states count too (a NOTREADY sandbox).
+      const pods = await call(version, 'ListPodSandbox');
+      if (!('message' in pods))
+        throw unreachable(
+          socket,
+          `CRI ${version} ListPodSandbox failed: ${GRPC_STATUS_NAMES[pods.status] ?? pods.status} (${pods.details})`,
+        );
+      try {
+        return { version, containers, sandboxes: decodeListPodSandboxResponse(pods.message) };
+      } catch (e) {
+        if (e instanceof WireError)
+          throw unreachable(
+            socket,
+            `its ${version} ListPodSandbox answer is not a ListPodSandboxResponse: ${e.message}`,
+          );
+        throw e;
+      }
     }
-    /* c8 ignore next */
-    throw unreachable(socket, 'no CRI version answered');
-  } finally {
-    client.close();
+    if (answer.status === UNIMPLEMENTED && version !== 'v1alpha2') continue;
+    throw unreachable(
+      socket,
+      `CRI ${version} ListContainers failed: ${GRPC_STATUS_NAMES[answer.status] ?? answer.status} (${answer.details})`,
+    );
   }
+  /* c8 ignore next */
+  throw unreachable(socket, 'no CRI version answered');
 }

@@ -5,6 +5,7 @@
  * decode → encode on the original input. Every front end (the hashing API, the kubelet's behaviour,
  * explain, node planning) goes through here, so one bad container gives one error everywhere.
  */
+import type { ContainerFields } from '../pod/input-types.js';
 import { KubeletHashError, type JsonPathSegment } from '../errors.js';
 import type { JsonEscapeMode } from '../models/json-escapes.js';
 import type { GoStruct } from '../go/value.js';
@@ -31,7 +32,7 @@ import type { ReleaseInfo } from '../registry/registry.js';
  *
  * @group Hashing
  */
-export type ContainerInput = string | object;
+export type ContainerInput = string | ContainerFields | object;
 
 /**
  * The container checks a front end asks for. The order is fixed: decode (a malformed field wins),

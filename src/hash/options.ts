@@ -1,10 +1,14 @@
-/** Validation of the options objects public functions take (zod at the edge, typed errors out). */
+/**
+ * Validation of the options objects public functions take: `HashOptions` field by field
+ * (`option-fields.ts`, no zod on the hashing path), the others through zod at the edge; typed errors out.
+ */
 import type { z } from 'zod';
 import { OptionError, parseWith } from '../errors.js';
 import type { JsonEscapeMode } from '../models/json-escapes.js';
 import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
 import { kubeletToolchain } from '../registry/toolchain.js';
 import { lazySchema } from '../on-demand.js';
+import { readOptionFields, type OptionFields } from '../option-fields.js';
 
 /**
  * Which kubelet to reproduce: taken by every hashing function. Invalid options throw
@@ -34,14 +38,14 @@ export interface HashOptions {
   jsonEscapes?: JsonEscapeMode;
 }
 
-export const escapesSchema = lazySchema((z) => z.enum(['go1.22', 'pre-go1.22']));
+// Pure: a bundle that never reads it (hashing alone) carries no zod.
+export const escapesSchema = /* @__PURE__ */ lazySchema((z) => z.enum(['go1.22', 'pre-go1.22']));
 
-const hashOptionsSchema = lazySchema((z) =>
-  z.object({
-    kubeletVersion: z.string(),
-    jsonEscapes: escapesSchema().optional(),
-  }),
-);
+/** The fields of {@link HashOptions}, read without zod (every hashing call reads them). */
+const HASH_OPTION_FIELDS = {
+  kubeletVersion: 'string',
+  jsonEscapes: ['go1.22', 'pre-go1.22'],
+} as const satisfies OptionFields;
 
 export interface ResolvedHashOptions {
   info: ReleaseInfo;
@@ -70,7 +74,11 @@ export function checkOptions<T>(schema: z.ZodType<T>, value: unknown, name: stri
 export function resolveHashOptions(options: unknown, name = 'options'): ResolvedHashOptions {
   const fast = wellFormed(options);
   if (fast) return fast;
-  const data = checkOptions(hashOptionsSchema(), options, name, 'an options object such as { kubeletVersion: "1.27" }');
+  const data = readOptionFields(options, [name], {
+    fields: HASH_OPTION_FIELDS,
+    required: ['kubeletVersion'],
+    expected: 'an options object such as { kubeletVersion: "1.27" }',
+  }) as { kubeletVersion: string; jsonEscapes?: JsonEscapeMode };
   const info = releaseInfo(data.kubeletVersion, [name, 'kubeletVersion']);
   return { info, jsonEscapes: data.jsonEscapes ?? patchTableEscapes(data.kubeletVersion) };
 }
@@ -110,6 +118,8 @@ function wellFormed(options: unknown): ResolvedHashOptions | null {
   const { kubeletVersion, jsonEscapes } = options as { kubeletVersion?: unknown; jsonEscapes?: unknown };
   if (typeof kubeletVersion !== 'string') return null;
   if (jsonEscapes !== undefined && jsonEscapes !== 'go1.22' && jsonEscapes !== 'pre-go1.22') return null;
+  // Any other name (a misspelt option) goes to the slow path, which refuses it; for-in allocates nothing.
+  for (const key in options) if (key !== 'kubeletVersion' && key !== 'jsonEscapes') return null;
   let resolved = releases.get(kubeletVersion);
   if (resolved === undefined) {
     try {

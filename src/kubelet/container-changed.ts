@@ -2,12 +2,11 @@
  * `containerChanged`: whether a kubelet of a given release kills and recreates a container of a
  * pod it syncs, with the exact rules of that release (restart-rules.ts), and why.
  */
-import { lazySchema } from '../on-demand.js';
 import { RecordError } from '../errors.js';
 import { formatHash } from '../hash/format.js';
 import type { ChangedRule } from './changed-rule.js';
 import { decide, type ContainerAction, type PodRestartPolicy } from './decide.js';
-import { resolveRuleOptions, ruleOptionsSchema, type FeatureGates, type StoredHashReading } from './options.js';
+import { resolveRuleOptionFields, type FeatureGates, type StoredHashReading } from './options.js';
 import { containerRole, type ContainerRole } from './container-role.js';
 import type { ContainerInput } from '../hash/hashes-for.js';
 import { CONTAINER_CHECKS, hashesFor } from '../hash/hashes-for.js';
@@ -16,7 +15,7 @@ import type { ContainerList } from '../pod/locate.js';
 import { mirroredPodUid } from '../pod/mirror-pod.js';
 import { readStoredHashes, recordIdentity, type ContainerStatusInput } from './stored-status.js';
 import type { RestartRuleId } from './restart-rules.js';
-import { containerStateSchema, readContainerState, type ContainerStateInput } from './runtime-state.js';
+import { readContainerState, type ContainerStateInput } from './runtime-state.js';
 import { isPlainObject, memberOf } from '../decode/input.js';
 
 /**
@@ -104,15 +103,14 @@ export interface ContainerChangedResult {
   assumptions: string[];
 }
 
-const optionsSchema = lazySchema((z) =>
-  ruleOptionsSchema().extend({
-    containerList: z.enum(['containers', 'initContainers', 'ephemeralContainers']).optional(),
-    state: containerStateSchema().optional(),
-    podInitialized: z.boolean().optional(),
-    restartPolicy: z.enum(['Always', 'OnFailure', 'Never']).optional(),
-    pod: z.unknown().optional(),
-  }),
-);
+/** containerChanged's options beside the rule options; `state` is read by readContainerState. */
+const CHANGED_OPTION_FIELDS = {
+  containerList: ['containers', 'initContainers', 'ephemeralContainers'],
+  state: 'unknown',
+  podInitialized: 'boolean',
+  restartPolicy: ['Always', 'OnFailure', 'Never'],
+  pod: 'unknown',
+} as const;
 
 /**
  * What a kubelet of `options.kubeletVersion` decides for a container whose runtime status stores
@@ -143,7 +141,13 @@ export function containerChanged(
   status: ContainerStatusInput,
   options: ContainerChangedOptions,
 ): ContainerChangedResult {
-  const { opts, info, gates, toolchain } = resolveRuleOptions(optionsSchema(), options, '{ kubeletVersion: "1.29" }');
+  const { opts, info, gates, toolchain } = resolveRuleOptionFields(
+    CHANGED_OPTION_FIELDS,
+    options,
+    '{ kubeletVersion: "1.29" }',
+  );
+  // The state's fields are options: checked with them, before the container.
+  const runtime = opts.state ? readContainerState(opts.state, ['options', 'state']) : {};
   // Decode, shape and name checks first (as every function does), the status and options after.
   const computed = hashesFor(container, info, opts.jsonEscapes, CONTAINER_CHECKS);
   const stored = readStoredHashes(status, ['status'], opts.storedHashReading ?? 'strict');
@@ -163,7 +167,7 @@ export function containerChanged(
       return computed.json;
     },
     path: [],
-    runtime: opts.state ? readContainerState(opts.state, ['options', 'state']) : {},
+    runtime,
     ...(opts.podInitialized !== undefined ? { podInitialized: opts.podInitialized } : {}),
     ...(opts.restartPolicy !== undefined ? { restartPolicy: opts.restartPolicy } : {}),
   });

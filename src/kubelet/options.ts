@@ -9,8 +9,9 @@ import { modelledGates, releaseInfo, type ReleaseInfo } from '../registry/regist
 import { MAX_UINT64 } from '../go/ints.js';
 import { isPlainObject } from '../decode/input.js';
 import { parseHash, storedHashValue } from '../hash/format.js';
-import { checkOptions, escapesSchema, patchTableNote } from '../hash/options.js';
+import { escapesSchema, patchTableNote } from '../hash/options.js';
 import { lazySchema } from '../on-demand.js';
+import { readOptionFields, type OptionFields } from '../option-fields.js';
 
 /**
  * A gate's value as the kubelet takes it: a boolean, or the text Go's `strconv.ParseBool` accepts
@@ -35,7 +36,7 @@ export type GateValue = boolean | string;
 
 /**
  * Kubelet feature gates that change how the stored hashes are used. Only the gates in the
- * library's table are accepted (see README "Feature gates"): a kubelet refuses a gate name it does
+ * library's table are accepted (see docs/controllers.md "Feature gates"): a kubelet refuses a gate name it does
  * not know, and the library cannot tell whether a given release knows any other name, so it
  * refuses rather than guess (`UNKNOWN_FEATURE_GATE`). A setting the kubelet would refuse throws
  * {@link OptionError}.
@@ -67,7 +68,7 @@ export interface FeatureGates {
 
 export type { GateName } from '../models/dsl.js';
 
-export const featureGatesSchema = lazySchema((z) => z.record(z.string(), z.unknown()));
+export const featureGatesSchema = /* @__PURE__ */ lazySchema((z) => z.record(z.string(), z.unknown()));
 
 /**
  * Feature gates after they are read (each value through strconv.ParseBool, each name one the
@@ -87,10 +88,12 @@ export const featureGatesSchema = lazySchema((z) => z.record(z.string(), z.unkno
 export type GateSettings = Partial<Record<GateName, boolean>>;
 
 /** {@link GateSettings} as a file holds them (a plan file's `featureGates`). */
-export const gateSettingsSchema: () => z.ZodType<GateSettings> = lazySchema((z) => z.record(z.string(), z.boolean()));
+export const gateSettingsSchema: () => z.ZodType<GateSettings> = /* @__PURE__ */ lazySchema((z) =>
+  z.record(z.string(), z.boolean()),
+);
 
 /** The options every restart-rule call takes (`containerChanged`, `predictRestarts`). */
-export const ruleOptionsSchema = lazySchema((z) =>
+export const ruleOptionsSchema = /* @__PURE__ */ lazySchema((z) =>
   z.object({
     kubeletVersion: z.string(),
     jsonEscapes: escapesSchema().optional(),
@@ -266,15 +269,38 @@ export function readHashValue(value: unknown, path: JsonPathSegment[], reading: 
   );
 }
 
-export const hashValueSchema = lazySchema((z) => z.union([z.string(), z.number(), z.bigint()]));
+export const hashValueSchema = /* @__PURE__ */ lazySchema((z) => z.union([z.string(), z.number(), z.bigint()]));
 
-/** Checks restart-rule options and resolves the release and whether in-place resize applies. */
-export function resolveRuleOptions<T extends z.infer<ReturnType<typeof ruleOptionsSchema>>>(
-  schema: z.ZodType<T>,
-  options: unknown,
+/** The restart-rule options as {@link resolveRuleOptionFields} reads them (no zod: the calls a controller makes). */
+export const RULE_OPTION_FIELDS = {
+  kubeletVersion: 'string',
+  jsonEscapes: ['go1.22', 'pre-go1.22'],
+  featureGates: 'object',
+  staticPod: 'boolean',
+  storedHashReading: ['strict', 'kubelet'],
+} as const satisfies OptionFields;
+
+/**
+ * Checks restart-rule options and resolves the release and whether in-place resize applies, by
+ * hand-written field checks (no zod on a controller's path): the rule options and `extra`, an unknown
+ * name refused with the closest known one. `T` is the caller's options type (checked here, not trusted).
+ */
+export function resolveRuleOptionFields<T extends z.infer<ReturnType<typeof ruleOptionsSchema>>>(
+  extra: OptionFields,
+  options: T,
   example: string,
 ): { opts: T; info: ReleaseInfo; gates: ResolvedGates; toolchain?: string } {
-  const checked = checkOptions(schema, options, 'options', `an options object such as ${example}`);
+  const checked = readOptionFields(options, ['options'], {
+    fields: { ...RULE_OPTION_FIELDS, ...extra },
+    required: ['kubeletVersion'],
+    expected: `an options object such as ${example}`,
+  });
+  return resolveChecked(checked as T);
+}
+
+function resolveChecked<T extends z.infer<ReturnType<typeof ruleOptionsSchema>>>(
+  checked: T,
+): { opts: T; info: ReleaseInfo; gates: ResolvedGates; toolchain?: string } {
   const info = releaseInfo(checked.kubeletVersion, ['options', 'kubeletVersion']);
   const gates = resolveGates(info, checked.featureGates, ['options', 'featureGates']);
   // A patch version selects the escapes of the Go that built it; an explicit jsonEscapes wins.

@@ -4,29 +4,24 @@
  * release kills and recreates, and why. The running containers are assumed to have been created by
  * this same kubelet from the old spec; their runtime states come from `options.podStatus` when given.
  */
-import { lazySchema } from '../on-demand.js';
 import { formatHash } from '../hash/format.js';
 import type { ReleaseInfo } from '../registry/registry.js';
 import type { ChangedRule } from './changed-rule.js';
 import type { PodRestartPolicy, Verdict } from './decide.js';
 import { decidePod, type MemberVerdict, type PodMember, type PodVerdict } from './decide-pod.js';
-import {
-  resolveRuleOptions,
-  ruleOptionsSchema,
-  type FeatureGates,
-  type ResolvedGates,
-  type StoredHashReading,
-} from './options.js';
+import { resolveRuleOptionFields, type FeatureGates, type ResolvedGates, type StoredHashReading } from './options.js';
 import { containerRole, type ContainerRole } from './container-role.js';
 import { hashesFor, type ReleaseHashes } from '../hash/hashes-for.js';
 import type { HashOptions } from '../hash/options.js';
+import type { PodInput } from '../pod/input-types.js';
 import { findPodSpec, locateContainers, type ContainerList, type LocatedContainer } from '../pod/locate.js';
 import { diffGoValues } from '../go/value-diff.js';
 import { isPlainObject } from '../decode/input.js';
 import { restartRule, type RestartRuleId } from './restart-rules.js';
 import { readPodStatus, type PodFacts, type ProbeResult, type RuntimeFacts } from './runtime-state.js';
-import { readSandbox, sandboxSchema, type SandboxInput } from './sandbox-state.js';
+import { readSandbox, type SandboxInput } from './sandbox-state.js';
 import { OptionError } from '../errors.js';
+import { readOptionFields, type OptionFields } from '../option-fields.js';
 import { manifestEditRecreates } from './static-pod.js';
 
 /**
@@ -192,20 +187,11 @@ export interface RestartPrediction {
   podReason?: string;
 }
 
-const optionsSchema = lazySchema((z) =>
-  ruleOptionsSchema().extend({
-    podStatus: z.unknown().optional(),
-    sandbox: sandboxSchema().optional(),
-    probes: z.record(z.string(), z.unknown()).optional(),
-  }),
-);
-
-const probeSchema = lazySchema((z) =>
-  z.strictObject({
-    livenessProbe: z.enum(['success', 'failure']).optional(),
-    startupProbe: z.enum(['success', 'failure']).optional(),
-  }),
-);
+/** The probe results a caller may give per container (the kubelet's prober cache). */
+const PROBE_FIELDS = {
+  livenessProbe: ['success', 'failure'],
+  startupProbe: ['success', 'failure'],
+} as const satisfies OptionFields;
 
 /**
  * Compares the containers of `oldPodSpec` and `newPodSpec` (Pods, pod specs, or workloads with a
@@ -232,11 +218,15 @@ const probeSchema = lazySchema((z) =>
  * @group Kubelet decisions
  */
 export function predictRestarts(
-  oldPodSpec: unknown,
-  newPodSpec: unknown,
+  oldPodSpec: PodInput,
+  newPodSpec: PodInput,
   options: PredictRestartsOptions,
 ): RestartPrediction {
-  const { opts, info, gates, toolchain } = resolveRuleOptions(optionsSchema(), options, '{ kubeletVersion: "1.31" }');
+  const { opts, info, gates, toolchain } = resolveRuleOptionFields(
+    { podStatus: 'unknown', sandbox: 'object', probes: 'object' },
+    options,
+    '{ kubeletVersion: "1.31" }',
+  );
   const before = locateContainers(oldPodSpec);
   const after = locateContainers(newPodSpec);
   // Every container checked as hashContainer checks one (decode, then name), the old spec first.
@@ -337,16 +327,13 @@ function readProbes(input: Record<string, unknown> | undefined, after: readonly 
         `found ${JSON.stringify(name)}`,
       );
     }
-    const parsed = probeSchema().safeParse(value);
-    if (!parsed.success) {
-      throw new OptionError(
-        'INVALID_OPTION',
-        ['options', 'probes', name],
-        "probe results: { livenessProbe?: 'success' | 'failure', startupProbe?: 'success' | 'failure' }",
-        `found ${JSON.stringify(value)}`,
-      );
-    }
-    out.set(name, parsed.data);
+    out.set(
+      name,
+      readOptionFields(value, ['options', 'probes', name], {
+        fields: PROBE_FIELDS,
+        expected: "probe results: { livenessProbe?: 'success' | 'failure', startupProbe?: 'success' | 'failure' }",
+      }),
+    );
   }
   return out;
 }

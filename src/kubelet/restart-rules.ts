@@ -2,7 +2,7 @@
  * The kubelet's restart decision as data: one row per rule, in the order the kubelet applies them,
  * with the releases it holds for, the gate it needs and the kubelet source it was read from. The
  * evaluation (`decide.ts`, `changed-rule.ts`, `resize-rule.ts`, `static-pod.ts`) looks rules up
- * here, so every verdict names its rule and source, and README's table is this table.
+ * here, so every verdict names its rule and source, and docs/controllers.md's table is this table.
  *
  * Sources are cited as `path@tag (function)`: the tag is the first release the rule holds for in
  * that form. Where the text changed over releases, the later form is cited as well.

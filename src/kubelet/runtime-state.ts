@@ -4,8 +4,8 @@
  * initialised. Callers give these as a container state or as a Pod's `status`; whatever is not
  * given is assumed, and the verdict says what was assumed.
  */
-import { lazySchema } from '../on-demand.js';
-import { OptionError, parseWith, type JsonPathSegment } from '../errors.js';
+import { OptionError, type JsonPathSegment } from '../errors.js';
+import { describeOptionValue, readOptionFields, type OptionFields } from '../option-fields.js';
 import { isPlainObject } from '../decode/input.js';
 
 /**
@@ -43,16 +43,17 @@ export type RuntimeStateName = 'running' | 'exited' | 'created' | 'unknown' | 'a
  * @group Kubelet decisions
  */
 export interface ContainerStateInput {
+  // `object`, not a record type: client-node's V1ContainerState (a class) has no index signature.
   /** `running`, `exited`, `created`, `unknown`, or a Kubernetes `ContainerState` object. */
-  state?: RuntimeStateName | Readonly<Record<string, unknown>>;
+  state?: RuntimeStateName | object;
   /** The exit code of an exited container (decides `OnFailure`). */
   exitCode?: number;
   /** The last termination of a waiting (crash-looping) container, as in `ContainerStatus.lastState`. */
-  lastState?: Readonly<Record<string, unknown>>;
+  lastState?: object;
   /** `ContainerStatus.started`: the startup probe has succeeded (or there is none). */
   started?: boolean;
   /** The resources the running container has (`ContainerStatus.resources`, 1.27+): the resize rule compares the spec with them. */
-  resources?: Readonly<Record<string, unknown>>;
+  resources?: object;
   /**
    * The kubelet's latest liveness probe result for the running container (its prober's cache: the
    * API status does not show it). `failure` kills the container; absent: no failure is assumed
@@ -103,19 +104,24 @@ export interface PodFacts {
   containers: Map<string, RuntimeFacts>;
 }
 
-export const containerStateSchema = lazySchema((z) =>
-  z.looseObject({
-    state: z
-      .union([z.enum(['running', 'exited', 'created', 'unknown', 'absent']), z.record(z.string(), z.unknown())])
-      .optional(),
-    exitCode: z.number().int().optional(),
-    lastState: z.record(z.string(), z.unknown()).optional(),
-    started: z.boolean().optional(),
-    resources: z.record(z.string(), z.unknown()).optional(),
-    livenessProbe: z.enum(['success', 'failure']).optional(),
-    startupProbe: z.enum(['success', 'failure']).optional(),
-  }),
-);
+/**
+ * A container state's fields; others (a `ContainerStatus`'s name, image, ready…) are passed over.
+ * Objects may be class instances (`@kubernetes/client-node`'s V1ContainerState with its Dates).
+ */
+const STATE_FIELDS = {
+  state: {
+    test: (v: unknown) => (typeof v === 'string' && RUNTIME_STATE_NAMES.includes(v)) || isPlainObject(v),
+    expected:
+      'one of "running", "exited", "created", "unknown", "absent", or a ContainerState object ({ running | terminated | waiting })',
+  },
+  exitCode: { test: (v: unknown) => Number.isInteger(v), expected: 'a whole number' },
+  lastState: 'object',
+  started: 'boolean',
+  resources: 'object',
+  livenessProbe: ['success', 'failure'],
+  startupProbe: ['success', 'failure'],
+} as const satisfies OptionFields;
+const RUNTIME_STATE_NAMES: readonly unknown[] = ['running', 'exited', 'created', 'unknown', 'absent'];
 
 /** Waiting reasons that mean the runtime has no container (yet) for it. */
 const NO_CONTAINER_REASONS = new Set([
@@ -135,18 +141,20 @@ function exitCodeOf(terminated: unknown): number | undefined {
 
 /** Reads one container state (either form). */
 export function readContainerState(input: unknown, path: JsonPathSegment[]): RuntimeFacts {
-  const s = parseWith(
-    containerStateSchema(),
-    input,
-    (issue) =>
-      new OptionError(
-        'INVALID_OPTION',
-        issue.path,
-        'a container state: { state: "running" | "exited" | "created" | "unknown" | "absent" | { running | terminated | waiting }, exitCode?, started?, resources?, livenessProbe?, startupProbe? }',
-        issue.message,
-      ),
-    path,
-  );
+  const s = readOptionFields(input, path, {
+    fields: STATE_FIELDS,
+    expected:
+      'a container state: { state: "running" | "exited" | "created" | "unknown" | "absent" | { running | terminated | waiting }, exitCode?, started?, resources?, livenessProbe?, startupProbe? }',
+    allowOthers: true,
+  }) as {
+    state?: RuntimeStateName | Record<string, unknown>;
+    exitCode?: number;
+    lastState?: Record<string, unknown>;
+    started?: boolean;
+    resources?: Record<string, unknown>;
+    livenessProbe?: ProbeResult;
+    startupProbe?: ProbeResult;
+  };
   const out: RuntimeFacts = {};
   if (typeof s.state === 'string') {
     out.state = s.state;
@@ -190,6 +198,7 @@ export function readPodStatus(status: unknown, path: JsonPathSegment[]): PodFact
       'INVALID_OPTION',
       path,
       "a Pod's status object ({ containerStatuses, initContainerStatuses, conditions })",
+      `found ${describeOptionValue(status)}`,
     );
   }
   const out: PodFacts = { containers: new Map() };

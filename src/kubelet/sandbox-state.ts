@@ -5,8 +5,8 @@
  * `PodReadyToStartContainers` condition, where the kubelet publishes it. What is not given is
  * assumed, and said.
  */
-import { lazySchema } from '../on-demand.js';
-import { OptionError, parseWith, type JsonPathSegment } from '../errors.js';
+import type { JsonPathSegment } from '../errors.js';
+import { readOptionFields, type OptionFields } from '../option-fields.js';
 
 /**
  * The pod's sandbox as the runtime reports it (CRI `PodSandboxStatus` of the pod's newest sandbox):
@@ -33,24 +33,15 @@ export interface SandboxInput {
   hasIp?: boolean;
 }
 
-export const sandboxSchema = lazySchema((z) =>
-  z.strictObject({ exists: z.boolean().optional(), ready: z.boolean().optional(), hasIp: z.boolean().optional() }),
-);
+/** A sandbox's facts, each optional (absent: assumed, and said). */
+const SANDBOX_FIELDS = { exists: 'boolean', ready: 'boolean', hasIp: 'boolean' } as const satisfies OptionFields;
 
-/** Reads a {@link SandboxInput}: a typed error names the member. */
+/** Reads a {@link SandboxInput}: a typed error names the member (an unknown one with a suggestion). */
 export function readSandbox(input: unknown, path: JsonPathSegment[]): SandboxInput {
-  return parseWith(
-    sandboxSchema(),
-    input,
-    (issue) =>
-      new OptionError(
-        'INVALID_OPTION',
-        issue.path,
-        'a sandbox state: { exists?: boolean, ready?: boolean, hasIp?: boolean }',
-        issue.message,
-      ),
-    path,
-  );
+  return readOptionFields(input, path, {
+    fields: SANDBOX_FIELDS,
+    expected: 'a sandbox state: { exists?: boolean, ready?: boolean, hasIp?: boolean }',
+  });
 }
 
 /** What the kubelet concludes about the sandbox. */

@@ -4,11 +4,11 @@
  * cri-dockerd prefix with `annotation.`) or plain values (`{ hash, hashWithoutResources }`, also a
  * `ContainerRecordInfo` from the runtime module).
  */
-import { lazySchema } from '../on-demand.js';
-import { HashFormatError, OptionError, parseWith, type JsonPathSegment } from '../errors.js';
+import { HashFormatError, OptionError, type JsonPathSegment } from '../errors.js';
+import { describeOptionValue, isObjectLike } from '../option-fields.js';
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../registry/registry.js';
 import { DOCKER_ANNOTATION_PREFIX } from '../runtime-records/index.js';
-import { hashValueSchema, readHashValue, type HashValueInput, type StoredHashReading } from './options.js';
+import { readHashValue, type HashValueInput, type StoredHashReading } from './options.js';
 
 /**
  * The stored hashes of a running container: its annotation map (CRI `status.annotations`, or
@@ -50,13 +50,8 @@ export interface StoredHashes {
   hashWithoutResourcesText?: string;
 }
 
-// An object of any keys (a null-prototype one from parseJson too); an array is no status.
-const statusSchema = lazySchema((z) =>
-  z.custom<Record<string, unknown>>(
-    (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
-    `the stored annotations ({ "${HASH_KEY}": "…" }) or { hash, hashWithoutResources }`,
-  ),
-);
+/** What a status is, for messages. */
+const STATUS_EXPECTED = `the stored annotations ({ "${HASH_KEY}": "…" }) or { hash, hashWithoutResources }`;
 
 /**
  * Reads a status in any accepted form; throws {@link OptionError} for a non-object. With the
@@ -68,12 +63,10 @@ export function readStoredHashes(
   path: JsonPathSegment[] = ['status'],
   reading: StoredHashReading = 'strict',
 ): StoredHashes {
-  const map = parseWith(
-    statusSchema(),
-    status,
-    ({ path: at, message }) => new OptionError('INVALID_OPTION', at, message, `found ${describeStatus(status)}`),
-    path,
-  );
+  // An object of any keys (a null-prototype one from parseJson too); an array is no status.
+  if (!isObjectLike(status))
+    throw new OptionError('INVALID_OPTION', path, STATUS_EXPECTED, `found ${describeOptionValue(status)}`);
+  const map = status;
   const [hashKey, wrKey] = annotationKeys(map) ?? ['hash', 'hashWithoutResources'];
   const rawHash = map[hashKey];
   const rawWr = map[wrKey];
@@ -81,12 +74,13 @@ export function readStoredHashes(
     [hashKey, rawHash],
     [wrKey, rawWr],
   ] as const) {
-    parseWith(
-      storedValueSchema(),
-      v,
-      ({ path: at }) =>
-        new OptionError('INVALID_OPTION', at, 'a hash as stored (hex text), a number or a bigint', `found ${typeof v}`),
+    if (v === undefined || v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint')
+      continue;
+    throw new OptionError(
+      'INVALID_OPTION',
       [...path, key],
+      'a hash as stored (hex text), a number or a bigint',
+      `found ${describeOptionValue(v)}`,
     );
   }
   if (reading === 'strict' && (rawHash === undefined || rawHash === null)) {
@@ -104,14 +98,6 @@ export function readStoredHashes(
   if (typeof rawHash === 'string') out.hashText = rawHash;
   if (typeof rawWr === 'string') out.hashWithoutResourcesText = rawWr;
   return out;
-}
-
-const storedValueSchema = lazySchema(() => hashValueSchema().nullish());
-
-/** What a refused status was: `a list of 2 values`, `nothing`, `string`. */
-function describeStatus(status: unknown): string {
-  if (Array.isArray(status)) return `a list of ${status.length} value${status.length === 1 ? '' : 's'}`;
-  return status === undefined ? 'nothing' : status === null ? 'null' : typeof status;
 }
 
 /** The keys to read when `map` is an annotation map (CRI or docker-style), else null. */

@@ -4,7 +4,8 @@
  */
 import { QuantityError, type JsonPathSegment } from '../errors.js';
 import type { QuantityValue } from './types.js';
-import { QuantityParseFailure, parseQuantityText } from './parse.js';
+import { ERR_FORMAT_WRONG, QuantityParseFailure, parseQuantityText } from './parse.js';
+import { formatWrongReason } from './scan.js';
 import { DecimalShiftTooLarge } from './dec.js';
 import { canonicalString } from './canonical.js';
 import { goTrimSpace } from './trim.js';
@@ -35,7 +36,10 @@ export function parseQuantity(text: string, path: readonly JsonPathSegment[] = [
     return parseQuantityText(text);
   } catch (err) {
     if (err instanceof QuantityParseFailure) {
-      throw new QuantityError('INVALID_QUANTITY', path, QUANTITY_EXPECTED, err.reason);
+      // Go's format message names a regular expression the text may well match: say what went wrong first.
+      const detail =
+        err.reason === ERR_FORMAT_WRONG ? `${formatWrongReason(text)}; apimachinery: ${err.reason}` : err.reason;
+      throw new QuantityError('INVALID_QUANTITY', path, QUANTITY_EXPECTED, detail);
     }
     if (err instanceof DecimalShiftTooLarge) {
       throw new QuantityError(

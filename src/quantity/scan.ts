@@ -70,3 +70,28 @@ export function scanQuantity(str: string): QuantityParts | null {
   if (i >= end) return { positive, value, num, denom, suffix: str.slice(suffixStart) };
   return null;
 }
+
+/** Longest quantity text shown in a message. */
+const SHOWN_CHARS = 40;
+
+/**
+ * Why {@link scanQuantity} refused `str`, in words. Go's message names the regular expression
+ * `^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$`, which texts such as `1.5.3` match although the
+ * parser refuses them (it reads one `.` only): this says what it read as the number and what it
+ * could not read as a suffix.
+ */
+export function formatWrongReason(str: string): string {
+  const shown = JSON.stringify(str.length > SHOWN_CHARS ? `${str.slice(0, SHOWN_CHARS)}…` : str);
+  if (str.length === 0) return 'found an empty text';
+  let pos = str[0] === '-' || str[0] === '+' ? 1 : 0;
+  while (isDigit(str[pos])) pos++;
+  if (str[pos] === '.') {
+    pos++;
+    while (isDigit(str[pos])) pos++;
+  }
+  const number = str.slice(0, pos);
+  const rest = str.slice(pos);
+  const restShown = JSON.stringify(rest.length > SHOWN_CHARS ? `${rest.slice(0, SHOWN_CHARS)}…` : rest);
+  if (number.replace(/[-+]/, '') === '') return `found ${shown}: no number before ${restShown}`;
+  return `found ${shown}: ${JSON.stringify(number)} is the number and ${restShown} is no suffix: a suffix is m, k, M, G, Ki, Mi, Gi… or an exponent such as e3, and a number has one "." at most`;
+}

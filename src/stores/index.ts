@@ -20,6 +20,12 @@ export {
 export { CrioStore, type CrioStoreOptions } from './crio.js';
 export { DockerStore, type DockerStoreOptions } from './docker.js';
 export { fingerprintFile, fingerprinter } from './fingerprint.js';
-export { replaceEntryAtomic } from './safe-files.js';
+export {
+  checkOwnDirectory,
+  createFileExclusive,
+  createPrivateDirectory,
+  ensureOwnDirectory,
+  replaceEntryAtomic,
+} from './safe-files.js';
 export type { CommitHooks } from '../bbolt/index.js';
 export { containerdCensus, containerdSandboxes } from './containerd/census.js';

@@ -12,13 +12,15 @@ import { join } from 'node:path';
 import { formatByteSize } from '../byte-size.js';
 import { errnoCode, ioError, parseWith, StoreError } from '../errors.js';
 import { lazySchema } from '../on-demand.js';
-import { containerdMetaDbPath, type RecordBackup, type RecordPrint } from '../stores/index.js';
 import {
   checkOwnDirectory,
+  containerdMetaDbPath,
   createFileExclusive,
   createPrivateDirectory,
   ensureOwnDirectory,
-} from '../stores/safe-files.js';
+  type RecordBackup,
+  type RecordPrint,
+} from '../stores/index.js';
 import { formatNodePlan, storeSpecSchema, type NodeUpgradePlan, type StoreSpec } from './plan-file.js';
 
 /** The manifest's name inside a rollback point. */

@@ -175,7 +175,7 @@ export function predictRollout(
   }
   const apiVersion = obj(newObject)['apiVersion'];
   const base = { kind, release: info.release, controllerRestarts: [] as ControllerRestart[] };
-  const kubelet = () => predictRestarts(oldObject, newObject, kubeletOptions);
+  const kubelet = () => predictRestarts(oldObject as object, newObject as object, kubeletOptions);
 
   if (kind === '' || kubeletOptions.staticPod === true) {
     // No kind (a pod spec or container), or a static pod's manifest: no apiserver or controller in between.

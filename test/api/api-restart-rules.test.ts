@@ -284,8 +284,8 @@ describe('the rule table', () => {
     }
   });
 
-  it("README's controllers section states each rule with its releases and source", () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  it("docs/controllers.md's restart rules state each rule with its releases and source", () => {
+    const readme = readFileSync(new URL('../../docs/controllers.md', import.meta.url), 'utf8');
     for (const r of RESTART_RULES) {
       const row = readme.split('\n').find((l) => l.startsWith(`| \`${r.id}\` |`));
       expect(row, r.id).toBeDefined();

@@ -9,12 +9,15 @@ import { loadYaml, V1Container, V1Pod, V1PodSpec } from '@kubernetes/client-node
 import { ObjectSerializer } from '@kubernetes/client-node/dist/serializer.js';
 import {
   applyApiserverDefaults,
+  containerChanged,
   hashContainer,
   locateContainers,
   predictRestarts,
   supportedReleases,
   validateContainer,
+  type ContainerFields,
   type ContainerInput,
+  type PodInput,
 } from '../../src/index.js';
 
 const casesText = readFileSync(new URL('../../fixtures/oracle/cases.ndjson', import.meta.url), 'utf8');
@@ -103,5 +106,85 @@ describe('@kubernetes/client-node 1.4 objects', () => {
       spec: Object.assign(new V1PodSpec(), { containers: [newer] }),
     });
     expect(predictRestarts(pod, changed, { kubeletVersion: '1.29' }).containers).toHaveLength(1);
+  });
+
+  it('a Pod with status from ObjectSerializer (Dates in metadata, conditions and states): predictRestarts and containerChanged read it as its JSON', () => {
+    const at = '2024-05-01T10:00:00Z';
+    const wire = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web', namespace: 'default', uid: 'u-1', creationTimestamp: at },
+      spec: {
+        restartPolicy: 'OnFailure',
+        containers: [
+          { name: 'app', image: 'nginx:1.27' },
+          { name: 'job', image: 'busybox:1.36' },
+        ],
+      },
+      status: {
+        phase: 'Running',
+        conditions: [{ type: 'Initialized', status: 'True', lastTransitionTime: at }],
+        containerStatuses: [
+          {
+            name: 'app',
+            image: 'nginx:1.27',
+            imageID: '',
+            ready: true,
+            restartCount: 0,
+            started: true,
+            state: { running: { startedAt: at } },
+          },
+          {
+            name: 'job',
+            image: 'busybox:1.36',
+            imageID: '',
+            ready: false,
+            restartCount: 0,
+            state: { terminated: { exitCode: 0, startedAt: at, finishedAt: at } },
+          },
+        ],
+      },
+    };
+    const edited = {
+      ...wire,
+      spec: {
+        ...wire.spec,
+        containers: [
+          { name: 'app', image: 'nginx:1.28' },
+          { name: 'job', image: 'busybox:1.37' },
+        ],
+      },
+    };
+    const pod = ObjectSerializer.deserialize(wire, 'V1Pod') as V1Pod;
+    const newPod = ObjectSerializer.deserialize(edited, 'V1Pod') as V1Pod;
+    expect(pod.status?.containerStatuses?.[0]?.state?.running?.startedAt).toBeInstanceOf(Date);
+    expect(pod.status?.conditions?.[0]?.lastTransitionTime).toBeInstanceOf(Date);
+
+    const viaClient = predictRestarts(pod, newPod, { kubeletVersion: '1.31', podStatus: pod.status });
+    const plain = predictRestarts(wire, edited, { kubeletVersion: '1.31', podStatus: wire.status });
+    expect(viaClient).toEqual(plain);
+    // The running container restarts; the one that exited 0 under OnFailure is not started again.
+    expect(viaClient.containers.map((c) => `${c.name}: ${c.action}`)).toEqual(['app: restart', 'job: stays-stopped']);
+
+    const app = pod.spec!.containers[0]!;
+    const stored = { hash: containerChanged(app, { hash: '0' }, { kubeletVersion: '1.31' }).expected };
+    const state = pod.status!.containerStatuses![1]!;
+    const job = pod.spec!.containers[1]!;
+    const changed = containerChanged(job, stored, { kubeletVersion: '1.31', state, restartPolicy: 'OnFailure', pod });
+    const changedPlain = containerChanged(wire.spec.containers[1]!, stored, {
+      kubeletVersion: '1.31',
+      state: wire.status.containerStatuses[1],
+      restartPolicy: 'OnFailure',
+    });
+    expect(changed).toEqual(changedPlain);
+  });
+
+  it('V1Container and V1Pod fit the published input types (type-level)', () => {
+    expectTypeOf<V1Container>().toExtend<ContainerFields>();
+    expectTypeOf<V1Container>().toExtend<ContainerInput>();
+    expectTypeOf<V1Pod>().toExtend<PodInput>();
+    expectTypeOf<V1PodSpec>().toExtend<PodInput>();
+    // The fields are typed: a number is no image.
+    expectTypeOf<{ image: number }>().not.toExtend<ContainerFields>();
   });
 });

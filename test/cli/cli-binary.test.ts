@@ -227,6 +227,26 @@ describe('commands', () => {
     expect((await runBin(['example', '-k', '1.31'])).out).toMatch(/^# examples\/pod\.json/);
   });
 
+  it('example (npm start) prints release ranges: one row per container and run of releases storing the same hashes', async () => {
+    const r = await runBin(['example']);
+    expect(r.code).toBe(0);
+    const migrate = r.out.split('\n').filter((l) => l.includes('migrate (init)'));
+    expect(migrate.map((l) => l.split(/\s{2,}/).slice(2))).toEqual([
+      ['1.8', 'a89873aa', '-'],
+      ['1.9–1.15', '9091501c', '-'],
+      ['1.16–1.26', '1ee6e12c', '-'],
+      ['1.27–1.30', '1ee6e12c', '1ee6e12c'],
+      ['1.31–1.37', 'bead3064', '-'],
+    ]);
+    // Three containers: at most six rows each, where one per release was thirty.
+    expect(
+      r.out
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('default/web')).length,
+    ).toBeLessThanOrEqual(18);
+  });
+
   it('preimage: legacy text, --hashed bytes, --json', async () => {
     const legacy = await runBin(['preimage', '-k', '1.8', '-'], { stdin: sampleJson });
     expect(legacy.out).toBe(oracleRow('k8s-sampleContainer', '1.8').preimage + '\n');

@@ -86,7 +86,7 @@ describe('kubelet scenario table', () => {
     it(`${s.id}: ${s.upstream.test} @${s.upstream.tag}`, () => {
       for (const run of s.runs) {
         for (const release of run.releases) {
-          const p = predictRestarts(s.before, s.after, {
+          const p = predictRestarts(s.before as object, s.after as object, {
             kubeletVersion: release,
             ...(run.featureGates ? { featureGates: run.featureGates } : {}),
             ...(s.staticPod ? { staticPod: true } : {}),

@@ -33,7 +33,7 @@ describe('pod decision inputs', () => {
     const shape = thrown(() =>
       predictRestarts(pod, pod, { kubeletVersion: '1.30', probes: { web: { livenessProbe: 'failed' as 'failure' } } }),
     );
-    expect(shape.path).toEqual(['options', 'probes', 'web']);
+    expect(shape.path).toEqual(['options', 'probes', 'web', 'livenessProbe']);
     expect(shape.message).toContain('"failed"');
   });
 

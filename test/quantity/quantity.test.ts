@@ -154,6 +154,8 @@ describe('invalid quantities', () => {
     ['abc', "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"],
     ['1.2.3', "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"],
     ['1Qi', "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"],
+    ['1.5.3', 'found "1.5.3": "1.5" is the number and ".3" is no suffix'],
+    ['abc', 'found "abc": no number before "abc"'],
     ['--1', "unable to parse quantity's suffix"],
     ['1ki', "unable to parse quantity's suffix"],
     ['1e', "unable to parse quantity's suffix"],
