@@ -140,10 +140,9 @@ kubernetes_release() {
   for name in kubelet kube-apiserver kube-controller-manager; do
     "$out/$name" --version | grep -qx "Kubernetes $v" || { log "$out/$name does not report $v"; return 1; }
   done
-  # The etcd this release's go.mod requires: its go.etcd.io/etcd/server/v3 (which its integration
-  # tests embed; the proxy serves it since the release's module graph holds it), else its client's.
-  etcd_version=$(GOTOOLCHAIN=local "$GO" mod edit -json "$gomod" | jq -r '[.Require[] | select(.Path == "go.etcd.io/etcd/server/v3" or .Path == "go.etcd.io/etcd/client/v3")] | sort_by(.Path) | reverse | .[0].Version // empty')
-  [ -n "$etcd_version" ] || { log "$v requires no go.etcd.io/etcd/server/v3 nor client/v3"; return 1; }
+  # The etcd of the client this apiserver is built with (its go.mod's go.etcd.io/etcd/client/v3).
+  etcd_version=$(GOTOOLCHAIN=local "$GO" mod edit -json "$gomod" | jq -r '.Require[] | select(.Path == "go.etcd.io/etcd/client/v3") | .Version')
+  [ -n "$etcd_version" ] || { log "$v requires no go.etcd.io/etcd/client/v3"; return 1; }
   etcd_out=$(etcd_release "$etcd_version")
   # Staging modules built at another version than the release's (see staging_release), or "none".
   substitutes=$(awk -v want="v0.$minor.${version##*.}" '$1 == "replace" && $2 ~ /^k8s\.io\// && $5 != want { print $4 "@" $5 }' \
@@ -180,6 +179,28 @@ etcd_release() {
   printf '%s\n' "$out"
 }
 
+# A one-node cluster crossing FROM → TO (test/support/cluster.ts): both releases' components, the TO
+# release's etcd (the newer; both apiservers speak to it), kubectl 1.20.2 (55-kubectl.sh: the
+# judges only create and get pods) and bookworm's CNI plugins. Recorded when both releases are.
+# Usage: cluster_crossing FROM TO
+cluster_crossing() {
+  local from=$1 to=$2 f t kubectl
+  f="$KUBELET_HASH_CACHE/systems/kubernetes-$from.env"
+  t="$KUBELET_HASH_CACHE/systems/kubernetes-$to.env"
+  [ -f "$f" ] && [ -f "$t" ] || return 0
+  kubectl=$(sed -n 's/^BIN=//p' "$KUBELET_HASH_CACHE/systems/kubectl-1.20.2.env" 2>/dev/null || true)
+  [ -n "$kubectl" ] || { log "no kubectl 1.20.2 recorded (run 55-kubectl.sh): cluster $from-$to not recorded"; return 0; }
+  apt_install containernetworking-plugins iptables openssl
+  record_system cluster "$from-$to" "BIN=$(sed -n 's/^APISERVER=//p' "$t")" \
+    "FROM_RELEASE=$from" "FROM_KUBELET=$(sed -n 's/^KUBELET=//p' "$f")" \
+    "FROM_APISERVER=$(sed -n 's/^APISERVER=//p' "$f")" "FROM_CONTROLLER_MANAGER=$(sed -n 's/^CONTROLLER_MANAGER=//p' "$f")" \
+    "TO_RELEASE=$to" "TO_KUBELET=$(sed -n 's/^KUBELET=//p' "$t")" \
+    "TO_APISERVER=$(sed -n 's/^APISERVER=//p' "$t")" "TO_CONTROLLER_MANAGER=$(sed -n 's/^CONTROLLER_MANAGER=//p' "$t")" \
+    "ETCD=$(sed -n 's/^ETCD=//p' "$t")" "ETCD_VERSION=$(sed -n 's/^ETCD_VERSION=//p' "$t")" \
+    "KUBECTL=$kubectl" "CNI_BIN_DIR=/usr/lib/cni"
+}
+
 for release in $KUBERNETES_MODULE_RELEASES; do
   kubernetes_release "$release"
 done
+cluster_crossing 1.30.14 1.31.14

@@ -48,6 +48,13 @@ export const REAL_SYSTEMS: readonly RealSystemEntry[] = [
     provision: ['.ci/provision/60-kubernetes-modules.sh'],
   })),
   {
+    // A one-node cluster crossing 1.30 → 1.31 (control plane, then kubelet): 60's two releases, 55's kubectl.
+    system: 'cluster',
+    version: '1.30.14-1.31.14',
+    provision: ['.ci/provision/55-kubectl.sh', '.ci/provision/60-kubernetes-modules.sh'],
+    label: 'cluster (apiserver 1.30.14 → 1.31.14, kubelet 1.30.14 → 1.31.14)',
+  },
+  {
     // A one-node cluster's components (test/support/cluster.ts): the kubelet it records is 30's, kubectl 55's.
     system: 'cluster',
     version: '1.20.2',
