@@ -28,6 +28,19 @@ export GOMODCACHE="$KUBELET_HASH_CACHE/gomod" GOCACHE="$KUBELET_HASH_CACHE/go-bu
 export GOFLAGS=-mod=mod CGO_ENABLED=0 GO111MODULE=on
 unset GOPATH GOROOT
 
+# A build's private directory, removed if the script stops before moving it into place (a concurrent
+# run's own are left alone).
+# Sets BUILD_DIR (a new directory under $1). After the move into place its path is gone, so the trap
+# removes nothing then. Set again in each (sub)shell that makes one: command substitutions reset traps.
+BUILD_DIRS=()
+private_build_dir() {
+  mkdir -p "$1"
+  BUILD_DIR=$(mktemp -d "$1/.build.XXXXXX")
+  chmod 755 "$BUILD_DIR"
+  BUILD_DIRS+=("$BUILD_DIR")
+  trap 'rm -rf "${BUILD_DIRS[@]}"' EXIT
+}
+
 # version_le A B: true when Go version A (1.22.0, 1.25) is at most B.
 version_le() { [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n 1)" = "$1" ]; }
 
@@ -121,8 +134,8 @@ kubernetes_release() {
   out="$KUBELET_HASH_CACHE/kubernetes-modules/$key"
   if [ ! -x "$out/kubelet" ]; then
     log "building kubelet, kube-apiserver, kube-controller-manager $v with $go_version (go $go_directive, GOTOOLCHAIN=$toolchain, tags $tags)"
-    mkdir -p "$KUBELET_HASH_CACHE/kubernetes-modules"
-    tmp=$(mktemp -d "$KUBELET_HASH_CACHE/kubernetes-modules/.build.XXXXXX")
+    private_build_dir "$KUBELET_HASH_CACHE/kubernetes-modules"
+    tmp=$BUILD_DIR
     write_build_module "$tmp/build" k8s.io/kubernetes "$v" "v0.$minor.${version##*.}" "$gomod" \
       k8s.io/kubernetes/cmd/kubelet k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager
     (cd "$tmp/build" && go_pinned "$toolchain" mod tidy)
@@ -165,8 +178,8 @@ etcd_release() {
   out="$KUBELET_HASH_CACHE/etcd-modules/$v-$go_version"
   if [ ! -x "$out/etcd" ]; then
     log "building etcd $v with $go_version"
-    mkdir -p "$KUBELET_HASH_CACHE/etcd-modules"
-    tmp=$(mktemp -d "$KUBELET_HASH_CACHE/etcd-modules/.build.XXXXXX")
+    private_build_dir "$KUBELET_HASH_CACHE/etcd-modules"
+    tmp=$BUILD_DIR
     mkdir -p "$tmp/build"
     printf 'module kubelet-hash.invalid/etcd\n\ngo %s\n\nrequire go.etcd.io/etcd/server/v3 %s\n' "$go_directive" "$v" >"$tmp/build/go.mod"
     printf '// etcd: the server module'"'"'s etcdmain, as the etcd command runs it.\npackage main\n\nimport (\n\t"os"\n\n\t"go.etcd.io/etcd/server/v3/etcdmain"\n)\n\nfunc main() { etcdmain.Main(os.Args) }\n' >"$tmp/build/main.go"
