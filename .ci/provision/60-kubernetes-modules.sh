@@ -157,9 +157,10 @@ kubernetes_release() {
   etcd_version=$(GOTOOLCHAIN=local "$GO" mod edit -json "$gomod" | jq -r '.Require[] | select(.Path == "go.etcd.io/etcd/client/v3") | .Version')
   [ -n "$etcd_version" ] || { log "$v requires no go.etcd.io/etcd/client/v3"; return 1; }
   etcd_out=$(etcd_release "$etcd_version")
-  # Staging modules in the build at another version than the release's (see staging_release), or "none".
-  substitutes=$(cd "$out/build" && go_pinned "$toolchain" list -m -f '{{with .Replace}}{{.Path}}@{{.Version}}{{end}}' all |
-    grep -v -e "@v0\.$minor\.${version##*.}\$" -e '^$' | paste -sd, -)
+  # Staging modules linked into the binaries at another version than the release's (staging_release),
+  # from their build information (`=>` lines: the replacement a dependency was built from), or "none".
+  substitutes=$(go_pinned "$toolchain" version -m "$out/kubelet" "$out/kube-apiserver" "$out/kube-controller-manager" |
+    awk -v want="v0.$minor.${version##*.}" '$1 == "=>" && $2 ~ /^k8s\.io\// && $3 != want { print $2 "@" $3 }' | sort -u | paste -sd, -)
   record_system kubernetes "$version" "BIN=$out/kubelet" "KUBELET=$out/kubelet" "APISERVER=$out/kube-apiserver" \
     "CONTROLLER_MANAGER=$out/kube-controller-manager" "ETCD=$etcd_out/etcd" "ETCD_VERSION=${etcd_version#v}" \
     "GO=$go_version" "TAGS=$tags" "BUILD_MODULE=$out/build" "SUBSTITUTES=${substitutes:-none}"
