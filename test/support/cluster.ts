@@ -243,7 +243,9 @@ export class Cluster {
     const manager = this.startDaemon(`kube-controller-manager-${release}`, controllerManager, [
       '--kubeconfig',
       this.path('admin.kubeconfig'),
-      '--controllers=job,namespace,serviceaccount,serviceaccount-token,garbagecollector,deployment,replicaset,statefulset,daemonset',
+      // From 1.21 a pod's token is a projected volume that also needs the namespace's kube-root-ca.crt
+      // ConfigMap, which root-ca-cert-publisher makes: without it no such pod starts.
+      `--controllers=job,namespace,serviceaccount,serviceaccount-token,garbagecollector,deployment,replicaset,statefulset,daemonset${minorOf(release) >= 21 ? ',root-ca-cert-publisher' : ''}`,
       '--service-account-private-key-file',
       this.path('sa.key'),
       '--root-ca-file',
@@ -479,7 +481,8 @@ export class Cluster {
   /**
    * Creates a namespace (its name gets the cluster's suffix, so log directories are ours) and waits
    * until its `default` ServiceAccount has its token secret (before 1.24; from 1.24 no secret is
-   * made: until the account itself exists): before that, the admission plugin refuses pods.
+   * made: until the account itself exists): before that, the admission plugin refuses pods. From
+   * 1.21 also until its kube-root-ca.crt ConfigMap exists, which token volumes need.
    * Returns the namespace's name.
    */
   async createNamespace(base: string): Promise<string> {
@@ -488,6 +491,12 @@ export class Cluster {
     this.namespaces.add(name);
     if (minorOf(this.controlPlaneRelease) < 24) await this.serviceAccountToken(name, 'default');
     else await this.serviceAccount(name, 'default');
+    if (minorOf(this.controlPlaneRelease) >= 21)
+      await this.waitFor(
+        `the ConfigMap ${name}/kube-root-ca.crt`,
+        () => this.kubectl(['-n', name, 'get', 'configmap', 'kube-root-ca.crt']).code === 0,
+        120_000,
+      );
     return name;
   }
 
