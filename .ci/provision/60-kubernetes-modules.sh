@@ -151,7 +151,7 @@ kubernetes_release() {
     log "built $v in $((SECONDS - started))s"
   fi
   for name in kubelet kube-apiserver kube-controller-manager; do
-    "$out/$name" --version | grep -qx "Kubernetes $v" || { log "$out/$name does not report $v"; return 1; }
+    [ "$("$out/$name" --version)" = "Kubernetes $v" ] || { log "$out/$name does not report $v"; return 1; }
   done
   # The etcd of the client this apiserver is built with (its go.mod's go.etcd.io/etcd/client/v3).
   etcd_version=$(GOTOOLCHAIN=local "$GO" mod edit -json "$gomod" | jq -r '.Require[] | select(.Path == "go.etcd.io/etcd/client/v3") | .Version')
@@ -189,7 +189,11 @@ etcd_release() {
     rm -rf "$out" && mv "$tmp" "$out"
     log "built etcd $v in $((SECONDS - started))s"
   fi
-  "$out/etcd" --version | grep -q "etcd Version: ${v#v}" || { log "$out/etcd does not report ${v#v}"; return 1; }
+  # Read whole before matching: `| grep -q` would stop reading early, and etcd's SIGPIPE fail the pipe.
+  case $'\n'"$("$out/etcd" --version)"$'\n' in
+    *$'\n'"etcd Version: ${v#v}"$'\n'*) ;;
+    *) log "$out/etcd does not report ${v#v}"; return 1 ;;
+  esac
   printf '%s\n' "$out"
 }
 
