@@ -222,7 +222,7 @@ export function clusterSuite(containerd: string): void {
       /** Waits until the (restarted) kubelet logged the apiserver's pods: `SyncLoop (ADD, "api")` at --v=2. */
       async function kubeletHasPods(): Promise<void> {
         const deadline = Date.now() + 120_000;
-        while (!cluster.kubelet.log.includes('SyncLoop (ADD, "api")')) {
+        while (!cluster.kubelet.sawPods('api')) {
           if (Date.now() > deadline || !cluster.kubelet.running)
             throw new Error(
               `the kubelet did not get the pods from the apiserver:\n${cluster.kubelet.log.slice(-3000)}`,

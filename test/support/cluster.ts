@@ -1,7 +1,10 @@
 /**
- * A real one-node Kubernetes 1.20.2 cluster a test starts and stops (the components from
- * .ci/provision/35-cluster-1.20.sh, the kubelet from 30-kubelet-1.20.sh, containerd from the
- * containerd records). Everything runs inside a network namespace the test creates, holding only
+ * A real one-node Kubernetes cluster a test starts and stops: 1.20.2 by default (the components from
+ * .ci/provision/35-cluster-1.20.sh, the kubelet from 30-kubelet-1.20.sh), or any release's components
+ * given as {@link ClusterComponents} (the Go module builds of 60-kubernetes-modules.sh), and containerd
+ * from the containerd records. The control plane and the kubelet can each be replaced by another
+ * release's while the cluster runs (an upgrade: {@link Cluster.upgradeControlPlane},
+ * {@link Cluster.startNode}). Everything runs inside a network namespace the test creates, holding only
  * loopback, a bridge with the node's address (no port: nothing leaves it) and the CNI bridge the
  * plugins make for pods: etcd on loopback, the apiserver on the node address (a serving certificate
  * and a service-account signing key made here with openssl, a static token for the test's admin,
@@ -37,11 +40,28 @@ const SERVICE_RANGE = '10.96.0.0/24';
 const KUBERNETES_SERVICE_IP = '10.96.0.1';
 const APISERVER_PORT = 6443;
 
-/** What a cluster needs: the `cluster`, `kubelet` and `containerd` records (real-systems.ts). */
+/**
+ * What a cluster needs: a `cluster` record (real-systems.ts: KUBECTL, ETCD and CNI_BIN_DIR, and for
+ * 1.20.2 its components) and a `containerd` record.
+ */
 export interface ClusterSystems {
   cluster: FoundSystem;
   containerd: FoundSystem;
 }
+
+/** One release's control plane and kubelet. */
+export interface ClusterComponents {
+  /** `1.20.2`, `1.31.14`: flags differ across releases. */
+  release: string;
+  apiserver: string;
+  controllerManager: string;
+  kubelet: string;
+  /** kube-proxy, when the release has one built (1.20.2's); without it, no Service reaches a pod. */
+  proxy?: string;
+}
+
+/** The minor of `1.31.14` (31). */
+const minorOf = (release: string): number => Number(release.split('.')[1]);
 
 /** kubectl's result; `code` 0 is success. */
 export interface KubectlResult {
@@ -62,8 +82,24 @@ export class Cluster {
   private readonly token = randomBytes(16).toString('hex');
   private readonly namespaces = new Set<string>();
   private netnsMade = false;
+  /** The running control plane's daemons (replaced by {@link upgradeControlPlane}). */
+  private controlPlane: SpawnedDaemon[] = [];
+  /** The components running now: the control plane's and the kubelet's may be of different releases. */
+  private controlPlaneComponents: ClusterComponents;
+  private kubeletComponents: ClusterComponents;
 
-  constructor(private readonly systems: ClusterSystems) {
+  constructor(
+    private readonly systems: ClusterSystems,
+    components?: ClusterComponents,
+  ) {
+    const r = systems.cluster.record;
+    this.controlPlaneComponents = this.kubeletComponents = components ?? {
+      release: '1.20.2',
+      apiserver: r.APISERVER!,
+      controllerManager: r.CONTROLLER_MANAGER!,
+      kubelet: r.KUBELET!,
+      proxy: r.PROXY!,
+    };
     const id = randomBytes(3).toString('hex');
     this.node = `kh-node-${id}`;
     this.netnsName = `kh-cluster-${id}`;
@@ -125,22 +161,11 @@ export class Cluster {
     this.makeNetns();
     this.makeCredentials();
     await this.startEtcd();
-    await this.startApiserver();
-    this.startDaemon('kube-controller-manager', this.record.CONTROLLER_MANAGER!, [
-      '--kubeconfig',
-      this.path('admin.kubeconfig'),
-      '--controllers=job,namespace,serviceaccount,serviceaccount-token,garbagecollector,deployment,replicaset,statefulset,daemonset',
-      '--service-account-private-key-file',
-      this.path('sa.key'),
-      '--root-ca-file',
-      this.path('ca.crt'),
-      '--leader-elect=false',
-      '--port=0', // 1.20 still serves plain HTTP on 10252 unless told not to
-      '--secure-port=0',
-      '--concurrent-gc-syncs=2',
-    ]);
+    await this.startControlPlane();
     await this.startNodeRuntime();
-    this.startDaemon('kube-proxy', this.record.PROXY!, [
+    const proxy = this.kubeletComponents.proxy;
+    if (proxy === undefined) return this.waitForNodeReady();
+    this.startDaemon('kube-proxy', proxy, [
       '--kubeconfig',
       this.path('admin.kubeconfig'),
       '--hostname-override',
@@ -156,6 +181,10 @@ export class Cluster {
       '--conntrack-tcp-timeout-established=0',
       '--conntrack-tcp-timeout-close-wait=0',
     ]);
+    await this.waitForNodeReady();
+  }
+
+  private async waitForNodeReady(): Promise<void> {
     await this.waitFor(
       'the node Ready',
       () => {
@@ -172,10 +201,62 @@ export class Cluster {
     );
   }
 
-  /** Starts containerd and the kubelet again after {@link stopNode} (a node upgrade's restart). */
-  async startNode(): Promise<void> {
+  /** The release of the running apiserver and controller manager. */
+  get controlPlaneRelease(): string {
+    return this.controlPlaneComponents.release;
+  }
+
+  /** The release of the node's kubelet. */
+  get kubeletRelease(): string {
+    return this.kubeletComponents.release;
+  }
+
+  /**
+   * Starts containerd and the kubelet again after {@link stopNode} (a node upgrade's restart); with
+   * `upgrade`, its kubelet instead of the one that ran (same directories, as a package upgrade does).
+   */
+  async startNode(upgrade?: ClusterComponents): Promise<void> {
     await this.runtime.start();
+    if (upgrade) {
+      this.kubeletComponents = upgrade;
+      this.kubeletDaemon = this.makeKubelet();
+    }
     await this.kubelet.start();
+  }
+
+  /**
+   * Replaces the apiserver and the controller manager with `to`'s (SIGTERM to the PIDs we started;
+   * etcd and the data it holds stay), and waits until the new apiserver is ready.
+   */
+  async upgradeControlPlane(to: ClusterComponents): Promise<void> {
+    for (const d of [...this.controlPlane].reverse()) {
+      await terminateChild(d.child, 20_000);
+      this.daemons.splice(this.daemons.indexOf(d), 1);
+    }
+    this.controlPlaneComponents = to;
+    await this.startControlPlane();
+  }
+
+  private async startControlPlane(): Promise<void> {
+    const { release, controllerManager } = this.controlPlaneComponents;
+    const apiserver = await this.startApiserver();
+    const manager = this.startDaemon(`kube-controller-manager-${release}`, controllerManager, [
+      '--kubeconfig',
+      this.path('admin.kubeconfig'),
+      // From 1.21 a pod's token is a projected volume that also needs the namespace's kube-root-ca.crt
+      // ConfigMap, which root-ca-cert-publisher makes: without it no such pod starts.
+      `--controllers=job,namespace,serviceaccount,serviceaccount-token,garbagecollector,deployment,replicaset,statefulset,daemonset${minorOf(release) >= 21 ? ',root-ca-cert-publisher' : ''}`,
+      '--service-account-private-key-file',
+      this.path('sa.key'),
+      '--root-ca-file',
+      this.path('ca.crt'),
+      '--leader-elect=false',
+      // 1.20 still serves plain HTTP on 10252 unless told not to; the flag is gone from 1.24.
+      ...(minorOf(release) < 24 ? ['--port=0'] : []),
+      '--secure-port=0',
+      '--concurrent-gc-syncs=2',
+    ]);
+    this.controlPlane = [apiserver, manager];
   }
 
   /** Stops the kubelet, then containerd (SIGTERM: containers keep running, as on a node being upgraded). */
@@ -311,13 +392,14 @@ export class Cluster {
     await etcd.waitFor('serving', () => etcd.log.includes('ready to serve client requests'), Date.now() + 120_000);
   }
 
-  private async startApiserver(): Promise<void> {
-    const apiserver = this.startDaemon('kube-apiserver', this.record.APISERVER!, [
+  private async startApiserver(): Promise<SpawnedDaemon> {
+    const { release, apiserver: bin } = this.controlPlaneComponents;
+    const apiserver = this.startDaemon(`kube-apiserver-${release}`, bin, [
       `--etcd-servers=http://127.0.0.1:2379`,
       `--bind-address=${NODE_IP}`,
       `--advertise-address=${NODE_IP}`,
       `--secure-port=${String(APISERVER_PORT)}`,
-      '--insecure-port=0',
+      ...(minorOf(release) < 24 ? ['--insecure-port=0'] : []), // gone from 1.24
       `--cert-dir=${this.path('apiserver-certs')}`,
       `--tls-cert-file=${this.path('apiserver.crt')}`,
       `--tls-private-key-file=${this.path('apiserver.key')}`,
@@ -341,6 +423,7 @@ export class Cluster {
       },
       240_000,
     );
+    return apiserver;
   }
 
   private async startNodeRuntime(): Promise<void> {
@@ -379,25 +462,51 @@ export class Cluster {
     await this.runtime.start();
     this.runtime.importImage(buildBusyboxImage(this.path('image'), containerd.record.BUSYBOX!, CLUSTER_IMAGE));
     this.runtime.ctr(['-n', 'k8s.io', 'images', 'tag', CLUSTER_IMAGE, CLUSTER_IMAGE_2]);
-    this.kubeletDaemon = new KubeletDaemon(this.path('kubelet'), this.record.KUBELET!, this.runtime.socket, this.node, {
-      kubeconfig: this.path('admin.kubeconfig'),
-      nodeIp: NODE_IP,
-      netns: this.netns,
-    });
+    this.kubeletDaemon = this.makeKubelet();
     await this.kubelet.start();
+  }
+
+  private makeKubelet(): KubeletDaemon {
+    const { kubelet, release } = this.kubeletComponents;
+    return new KubeletDaemon(
+      this.path('kubelet'),
+      kubelet,
+      this.runtime.socket,
+      this.node,
+      { kubeconfig: this.path('admin.kubeconfig'), nodeIp: NODE_IP, netns: this.netns },
+      release,
+    );
   }
 
   /**
    * Creates a namespace (its name gets the cluster's suffix, so log directories are ours) and waits
-   * until its `default` ServiceAccount has its token secret: before that, the admission plugin
-   * refuses pods. Returns the namespace's name.
+   * until its `default` ServiceAccount has its token secret (before 1.24; from 1.24 no secret is
+   * made: until the account itself exists): before that, the admission plugin refuses pods. From
+   * 1.21 also until its kube-root-ca.crt ConfigMap exists, which token volumes need.
+   * Returns the namespace's name.
    */
   async createNamespace(base: string): Promise<string> {
     const name = `${base}-${this.node.slice('kh-node-'.length)}`;
     this.kubectlOk(['create', 'namespace', name]);
     this.namespaces.add(name);
-    await this.serviceAccountToken(name, 'default');
+    if (minorOf(this.controlPlaneRelease) < 24) await this.serviceAccountToken(name, 'default');
+    else await this.serviceAccount(name, 'default');
+    if (minorOf(this.controlPlaneRelease) >= 21)
+      await this.waitFor(
+        `the ConfigMap ${name}/kube-root-ca.crt`,
+        () => this.kubectl(['-n', name, 'get', 'configmap', 'kube-root-ca.crt']).code === 0,
+        120_000,
+      );
     return name;
+  }
+
+  /** Waits until the ServiceAccount exists (the serviceaccount controller's work). */
+  async serviceAccount(namespace: string, account: string): Promise<void> {
+    await this.waitFor(
+      `the ServiceAccount ${namespace}/${account}`,
+      () => this.kubectl(['-n', namespace, 'get', 'serviceaccount', account]).code === 0,
+      120_000,
+    );
   }
 
   /** Waits until the ServiceAccount has a token secret (the token controller's work); returns the secret's name. */

@@ -30,6 +30,13 @@ export interface KubeletApiOptions {
   netns: string;
 }
 
+/** The kubelet's minor release (`1.31.14` → 31), which decides the flags and configuration it accepts. */
+function minorOf(release: string): number {
+  const m = /^1\.(\d+)(?:\.\d+)?$/.exec(release);
+  if (!m) throw new Error(`not a kubelet release: ${release}`);
+  return Number(m[1]);
+}
+
 export class KubeletDaemon {
   readonly manifests: string;
   readonly root: string;
@@ -42,6 +49,8 @@ export class KubeletDaemon {
     readonly criSocket: string,
     readonly nodeName: string,
     private readonly api?: KubeletApiOptions,
+    /** The binary's release (`1.20.2`, `1.31.14`): flags and configuration differ across releases. */
+    readonly release = '1.20.2',
   ) {
     this.manifests = join(dir, 'manifests');
     this.root = join(dir, 'root');
@@ -58,6 +67,14 @@ export class KubeletDaemon {
     return this.daemon !== undefined && this.daemon.exited === undefined;
   }
 
+  /**
+   * Whether the kubelet has logged pods from `source` (at --v=2): `SyncLoop (ADD, "file")` before
+   * structured logging, `"SyncLoop ADD" source="file"` after it (1.2x on).
+   */
+  sawPods(source: 'file' | 'api'): boolean {
+    return this.log.includes(`SyncLoop (ADD, "${source}")`) || this.log.includes(`"SyncLoop ADD" source="${source}"`);
+  }
+
   /** Writes a static pod manifest (JSON is YAML too); the kubelet picks it up within fileCheckFrequency. */
   writeManifest(name: string, pod: unknown): void {
     writeFileSync(join(this.manifests, `${name}.json`), JSON.stringify(pod, null, 2));
@@ -65,6 +82,7 @@ export class KubeletDaemon {
 
   async start(): Promise<void> {
     if (this.running) throw new Error('kubelet already started');
+    const minor = minorOf(this.release);
     writeFileSync(
       this.config,
       JSON.stringify({
@@ -86,13 +104,16 @@ export class KubeletDaemon {
         imageGCHighThresholdPercent: 100,
         fileCheckFrequency: '2s',
         syncFrequency: '5s',
+        // These machines run cgroup v1, which a kubelet refuses from 1.35 unless told not to.
+        ...(minor >= 35 ? { failCgroupV1: false } : {}),
       }),
     );
     const apiFlags = this.api ? ['--kubeconfig', this.api.kubeconfig, '--node-ip', this.api.nodeIp] : [];
     const [cmd, args] = inNetns(this.api?.netns, this.bin, [
       '--config',
       this.config,
-      '--container-runtime=remote', // before 1.24 the default is dockershim
+      // Before 1.24 the default is dockershim; from 1.27 the flag is refused.
+      ...(minor < 24 ? ['--container-runtime=remote'] : []),
       '--container-runtime-endpoint',
       `unix://${this.criSocket}`,
       '--root-dir',
@@ -101,7 +122,7 @@ export class KubeletDaemon {
       join(this.dir, 'pki'),
       '--hostname-override',
       this.nodeName,
-      '--v=2', // logs "SyncLoop (ADD, "file")" per pod: the sign it has seen them
+      '--v=2', // logs each SyncLoop ADD (see sawPods): the sign it has seen the pods
       ...apiFlags,
     ]);
     this.daemon = new SpawnedDaemon(cmd, args, 4_000_000);

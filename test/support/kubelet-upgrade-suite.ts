@@ -137,7 +137,7 @@ export function kubeletUpgradeSuite(containerd: string): void {
         await kubelet.start();
         await new Promise((r) => setTimeout(r, 0));
         const deadline = Date.now() + 60_000;
-        while (!kubelet.log.includes('SyncLoop (ADD, "file")')) {
+        while (!kubelet.sawPods('file')) {
           if (Date.now() > deadline || !kubelet.running)
             throw new Error(`the kubelet did not read its manifests:\n${kubelet.log.slice(-4000)}`);
           await new Promise((r) => setTimeout(r, 200));

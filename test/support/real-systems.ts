@@ -40,6 +40,20 @@ export const REAL_SYSTEMS: readonly RealSystemEntry[] = [
   { system: 'kubectl', version: '1.20.2', provision: ['.ci/provision/55-kubectl.sh'] },
   // Lints the system-upgrade-controller Plan's script (test/fleet/suc-script.test.ts).
   { system: 'shellcheck', version: '0.9.0', provision: [BOOKWORM] },
+  // Releases built from the Go module proxy (kubelet, kube-apiserver, kube-controller-manager and the
+  // etcd each apiserver requires); 1.37.2 is the newest 1.37 patch the proxy served.
+  ...['1.30.14', '1.31.14', '1.37.2'].map((version) => ({
+    system: 'kubernetes',
+    version,
+    provision: ['.ci/provision/60-kubernetes-modules.sh'],
+  })),
+  {
+    // A one-node cluster crossing 1.30 → 1.31 (control plane, then kubelet): 60's two releases, 55's kubectl.
+    system: 'cluster',
+    version: '1.30.14-1.31.14',
+    provision: ['.ci/provision/55-kubectl.sh', '.ci/provision/60-kubernetes-modules.sh'],
+    label: 'cluster (apiserver 1.30.14 → 1.31.14, kubelet 1.30.14 → 1.31.14)',
+  },
   {
     // A one-node cluster's components (test/support/cluster.ts): the kubelet it records is 30's, kubectl 55's.
     system: 'cluster',
@@ -111,7 +125,7 @@ function provisionCommand(needs: SystemNeeds): string {
  * saying what is missing); elsewhere it is skipped with the provision command.
  */
 /** Systems that run a kubelet: one such suite at a time on a machine (machine-lock.ts says why). */
-const KUBELET_SYSTEMS = new Set(['kubelet', 'cluster']);
+const KUBELET_SYSTEMS = new Set(['kubelet', 'cluster', 'kubernetes']);
 /** How long a suite waits for another's kubelet: the longest suite, a cluster's, with room for load. */
 const KUBELET_LOCK_WAIT_MS = 60 * 60_000;
 
