@@ -51,11 +51,13 @@ export type PodAction = 'none' | 'create-sandbox' | 'kill-and-recreate' | 'kill'
  * @group Kubelet decisions
  */
 export interface PodVerdict {
+  /** What the kubelet does to the pod as a whole: nothing, create a sandbox, kill it and recreate, or kill it. */
   action: PodAction;
   /** The row of RESTART_RULES that decided (absent for `none`). */
   ruleId?: RestartRuleId;
   /** That rule's kubelet source. */
   ruleSource?: string;
+  /** Why, in words. */
   reason: string;
   /** Facts the caller did not give and the decision assumed (the sandbox, the restart policy…). */
   assumptions: string[];

@@ -82,7 +82,9 @@ export interface PredictRestartsOptions extends HashOptions {
  * @group Kubelet decisions
  */
 export interface ProbeResults {
+  /** The latest liveness probe result: `failure` kills the container (and restarts it unless the policy says Never). */
   livenessProbe?: ProbeResult;
+  /** The latest startup probe result (1.16+): `failure` as for liveness. */
   startupProbe?: ProbeResult;
 }
 

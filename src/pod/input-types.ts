@@ -20,30 +20,55 @@
  * @group Hashing
  */
 export interface ContainerFields {
+  /** The container name, unique in the pod. */
   name?: string;
+  /** The image reference as written in the spec. */
   image?: string;
+  /** The entrypoint (the image's when absent). */
   command?: readonly string[];
+  /** The entrypoint's arguments. */
   args?: readonly string[];
+  /** The working directory. */
   workingDir?: string;
+  /** `ContainerPort` objects. */
   ports?: readonly object[];
+  /** `EnvFromSource` objects. */
   envFrom?: readonly object[];
+  /** `EnvVar` objects. */
   env?: readonly object[];
+  /** `ResourceRequirements`: limits, requests, claims. */
   resources?: object;
+  /** `ContainerResizePolicy` objects (in-place resize, 1.27+). */
   resizePolicy?: readonly object[];
+  /** `Always` makes an init container a sidecar (1.28+); from 1.34 also on regular containers. */
   restartPolicy?: string;
+  /** `ContainerRestartRule` objects (1.34+). */
   restartPolicyRules?: readonly object[];
+  /** `VolumeMount` objects. */
   volumeMounts?: readonly object[];
+  /** `VolumeDevice` objects. */
   volumeDevices?: readonly object[];
+  /** A `Probe`. */
   livenessProbe?: object;
+  /** A `Probe`. */
   readinessProbe?: object;
+  /** A `Probe`. */
   startupProbe?: object;
+  /** `Lifecycle` hooks. */
   lifecycle?: object;
+  /** Where the termination message is read from. */
   terminationMessagePath?: string;
+  /** `File` or `FallbackToLogsOnError`. */
   terminationMessagePolicy?: string;
+  /** `Always`, `IfNotPresent` or `Never`. */
   imagePullPolicy?: string;
+  /** A `SecurityContext`. */
   securityContext?: object;
+  /** Keep a stdin buffer open. */
   stdin?: boolean;
+  /** Close stdin after the first attach ends. */
   stdinOnce?: boolean;
+  /** Allocate a TTY. */
   tty?: boolean;
 }
 
@@ -61,15 +86,21 @@ export interface ContainerFields {
  * @group Kubelet decisions
  */
 export interface PodFields {
+  /** The object's API version (`v1` for a Pod, `apps/v1`…). */
   apiVersion?: string;
+  /** `Pod`, `Deployment`, … (absent for a bare pod spec). */
   kind?: string;
+  /** `ObjectMeta`: name, namespace, uid, annotations…. */
   metadata?: object;
   /** A Pod's spec, or a workload's (with `template`). */
   spec?: object;
+  /** A Pod's status: its container states are read when `podStatus` is not given separately where a function says so. */
   status?: object;
   /** A pod spec given alone. */
   containers?: readonly (ContainerFields | object)[];
+  /** Init containers of a pod spec given alone. */
   initContainers?: readonly (ContainerFields | object)[];
+  /** Ephemeral containers of a pod spec given alone. */
   ephemeralContainers?: readonly object[];
 }
 

@@ -256,7 +256,12 @@ export interface RestoreOptions {
  */
 export interface RestoreReport {
   /** The records put back (container id and where), each read back holding its pre-apply bytes. */
-  restored: { containerId: string; location: string }[];
+  restored: {
+    /** The container id. */
+    containerId: string;
+    /** Where its record lives (meta.db key, or its files). */
+    location: string;
+  }[];
   /** Records that held their pre-apply bytes already (apply stopped before writing them). */
   unchanged: string[];
   /** What changed since apply and is gone now (only with `force`; otherwise restore refuses). */

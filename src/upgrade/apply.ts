@@ -84,7 +84,12 @@ export interface ApplyNodePlanReport extends ApplyReport {
   /** The rollback point's manifest, when apply wrote one (never when it had nothing to rewrite). */
   manifest?: string;
   /** The plan's own audit stamp (when it has one) and this apply's ({@link ApplyNodePlanOptions.audit}). */
-  audit?: { plan?: AuditStamp; apply?: AuditStamp };
+  audit?: {
+    /** The plan's own stamp: when, where and by what it was made. */
+    plan?: AuditStamp;
+    /** This apply's. */
+    apply?: AuditStamp;
+  };
 }
 
 /**

@@ -33,9 +33,13 @@ export interface AuditStamp {
 /** The audit stamp as zod reads it from a plan file or a manifest (built on first use). */
 export const auditStampSchema = lazySchema((z) =>
   z.object({
+    /** When it was made (ISO 8601, UTC). */
     createdAt: z.iso.datetime(),
+    /** The host it was made on. */
     host: z.string(),
+    /** The tool and its version, `kubelet-hash 0.4.0`. */
     tool: z.string(),
+    /** The command line (or library call) that made it. */
     command: z.string(),
   }),
 );

@@ -139,7 +139,14 @@ function buildPlanFileSchema(z: ZodApi) {
       })
       .optional(),
     /** The Go JSON escapes of a patch release's toolchain, when `from` or `to` was given as one (apply recomputes with them). */
-    jsonEscapes: z.object({ from: escapesSchema().optional(), to: escapesSchema().optional() }).optional(),
+    jsonEscapes: z
+      .object({
+        /** The escapes of the Go that built the `from` kubelet (a patch release's). */
+        from: escapesSchema().optional(),
+        /** The escapes of the Go that built the `to` kubelet. */
+        to: escapesSchema().optional(),
+      })
+      .optional(),
     /** When, where and by what the plan was made (plan --out stamps it; absent in plans of kubelet-hash 0.x before it). */
     audit: auditStampSchema().optional(),
   });
