@@ -306,5 +306,14 @@ describe('apply is idempotent, and leaves an audit trail', () => {
     expect(manifest.audit).toEqual(summary.audit.apply);
     expect(manifest.audit).toMatchObject({ host: plan.audit!.host, tool: plan.audit!.tool });
     expect(readPlan(join(summary.manifest, '..', 'plan.json')).audit).toEqual(plan.audit);
+    // And rollback's report.
+    const rolled = await cli(['rollback', node.planFile, '--json']);
+    expect(rolled.code).toBe(0);
+    expect((JSON.parse(rolled.out) as { summary: { audit: unknown } }).summary.audit).toMatchObject({
+      host: plan.audit!.host,
+      tool: plan.audit!.tool,
+      command: `kubelet-hash rollback ${node.planFile} --json`,
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
   });
 });
