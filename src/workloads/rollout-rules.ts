@@ -80,6 +80,7 @@ export type RolloutRuleId =
   | 'statefulset-rolling-update'
   | 'statefulset-on-delete'
   | 'statefulset-spec-immutable'
+  | 'statefulset-field-immutable'
   | 'daemonset-rolling-update'
   | 'daemonset-on-delete'
   | 'job-template-immutable'
@@ -560,10 +561,20 @@ export const ROLLOUT_RULES: readonly RolloutRule[] = Object.freeze([
     decidedBy: 'apiserver',
     releases: 'kubernetes',
     firstMinor: 8,
-    lastMinor: null,
-    source: `${APPS_VALIDATION}@v1.8.0 (ValidateStatefulSetUpdate: "updates to statefulset spec for fields other than …")`,
+    lastMinor: 36,
+    source: `${APPS_VALIDATION}@v1.8.0 and @v1.36.0 (ValidateStatefulSetUpdate: "updates to statefulset spec for fields other than …")`,
     statement:
       'spec.selector, spec.serviceName, spec.volumeClaimTemplates and spec.podManagementPolicy of a StatefulSet are immutable in every release (the other fields have moved in and out of the list across releases and are not judged here).',
+  },
+  {
+    id: 'statefulset-field-immutable',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 37,
+    lastMinor: null,
+    source: `${APPS_VALIDATION}@v1.37.2 (ValidateStatefulSetUpdate: ValidateImmutableField per field, no catch-all; @v1.36.0 still has the catch-all at spec)`,
+    statement:
+      'From 1.37 a change of spec.volumeClaimTemplates, spec.serviceName or spec.podManagementPolicy is refused at that field ("field is immutable"), in that order; the other StatefulSet fields are no longer refused at spec.',
   },
   {
     id: 'daemonset-rolling-update',

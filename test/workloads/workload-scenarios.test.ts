@@ -885,10 +885,20 @@ const SCENARIOS: Scenario[] = [
     expect: { verdict: 'on-delete', exitCode: 0 },
   },
   {
+    name: 'from 1.37 a StatefulSet field change is refused at that field',
+    rule: 'statefulset-field-immutable',
+    source:
+      'pkg/apis/apps/validation/validation.go at v1.37.2 (ValidateStatefulSetUpdate); a dry run on the real 1.37.2 apiserver refuses a serviceName change at spec.serviceName',
+    at: ['1.37'],
+    old: workload('apps/v1', 'StatefulSet', [c('nginx:1')], { serviceName: 'a' }),
+    new: workload('apps/v1', 'StatefulSet', [c('nginx:1')], { serviceName: 'b' }),
+    expect: { verdict: 'refused', field: 'spec.serviceName', reportedField: 'spec.serviceName', exitCode: 2 },
+  },
+  {
     name: "a StatefulSet's volumeClaimTemplates are immutable",
     rule: 'statefulset-spec-immutable',
     source: 'pkg/apis/apps/validation/validation_test.go (TestValidateStatefulSetUpdate)',
-    at: ['1.8', NEWEST],
+    at: ['1.8', '1.36'],
     old: workload('apps/v1', 'StatefulSet', [c('nginx:1')], { volumeClaimTemplates: [{ metadata: { name: 'a' } }] }),
     new: workload('apps/v1', 'StatefulSet', [c('nginx:1')], { volumeClaimTemplates: [{ metadata: { name: 'b' } }] }),
     expect: {
