@@ -438,10 +438,16 @@ const predict: CommandDef = {
       rows.push(...objectRows);
     }
     const text =
-      table(
-        ['action', 'by', 'source', 'object', 'container', 'rule', 'reason'],
-        rows.map((r) => [r.action, r.decidedBy, r.source, r.object, r.container, r.ruleId, r.reason]),
-      ) +
+      // The source column only when the apiserver was asked (offline every row is the model's).
+      (server
+        ? table(
+            ['action', 'by', 'source', 'object', 'container', 'rule', 'reason'],
+            rows.map((r) => [r.action, r.decidedBy, r.source, r.object, r.container, r.ruleId, r.reason]),
+          )
+        : table(
+            ['action', 'by', 'object', 'container', 'rule', 'reason'],
+            rows.map((r) => [r.action, r.decidedBy, r.object, r.container, r.ruleId, r.reason]),
+          )) +
       (server
         ? `# apiserver ${server.version} (dry run): ${disagreements} of ${matched.length} objects judged otherwise than the model\n`
         : '') +
