@@ -59,6 +59,7 @@ const T129 = 'pkg/kubelet/kuberuntime/kuberuntime_manager_test.go';
 const T131 = T129;
 const M113 = 'pkg/kubelet/kuberuntime/kuberuntime_manager.go';
 const C113 = 'pkg/kubelet/kuberuntime/kuberuntime_container.go';
+const C121 = C113;
 const M137 = M113;
 /** Sidecar names (restartable-init-1…3 upstream) and the base of the 1.29.6 sidecar table. */
 const SC = ['sc1', 'sc2', 'sc3'];
@@ -415,7 +416,7 @@ const ROWS: Row[] = [
   {
     id: 'ephemeral-while-initialising',
     upstream: `${T120}:1295@v1.20.2`,
-    releases: '1.16-1.28',
+    releases: '1.16-1.20',
     init: ['init1'],
     ephemeral: ['debug'],
     states: { ...states(FOO, 'running'), init1: 'running', debug: 'absent' },
@@ -474,6 +475,19 @@ const ROWS: Row[] = [
     pod: 'none',
     expect: { ...all(FOO, 'keep'), init1: 'keep', debug: 'keep' },
   },
+  // From 1.21 findNextInitContainerToRun takes a running regular container as a pod that has
+  // initialised (its init containers may have been removed since): the regular containers are kept.
+  {
+    id: 'ephemeral-while-initialising-1.21',
+    upstream: `${C121}:776@v1.21.0`,
+    releases: '1.21-1.28',
+    init: ['init1'],
+    ephemeral: ['debug'],
+    states: { ...states(FOO, 'running'), init1: 'running', debug: 'absent' },
+    sandbox: READY,
+    pod: 'none',
+    expect: { ...all(FOO, 'keep'), init1: 'keep', debug: 'start' },
+  },
   // The same case where SidecarContainers is on (1.29+ by default): computeInitContainerActions
   // takes a running regular container as a pod that has initialised, so the regular containers are
   // looked at, and kept (the kubelet's podActions are the same; 1.29.6's test runs it both ways).
@@ -498,7 +512,8 @@ const ROWS: Row[] = [
     states: { ...states(FOO, 'running'), init1: 'running', debug: 'absent' },
     sandbox: READY,
     pod: 'none',
-    expect: { ...all(FOO, 'deferred'), init1: 'keep', debug: 'start' },
+    // findNextInitContainerToRun (1.21+): a running regular container means the pod has initialised.
+    expect: { ...all(FOO, 'keep'), init1: 'keep', debug: 'start' },
   },
 
   // 1.13.0's computePodActions (applied to 1.8–1.19, of which only 1.13 was read): no check for a
