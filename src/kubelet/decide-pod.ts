@@ -13,7 +13,8 @@ import type { ContainerRole } from './container-role.js';
 import { isPlainObject, memberOf } from '../decode/input.js';
 import { legacyInitProgress, sidecarInitProgress, type InitProgress } from './init-progress.js';
 import type { ResolvedGates } from './options.js';
-import { restartRule, type RestartRuleId } from './restart-rules.js';
+import { restartRule, ruleHolds, type RestartRuleId } from './restart-rules.js';
+import { hasRestartAllRule, restartsAllContainers } from './container-restart-policy.js';
 import { sandboxOutcome, type SandboxInput } from './sandbox-state.js';
 
 /**
@@ -21,7 +22,9 @@ import { sandboxOutcome, type SandboxInput } from './sandbox-state.js';
  * sandbox exists: one is made and the first containers started); `kill-and-recreate` (every
  * container and the sandbox are killed, a new sandbox is made and containers started in it);
  * `kill` (the pod is done or its initialisation failed: its containers and sandbox are killed,
- * nothing is started).
+ * nothing is started); `restart-all` (1.35+, a RestartAllContainers rule: every init and regular
+ * container is removed, running ones killed first, and the pod starts again from its first init
+ * container in the next sync, in the same sandbox).
  *
  * @example
  * ```ts
@@ -34,7 +37,7 @@ import { sandboxOutcome, type SandboxInput } from './sandbox-state.js';
  *
  * @group Kubelet decisions
  */
-export type PodAction = 'none' | 'create-sandbox' | 'kill-and-recreate' | 'kill';
+export type PodAction = 'none' | 'create-sandbox' | 'kill-and-recreate' | 'kill' | 'restart-all';
 
 /**
  * The pod-level part of the decision.
@@ -85,6 +88,8 @@ export interface PodDecisionInput {
   sandboxReady: boolean | undefined;
   /** The Initialized condition, used only when init containers' states are not all given. */
   initialized: boolean | undefined;
+  /** The AllContainersRestarting condition (1.35+), when the status carries it. */
+  allContainersRestarting: boolean | undefined;
 }
 
 /** A container's verdict within the pod. */
@@ -176,6 +181,8 @@ export function decidePod(p: PodDecisionInput): PodDecision {
   const sidecarPath = sidecarPathTaken(p);
   const sandbox = sandboxOutcome(p.sandbox, p.sandboxReady, p.hostNetwork);
   assumptions.push(...sandbox.assumptions);
+  const reset = restartAllSource(p, assumptions);
+  if (reset !== undefined) return restartAll(p, sandbox, reset, assumptions);
   if (sandbox.recreate) return recreate(p, policy, sidecarPath, sandbox.existed, sandbox.why, assumptions);
 
   const out = new Map<PodMember, MemberVerdict>();
@@ -274,6 +281,69 @@ export function decidePod(p: PodDecisionInput): PodDecision {
   return { pod: podVerdict('none', undefined, sandbox.why, assumptions), containers: order(p, out) };
 }
 
+/**
+ * Why the kubelet resets the whole pod in this sync (computePodActions' restartAllContainers,
+ * 1.35+): the AllContainersRestarting condition, or an init or regular container that exited with
+ * a RestartAllContainers rule matching its exit code; none once no such container is left
+ * (AllContainersRestartCleanedUp). Undefined: no reset.
+ */
+function restartAllSource(p: PodDecisionInput, assumptions: string[]): string | undefined {
+  if (!ruleHolds('restart-all-containers', p.info, p.gates, 'container', p.staticPod)) return undefined;
+  const podMembers = p.members.filter((m) => m.role !== 'ephemeral');
+  if (podMembers.every((m) => m.input.runtime.state === 'absent')) return undefined;
+  if (p.allContainersRestarting === true) return 'the AllContainersRestarting condition is True';
+  for (const m of podMembers) {
+    const r = m.input.runtime;
+    if (r.state !== 'exited' || r.exitCode === undefined) continue;
+    const rule = restartsAllContainers(m.input.container, r.exitCode);
+    if (rule !== undefined) return `${m.name} exited with code ${String(r.exitCode)}: ${rule}`;
+  }
+  const unknown = (m: PodMember): boolean =>
+    m.input.runtime.state === undefined ||
+    (m.input.runtime.state === 'exited' && m.input.runtime.exitCode === undefined);
+  if (podMembers.some((m) => hasRestartAllRule(m.input.container) && unknown(m)))
+    assumptions.push(
+      'no container exited with a RestartAllContainers rule matching its exit code (states or exit codes not given)',
+    );
+  return undefined;
+}
+
+/** computePodActions with restartAllContainers: every init and regular container reset, nothing else. */
+function restartAll(
+  p: PodDecisionInput,
+  sandbox: ReturnType<typeof sandboxOutcome>,
+  why: string,
+  assumptions: string[],
+): PodDecision {
+  const id: RestartRuleId = 'restart-all-containers';
+  // The sandbox verdict stands beside the reset: KillPod and CreateSandbox are set before it returns.
+  const action: PodAction = sandbox.recreate
+    ? sandbox.existed
+      ? 'kill-and-recreate'
+      : 'create-sandbox'
+    : 'restart-all';
+  const reason = `RestartAllContainers: ${why}`;
+  const containers = p.members.map((m) => {
+    const state = m.input.runtime.state;
+    if (m.role === 'ephemeral') {
+      return sandbox.recreate && running(m)
+        ? rowVerdict(id, 'kill', `${reason}; the sandbox is recreated: killed with the pod`, m, true)
+        : rowVerdict(id, 'keep', `${reason}; ephemeral containers are left alone`, m);
+    }
+    if (state === 'absent')
+      return rowVerdict(id, 'deferred', `${reason}; started with the pod from its first init container`, m);
+    const kill = state !== 'exited';
+    return rowVerdict(
+      id,
+      kill ? 'restart' : 'start',
+      `${reason}; ${kill ? 'killed and removed' : 'removed'}, then started again with the pod from its first init container`,
+      m,
+      kill || (sandbox.recreate && running(m)),
+    );
+  });
+  return { pod: podVerdict(action, id, reason, assumptions), containers };
+}
+
 function order(p: PodDecisionInput, out: Map<PodMember, MemberVerdict>): MemberVerdict[] {
   return p.members.map((m) => out.get(m)!);
 }
@@ -307,7 +377,7 @@ function initProgress(
   // or exited (hasAnyRegularContainerCreated, kuberuntime_container.go@v1.28.15); 1.29–1.36 only
   // created or running (an exited one may be from a sandbox before a reboot,
   // kuberuntime_container.go:1027@v1.31.14); 1.37 any, unknown too (HasAnyActiveRegularContainerStarted,
-  // kuberuntime_container.go:1077@v1.37.2).
+  // kuberuntime_container.go:1078@v1.37.2).
   const states: readonly (string | undefined)[] =
     p.info.minor === 28 ? ['created', 'running', 'exited'] : ['created', 'running'];
   const regularsStarted = regulars.some((m) =>

@@ -202,7 +202,7 @@ export function decide(d: DecisionInput): Verdict {
     // 1.34+ with ContainerRestartRules: an exited regular container's own policy wins over the pod's.
     const own =
       s === 'exited' && ruleHolds('not-running-container-policy', d.info, d.gates, d.role, d.staticPod)
-        ? containerShouldRestart(d.container, d.runtime.exitCode)
+        ? containerShouldRestart(d.container, d.runtime.exitCode, d.gates.restartAllContainers)
         : undefined;
     if (own !== undefined) {
       if (d.restartPolicy === undefined) assumptions.pop(); // the pod's policy is not used

@@ -22,6 +22,8 @@ export interface Member {
   startup?: Probe;
   /** A regular container's own restartPolicy (ContainerRestartRules, 1.34+). */
   ownPolicy?: 'Always' | 'OnFailure' | 'Never';
+  /** A regular container's restartPolicyRules (1.35+ here: Restart or RestartAllContainers on some exit codes). */
+  rules?: { action: 'Restart' | 'RestartAllContainers'; exitCodes: { operator: 'In' | 'NotIn'; values: number[] } }[];
 }
 
 export interface Scenario {
@@ -30,6 +32,8 @@ export interface Scenario {
   sandbox: { exists: false } | { exists: true; ready: boolean; hasIp: boolean };
   members: Member[];
   gates: Record<string, boolean>;
+  /** The pod's last API status has AllContainersRestarting True (1.35+). */
+  allContainersRestarting?: boolean;
 }
 
 /**
@@ -39,6 +43,7 @@ export interface Scenario {
  */
 function judgeOnlyGates(minor: number, gates: Record<string, boolean>): Record<string, boolean> {
   if (minor === 20) return { EphemeralContainers: true };
+  // The library takes both and resolves the reset off; the kubelet refuses to start so set.
   if (minor >= 35 && gates['ContainerRestartRules'] === false) return { RestartAllContainersOnContainerExits: false };
   return {};
 }
@@ -47,7 +52,8 @@ function judgeOnlyGates(minor: number, gates: Record<string, boolean>): Record<s
 function gatesArb(minor: number): fc.Arbitrary<Record<string, boolean>> {
   if (minor === 20) return fc.constant({});
   if (minor < 33) return fc.record({ SidecarContainers: fc.boolean(), InPlacePodVerticalScaling: fc.boolean() });
-  return fc.record({ ContainerRestartRules: fc.boolean() });
+  if (minor < 35) return fc.record({ ContainerRestartRules: fc.boolean() });
+  return fc.record({ ContainerRestartRules: fc.boolean(), RestartAllContainersOnContainerExits: fc.boolean() });
 }
 
 const runtimeArb: fc.Arbitrary<RuntimeState> = fc.oneof(
@@ -66,6 +72,22 @@ function memberArb(minor: number, role: Role, name: string): fc.Arbitrary<Member
       changed: fc.boolean(),
       liveness: role === 'init' || role === 'ephemeral' ? fc.constant(undefined) : probeArb,
       startup: role === 'init' || role === 'ephemeral' || minor < 16 ? fc.constant(undefined) : probeArb,
+      rules:
+        role === 'container' && minor >= 35
+          ? fc.option(
+              fc.array(
+                fc.record({
+                  action: fc.constantFrom('Restart' as const, 'RestartAllContainers' as const),
+                  exitCodes: fc.record({
+                    operator: fc.constantFrom('In' as const, 'NotIn' as const),
+                    values: fc.subarray([0, 1, 137], { minLength: 1 }),
+                  }),
+                }),
+                { minLength: 1, maxLength: 2 },
+              ),
+              { freq: 2 },
+            )
+          : fc.constant(null),
       ownPolicy:
         role === 'container' && minor >= 34
           ? fc.constantFrom(undefined, undefined, 'Always' as const, 'OnFailure' as const, 'Never' as const)
@@ -76,6 +98,11 @@ function memberArb(minor: number, role: Role, name: string): fc.Arbitrary<Member
       if (m.liveness !== undefined) out.liveness = m.liveness;
       if (m.startup !== undefined) out.startup = m.startup;
       if (m.ownPolicy !== undefined) out.ownPolicy = m.ownPolicy;
+      // Validation wants a container's own restartPolicy beside its rules.
+      if (m.rules) {
+        out.rules = m.rules;
+        out.ownPolicy ??= 'Never';
+      }
       return out;
     });
 }
@@ -98,6 +125,7 @@ export function scenarioArb(minor: number): fc.Arbitrary<Scenario> {
       regular: fc.integer({ min: 1, max: 3 }),
       ephemeral: fc.integer({ min: 0, max: 2 }),
       gates: gatesArb(minor),
+      restarting: minor >= 35 ? fc.constantFrom(false, false, false, true) : fc.constant(false),
     })
     .chain((s) => {
       const members = [
@@ -108,6 +136,7 @@ export function scenarioArb(minor: number): fc.Arbitrary<Scenario> {
       return fc.tuple(...members).map((list) => {
         const out: Scenario = { hostNetwork: s.hostNetwork, sandbox: s.sandbox, members: list, gates: s.gates };
         if (s.restartPolicy !== undefined) out.restartPolicy = s.restartPolicy;
+        if (s.restarting) out.allContainersRestarting = true;
         return out;
       });
     });
@@ -126,6 +155,7 @@ function podOf(s: Scenario, when: 'before' | 'after'): Record<string, unknown> {
     if (m.startup !== undefined) c['startupProbe'] = PROBE;
     if (m.role === 'sidecar') c['restartPolicy'] = 'Always';
     if (m.ownPolicy !== undefined) c['restartPolicy'] = m.ownPolicy;
+    if (m.rules !== undefined) c['restartPolicyRules'] = m.rules;
     return c;
   };
   const of = (role: Role | Role[]) =>
@@ -159,7 +189,7 @@ export function caseLine(s: Scenario, minor: number, id: number): string {
       liveness: m.runtime.state === 'running' ? result(m.liveness) : '',
       startup: m.runtime.state === 'running' ? result(m.startup) : '',
     })),
-    restartAllContainers: false,
+    allContainersRestarting: s.allContainersRestarting === true,
   });
 }
 
@@ -187,6 +217,7 @@ export function ours(s: Scenario, minor: string): RestartPrediction {
       initContainerStatuses: list(['init', 'sidecar']),
       containerStatuses: list(['container']),
       ephemeralContainerStatuses: list(['ephemeral']),
+      ...(s.allContainersRestarting ? { conditions: [{ type: 'AllContainersRestarting', status: 'True' }] } : {}),
     },
     sandbox: s.sandbox,
     probes,
@@ -210,15 +241,19 @@ export interface GoAnswer {
 
 /** The kubelet's answer in the library's terms: the pod action, and per container started / killed. */
 export function goVerdict(s: Scenario, a: GoAnswer): { pod: PodAction; started: Set<string>; killed: Set<string> } {
+  const reset = a.containersToReset.length > 0;
   const pod: PodAction = a.createSandbox
     ? a.attempt === 0
       ? 'create-sandbox'
       : 'kill-and-recreate'
     : a.killPod
       ? 'kill'
-      : 'none';
-  const started = new Set([...a.initToStart, ...a.containersToStart, ...a.ephemeralToStart]);
-  const killed = new Set(a.containersToKill);
+      : reset
+        ? 'restart-all'
+        : 'none';
+  // A reset container (RestartAllContainers) is removed and started again with the pod.
+  const started = new Set([...a.initToStart, ...a.containersToStart, ...a.ephemeralToStart, ...a.containersToReset]);
+  const killed = new Set([...a.containersToKill, ...a.containersResetKill]);
   // Killing the pod stops every running container (ConvertPodStatusToRunningPod keeps the running ones).
   if (a.killPod) for (const m of s.members) if (m.runtime.state === 'running') killed.add(m.name);
   return { pod, started, killed };

@@ -29,8 +29,9 @@ type judgeCase struct {
 	Sandbox *judgeSandbox `json:"sandbox"`
 	// Statuses are the runtime's containers of the pod, one per container name (init, regular, ephemeral).
 	Statuses []judgeStatus `json:"statuses"`
-	// RestartAllContainers is the caller's argument from 1.35 (AllContainersRestarting).
-	RestartAllContainers bool `json:"restartAllContainers"`
+	// AllContainersRestarting is that condition (True) in the pod's last API status (1.35+), from
+	// which the release's own helpers derive computePodActions' restartAllContainers.
+	AllContainersRestarting bool `json:"allContainersRestarting"`
 }
 
 type judgeSandbox struct {

@@ -1,13 +1,16 @@
-// computePodActions of 1.37: a context, the RestartAllContainers argument (ContainersToReset), and
-// the actuated resources the resize check reads (an empty in-memory record: the judged pods set no
-// resources, so nothing is resized).
+// computePodActions of 1.37: a context, the restartAllContainers argument (ContainersToReset) as
+// the kubelet derives it (kubelet.go SyncPod reads the AllContainersRestarting condition that
+// GenerateAllContainersRestartingCondition writes), and the actuated resources the resize check reads
+// (an empty in-memory record: the judged pods set no resources, so nothing is resized).
 package kuberuntime
 
 import (
 	"context"
 
 	v1 "k8s.io/api/core/v1"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/klog/v2"
+	"k8s.io/kubernetes/pkg/features"
 	"k8s.io/kubernetes/pkg/kubelet/allocation/state"
 	"k8s.io/kubernetes/pkg/kubelet/cm"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
@@ -23,7 +26,13 @@ func judgeRun(c *judgeCase, pod *v1.Pod, status *kubecontainer.PodStatus, livene
 		internalLifecycle: cm.NewFakeInternalContainerLifecycle(),
 		actuatedState:     state.NewStateMemory(klog.Background(), nil),
 	}
-	p := m.computePodActions(context.Background(), pod, status, c.RestartAllContainers)
+	old := &v1.PodStatus{}
+	if c.AllContainersRestarting {
+		old.Conditions = []v1.PodCondition{{Type: v1.AllContainersRestarting, Status: v1.ConditionTrue}}
+	}
+	restartAll := utilfeature.DefaultFeatureGate.Enabled(features.RestartAllContainersOnContainerExits) &&
+		kubecontainer.ShouldAllContainersRestart(pod, status, old) && !kubecontainer.AllContainersRestartCleanedUp(pod, status)
+	p := m.computePodActions(context.Background(), pod, status, restartAll)
 	a := judgeAnswer{
 		KillPod:             p.KillPod,
 		CreateSandbox:       p.CreateSandbox,
