@@ -60,6 +60,8 @@ export interface FeatureGates {
   ContainerRestartRules?: GateValue;
   /** In-place pod resize (1.27+); unset takes the release's default. Setting it before 1.27, or to false from 1.35 (locked), is an error. */
   InPlacePodVerticalScaling?: GateValue;
+  /** A restartPolicyRules action RestartAllContainers restarts the whole pod (1.35+; needs ContainerRestartRules); unset takes the release's default. */
+  RestartAllContainersOnContainerExits?: GateValue;
   /** Restartable init containers (gate 1.28–1.36, always on from 1.37, where the gate is gone); unset takes the release's default. Setting it before 1.28, to false at 1.33–1.36 (locked), or at all from 1.37 is an error. */
   SidecarContainers?: GateValue;
   /** Any other name is refused at run time (`UNKNOWN_FEATURE_GATE`); typed loosely so a parsed `--feature-gates` map fits. */
@@ -204,6 +206,8 @@ export interface ResolvedGates {
   sidecars: boolean;
   /** ContainerRestartRules on: a regular container's own restartPolicy (and its rules) decide whether it starts again. */
   containerRestartRules: boolean;
+  /** RestartAllContainersOnContainerExits on (and ContainerRestartRules, which it needs): a RestartAllContainers rule restarts every container. */
+  restartAllContainers: boolean;
 }
 
 export function resolveGates(info: ReleaseInfo, gates: unknown, path: JsonPathSegment[]): ResolvedGates {
@@ -212,6 +216,10 @@ export function resolveGates(info: ReleaseInfo, gates: unknown, path: JsonPathSe
     inPlaceResize: gateEnabled(info, set.InPlacePodVerticalScaling, 'InPlacePodVerticalScaling', path),
     sidecars: gateEnabled(info, set.SidecarContainers, 'SidecarContainers', path),
     containerRestartRules: gateEnabled(info, set.ContainerRestartRules, 'ContainerRestartRules', path),
+    // The kubelet refuses the gate on without ContainerRestartRules (its dependency, kube_features.go@v1.37.2).
+    restartAllContainers:
+      gateEnabled(info, set.RestartAllContainersOnContainerExits, 'RestartAllContainersOnContainerExits', path) &&
+      gateEnabled(info, set.ContainerRestartRules, 'ContainerRestartRules', path),
   };
 }
 
