@@ -16,8 +16,11 @@ const GOARCH = ({ x64: 'amd64', arm64: 'arm64' } as Record<string, string>)[proc
 
 const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
-/** Writes the tarball under `dir` for image reference `ref` (e.g. `kubelet-hash.local/busybox:1`); returns its path. */
-export function buildBusyboxImage(dir: string, busybox: string, ref: string): string {
+/**
+ * Writes the tarball under `dir` for image reference `ref` (e.g. `kubelet-hash.local/busybox:1`); returns its path.
+ * A `variant` goes into the config's Env: the same busybox then makes an image of another digest.
+ */
+export function buildBusyboxImage(dir: string, busybox: string, ref: string, variant?: string): string {
   const rootfs = join(dir, 'rootfs');
   const archive = join(dir, 'archive');
   mkdirSync(join(rootfs, 'bin'), { recursive: true });
@@ -33,7 +36,11 @@ export function buildBusyboxImage(dir: string, busybox: string, ref: string): st
     JSON.stringify({
       architecture: GOARCH,
       os: 'linux',
-      config: { Cmd: ['/bin/sleep', '999999'], Env: ['PATH=/bin'], WorkingDir: '/' },
+      config: {
+        Cmd: ['/bin/sleep', '999999'],
+        Env: ['PATH=/bin', ...(variant === undefined ? [] : [`KH_IMAGE_VARIANT=${variant}`])],
+        WorkingDir: '/',
+      },
       rootfs: { type: 'layers', diff_ids: [`sha256:${sha256(readFileSync(layer))}`] },
     }),
   );

@@ -59,7 +59,7 @@ export interface ClusterComponents {
   kubelet: string;
   /** kube-proxy, when the release has one built (1.20.2's); without it, no Service reaches a pod. */
   proxy?: string;
-  /** More apiserver flags (`--feature-gates=…`). */
+  /** More kube-apiserver flags (`--feature-gates=…`; `--enable-aggregator-routing=true`: webhooks reached through Endpoints). */
   apiserverFlags?: readonly string[];
 }
 
@@ -432,7 +432,7 @@ export class Cluster {
   }
 
   private async startApiserver(): Promise<SpawnedDaemon> {
-    const { release, apiserver: bin } = this.controlPlaneComponents;
+    const { release, apiserver: bin, apiserverFlags = [] } = this.controlPlaneComponents;
     const apiserver = this.startDaemon(`kube-apiserver-${release}`, bin, [
       `--etcd-servers=http://127.0.0.1:2379`,
       `--bind-address=${NODE_IP}`,
@@ -453,7 +453,7 @@ export class Cluster {
       // kubectl logs/exec: reach the kubelet at the node's address, not its name (no DNS in the namespace).
       '--kubelet-preferred-address-types=InternalIP',
       '--profiling=false',
-      ...(this.controlPlaneComponents.apiserverFlags ?? []),
+      ...apiserverFlags,
     ]);
     await this.waitFor(
       'apiserver /readyz',

@@ -55,6 +55,14 @@ export const REAL_SYSTEMS: readonly RealSystemEntry[] = [
     label: 'cluster (apiserver 1.30.14 → 1.31.14, kubelet 1.30.14 → 1.31.14)',
   },
   {
+    // kruise-manager and kruise-daemon built from the Go module proxy; its CRDs and webhook manifests
+    // are read from the module cache (test/support/openkruise-judge.ts).
+    system: 'openkruise',
+    version: '1.8.2',
+    provision: ['.ci/provision/65-openkruise.sh'],
+    label: 'OpenKruise 1.8.2',
+  },
+  {
     // A one-node cluster's components (test/support/cluster.ts): the kubelet it records is 30's, kubectl 55's.
     system: 'cluster',
     version: '1.20.2',
