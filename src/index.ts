@@ -17,6 +17,13 @@
  */
 export * from './hash-api/index.js';
 export {
+  kubelet,
+  Kubelet,
+  type KubeletSettings,
+  type ChangedCallOptions,
+  type PredictCallOptions,
+  type KubeletChoice,
+  type ResolvedGates,
   containerChanged,
   type ContainerChangedOptions,
   type ContainerChangedResult,
@@ -95,6 +102,7 @@ export {
   type HashChange,
 } from './runtime-records/index.js';
 export { formatHash, parseHash } from './hash/format.js';
+export { KubeletRelease, type ReleasePair } from './hash/release.js';
 export {
   supportedReleases,
   releaseInfo,

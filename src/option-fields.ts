@@ -84,13 +84,14 @@ export interface ReadFieldsSpec {
 /**
  * The object's fields after checking them, or an {@link OptionError} `INVALID_OPTION` at the first
  * unknown name (with a "did you mean"), missing required field or value of the wrong kind. The
- * result is a fresh object of the known fields: the caller's object is not kept or changed.
+ * result is a fresh object of the known fields: the caller's object is not kept or changed. `T` is
+ * the options type `spec` describes (its rules are the check; the type follows them).
  */
-export function readOptionFields(
+export function readOptionFields<T extends object = Record<string, unknown>>(
   value: unknown,
   path: readonly JsonPathSegment[],
   spec: ReadFieldsSpec,
-): Record<string, unknown> {
+): T {
   if (!isObjectLike(value))
     throw new OptionError('INVALID_OPTION', path, spec.expected, `found ${describeOptionValue(value)}`);
   const names = Object.keys(spec.fields);
@@ -123,5 +124,6 @@ export function readOptionFields(
       );
     out[name] = v;
   }
-  return out;
+  // Every field of `out` passed its rule in `spec`, which the caller writes for `T`.
+  return out as T;
 }

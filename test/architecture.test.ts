@@ -270,7 +270,9 @@ describe('the naming rule', () => {
    * Lookups keyed by the release itself (`releaseInfo('1.31')`): the release is what is looked up,
    * not an option of a computation, so it comes first.
    */
-  const KEYED_BY_RELEASE = new Set(['releaseInfo', 'kubeletToolchain']);
+  const KEYED_BY_RELEASE = new Set(['releaseInfo', 'kubeletToolchain', 'kubelet']);
+  /** The kubelet handle: its own `version` and `release` are what it resolved, not a release passed in. */
+  const HANDLES = new Set(['Kubelet', 'KubeletRelease']);
 
   const program = ts.createProgram([join(ROOT, 'index.ts'), join(ROOT, 'node.ts')], {
     module: ts.ModuleKind.NodeNext,
@@ -335,6 +337,7 @@ describe('the naming rule', () => {
               : [];
           // Properties that name one release: `kubelet`, `version`, `release`… of string type. `from`/`to` are two.
           const fields = shapes
+            .filter((shape) => !HANDLES.has(checker.typeToString(shape)))
             .flatMap((shape) => checker.getPropertiesOfType(shape))
             .filter((prop) =>
               /^(kubelet|version|release|kubeletRelease|k8sVersion|kubernetesVersion)$/i.test(prop.name),
