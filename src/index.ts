@@ -97,6 +97,7 @@ export {
   type SelectRecordInput,
   type RecordKind,
   type RuntimeName,
+  type RuntimeRecord,
   type ContainerRecordInfo,
   type HashPair,
   type HashChange,

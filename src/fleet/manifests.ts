@@ -7,6 +7,7 @@
  * selector spec.nodeName does), and, as a variant, a Rancher system-upgrade-controller `Plan` that
  * gates, applies and swaps the kubelet node by node.
  */
+import type { RuntimeName } from '../runtime-records/index.js';
 import { RUNTIME_LAYOUTS, type RuntimeLayout } from '../discovery/index.js';
 import { storeMounts } from './store-mounts.js';
 
@@ -19,7 +20,7 @@ export interface FleetOptions {
   image: string;
   namespace: string;
   /** The runtime's root on the nodes (from `doctor`), and which runtime it is. */
-  runtime: 'containerd' | 'cri-o' | 'docker';
+  runtime: RuntimeName;
   runtimeRoot: string;
   /** CRI-O's runroot on the nodes (default /run/containers/storage): plan reads its config.json copies too. */
   crioRunRoot?: string;

@@ -27,7 +27,7 @@ import {
   validateWith,
 } from './schemas.js';
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../registry/registry.js';
-import type { RecordKind, RuntimeName } from './types.js';
+import type { RecordKind, RuntimeRecord } from './types.js';
 
 export type HashField = 'hash' | 'hashWithoutResources';
 
@@ -52,7 +52,7 @@ export interface HashSite {
 /** A container found in a runtime record: its identity and every stored copy of its hashes. */
 export interface RecordContainer {
   readonly containerId: string;
-  readonly runtime: RuntimeName;
+  readonly runtime: RuntimeRecord['runtime'];
   readonly containerName: string;
   readonly podName: string;
   readonly podNamespace: string;
@@ -235,7 +235,7 @@ function dockerContainer(
   };
 }
 
-function crictlRuntime(plain: unknown): RuntimeName {
+function crictlRuntime(plain: unknown): RuntimeRecord['runtime'] {
   const info = plainAt(plain, ['info']);
   if (info === null || typeof info !== 'object') return 'unknown';
   const specAnnotations = plainAt(info, ['runtimeSpec', 'annotations']);
