@@ -9,7 +9,7 @@ import { OptionError, type JsonPathSegment } from './errors.js';
 import { didYouMean } from './suggest.js';
 
 /** What a field holds: a type, one of some strings, or a test with its expectation in words. */
-export type FieldRule =
+type FieldRule =
   | 'string'
   | 'boolean'
   | 'object'
@@ -87,6 +87,8 @@ export interface ReadFieldsSpec {
  * result is a fresh object of the known fields: the caller's object is not kept or changed. `T` is
  * the options type `spec` describes (its rules are the check; the type follows them).
  */
+// The caller names the options type its `spec` describes; the fields' rules are the check.
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
 export function readOptionFields<T extends object = Record<string, unknown>>(
   value: unknown,
   path: readonly JsonPathSegment[],

@@ -177,10 +177,10 @@ export function applyApiserverDefaultsReport(
   container: ContainerInput,
   options: ApiserverDefaultsOptions,
 ): ApiserverDefaultsReport {
-  const opts = readOptionFields(options, ['options'], {
+  const opts = readOptionFields<ApiserverDefaultsOptions>(options, ['options'], {
     fields: DEFAULTS_OPTION_FIELDS,
     expected: 'an options object such as { kubeletVersion: "1.24" }',
-  }) as ApiserverDefaultsOptions;
+  });
   const info = releaseOfDefaults(opts);
   const json = containerJson(container);
   decodeFor(json, info, undefined, true); // typed errors for input the release's apiserver would refuse to decode

@@ -97,7 +97,7 @@ export function clusterRbacName(namespace: string): string {
 }
 
 /** The ClusterRole and binding that let the system-upgrade-controller's Job cordon its node, for `namespace`. */
-export function clusterCordonName(namespace: string): string {
+function clusterCordonName(namespace: string): string {
   return scopedName('cordon', namespace);
 }
 
@@ -160,7 +160,7 @@ function rbac(o: FleetOptions, cordon: boolean): K8sObject[] {
 }
 
 /** Where the ServiceAccount token is looked for in a pod (client-go's and the agent's in-cluster default). */
-export const TOKEN_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
+const TOKEN_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 /**
  * The pod's token for the API, projected: bound to the pod, expiring after 10 minutes (the least

@@ -155,7 +155,7 @@ export interface ReleaseSide {
 }
 
 /** A field rule (option-fields.ts) for `from`/`to`: a version string or a handle. */
-export const RELEASE_FIELD = {
+const RELEASE_FIELD = {
   test: (v: unknown): boolean => typeof v === 'string' || v instanceof KubeletRelease,
   expected: 'a kubelet version string such as "1.29" or a kubelet() handle',
 } as const;
@@ -172,7 +172,7 @@ export const RELEASE_PAIR_FIELDS = {
  * Resolves one side of a pair: a handle as it is (an escaping beside it is refused: the handle
  * already says), a version string through the registry and the patch table.
  */
-export function resolveSide(
+function resolveSide(
   given: string | KubeletRelease,
   escapes: JsonEscapeMode | undefined,
   path: readonly JsonPathSegment[],

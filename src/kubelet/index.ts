@@ -26,7 +26,7 @@ export type { ContainerStateInput, ProbeResult, RuntimeStateName } from './runti
 export type { GateName, GateSettings, GateValue, KubeletChoice, ResolvedGates, StoredHashReading } from './options.js';
 
 // The door for the upgrade room, which plans a node through the same rules (not public API).
-export { featureGatesSchema, parseGateValue, gateSettingsSchema, readGateSettings, resolveGates } from './options.js';
+export { parseGateValue, gateSettingsSchema, readGateSettings, resolveGates } from './options.js';
 export { CONTAINER_ROLES, containerRole } from './container-role.js';
 export { describeMatches } from './identify.js';
 export { manifestUid, maybeGeneratedStaticUid } from './static-pod.js';

@@ -162,10 +162,10 @@ const SETTINGS_FIELDS = {
  * @group Hashing
  */
 export function kubelet(version: string, settings: KubeletSettings = {}): Kubelet {
-  const s = readOptionFields(settings, ['settings'], {
+  const s = readOptionFields<KubeletSettings>(settings, ['settings'], {
     fields: SETTINGS_FIELDS,
     expected: 'settings such as { featureGates: { InPlacePodVerticalScaling: true } }',
-  }) as KubeletSettings;
+  });
   const info = releaseInfo(version, ['version']);
   const table = patchTableNote(version, s.jsonEscapes);
   const featureGates = readGateSettings(s.featureGates, ['settings', 'featureGates'], info);

@@ -72,8 +72,6 @@ export interface FeatureGates {
 
 export type { GateName } from '../models/dsl.js';
 
-export const featureGatesSchema = /* @__PURE__ */ lazySchema((z) => z.record(z.string(), z.unknown()));
-
 /**
  * Feature gates after they are read (each value through strconv.ParseBool, each name one the
  * library models): the one form a gate takes once options are resolved, and the form a plan file
@@ -262,8 +260,6 @@ export function readHashValue(value: unknown, path: JsonPathSegment[], reading: 
   );
 }
 
-export const hashValueSchema = /* @__PURE__ */ lazySchema((z) => z.union([z.string(), z.number(), z.bigint()]));
-
 /** The fields of {@link RuleOptions}, read by {@link resolveRuleOptionFields} (no zod: the calls a controller makes). */
 const RULE_OPTION_FIELDS = {
   kubeletVersion: 'string',
@@ -294,10 +290,10 @@ export function resolveRuleOptionFields<T extends RuleOptions>(
   options: T,
   example: string,
 ): ResolvedRuleOptions<T> {
-  const checked = readOptionFields(options, ['options'], {
+  const checked = readOptionFields<T>(options, ['options'], {
     fields: { ...RULE_OPTION_FIELDS, ...extra },
     expected: `an options object such as ${example}`,
-  }) as T;
+  });
   const k = checked.kubelet;
   if (k === undefined) {
     if (checked.kubeletVersion === undefined)

@@ -74,7 +74,7 @@ export function primarySite(container: RecordContainer, field: HashField): HashS
 }
 
 /** Path without jq's leading dot: `status.annotations[…]`, `[0].Config.Labels[…]`. */
-export function displayPath(path: readonly JsonPathSegment[]): string {
+function displayPath(path: readonly JsonPathSegment[]): string {
   const s = formatJsonPath(path);
   return s.startsWith('.') ? s.slice(1) : s;
 }
@@ -200,7 +200,7 @@ export function criAttempt(metadata: unknown, path: readonly JsonPathSegment[]):
  * (`/k8s_<container>_<pod>_<namespace>_<uid>_<attempt>`, sometimes a random suffix after it) and
  * read it back for the kubelet; `undefined` for a name of another shape.
  */
-export function dockerNameAttempt(name: unknown): number | undefined {
+function dockerNameAttempt(name: unknown): number | undefined {
   if (typeof name !== 'string') return undefined;
   const parts = name.replace(/^\//, '').split('_');
   if ((parts.length !== 6 && parts.length !== 7) || parts[0] !== 'k8s') return undefined;

@@ -83,7 +83,7 @@ const objectToString = Object.prototype.toString;
  * (Object.prototype and null, which the walk would pass). As a source expression too, so that each
  * generated struct function has its own inline caches for the members it probes.
  */
-export function isJsonObject(v: unknown): v is Record<string, unknown> {
+function isJsonObject(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null) return false;
   const p: unknown = getProto(v);
   if (
