@@ -129,6 +129,14 @@ export const ERROR_CODES = {
     class: 'StoreError',
     when: 'verify with a runtime endpoint: the containers the runtime serves over CRI are not the ones its store holds (one missing on either side, another hash or identity)',
   },
+  INVALID_KUBECONFIG: {
+    class: 'OptionError',
+    when: 'a kubeconfig is malformed, lacks the context, cluster or user it names, or asks for credentials the library does not send (exec, auth-provider)',
+  },
+  APISERVER_ERROR: {
+    class: 'OptionError',
+    when: 'the apiserver does not answer over TLS, or answers with an error that is no verdict on the object sent (401, 403, 404, 409, 5xx)',
+  },
 } as const satisfies Record<string, { class: ErrorClassName; when: string }>;
 
 /** The names of the error classes below (a code's `class` in {@link ERROR_CODES}). */
@@ -194,6 +202,8 @@ type CodesOf<C extends ErrorClassName> = {
  * | `ROOT_NOT_FOUND` | {@link OptionError} | the runtime root (or CRI-O runroot) node discovery found does not exist on the node |
  * | `CRI_UNREACHABLE` | {@link StoreError} | verify with a runtime endpoint: the runtime does not answer CRI ListContainers on its socket (or its answer is not one) |
  * | `CRI_DISAGREES` | {@link StoreError} | verify with a runtime endpoint: the containers the runtime serves over CRI are not the ones its store holds (one missing on either side, another hash or identity) |
+ * | `INVALID_KUBECONFIG` | {@link OptionError} | a kubeconfig is malformed, lacks the context, cluster or user it names, or asks for credentials the library does not send (exec, auth-provider) |
+ * | `APISERVER_ERROR` | {@link OptionError} | the apiserver does not answer over TLS, or answers with an error that is no verdict on the object sent (401, 403, 404, 409, 5xx) |
  *
  * @example
  * ```ts
@@ -414,7 +424,8 @@ export class HashFormatError extends KubeletHashError<CodesOf<'HashFormatError'>
  * option (`['options', 'jsonEscapes']`). Also thrown for feature gates a kubelet would refuse to
  * start with (`UNKNOWN_FEATURE_GATE`: a gate the release does not have, or one set against its
  * locked GA default), and for inputs that contradict each other: `DUPLICATE_POD`, `NODE_NOT_FOUND`,
- * `INCOMPLETE_PLAN`, `DUPLICATE_NODE`, `AMBIGUOUS_RUNTIME`, `ROOT_NOT_FOUND` (see {@link ErrorCode}).
+ * `INCOMPLETE_PLAN`, `DUPLICATE_NODE`, `AMBIGUOUS_RUNTIME`, `ROOT_NOT_FOUND`; and for a cluster
+ * asked (`predict --kubeconfig`): `INVALID_KUBECONFIG`, `APISERVER_ERROR` (see {@link ErrorCode}).
  *
  * @example
  * ```ts

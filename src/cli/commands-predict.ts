@@ -12,6 +12,7 @@ import { KUBELET_VERSION } from './shared-options.js';
 import { readObjects, within } from './inputs.js';
 import type { ManifestObject } from '../pod/read-documents.js';
 import { table } from './table.js';
+import { ApiServer, readKubeconfig, type DryRunAnswer } from '../fleet/index.js';
 
 /** `Kind/namespace/name` of an object, or its position when it has no name. */
 function identity(o: ManifestObject, index: number): string {
@@ -126,6 +127,29 @@ const predictRow = z.looseObject({
   changes: z.array(z.string()),
   hashedChanges: z.array(z.string()),
   podRecreated: z.boolean(),
+  source: z
+    .enum(['model', 'dry-run'])
+    .describe(
+      "where the row's verdict comes from: the library's model, or the apiserver's answer to a dry run (--kubeconfig)",
+    ),
+  apiserver: z
+    .object({
+      request: z.enum(['update', 'resize', 'ephemeralcontainers']),
+      sent: z.string().describe('the dry-run request: `PATCH /api/v1/namespaces/ns/pods/web/resize`'),
+      status: z.number().int().describe('its HTTP status'),
+      admitted: z.boolean(),
+      reason: z.string().describe('a refusal: the Status reason (`Invalid`)'),
+      message: z.string().describe("a refusal: the apiserver's message"),
+      causes: z
+        .array(z.object({ field: z.string(), reason: z.string(), message: z.string() }))
+        .describe("a refusal: the apiserver's field causes, in its order"),
+    })
+    .nullable()
+    .describe('--kubeconfig: what the apiserver answered to a server-side dry run of the edit (null offline)'),
+  disagreement: z
+    .string()
+    .nullable()
+    .describe('--kubeconfig: how the model and the apiserver disagree (verdict, or the refused field), else null'),
   kruiseReady: z
     .boolean()
     .nullable()
@@ -148,6 +172,9 @@ function rowsOf(id: string, doc: unknown, r: RolloutPrediction): PredictRow[] {
     reportedField: r.reportedField ?? null,
     rolloutRuleId: r.ruleId,
     rolloutRuleSource: r.ruleSource,
+    source: 'model' as const,
+    apiserver: null,
+    disagreement: null,
   };
   const k = r.kubelet;
   if (!k) {
@@ -198,12 +225,78 @@ function rowsOf(id: string, doc: unknown, r: RolloutPrediction): PredictRow[] {
   });
 }
 
+/**
+ * The apiserver's dry-run answer laid over the model's rows. A refusal is the apiserver's verdict
+ * (source dry-run); an admission keeps the model's rows (the kubelet or controller decides next).
+ * They disagree when one refuses and the other admits, or both refuse at different fields.
+ */
+function judged(
+  rows: PredictRow[],
+  r: RolloutPrediction,
+  a: DryRunAnswer,
+): { rows: PredictRow[]; disagreement: string | null } {
+  const modelRefuses = r.verdict === 'refused' && r.decidedBy === 'apiserver';
+  const field = a.causes[0]?.field ?? '';
+  let disagreement: string | null = null;
+  if (!a.admitted && !modelRefuses)
+    disagreement = `the apiserver refuses it at ${JSON.stringify(field)} (${a.message}); the model predicts ${r.verdict}`;
+  else if (a.admitted && modelRefuses)
+    disagreement = `the apiserver admits it; the model refuses it at ${JSON.stringify(r.reportedField ?? '')} (${r.reason})`;
+  else if (!a.admitted && (r.reportedField ?? '') !== field)
+    disagreement = `both refuse it, the apiserver at ${JSON.stringify(field)}, the model at ${JSON.stringify(r.reportedField ?? '')}`;
+  const apiserver = { ...a, causes: a.causes.map((c) => ({ ...c })) };
+  const decided = (row: PredictRow, verdict: 'refused' | 'unpredictable', reason: string): PredictRow => ({
+    ...row,
+    verdict,
+    action: verdict,
+    decidedBy: 'apiserver',
+    source: 'dry-run',
+    role: null,
+    reason,
+    ruleId: modelRefuses ? r.ruleId : null,
+    ruleSource: modelRefuses ? r.ruleSource : null,
+    rolloutRuleId: modelRefuses ? r.ruleId : null,
+    rolloutRuleSource: modelRefuses ? r.ruleSource : null,
+    assumptions: [],
+    storedHash: null,
+    expectedHash: null,
+    hashedChanges: [],
+    podRecreated: false,
+    kruiseReady: null,
+    deletedPods: [],
+    pods: 'none',
+  });
+  return {
+    disagreement,
+    rows: rows.map((row) => {
+      const withAnswer = { ...row, apiserver, disagreement };
+      if (!a.admitted)
+        return {
+          ...decided(
+            withAnswer,
+            'refused',
+            `the apiserver refuses the edit (dry run, HTTP ${a.status} ${a.reason}): ${a.message}`,
+          ),
+          field: modelRefuses ? (r.field ?? field) : field,
+          reportedField: field,
+        };
+      if (modelRefuses)
+        return decided(
+          withAnswer,
+          'unpredictable',
+          `the apiserver admits the edit (dry run) that the model refuses: what follows is not predicted`,
+        );
+      return withAnswer;
+    }),
+  };
+}
+
 const predict: CommandDef = {
   name: 'predict',
   summary:
     'what an edit from OLD to NEW does to running pods, and who decides (exit 1 restart/replace/delete, 2 refused)',
   description:
-    "Compares OLD and NEW (Pods, workloads with a pod template, or Lists of them; objects are paired by kind, namespace and name) and answers for whoever applies the change. A Pod edit goes through the apiserver's update rules of --kubelet's release first: one it refuses (an env change, an added container) is `refused` with its field, exit 2; one it admits is decided by the kubelet per container (restart, keep, start, remove, deferred, stays-stopped), with the restart rule and why. A Deployment, StatefulSet (partition, OnDelete), DaemonSet, ReplicaSet, ReplicationController, Job or CronJob edit is decided by its controller: pods `replaced` (exit 1), `on-delete`, `future-pods`, `held`, `unchanged`, or `refused` by the apiserver (a Job's template, a selector). An edit that removes running pods outright is `delete` (exit 1), naming the pods where the objects say which: a Pod's activeDeadlineSeconds set or lowered to at most its age (the kubelet kills it; the age is now − OLD's status.startTime, and without a startTime the pod is taken to be that old), a Job suspended, its parallelism lowered or its activeDeadlineSeconds past, replicas lowered (a StatefulSet's highest ordinals by name), a CloneSet's scaleStrategy.podsToDelete. An OpenKruise CloneSet, Advanced StatefulSet or DaemonSet (--openkruise VERSION) is recreated, refused (InPlaceOnly), or patched in place and then decided by the kubelet. An object without a kind is taken as a pod patched in place. NEW is the whole object after the edit, as the apiserver would store it (a field missing from NEW is a removal), and both sides are compared as given, without apiserver defaulting. The running containers are taken to have been created by this kubelet from OLD; with --status the states come from OLD's status, otherwise they are assumed running and listed as assumptions.",
+    "Compares OLD and NEW (Pods, workloads with a pod template, or Lists of them; objects are paired by kind, namespace and name) and answers for whoever applies the change. A Pod edit goes through the apiserver's update rules of --kubelet's release first: one it refuses (an env change, an added container) is `refused` with its field, exit 2; one it admits is decided by the kubelet per container (restart, keep, start, remove, deferred, stays-stopped), with the restart rule and why. A Deployment, StatefulSet (partition, OnDelete), DaemonSet, ReplicaSet, ReplicationController, Job or CronJob edit is decided by its controller: pods `replaced` (exit 1), `on-delete`, `future-pods`, `held`, `unchanged`, or `refused` by the apiserver (a Job's template, a selector). An edit that removes running pods outright is `delete` (exit 1), naming the pods where the objects say which: a Pod's activeDeadlineSeconds set or lowered to at most its age (the kubelet kills it; the age is now − OLD's status.startTime, and without a startTime the pod is taken to be that old), a Job suspended, its parallelism lowered or its activeDeadlineSeconds past, replicas lowered (a StatefulSet's highest ordinals by name), a CloneSet's scaleStrategy.podsToDelete. An OpenKruise CloneSet, Advanced StatefulSet or DaemonSet (--openkruise VERSION) is recreated, refused (InPlaceOnly), or patched in place and then decided by the kubelet. An object without a kind is taken as a pod patched in place. NEW is the whole object after the edit, as the apiserver would store it (a field missing from NEW is a removal), and both sides are compared as given, without apiserver defaulting. The running containers are taken to have been created by this kubelet from OLD; with --status the states come from OLD's status, otherwise they are assumed running and listed as assumptions. With --kubeconfig each edit is also sent to that cluster's apiserver as a server-side dry run (nothing is stored): its refusal is the verdict (`decidedBy: apiserver`, `source: dry-run`, with its message and field causes), an admission leaves the model's rows, and where the model and the apiserver disagree (one refuses, or both at different fields) the row says how and the exit is 2.",
   options: {
     kubelet: { ...KUBELET_VERSION, required: true, description: `${KUBELET_VERSION.description} (required)` },
     'feature-gates': GATES,
@@ -231,6 +324,17 @@ const predict: CommandDef = {
       type: 'boolean',
       description: "read the running containers' states from OLD's status (kubectl get pod -o yaml)",
     },
+    kubeconfig: {
+      type: 'string',
+      value: 'FILE',
+      description:
+        "ask the apiserver too: each edit is sent as a server-side dry run (a JSON merge patch from OLD to NEW, ?dryRun=All; a Pod's resources alone through its resize subresource, its ephemeral containers alone through ephemeralcontainers, where served); its refusal is the verdict (source dry-run), and a disagreement with the model exits 2",
+    },
+    context: {
+      type: 'string',
+      value: 'NAME',
+      description: "the kubeconfig's context to use (default: its current-context)",
+    },
   },
   operands: [
     { name: 'OLD', description: 'the manifest(s) as running now; - for standard input', count: 'one' },
@@ -240,6 +344,11 @@ const predict: CommandDef = {
     {
       comment: 'does this image bump restart anything on 1.31 nodes?',
       command: 'kubectl get pod web-0 -o yaml | kubelet-hash predict --kubelet 1.31 - web-0-patched.yaml',
+    },
+    {
+      comment: 'ask the cluster as well: a dry run of the edit, compared with the model',
+      command:
+        'kubectl get pod web-0 -o yaml > old.yaml && kubelet-hash predict -k 1.33 --kubeconfig ~/.kube/config old.yaml new.yaml',
     },
     {
       comment: 'an OpenKruise CloneSet with InPlaceIfPossible: in place or recreated?',
@@ -258,6 +367,8 @@ const predict: CommandDef = {
       replaced: z.number().int().describe('objects whose pods are replaced'),
       deleted: z.number().int().describe('objects whose edit deletes running pods outright'),
       refused: z.number().int().describe('objects whose edit is refused or not predictable'),
+      apiserver: z.string().nullable().describe('--kubeconfig: the version of the apiserver that judged the dry runs'),
+      disagreements: z.number().int().describe('--kubeconfig: objects on which the model and the apiserver disagree'),
     }),
   },
   async run(ctx: CommandContext) {
@@ -271,6 +382,15 @@ const predict: CommandDef = {
     // The dispatcher has checked there is one of each.
     if (oldFile === undefined || newFile === undefined) throw new UsageError('predict: give OLD and NEW');
     const matched = pairs(await readObjects(ctx, [oldFile]), await readObjects(ctx, [newFile]));
+    const kubeconfig = str(ctx.values, 'kubeconfig');
+    if (kubeconfig === undefined && str(ctx.values, 'context') !== undefined)
+      throw new UsageError('--context needs --kubeconfig FILE');
+    if (kubeconfig !== undefined && flag(ctx.values, 'static-pod'))
+      throw new UsageError("--kubeconfig and --static-pod: a static pod's manifest does not go through the apiserver");
+    const cluster = kubeconfig === undefined ? undefined : readKubeconfig(kubeconfig, str(ctx.values, 'context'));
+    const server = cluster === undefined ? undefined : await ApiServer.connect(cluster.access);
+    let disagreements = 0;
+    const disagreementLines: string[] = [];
     const rows: PredictRow[] = [];
     let restarts = 0;
     let replaced = 0;
@@ -300,15 +420,38 @@ const predict: CommandDef = {
         deleted++;
         deletedPods.push(...(r.podNames ?? []));
       }
-      if (r.exitCode === 2) refused++;
-      if (r.exitCode > exitCode) exitCode = r.exitCode;
-      rows.push(...rowsOf(p.id, p.new.object.value, r));
+      let objectRows = rowsOf(p.id, p.new.object.value, r);
+      let objectExit = r.exitCode;
+      if (server) {
+        const answer = await server.dryRun(p.old.object.value, p.new.object.value, cluster?.namespace);
+        const j = judged(objectRows, r, answer);
+        objectRows = j.rows;
+        if (!answer.admitted) objectExit = 2;
+        if (j.disagreement !== null) {
+          disagreements++;
+          objectExit = 2;
+          disagreementLines.push(`# DISAGREEMENT ${p.id}: ${j.disagreement}\n`);
+        }
+      }
+      if (objectExit === 2) refused++;
+      if (objectExit > exitCode) exitCode = objectExit;
+      rows.push(...objectRows);
     }
     const text =
-      table(
-        ['action', 'by', 'object', 'container', 'rule', 'reason'],
-        rows.map((r) => [r.action, r.decidedBy, r.object, r.container, r.ruleId, r.reason]),
-      ) +
+      // The source column only when the apiserver was asked (offline every row is the model's).
+      (server
+        ? table(
+            ['action', 'by', 'source', 'object', 'container', 'rule', 'reason'],
+            rows.map((r) => [r.action, r.decidedBy, r.source, r.object, r.container, r.ruleId, r.reason]),
+          )
+        : table(
+            ['action', 'by', 'object', 'container', 'rule', 'reason'],
+            rows.map((r) => [r.action, r.decidedBy, r.object, r.container, r.ruleId, r.reason]),
+          )) +
+      (server
+        ? `# apiserver ${server.version} (dry run): ${disagreements} of ${matched.length} objects judged otherwise than the model\n`
+        : '') +
+      disagreementLines.join('') +
       `# kubelet ${release}: ${restarts} of ${rows.length} containers restart in place; ${replaced} of ${matched.length} objects replace their pods; ${deleted} delete running pods${deletedPods.length > 0 ? ` (${deletedPods.join(', ')})` : ''}; ${refused} refused or not predictable\n`;
     return {
       exitCode,
@@ -321,6 +464,8 @@ const predict: CommandDef = {
         replaced,
         deleted,
         refused,
+        apiserver: server?.version ?? null,
+        disagreements,
       },
       text,
     };

@@ -137,6 +137,7 @@ const rollback: CommandDef = {
       unchanged: z.number().int().describe('records that held their pre-apply bytes already'),
       manifest: z.string().nullable().describe('the rollback point read (none when the plan rewrites nothing)'),
       lost: z.array(z.string()).describe('what changed since apply and was lost (only with --force)'),
+      audit: z.looseObject({}).describe("this run's audit stamp: createdAt, host, tool, command"),
     }),
   },
   async run(ctx) {
@@ -156,7 +157,13 @@ const rollback: CommandDef = {
     return {
       exitCode: 0,
       rows: restored.map((r) => ({ ...r })),
-      summary: { restored: restored.length, unchanged: unchanged.length, lost, manifest: manifest ?? null },
+      summary: {
+        restored: restored.length,
+        unchanged: unchanged.length,
+        lost,
+        manifest: manifest ?? null,
+        audit: commandAudit(ctx),
+      },
       text,
     };
   },

@@ -2,3 +2,5 @@
 export { clusterRbacName, fleetJobs, jobName, sucPlan, type FleetOptions } from './manifests.js';
 export { foldFleet, nodeReport, type FleetReportOptions } from './report.js';
 export { IN_CLUSTER_DIR, inClusterAccess, listNodePods, writeNewFile } from './api-pods.js';
+export { ApiServer, type DryRunAnswer } from './dry-run.js';
+export { readKubeconfig } from './kubeconfig.js';

@@ -31,6 +31,8 @@ export interface ResolvedGates {
   sidecars: boolean;
   /** ContainerRestartRules on: a regular container's own restartPolicy (and its rules) decide whether it starts again. */
   containerRestartRules: boolean;
+  /** RestartAllContainersOnContainerExits on (and ContainerRestartRules, which it needs): a RestartAllContainers rule restarts every container. */
+  restartAllContainers: boolean;
 }
 
 /** What the kubelet handle's factory resolved, handed to {@link KubeletRelease}'s constructor. */

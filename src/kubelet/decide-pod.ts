@@ -13,7 +13,8 @@ import type { ContainerRole } from './container-role.js';
 import { isPlainObject, memberOf } from '../decode/input.js';
 import { legacyInitProgress, sidecarInitProgress, type InitProgress } from './init-progress.js';
 import type { ResolvedGates } from './options.js';
-import { restartRule, type RestartRuleId } from './restart-rules.js';
+import { restartRule, ruleHolds, type RestartRuleId } from './restart-rules.js';
+import { hasRestartAllRule, restartsAllContainers } from './container-restart-policy.js';
 import { sandboxOutcome, type SandboxInput } from './sandbox-state.js';
 
 /**
@@ -21,7 +22,9 @@ import { sandboxOutcome, type SandboxInput } from './sandbox-state.js';
  * sandbox exists: one is made and the first containers started); `kill-and-recreate` (every
  * container and the sandbox are killed, a new sandbox is made and containers started in it);
  * `kill` (the pod is done or its initialisation failed: its containers and sandbox are killed,
- * nothing is started).
+ * nothing is started); `restart-all` (1.35+, a RestartAllContainers rule: every init and regular
+ * container is removed, running ones killed first, and the pod starts again from its first init
+ * container in the next sync, in the same sandbox).
  *
  * @example
  * ```ts
@@ -34,7 +37,7 @@ import { sandboxOutcome, type SandboxInput } from './sandbox-state.js';
  *
  * @group Kubelet decisions
  */
-export type PodAction = 'none' | 'create-sandbox' | 'kill-and-recreate' | 'kill';
+export type PodAction = 'none' | 'create-sandbox' | 'kill-and-recreate' | 'kill' | 'restart-all';
 
 /**
  * The pod-level part of the decision.
@@ -85,6 +88,8 @@ export interface PodDecisionInput {
   sandboxReady: boolean | undefined;
   /** The Initialized condition, used only when init containers' states are not all given. */
   initialized: boolean | undefined;
+  /** The AllContainersRestarting condition (1.35+), when the status carries it. */
+  allContainersRestarting: boolean | undefined;
 }
 
 /** A container's verdict within the pod. */
@@ -105,6 +110,8 @@ export interface PodDecision {
  */
 const running = (m: PodMember): boolean =>
   m.input.runtime.state === 'running' || (m.input.runtime.state === undefined && m.role !== 'init');
+/** Running as the runtime says (a regular container with no state given is not taken as running here). */
+const runningKnown = (m: PodMember): boolean => m.input.runtime.state === 'running';
 const known = (m: PodMember): boolean => m.input.runtime.state !== undefined && m.input.runtime.state !== 'absent';
 const differs = (m: PodMember): boolean => m.input.expected !== m.input.stored;
 
@@ -125,7 +132,12 @@ function podVerdict(action: PodAction, id: RestartRuleId | undefined, reason: st
 }
 
 /** Every running container killed with the pod, the rest left as they are. */
-function killAll(p: PodDecisionInput, id: RestartRuleId, why: string, keep?: (m: PodMember) => MemberVerdict) {
+function killAll(
+  p: PodDecisionInput,
+  id: RestartRuleId,
+  why: string,
+  keep?: (m: PodMember) => MemberVerdict | undefined,
+) {
   return p.members.map((m) =>
     running(m)
       ? rowVerdict('killed-with-pod', 'kill', `${why}: killed with the pod`, m, true)
@@ -146,6 +158,19 @@ function ownPolicy(p: PodDecisionInput, m: PodMember): string | undefined {
   return typeof own === 'string' && m.role !== 'sidecar' ? own : undefined;
 }
 
+/**
+ * Whether computePodActions walks the init containers with computeInitContainerActions (the sidecar
+ * path): 1.28 whenever SidecarContainers is on; 1.29–1.32 only for a pod with a sidecar
+ * (`handleRestartableInitContainers`, kuberuntime_manager.go:836@v1.31.14; from the patches 1.29.9,
+ * 1.30.5 and 1.31.1 — 1.29.8, 1.30.4 and 1.31.0 take the gate alone, as 1.28); 1.33 unless
+ * LegacySidecarContainers (off by default) is on for a pod without one; 1.34+ always.
+ */
+function sidecarPathTaken(p: PodDecisionInput): boolean {
+  if (p.info.minor >= 33) return true;
+  if (p.info.minor < 28 || !p.gates.sidecars) return false;
+  return p.info.minor === 28 || p.members.some((m) => m.role === 'sidecar');
+}
+
 /** The whole pod's decision (see the module comment). */
 export function decidePod(p: PodDecisionInput): PodDecision {
   const assumptions: string[] = [];
@@ -153,9 +178,11 @@ export function decidePod(p: PodDecisionInput): PodDecision {
   if (p.restartPolicy === undefined) assumptions.push('the pod restartPolicy is Always (none given)');
   if ((p.info.minor >= 14 && p.info.minor <= 19) || p.info.minor < 13)
     assumptions.push(`computePodActions of ${p.info.release} was not read: 1.13.0's form is applied`);
-  const sidecarPath = p.info.minor >= 28 && p.gates.sidecars;
+  const sidecarPath = sidecarPathTaken(p);
   const sandbox = sandboxOutcome(p.sandbox, p.sandboxReady, p.hostNetwork);
   assumptions.push(...sandbox.assumptions);
+  const reset = restartAllSource(p, assumptions);
+  if (reset !== undefined) return restartAll(p, sandbox, reset, assumptions);
   if (sandbox.recreate) return recreate(p, policy, sidecarPath, sandbox.existed, sandbox.why, assumptions);
 
   const out = new Map<PodMember, MemberVerdict>();
@@ -207,7 +234,11 @@ export function decidePod(p: PodDecisionInput): PodDecision {
   }
   if (progress.killPod) {
     const why = 'an init container failed and restartPolicy is Never';
-    const containers = killAll(p, 'init-failed-pod-killed', why);
+    // Ephemeral containers were judged before initialisation and keep their start: the pod is
+    // killed with EphemeralContainersToStart still set (kuberuntime_manager.go:549 and 567@v1.20.2).
+    const containers = killAll(p, 'init-failed-pod-killed', why, (m) =>
+      m.role === 'ephemeral' ? out.get(m) : undefined,
+    );
     return { pod: podVerdict('kill', 'init-failed-pod-killed', why, assumptions), containers };
   }
   if (!progress.done) {
@@ -237,14 +268,80 @@ export function decidePod(p: PodDecisionInput): PodDecision {
     const why = 'no regular container is kept running or started';
     const containers = killAll(p, 'pod-done', why, (m) => {
       const v = out.get(m)!;
-      // Sidecars are not started again for a pod that is done (1.28+).
-      return v.action === 'start' && m.role !== 'ephemeral' && m.role !== 'container'
-        ? rowVerdict('pod-done', 'keep', `${why}: not started again`, m)
-        : v;
+      // Sidecars are not started again for a pod that is done (1.28+); one in unknown state is
+      // still killed: only InitContainersToStart is cleared, not ContainersToKill
+      // (kuberuntime_manager.go:1488@v1.37.2).
+      if (v.action !== 'start' || m.role === 'ephemeral' || m.role === 'container') return v;
+      return v.kills
+        ? rowVerdict('pod-done', 'kill', `${why}: killed (its state is unknown), not started again`, m, true)
+        : rowVerdict('pod-done', 'keep', `${why}: not started again`, m);
     });
     return { pod: podVerdict('kill', 'pod-done', why, assumptions), containers };
   }
   return { pod: podVerdict('none', undefined, sandbox.why, assumptions), containers: order(p, out) };
+}
+
+/**
+ * Why the kubelet resets the whole pod in this sync (computePodActions' restartAllContainers,
+ * 1.35+): the AllContainersRestarting condition, or an init or regular container that exited with
+ * a RestartAllContainers rule matching its exit code; none once no such container is left
+ * (AllContainersRestartCleanedUp). Undefined: no reset.
+ */
+function restartAllSource(p: PodDecisionInput, assumptions: string[]): string | undefined {
+  if (!ruleHolds('restart-all-containers', p.info, p.gates, 'container', p.staticPod)) return undefined;
+  const podMembers = p.members.filter((m) => m.role !== 'ephemeral');
+  if (podMembers.every((m) => m.input.runtime.state === 'absent')) return undefined;
+  if (p.allContainersRestarting === true) return 'the AllContainersRestarting condition is True';
+  for (const m of podMembers) {
+    const r = m.input.runtime;
+    if (r.state !== 'exited' || r.exitCode === undefined) continue;
+    const rule = restartsAllContainers(m.input.container, r.exitCode);
+    if (rule !== undefined) return `${m.name} exited with code ${String(r.exitCode)}: ${rule}`;
+  }
+  const unknown = (m: PodMember): boolean =>
+    m.input.runtime.state === undefined ||
+    (m.input.runtime.state === 'exited' && m.input.runtime.exitCode === undefined);
+  if (podMembers.some((m) => hasRestartAllRule(m.input.container) && unknown(m)))
+    assumptions.push(
+      'no container exited with a RestartAllContainers rule matching its exit code (states or exit codes not given)',
+    );
+  return undefined;
+}
+
+/** computePodActions with restartAllContainers: every init and regular container reset, nothing else. */
+function restartAll(
+  p: PodDecisionInput,
+  sandbox: ReturnType<typeof sandboxOutcome>,
+  why: string,
+  assumptions: string[],
+): PodDecision {
+  const id: RestartRuleId = 'restart-all-containers';
+  // The sandbox verdict stands beside the reset: KillPod and CreateSandbox are set before it returns.
+  const action: PodAction = sandbox.recreate
+    ? sandbox.existed
+      ? 'kill-and-recreate'
+      : 'create-sandbox'
+    : 'restart-all';
+  const reason = `RestartAllContainers: ${why}`;
+  const containers = p.members.map((m) => {
+    const state = m.input.runtime.state;
+    if (m.role === 'ephemeral') {
+      return sandbox.recreate && running(m)
+        ? rowVerdict(id, 'kill', `${reason}; the sandbox is recreated: killed with the pod`, m, true)
+        : rowVerdict(id, 'keep', `${reason}; ephemeral containers are left alone`, m);
+    }
+    if (state === 'absent')
+      return rowVerdict(id, 'deferred', `${reason}; started with the pod from its first init container`, m);
+    const kill = state !== 'exited';
+    return rowVerdict(
+      id,
+      kill ? 'restart' : 'start',
+      `${reason}; ${kill ? 'killed and removed' : 'removed'}, then started again with the pod from its first init container`,
+      m,
+      kill || (sandbox.recreate && running(m)),
+    );
+  });
+  return { pod: podVerdict(action, id, reason, assumptions), containers };
 }
 
 function order(p: PodDecisionInput, out: Map<PodMember, MemberVerdict>): MemberVerdict[] {
@@ -275,9 +372,16 @@ function initProgress(
     );
     return { done, killPod: false, starts: new Set(), kills: new Set(), why: new Map() };
   }
-  if (!sidecarPath) return legacyInitProgress(p.info, walk, policy);
-  const regularsStarted = regulars.some(
-    (m) => m.input.runtime.state === 'running' || m.input.runtime.state === 'created',
+  if (!sidecarPath) return legacyInitProgress(p.info, walk, policy, regulars.some(runningKnown));
+  // A regular container in the runtime means the pod initialised before: 1.28 one created, running
+  // or exited (hasAnyRegularContainerCreated, kuberuntime_container.go@v1.28.15); 1.29–1.36 only
+  // created or running (an exited one may be from a sandbox before a reboot,
+  // kuberuntime_container.go:1027@v1.31.14); 1.37 any, unknown too (HasAnyActiveRegularContainerStarted,
+  // kuberuntime_container.go:1078@v1.37.2).
+  const states: readonly (string | undefined)[] =
+    p.info.minor === 28 ? ['created', 'running', 'exited'] : ['created', 'running'];
+  const regularsStarted = regulars.some((m) =>
+    p.info.minor >= 37 ? known(m) : states.includes(m.input.runtime.state),
   );
   return sidecarInitProgress(
     p.info,
@@ -326,7 +430,13 @@ function recreate(
   }
   const inits = p.members.filter((m) => m.role === 'init' || m.role === 'sidecar');
   const regulars = p.members.filter((m) => m.role === 'container');
-  const succeeded = (m: PodMember): boolean => known(m) && !running(m) && (m.input.runtime.exitCode ?? 0) === 0;
+  // containerSucceeded: not running with exit code 0; from 1.32 only an exited one
+  // (kuberuntime_manager.go@v1.32.0: an unknown or created container has not succeeded).
+  const succeeded = (m: PodMember): boolean =>
+    known(m) &&
+    !running(m) &&
+    (p.info.minor < 32 || m.input.runtime.state === 'exited') &&
+    (m.input.runtime.exitCode ?? 0) === 0;
   const runOnce = (m: PodMember): boolean => {
     const own = ownPolicy(p, m);
     return own !== undefined ? own === 'OnFailure' : policy === 'OnFailure';
@@ -337,7 +447,9 @@ function recreate(
     // hasAnyRegularContainerCreated: created, running or exited (not unknown).
     const created = (m: PodMember): boolean =>
       ['created', 'running', 'exited'].includes(m.input.runtime.state ?? 'running');
-    const initialised = sidecarPath ? regulars.some(created) : legacyInitProgress(p.info, walk, policy).done;
+    const initialised = sidecarPath
+      ? regulars.some(created)
+      : legacyInitProgress(p.info, walk, policy, regulars.some(runningKnown)).done;
     if (initialised) {
       const reason = `${why}, but no regular container would start and initialisation is done: the pod is killed, not given a new sandbox`;
       return {

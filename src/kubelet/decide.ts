@@ -93,6 +93,12 @@ export interface Verdict {
   recreatesPod: boolean;
   /** Not compared by this release, but by a later one (the rule's releases end): the hash matters later. */
   comparedLater: boolean;
+  /**
+   * Set on a `keep` that a missing input could turn into a restart, saying which: the resize rule
+   * not evaluated (no status resources) for a container whose resizePolicy restarts it. A plan says
+   * `unknown` for it rather than keep.
+   */
+  openOn?: string;
 }
 
 /** A verdict of rule `ruleId` (the pod-level decision builds its own through this too). */
@@ -112,6 +118,14 @@ export function verdict(
     recreatesPod: ruleId === 'pod-sandbox-changed' || ruleId === 'static-pod-kubelet-upgrade',
     comparedLater: extra.comparison === 'not-compared' && action === 'keep' && rule.lastMinor !== null,
   };
+}
+
+/** A resizePolicy entry with restartPolicy RestartContainer: a resize of that resource restarts the container. */
+function restartsOnResize(container: unknown): boolean {
+  const policy = isPlainObject(container) ? memberOf(container, 'resizePolicy') : undefined;
+  return (
+    Array.isArray(policy) && policy.some((p) => isPlainObject(p) && memberOf(p, 'restartPolicy') === 'RestartContainer')
+  );
 }
 
 /** `ShouldContainerBeRestarted` (pkg/kubelet/container/helpers.go), and sidecars always restart. */
@@ -202,7 +216,7 @@ export function decide(d: DecisionInput): Verdict {
     // 1.34+ with ContainerRestartRules: an exited regular container's own policy wins over the pod's.
     const own =
       s === 'exited' && ruleHolds('not-running-container-policy', d.info, d.gates, d.role, d.staticPod)
-        ? containerShouldRestart(d.container, d.runtime.exitCode)
+        ? containerShouldRestart(d.container, d.runtime.exitCode, d.gates.restartAllContainers)
         : undefined;
     if (own !== undefined) {
       if (d.restartPolicy === undefined) assumptions.pop(); // the pod's policy is not used
@@ -311,7 +325,11 @@ export function decide(d: DecisionInput): Verdict {
     assumptions.push(
       'the running container has the resources of its spec (no status resources given): the resize rule was not evaluated',
     );
-    return verdict(outcome.ruleId, 'keep', outcome.reason, compared);
+    const kept = verdict(outcome.ruleId, 'keep', outcome.reason, compared);
+    if (restartsOnResize(d.container))
+      kept.openOn =
+        "the running container's resources (ContainerStatus.resources): its resizePolicy restarts it when they differ from the spec";
+    return kept;
   }
   const resize = resizeOutcome(d.info, d.container, current, d.path);
   if (resize.skipped) return verdict(outcome.ruleId, 'keep', `${outcome.reason}; ${resize.skipped}`, compared);

@@ -52,9 +52,13 @@ export function legacyInitProgress(
   info: ReleaseInfo,
   inits: readonly InitMember[],
   restartPolicy: PodRestartPolicy,
+  regularRunning: boolean,
 ): InitProgress {
   const out = empty();
   if (inits.length === 0) return { ...out, done: true };
+  // From 1.21 a running regular container means the init containers ran before (they may have been
+  // removed since): kuberuntime_container.go:776@v1.21.0.
+  if (info.minor >= 21 && regularRunning) return { ...out, done: true };
   // The last failed one first: it is the one run again.
   for (let i = inits.length - 1; i >= 0; i--) {
     const r = inits[i]!.runtime;

@@ -64,6 +64,8 @@ export interface FeatureGates {
   ContainerRestartRules?: GateValue;
   /** In-place pod resize (1.27+); unset takes the release's default. Setting it before 1.27, or to false from 1.35 (locked), is an error. */
   InPlacePodVerticalScaling?: GateValue;
+  /** A restartPolicyRules action RestartAllContainers restarts the whole pod (1.35+; needs ContainerRestartRules); unset takes the release's default. */
+  RestartAllContainersOnContainerExits?: GateValue;
   /** Restartable init containers (gate 1.28–1.36, always on from 1.37, where the gate is gone); unset takes the release's default. Setting it before 1.28, to false at 1.33–1.36 (locked), or at all from 1.37 is an error. */
   SidecarContainers?: GateValue;
   /** Any other name is refused at run time (`UNKNOWN_FEATURE_GATE`); typed loosely so a parsed `--feature-gates` map fits. */
@@ -203,6 +205,10 @@ export function resolveGates(info: ReleaseInfo, gates: unknown, path: JsonPathSe
     inPlaceResize: gateEnabled(info, set.InPlacePodVerticalScaling, 'InPlacePodVerticalScaling', path),
     sidecars: gateEnabled(info, set.SidecarContainers, 'SidecarContainers', path),
     containerRestartRules: gateEnabled(info, set.ContainerRestartRules, 'ContainerRestartRules', path),
+    // The kubelet refuses the gate on without ContainerRestartRules (its dependency, kube_features.go@v1.37.2).
+    restartAllContainers:
+      gateEnabled(info, set.RestartAllContainersOnContainerExits, 'RestartAllContainersOnContainerExits', path) &&
+      gateEnabled(info, set.ContainerRestartRules, 'ContainerRestartRules', path),
   };
 }
 

@@ -263,6 +263,7 @@ export function predictRestarts(
     sandbox,
     sandboxReady: facts?.sandboxReady,
     initialized: facts?.initialized,
+    allContainersRestarting: facts?.allContainersRestarting,
   });
   const out: PredictedContainer[] = [];
   for (const [i, c] of after.entries()) {

@@ -29,6 +29,7 @@ export type RestartRuleId =
   | 'sandbox-not-recreated'
   | 'init-failed-pod-killed'
   | 'pod-done'
+  | 'restart-all-containers'
   | 'killed-with-pod'
   | 'static-pod-manifest-edit'
   | 'static-pod-kubelet-upgrade'
@@ -133,6 +134,15 @@ export const RESTART_RULES: readonly RestartRule[] = Object.freeze([
     source: `${MANAGER}@v1.8.0 (computePodActions: keepCount == 0 and nothing to start)`,
     statement:
       'Once initialised, a pod with no regular container kept running and none to start is killed (its sandbox stopped; from 1.28 its sidecars are not started again).',
+  },
+  {
+    id: 'restart-all-containers',
+    firstMinor: 35,
+    lastMinor: null,
+    gate: { name: 'RestartAllContainersOnContainerExits', on: true },
+    source: `${MANAGER}@v1.35.0 (computePodActions: ContainersToReset, getContainersToReset); pkg/kubelet/container/helpers.go@v1.35.0 (ShouldAllContainersRestart); pkg/kubelet/kubelet.go@v1.35.0 (SyncPod: the AllContainersRestarting condition)`,
+    statement:
+      "With RestartAllContainersOnContainerExits on (alpha 1.35, beta on from 1.36; it needs ContainerRestartRules): when an init or regular container exited with an exit code whose first matching restartPolicyRules entry has action RestartAllContainers, or the pod's AllContainersRestarting condition is True (which carries the reset across a kubelet restart), every init and regular container the runtime has is removed (those not exited killed first) and the pod starts again from its first init container; ephemeral containers are left alone. Nothing else is decided in that sync.",
   },
   {
     id: 'killed-with-pod',
@@ -342,6 +352,7 @@ export function ruleHolds(
       SidecarContainers: gates.sidecars,
       InPlacePodVerticalScaling: gates.inPlaceResize,
       ContainerRestartRules: gates.containerRestartRules,
+      RestartAllContainersOnContainerExits: gates.restartAllContainers,
     }[r.gate.name];
     if (on !== r.gate.on) return false;
   }

@@ -100,6 +100,11 @@ export interface PodFacts {
    * publishes (when its gate is on) as "the sandbox is ready and has its network"; undefined when absent.
    */
   sandboxReady?: boolean;
+  /**
+   * The pod's `AllContainersRestarting` condition (1.35+): True while a RestartAllContainers rule's
+   * reset is under way, which carries it across a kubelet restart; undefined when absent.
+   */
+  allContainersRestarting?: boolean;
   /** Container facts by container name. */
   containers: Map<string, RuntimeFacts>;
 }
@@ -212,6 +217,10 @@ export function readPodStatus(status: unknown, path: JsonPathSegment[]): PodFact
     );
     if (isPlainObject(sandbox) && (sandbox['status'] === 'True' || sandbox['status'] === 'False'))
       out.sandboxReady = sandbox['status'] === 'True';
+    const restarting: unknown = conditions.find(
+      (c: unknown) => isPlainObject(c) && c['type'] === 'AllContainersRestarting',
+    );
+    if (isPlainObject(restarting)) out.allContainersRestarting = restarting['status'] === 'True';
   }
   for (const list of ['initContainerStatuses', 'containerStatuses', 'ephemeralContainerStatuses'] as const) {
     const arr = status[list];

@@ -158,7 +158,8 @@ export interface FeatureGateInfo {
  *
  * @group Releases
  */
-export type GateName = 'ContainerRestartRules' | 'InPlacePodVerticalScaling' | 'SidecarContainers';
+export type GateName =
+  'ContainerRestartRules' | 'InPlacePodVerticalScaling' | 'RestartAllContainersOnContainerExits' | 'SidecarContainers';
 
 /** Alpha: off unless the kubelet's --feature-gates turns it on. */
 export const ALPHA_OFF: FeatureGateInfo = Object.freeze({ default: false, stage: 'alpha', locked: false });

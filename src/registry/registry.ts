@@ -87,6 +87,8 @@ export interface ReleaseInfo {
     readonly ContainerRestartRules?: FeatureGateInfo;
     /** In-place pod resize: alpha (off) 1.27–1.32, beta (on) 1.33–1.34, GA (locked on) from 1.35; absent before 1.27. */
     readonly InPlacePodVerticalScaling?: FeatureGateInfo;
+    /** A restartPolicyRules action RestartAllContainers restarts every container of the pod (KEP-5532): alpha (off) 1.35, beta (on) from 1.36; absent before 1.35. */
+    readonly RestartAllContainersOnContainerExits?: FeatureGateInfo;
     /** Restartable init containers: alpha (off) 1.28, beta (on) 1.29–1.32, GA (locked on) 1.33–1.36, removed (always on) from 1.37; absent before 1.28. */
     readonly SidecarContainers?: FeatureGateInfo;
   };

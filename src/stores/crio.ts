@@ -219,6 +219,9 @@ export class CrioStore implements RecordStore {
       (id) => (known.has(id) ? this.files(id) : undefined),
       options,
       `the CRI-O graphroot ${this.root}`,
+      (when) => {
+        this.checkStopped(when);
+      },
     );
   }
 }

@@ -193,6 +193,9 @@ export class DockerStore implements RecordStore {
       (id) => (known.has(id) ? [this.file(id)] : undefined),
       options,
       `the docker root ${this.root}`,
+      (when) => {
+        this.checkStopped(when);
+      },
     );
   }
 }

@@ -8,7 +8,6 @@ import { errnoCode, KubeletHashError, StoreError } from '../errors.js';
 import { checkHashChange } from '../runtime-records/index.js';
 import { fingerprinter } from './fingerprint.js';
 import { checkRestored, planRestore, type CurrentRecord } from './restore-check.js';
-import { rewriteStoreFile } from './safe-files.js';
 import { afterApply } from './store-state.js';
 import { appliedState, reversedChange } from './applied-state.js';
 import { writeStopped } from './stopped-write.js';
@@ -152,13 +151,15 @@ export async function applyFileRewrites(
 /**
  * Puts file records back: each record found by its container id in the store (`find`; never a path
  * from the backup), its files rewritten one by one (atomic replace, written through a symlink,
- * mode without set-id bits and owner as the file has them now), then every record read back.
+ * mode without set-id bits and owner as the file has them now) while `checkStopped` finds the
+ * runtime stopped (seen running: refused, the files put back as apply left them), then every record read back.
  */
 export async function restoreFileRecords(
   records: readonly RecordBackup[],
   find: (containerId: string) => string[] | undefined,
   options: RestoreOptions,
   where: string,
+  checkStopped: (when: string) => void,
 ): Promise<RestoreReport> {
   const fp = await fingerprinter();
   // A record whose files are each as they were or as apply left them (a crash between CRI-O's two
@@ -192,13 +193,17 @@ export async function restoreFileRecords(
         files.join(' + '),
       );
   }
+  const writes: { file: string; data: Uint8Array }[] = [];
+  const originals = new Map<string, Buffer>();
   for (const r of todo.write) {
     const files = find(r.containerId) ?? [];
     files.forEach((f, i) => {
-      rewriteStoreFile(f, r.values[i] ?? Buffer.alloc(0));
+      writes.push({ file: f, data: r.values[i] ?? Buffer.alloc(0) });
+      originals.set(f, readFileSync(f));
     });
     restored.push({ containerId: r.containerId, location: files.join(' + ') });
   }
+  writeStopped(writes, originals, checkStopped, options.hooks?.trace, { verb: 'restored', who: 'rollback' });
   checkRestored(records, await current());
   return { restored, unchanged: todo.unchanged, lost: todo.lost };
 }

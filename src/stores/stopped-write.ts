@@ -1,9 +1,10 @@
 /**
- * The file stores' write with the runtime kept out: CRI-O and dockerd hold no lock this package can
- * take, so the check that the daemon is stopped is made before the first file is replaced, again at
- * least every {@link RECHECK_MS} during the writes, right before the last file is replaced, and
- * after it. A daemon seen at any of these points is a refusal, and every file already replaced is
- * put back as it was read (the daemon may be reading them: the old bytes are what it expects).
+ * The file stores' write with the runtime kept out (apply's, and rollback's): CRI-O and dockerd hold
+ * no lock this package can take, so the check that the daemon is stopped is made before the first
+ * file is replaced, again at least every {@link RECHECK_MS} during the writes, right before the last
+ * file is replaced, and after it. A daemon seen at any of these points is a refusal, and every file
+ * already replaced is put back as it was read (the daemon may be reading them: the old bytes are
+ * what it expects).
  */
 import { StoreError } from '../errors.js';
 import type { FileOperation } from '../bbolt/index.js';
@@ -13,7 +14,7 @@ import { rewriteStoreFile } from './safe-files.js';
 const RECHECK_MS = 250;
 
 /** Puts back every file of `written` (newest first) as `originals` holds it; says what could not be. */
-function undo(written: readonly string[], originals: ReadonlyMap<string, Buffer>): string {
+function undo(written: readonly string[], originals: ReadonlyMap<string, Buffer>, who: string): string {
   const failed: string[] = [];
   for (const file of [...written].reverse()) {
     const bytes = originals.get(file);
@@ -25,20 +26,21 @@ function undo(written: readonly string[], originals: ReadonlyMap<string, Buffer>
     }
   }
   return failed.length === 0
-    ? `apply put back the ${written.length} files it had replaced`
-    : `apply could not put back ${failed.join(', ')}: restore them from the backup (rollback)`;
+    ? `${who} put back the ${written.length} files it had replaced`
+    : `${who} could not put back ${failed.join(', ')}: ${who === 'apply' ? 'restore them from the backup (rollback)' : 'run rollback again once the runtime is stopped'}`;
 }
 
 /**
  * Replaces each file of `writes` (atomically, in order, a symlinked file written through to its
- * target) while `checkStopped` finds the runtime
- * stopped; refuses (`RUNTIME_RUNNING`) as soon as it does not, after undoing the files replaced.
+ * target) while `checkStopped` finds the runtime stopped; refuses (`RUNTIME_RUNNING`) as soon as it
+ * does not, after undoing the files replaced. `what` words the messages: the records are `verb` by `who`.
  */
 export function writeStopped(
   writes: readonly { file: string; data: Uint8Array }[],
   originals: ReadonlyMap<string, Buffer>,
   checkStopped: (when: string) => void,
   trace?: (op: FileOperation) => void,
+  what: { verb: string; who: string } = { verb: 'rewritten', who: 'apply' },
 ): void {
   const written: string[] = [];
   const check = (when: string): void => {
@@ -46,19 +48,25 @@ export function writeStopped(
       checkStopped(when);
     } catch (e) {
       if (!(e instanceof StoreError) || e.code !== 'RUNTIME_RUNNING' || written.length === 0) throw e;
-      throw new StoreError(e.code, e.path, e.expected, `${e.detail ?? ''}; ${undo(written, originals)}`, e.location);
+      throw new StoreError(
+        e.code,
+        e.path,
+        e.expected,
+        `${e.detail ?? ''}; ${undo(written, originals, what.who)}`,
+        e.location,
+      );
     }
   };
-  check('rewritten (before the first file is replaced)');
+  check(`${what.verb} (before the first file is replaced)`);
   let checked = performance.now();
   writes.forEach((w, i) => {
     const last = i === writes.length - 1;
     if (last || performance.now() - checked > RECHECK_MS) {
-      check(last ? 'rewritten (before the last file is replaced)' : 'rewritten');
+      check(last ? `${what.verb} (before the last file is replaced)` : what.verb);
       checked = performance.now();
     }
     rewriteStoreFile(w.file, w.data, trace);
     written.push(w.file);
   });
-  check('rewritten (after the last file was replaced)');
+  check(`${what.verb} (after the last file was replaced)`);
 }

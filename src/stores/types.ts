@@ -209,6 +209,12 @@ export interface RecordStore {
 export interface RestoreOptions {
   /** Put back a record that changed again since apply too; the report says what was lost. */
   force?: boolean;
+  /**
+   * Test hooks: a trace of every file write (CRI-O, docker).
+   *
+   * @internal
+   */
+  hooks?: CommitHooks;
 }
 
 /**

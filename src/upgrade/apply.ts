@@ -139,7 +139,7 @@ export async function applyNodePlan(
   // can restore. Nothing to rewrite: nothing written, no rollback point.
   const writeBackup = (records: RecordBackup[], after: readonly RecordPrint[]): void => {
     if (backupDir !== undefined && records.length > 0)
-      manifest = writeRollbackPoint(backupDir, plan, records, planned, after);
+      manifest = writeRollbackPoint(backupDir, plan, records, planned, after, undefined, options.audit);
   };
   const report: ApplyNodePlanReport = await store.apply(rewrites, {
     planned,

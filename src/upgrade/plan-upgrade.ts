@@ -525,6 +525,14 @@ function planRecord(ctx: PlanContext, rec: PlanRecord, index: number, standing?:
     return settle(base, 'will-restart', reason, verdict);
   }
   const change = (): HashChange => changeFor(rec, from, to, fromInfo, toInfo, ctx.toGates.inPlaceResize);
+  // A keep that an input the plan does not have could turn into a restart is not promised.
+  const open = (why: string): PlanEntry =>
+    settle(
+      base,
+      'unknown',
+      `${why}; but the ${toInfo.release} kubelet may restart it: not known without ${verdict.openOn ?? ''}`,
+      verdict,
+    );
   if (verdict.comparison === 'not-compared') {
     // Not compared by the `to` kubelet but by a later one (a sidecar before 1.32): rewrite it now,
     // so the next upgrade does not restart it (only when its stored hash is verified against `from`).
@@ -546,8 +554,10 @@ function planRecord(ctx: PlanContext, rec: PlanRecord, index: number, standing?:
       verdict,
     );
   }
-  if (stored === to.hash)
-    return settle(base, 'keep', `the stored hash already equals the ${toInfo.release} hash`, verdict);
+  if (stored === to.hash) {
+    const why = `the stored hash already equals the ${toInfo.release} hash`;
+    return verdict.openOn !== undefined ? open(why) : settle(base, 'keep', why, verdict);
+  }
   if (stored !== from.hash) {
     base.candidates = candidatesFor(ctx, c, stored);
     return settle(
@@ -556,8 +566,10 @@ function planRecord(ctx: PlanContext, rec: PlanRecord, index: number, standing?:
       `stored hash ${rec.hash} is not what a ${fromInfo.release} kubelet computes for the API spec (${fromHash}): the container may run another spec, or was created by another release; not rewriting`,
     );
   }
-  if (verdict.action !== 'restart')
-    return settle(base, 'keep', `verified against ${fromInfo.release}; ${verdict.reason}`, verdict);
+  if (verdict.action !== 'restart') {
+    const why = `verified against ${fromInfo.release}; ${verdict.reason}`;
+    return verdict.openOn !== undefined ? open(why) : settle(base, 'keep', why, verdict);
+  }
   return settle(
     base,
     'rewrite',

@@ -22,6 +22,7 @@ import {
   type RecordPrint,
 } from '../stores/index.js';
 import { formatNodePlan, storeSpecSchema, type NodeUpgradePlan, type StoreSpec } from './plan-file.js';
+import { auditStampSchema, type AuditStamp } from './audit.js';
 
 /** The manifest's name inside a rollback point. */
 export const MANIFEST_NAME = 'kubelet-hash-backup.json';
@@ -67,6 +68,7 @@ const manifestSchema = lazySchema((z) =>
     store: storeSpecSchema(),
     storeIdentity: z.string(),
     created: z.string(),
+    audit: auditStampSchema().optional(),
     before: z.array(printSchema()),
     after: z.array(printSchema()),
     records: z.array(
@@ -97,7 +99,8 @@ const stamp = (d: Date): string => d.toISOString().replace(/[-:.]/g, '');
 /**
  * Writes the rollback point of one apply: `backupDir` is created 0700 when missing (refused when it
  * is a symlink, not ours, or writable by others), the point's own directory is created new (refused
- * when it exists), and the manifest is created exclusively, 0600, and synced. Returns its path.
+ * when it exists), and the manifest (with the apply's `audit` stamp, when given) is created
+ * exclusively, 0600, and synced. Returns its path.
  */
 export function writeRollbackPoint(
   backupDir: string,
@@ -106,6 +109,7 @@ export function writeRollbackPoint(
   before: readonly RecordPrint[],
   after: readonly RecordPrint[],
   now = new Date(),
+  audit?: AuditStamp,
 ): string {
   const digest = planDigest(plan);
   ensureOwnDirectory(backupDir, 'the backup directory');
@@ -119,6 +123,8 @@ export function writeRollbackPoint(
     store: plan.store,
     storeIdentity: storeIdentity(plan.store),
     created: now.toISOString(),
+    // The apply that wrote it: when, where, which kubelet-hash and command line.
+    ...(audit ? { audit } : {}),
     before,
     after,
     records: records.map((r) => ({ ...r, values: r.values.map((v) => v.toString('base64')) })),

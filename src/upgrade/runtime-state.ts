@@ -3,7 +3,9 @@
  * running (CRI EXITED, CREATED, UNKNOWN), or in a pod sandbox it reports NOTREADY, is never "keep
  * running", whatever its stored hash: the files say what was, CRI says what is. Init containers
  * (which exit by design) and older attempts the kubelet never compares keep their verdict on the
- * container's own state; a not-ready sandbox makes the kubelet recreate the whole pod.
+ * container's own state; a not-ready sandbox makes the kubelet recreate the whole pod. A record the
+ * runtime does not serve at all (containerd's CRI plugin reads meta.db only when it starts) is one
+ * the kubelet does not see now: never "keep" or "rewrite" either.
  */
 import type { CriListing } from '../discovery/index.js';
 import { countActions } from './plan-vocabulary.js';
@@ -24,7 +26,7 @@ function judged(e: NodePlanEntry, listing: CriListing, sandboxReady: ReadonlyMap
   if ((e.action !== 'keep' && e.action !== 'rewrite') || e.containerId === undefined) return e;
   if (superseded(e)) return e;
   const c = listing.containers.find((x) => x.id === e.containerId);
-  if (!c) return e;
+  if (!c && !runsForKubelet(e)) return e;
   const base = {
     reason: '',
     podUid: e.podUid,
@@ -40,6 +42,12 @@ function judged(e: NodePlanEntry, listing: CriListing, sandboxReady: ReadonlyMap
     ...(e.location !== undefined ? { location: e.location } : {}),
     ...(e.fingerprint !== undefined ? { fingerprint: e.fingerprint } : {}),
   };
+  if (!c)
+    return {
+      ...base,
+      action: 'unknown',
+      reason: `the runtime does not serve this container over CRI ${listing.version} (its store holds it): the kubelet does not see it, whatever its stored hash`,
+    };
   if (sandboxReady.get(c.podSandboxId) === false)
     return {
       ...base,
@@ -57,7 +65,8 @@ function judged(e: NodePlanEntry, listing: CriListing, sandboxReady: ReadonlyMap
 
 /**
  * A new plan (the given one is not modified) whose `keep` and `rewrite` entries the runtime
- * reports not running, or in a not-ready sandbox, are `unknown` or `will-restart`, with counts
+ * reports not running or does not serve are `unknown`, and those in a not-ready sandbox
+ * `will-restart`, with counts
  * recomputed. Sandboxes the listing does not name are taken as the runtime reports them: absent.
  */
 export function withRuntimeState(plan: NodeUpgradePlan, listing: CriListing): NodeUpgradePlan {

@@ -155,6 +155,7 @@ function statefulSet(spec: Obj, what: string): Decision {
 }
 
 const STATEFULSET_IMMUTABLE = ['selector', 'serviceName', 'volumeClaimTemplates', 'podManagementPolicy'];
+const STATEFULSET_FIELDS_1_37 = ['selector', 'volumeClaimTemplates', 'serviceName', 'podManagementPolicy'];
 const SELECTOR_IMMUTABLE: readonly string[] = ['Deployment', 'ReplicaSet', 'DaemonSet', 'StatefulSet'];
 
 /** The apiserver's refusal of a workload spec field outside the template, or null. */
@@ -181,7 +182,20 @@ function refusedSpecField(
     }
   }
   if (kind === 'StatefulSet') {
-    const k = STATEFULSET_IMMUTABLE.find(changed);
+    // From 1.37 each immutable field is refused at its own path, in ValidateStatefulSetUpdate's order.
+    const perField = info.minor >= rolloutRule('statefulset-field-immutable').firstMinor;
+    const k = (perField ? STATEFULSET_FIELDS_1_37 : STATEFULSET_IMMUTABLE).find(changed);
+    if (k && perField) {
+      return {
+        verdict: 'refused',
+        decidedBy: 'apiserver',
+        ruleId: 'statefulset-field-immutable',
+        reason: `field is immutable (spec.${k} changed)`,
+        pods: 'none',
+        field: `spec.${k}`,
+        reportedField: `spec.${k}`,
+      };
+    }
     if (k) {
       return {
         verdict: 'refused',

@@ -84,7 +84,9 @@ function containerRefusal(
   const newRes = obj(newC['resources']);
   for (const k of ['requests', 'limits'] as const) {
     const before = Object.keys(obj(oldRes[k]));
-    const after = obj(newRes[k]);
+    // SetDefaults_Pod (pkg/apis/core/v1/defaults.go, every release) gives a request its limit
+    // when the request is missing: a request removed beside its limit is not removed.
+    const after = k === 'requests' ? { ...obj(newRes['limits']), ...obj(newRes[k]) } : obj(newRes[k]);
     if (before.some((name) => !(name in after))) {
       return { ruleId: 'pod-resize-removal', reportedField: `${at}.${k}`, reason: `resource ${k} cannot be removed` };
     }
@@ -128,7 +130,7 @@ export function resizeSubresourceRefusal(oldPod: unknown, newPod: unknown, info:
   if (within('pod-resize-pod-level-resources', info.minor) && (podLevel(oldSpec) || podLevel(newSpec))) {
     return {
       ruleId: 'pod-resize-pod-level-resources',
-      reportedField: '',
+      reportedField: '[]',
       reason:
         info.minor >= 35
           ? 'resize of pods with pod-level resources is forbidden when InPlacePodLevelResourcesVerticalScalingEnabled feature gate is disabled'
@@ -138,11 +140,11 @@ export function resizeSubresourceRefusal(oldPod: unknown, newPod: unknown, info:
   if (obj(obj(oldPod)['metadata'])['annotations'] !== undefined) {
     const mirror = obj(obj(obj(oldPod)['metadata'])['annotations'])['kubernetes.io/config.mirror'];
     if (mirror !== undefined) {
-      return { ruleId: 'pod-resize-static-or-windows', reportedField: '', reason: 'static pods cannot be resized' };
+      return { ruleId: 'pod-resize-static-or-windows', reportedField: '[]', reason: 'static pods cannot be resized' };
     }
   }
   if (obj(oldSpec['os'])['name'] === 'windows') {
-    return { ruleId: 'pod-resize-static-or-windows', reportedField: '', reason: 'windows pods cannot be resized' };
+    return { ruleId: 'pod-resize-static-or-windows', reportedField: '[]', reason: 'windows pods cannot be resized' };
   }
   if (qosClass(oldSpec) !== qosClass(newSpec)) {
     return {

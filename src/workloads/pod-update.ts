@@ -163,8 +163,12 @@ export function checkPodUpdate(
       // Before 1.23 only the Pod update itself could carry them: the catch-all refuses at spec.
       if (info.minor < since('pod-ephemeral-subresource'))
         return refuse('pod-spec-immutable', c.path, forbidden, 'spec');
+      // The subresource takes ephemeral containers alone: with anything else it is one Pod update.
+      if (changes.some((x) => !(x.path[0] === 'spec' && x.path[1] === 'ephemeralContainers')))
+        return refuse('pod-ephemeral-alone', c.path, forbidden, 'spec');
       if (oldMirror !== undefined && info.minor >= since('pod-static-no-ephemeral')) {
-        return refuse('pod-static-no-ephemeral', c.path, 'static pods do not support ephemeral containers', '');
+        // field.NewPath("") prints as `[]`.
+        return refuse('pod-static-no-ephemeral', c.path, 'static pods do not support ephemeral containers', '[]');
       }
       const verdict = ephemeralVerdict(oldSpec, newSpec);
       if (verdict) {
@@ -197,7 +201,8 @@ export function checkPodUpdate(
       continue;
     }
     if (key === 'tolerations') {
-      const missing = onlyAddedTolerations(oldSpec['tolerations'], newSpec['tolerations']);
+      const admitted = withDefaultTolerations(newSpec['tolerations']);
+      const missing = onlyAddedTolerations(oldSpec['tolerations'], admitted);
       if (missing !== null) {
         return refuse(
           'pod-tolerations-added',
@@ -206,6 +211,8 @@ export function checkPodUpdate(
         );
       }
       admit('pod-tolerations-added', 'update');
+      const given = Array.isArray(newSpec['tolerations']) ? (newSpec['tolerations'] as unknown[]).length : 0;
+      if (admitted.length > given) admit('pod-default-tolerations', 'update');
       const used = Array.isArray(newSpec['tolerations']) ? (newSpec['tolerations'] as unknown[]) : [];
       if (used.some((t) => ['Lt', 'Gt'].includes(String(obj(t)['operator']))))
         admit('pod-toleration-comparison', 'update');
@@ -247,10 +254,12 @@ export function checkPodUpdate(
   }
   // From 1.33 a resize is its own request, which changes nothing else.
   if (requests.has('resize') && requests.has('update') && resized) {
+    // Sent together, it is one Pod update, whose catch-all refuses the resources at spec.
     return refuse(
       'pod-resize-subresource',
       resized.path,
       'resources change only through the resize subresource, in a request that changes nothing else (send the other changes apart)',
+      'spec',
     );
   }
   return { accepted: true, requests: requests.size > 0 ? [...requests] : ['update'], ruleIds };
@@ -318,6 +327,26 @@ function serverSetRefusal(oldMeta: Obj, newMeta: Obj): { path: JsonPathSegment[]
     }
   }
   return null;
+}
+
+const NOT_READY = 'node.kubernetes.io/not-ready';
+const UNREACHABLE = 'node.kubernetes.io/unreachable';
+
+/**
+ * The DefaultTolerationSeconds admission plugin (on by default, before validation): a pod left
+ * without a NoExecute toleration of not-ready or unreachable gets one back, with 300 s.
+ */
+function withDefaultTolerations(list: unknown): unknown[] {
+  const out = Array.isArray(list) ? [...(list as unknown[])] : [];
+  const tolerates = (key: string) =>
+    out.some((t) => {
+      const k = obj(t)['key'] ?? '';
+      const e = obj(t)['effect'] ?? '';
+      return (k === key || k === '') && (e === 'NoExecute' || e === '');
+    });
+  for (const key of [NOT_READY, UNREACHABLE])
+    if (!tolerates(key)) out.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
+  return out;
 }
 
 /** The index of an old toleration the new list lacks (compared without tolerationSeconds), or null. */

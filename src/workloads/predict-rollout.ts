@@ -192,6 +192,15 @@ export function predictRollout(
     });
   }
   if (kind === 'Pod') {
+    const dropped = droppedEphemeral(oldObject, newObject, info.minor);
+    if (dropped) {
+      const r = predictRollout(oldObject, dropped, options);
+      return {
+        ...r,
+        reason: `${r.reason}; the ephemeral containers it adds are dropped (the EphemeralContainers gate is off before 1.23)`,
+        admittedBy: ['pod-ephemeral-dropped', ...r.admittedBy],
+      };
+    }
     const parts = (o: unknown): PodTemplateParts => ({ metadata: obj(o)['metadata'], spec: obj(o)['spec'] });
     const changes = diffTemplates(parts(oldObject), parts(newObject), info);
     const verdict = checkPodUpdate(oldObject, newObject, changes, info, gates.inPlaceResize);
@@ -298,6 +307,21 @@ export function predictRollout(
     restarts: 0,
     exitCode: 2,
   };
+}
+
+/**
+ * Before 1.23 (EphemeralContainers off by default) a Pod update's ephemeral containers are dropped
+ * when the old pod has none (pod-ephemeral-dropped): NEW without them, or null when nothing is dropped.
+ */
+function droppedEphemeral(oldObject: unknown, newObject: unknown, minor: number): Obj | null {
+  const rule = rolloutRule('pod-ephemeral-dropped');
+  const has = (o: unknown) => {
+    const list = obj(obj(o)['spec'])['ephemeralContainers'];
+    return Array.isArray(list) && list.length > 0;
+  };
+  if (minor > (rule.lastMinor ?? 0) || has(oldObject) || !has(newObject)) return null;
+  const { ephemeralContainers: _dropped, ...spec } = obj(obj(newObject)['spec']);
+  return { ...obj(newObject), spec };
 }
 
 /** Where a workload's pod template sits in its document. */

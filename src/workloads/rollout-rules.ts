@@ -69,6 +69,9 @@ export type RolloutRuleId =
   | 'pod-scheduling-gate-values'
   | 'pod-gated-scheduling-directives'
   | 'pod-static-no-ephemeral'
+  | 'pod-default-tolerations'
+  | 'pod-ephemeral-dropped'
+  | 'pod-ephemeral-alone'
   | 'apps-selector-immutable'
   | 'deployment-rollout'
   | 'deployment-paused'
@@ -77,6 +80,7 @@ export type RolloutRuleId =
   | 'statefulset-rolling-update'
   | 'statefulset-on-delete'
   | 'statefulset-spec-immutable'
+  | 'statefulset-field-immutable'
   | 'daemonset-rolling-update'
   | 'daemonset-on-delete'
   | 'job-template-immutable'
@@ -445,11 +449,43 @@ export const ROLLOUT_RULES: readonly RolloutRule[] = Object.freeze([
     id: 'pod-static-no-ephemeral',
     decidedBy: 'apiserver',
     releases: 'kubernetes',
-    firstMinor: 29,
+    firstMinor: 28,
     lastMinor: null,
-    source: `${VALIDATION}@v1.29.6, @v1.30.14 and @v1.37.2 (ValidatePodEphemeralContainersUpdate: "static pods do not support ephemeral containers", reported at the empty path; kubernetes/kubernetes#113935); absent from @v1.20.2; 1.27–1.28 not read`,
+    source: `${VALIDATION}@v1.29.6, @v1.30.14 and @v1.37.2 (ValidatePodEphemeralContainersUpdate: "static pods do not support ephemeral containers", reported at the empty path, which field.Path prints as \`[]\`; kubernetes/kubernetes#113935), also @v1.28.15; absent from @v1.20.2`,
     statement:
       'A mirror pod (a static pod, annotation kubernetes.io/config.mirror) takes no ephemeral containers: the ephemeralcontainers subresource refuses them.',
+  },
+  {
+    id: 'pod-default-tolerations',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 8,
+    lastMinor: null,
+    source:
+      'plugin/pkg/admission/defaulttolerationseconds/admission.go@v1.20.2 and @v1.37.2 (Admit, on Create and Update of pods proper, default-enabled; before validation)',
+    statement:
+      'A Pod update that leaves no toleration of node.kubernetes.io/not-ready (or unreachable) with effect NoExecute gets one back (operator Exists, tolerationSeconds 300) before validation: removing the default tolerations is admitted and changes nothing.',
+  },
+  {
+    id: 'pod-ephemeral-dropped',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 16,
+    lastMinor: 22,
+    gate: { name: 'EphemeralContainers', on: false },
+    source: 'pkg/api/pod/util.go@v1.20.2 (dropDisabledFields: EphemeralContainers off by default until 1.23)',
+    statement:
+      'With the EphemeralContainers gate off (the default before 1.23), ephemeral containers a Pod update adds to a pod that has none are dropped: the update is admitted and nothing starts.',
+  },
+  {
+    id: 'pod-ephemeral-alone',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 23,
+    lastMinor: null,
+    source: `${VALIDATION}@v1.31.14 and @v1.37.2 (ValidatePodUpdate: the munged spec keeps spec.ephemeralContainers, so a Pod update that changes them is refused at spec)`,
+    statement:
+      'Only the ephemeralcontainers subresource adds ephemeral containers, and it takes nothing else: an edit that adds them together with any other change is one Pod update, refused at spec.',
   },
   {
     id: 'apps-selector-immutable',
@@ -525,10 +561,20 @@ export const ROLLOUT_RULES: readonly RolloutRule[] = Object.freeze([
     decidedBy: 'apiserver',
     releases: 'kubernetes',
     firstMinor: 8,
-    lastMinor: null,
-    source: `${APPS_VALIDATION}@v1.8.0 (ValidateStatefulSetUpdate: "updates to statefulset spec for fields other than …")`,
+    lastMinor: 36,
+    source: `${APPS_VALIDATION}@v1.8.0 and @v1.36.0 (ValidateStatefulSetUpdate: "updates to statefulset spec for fields other than …")`,
     statement:
       'spec.selector, spec.serviceName, spec.volumeClaimTemplates and spec.podManagementPolicy of a StatefulSet are immutable in every release (the other fields have moved in and out of the list across releases and are not judged here).',
+  },
+  {
+    id: 'statefulset-field-immutable',
+    decidedBy: 'apiserver',
+    releases: 'kubernetes',
+    firstMinor: 37,
+    lastMinor: null,
+    source: `${APPS_VALIDATION}@v1.37.2 (ValidateStatefulSetUpdate: ValidateImmutableField per field, no catch-all; @v1.36.0 still has the catch-all at spec)`,
+    statement:
+      'From 1.37 a change of spec.volumeClaimTemplates, spec.serviceName or spec.podManagementPolicy is refused at that field ("field is immutable"), in that order; the other StatefulSet fields are no longer refused at spec.',
   },
   {
     id: 'daemonset-rolling-update',

@@ -216,6 +216,8 @@ describe('predict', () => {
         replaced: 1,
         deleted: 0,
         refused: 0,
+        apiserver: null,
+        disagreements: 0,
       });
     }
     // A change outside the template rolls nothing.

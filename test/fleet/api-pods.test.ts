@@ -3,14 +3,14 @@
  * token, against a local TLS server standing in for the apiserver (a CA and a server certificate
  * made with openssl for 127.0.0.1). What it writes is what `plan --pods` reads.
  */
-import { execFileSync } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inClusterAccess, listNodePods } from '../../src/fleet/index.js';
 import { cli } from '../support/cli.js';
+import { makeCa } from '../support/tls-ca.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kh-fleet-pods-'));
 const access = join(dir, 'serviceaccount');
@@ -20,57 +20,6 @@ let url = '';
 /** Every request the stand-in apiserver got: its path and query, and the Authorization header. */
 const seen: { path: string; auth: string | undefined }[] = [];
 let failWith: { status: number; body: string } | undefined;
-
-/** A CA, and a certificate for 127.0.0.1 signed by it (what a cluster's apiserver has). */
-function makeCa(into: string, cn: string): void {
-  mkdirSync(into, { recursive: true });
-  const ssl = (args: string[]) => execFileSync('openssl', args, { cwd: into, stdio: 'pipe' });
-  ssl([
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.crt',
-    '-days',
-    '1',
-    '-subj',
-    `/CN=${cn}`,
-  ]);
-  ssl([
-    'req',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    'server.key',
-    '-out',
-    'server.csr',
-    '-subj',
-    '/CN=127.0.0.1',
-  ]);
-  writeFileSync(join(into, 'ext'), 'subjectAltName=IP:127.0.0.1\n');
-  ssl([
-    'x509',
-    '-req',
-    '-in',
-    'server.csr',
-    '-CA',
-    'ca.crt',
-    '-CAkey',
-    'ca.key',
-    '-CAcreateserial',
-    '-out',
-    'server.crt',
-    '-days',
-    '1',
-    '-extfile',
-    'ext',
-  ]);
-}
 
 const podsOf = (node: string, n: number) =>
   Array.from({ length: n }, (_, i) => ({

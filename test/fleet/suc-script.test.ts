@@ -184,6 +184,28 @@ describe('the system-upgrade-controller Plan: units and flags per runtime', () =
     expect(prefixed).toBe(bare);
     expect(prefixed).not.toMatch(/vv1/);
     expect(prefixed).toContain('"version": "v1.31"');
+    // The Job variant too: the plan Job's arguments are the bare releases.
+    const jobs = async (from: string, to: string) => {
+      const r = await cli([
+        'fleet',
+        'manifests',
+        '--from',
+        from,
+        '--to',
+        to,
+        '--node',
+        'node-a',
+        '--image',
+        `registry.example/kubelet-hash@sha256:${'5e'.repeat(32)}`,
+        '--json',
+      ]);
+      expect(r.err).toBe('');
+      expect(r.code).toBe(0);
+      return r.out;
+    };
+    const jobsPrefixed = await jobs('v1.30', 'v1.31');
+    expect(jobsPrefixed).toBe(await jobs('1.30', '1.31'));
+    expect(jobsPrefixed).not.toMatch(/vv1|"v1\.3[01]"/);
   });
 
   it('a flag of another runtime or of the Plan alone is a usage error', async () => {

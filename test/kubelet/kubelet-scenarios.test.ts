@@ -77,6 +77,7 @@ describe('kubelet scenario table', () => {
       'pod-sandbox-changed',
       'probe-failed',
       'resize-policy-sidecar',
+      'restart-all-containers',
       'sandbox-not-recreated',
       'static-pod-kubelet-upgrade',
     ]);

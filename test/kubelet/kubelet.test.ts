@@ -39,7 +39,12 @@ describe('kubelet()', () => {
     expect([k.release, k.version, k.jsonEscapes]).toEqual(['1.29', 'v1.29.7', 'go1.22']);
     expect(k.toolchain).toContain('go1.22.5');
     expect(k.featureGates).toEqual({ InPlacePodVerticalScaling: true });
-    expect(k.gates).toEqual({ inPlaceResize: true, sidecars: true, containerRestartRules: false });
+    expect(k.gates).toEqual({
+      inPlaceResize: true,
+      sidecars: true,
+      containerRestartRules: false,
+      restartAllContainers: false,
+    });
     expect(kubelet('1.29').jsonEscapes).toBeUndefined();
     expect(kubelet('1.29.7', { jsonEscapes: 'pre-go1.22' }).jsonEscapes).toBe('pre-go1.22');
   });

@@ -31,6 +31,19 @@ for (const release of CONTAINERD_RELEASES)
       const pods = Array.from({ length: 5 }, (_, i) => fixturePod(i));
       const fixtures: FixtureContainer[] = fixtureContainers(pods, FROM);
       const podsFile = (): string => join(dir, 'pods.json');
+      /** plan --runtime-endpoint (to the release the records were written by: nothing to rewrite but what CRI says). */
+      const plan = () =>
+        cli([
+          'plan',
+          '--from',
+          FROM,
+          '--to',
+          FROM,
+          '--pods',
+          podsFile(),
+          '--runtime-endpoint',
+          `unix://${daemon.socket}`,
+        ]);
       const verify = (...extra: string[]) =>
         cli([
           'verify',
@@ -84,6 +97,13 @@ for (const release of CONTAINERD_RELEASES)
         for (const f of fixtures)
           expect(error.message).toContain(`container ${short(f.id)} (pod ${f.pod.metadata.namespace}/`);
         expect(error.message.match(/in the store, not served by the runtime/g)).toHaveLength(7);
+        // plan asks the runtime too: a record it does not serve is not "keep" (the files alone said keep 7).
+        const planned = await plan();
+        expect(planned.code).toBe(1);
+        expect(planned.out).toContain('keep 0, rewrite 0, will-restart 0, unknown 7');
+        expect(
+          planned.out.match(/the runtime does not serve this container over CRI v1 \(its store holds it\)/g),
+        ).toHaveLength(7);
         expect(daemon.version()).toContain(` ${release}`);
       });
 
@@ -101,6 +121,10 @@ for (const release of CONTAINERD_RELEASES)
           r.out.match(/the runtime reports the container (CREATED|EXITED|UNKNOWN) \(CRI\), not RUNNING/g),
         ).toHaveLength(7);
         expect(r.code).toBe(1);
+        const planned = await plan();
+        expect(planned.code).toBe(1);
+        expect(planned.out).toContain('keep 0, rewrite 0, will-restart 0, unknown 7');
+        expect(planned.out.match(/\(CRI\), not RUNNING/g)).toHaveLength(7);
       });
 
       it('one hash differs between what CRI serves and meta.db: refused, naming that container and both hashes', async () => {

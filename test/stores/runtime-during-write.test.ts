@@ -1,15 +1,16 @@
 /**
  * The runtime stays stopped through the whole write (issue 37): a crio started while apply replaces
  * CRI-O's files is seen before the last file is replaced, or after it, and apply refuses and puts
- * every file back; containerd is kept out by the file lock, and apply commits only while the kernel
- * still says it holds that lock.
+ * every file back; rollback's writes are kept the same way (seen, the files are as apply left them);
+ * containerd is kept out by the file lock, and apply commits only while the kernel still says it
+ * holds that lock.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ContainerdStore, fingerprintFile } from '../../src/stores/index.js';
+import { ContainerdStore, CrioStore, fingerprintFile, type RecordBackup } from '../../src/stores/index.js';
 import { applyNodePlan, parseNodePlan } from '../../src/upgrade/index.js';
 import type { FileOperation } from '../../src/bbolt/index.js';
 import { cli } from '../support/cli.js';
@@ -21,6 +22,7 @@ const dir = mkdtempSync(join(tmpdir(), 'kh-runtime-during-write-'));
 const started: ChildProcess[] = [];
 afterAll(async () => {
   for (const child of started) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
     await exited;
@@ -42,13 +44,14 @@ function waitForComm(pid: number, name: string): void {
 }
 
 /** Starts a process named `crio` (node through a symlink) with `args`, and waits until it is one. */
-function startFakeCrio(args: string[]): void {
+function startFakeCrio(args: string[]): ChildProcess {
   const binDir = mkdtempSync(join(dir, 'bin-'));
   const bin = join(binDir, 'crio');
   symlinkSync(process.execPath, bin);
   const child = spawn(bin, ['-e', 'setTimeout(() => {}, 60000)', '--', ...args], { stdio: 'ignore' });
   started.push(child);
   waitForComm(child.pid!, 'crio');
+  return child;
 }
 
 async function crioNode(name: string) {
@@ -97,6 +100,44 @@ describe('CRI-O: a crio started during apply is seen, and what apply wrote is un
       // No temporary file is left beside a record.
       for (const f of node.files) expect(readdirSync(join(f, '..')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
     });
+});
+
+describe('CRI-O: a crio started during rollback is seen, and what rollback wrote is undone', () => {
+  it('crio starts after the first file is put back: RUNTIME_RUNNING, every file as apply left it; stopped, rollback completes', async () => {
+    const node = await crioNode('rollback-during');
+    const store = new CrioStore({ graphRoot: node.graph, runRoot: join(node.graph, '..', 'run') });
+    const rewrites = node.plan.entries.flatMap((e) =>
+      e.action === 'rewrite' && e.containerId !== undefined && e.fingerprint !== undefined
+        ? [{ containerId: e.containerId, fingerprint: e.fingerprint, change: e.change }]
+        : [],
+    );
+    const before = await prints(node.files);
+    let backups: RecordBackup[] = [];
+    await store.apply(rewrites, { beforeWrite: (b) => (backups = b) });
+    const applied = await prints(node.files);
+    expect(applied).not.toEqual(before);
+    let crio: ChildProcess | undefined;
+    let renames = 0;
+    const trace = (op: FileOperation): void => {
+      if (op.op === 'rename' && ++renames === 1) crio = startFakeCrio(['--root', node.graph]);
+    };
+    const error = await store.restoreRecords(backups, { hooks: { trace } }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(crio).toBeDefined();
+    expect(error).toMatchObject({ code: 'RUNTIME_RUNNING', location: node.graph });
+    expect((error as Error).message).toContain('CRI-O stopped while its records are restored');
+    expect((error as Error).message).toContain(`rollback put back the ${renames} files it had replaced`);
+    expect(await prints(node.files)).toEqual(applied);
+    for (const f of node.files) expect(readdirSync(join(f, '..')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    const exited = new Promise((r) => crio!.once('exit', r));
+    crio!.kill('SIGKILL');
+    await exited;
+    const report = await store.restoreRecords(backups);
+    expect(report.restored).toHaveLength(rewrites.length);
+    expect(await prints(node.files)).toEqual(before);
+  });
 });
 
 /** The pids of `root`'s descendants whose arguments hold `needle`, with their own descendants (our flock holder and its cat). */

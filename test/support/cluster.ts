@@ -46,7 +46,8 @@ const APISERVER_PORT = 6443;
  */
 export interface ClusterSystems {
   cluster: FoundSystem;
-  containerd: FoundSystem;
+  /** The node's runtime; not needed by {@link Cluster.startApiserverOnly}. */
+  containerd?: FoundSystem;
 }
 
 /** One release's control plane and kubelet. */
@@ -58,6 +59,8 @@ export interface ClusterComponents {
   kubelet: string;
   /** kube-proxy, when the release has one built (1.20.2's); without it, no Service reaches a pod. */
   proxy?: string;
+  /** More apiserver flags (`--feature-gates=…`). */
+  apiserverFlags?: readonly string[];
 }
 
 /** The minor of `1.31.14` (31). */
@@ -182,6 +185,42 @@ export class Cluster {
       '--conntrack-tcp-timeout-close-wait=0',
     ]);
     await this.waitForNodeReady();
+  }
+
+  /**
+   * Only etcd and the apiserver, for judges of the apiserver alone (no controller, no kubelet: no
+   * machine lock). Namespaces made by {@link createBareNamespace}.
+   */
+  async startApiserverOnly(): Promise<void> {
+    this.makeNetns();
+    this.makeCredentials();
+    await this.startEtcd();
+    this.controlPlane = [await this.startApiserver()];
+  }
+
+  /** The admin's kubeconfig (a token, the CA by path; the server is the node address inside the namespace). */
+  get kubeconfigPath(): string {
+    return this.path('admin.kubeconfig');
+  }
+
+  /**
+   * A namespace and its `default` ServiceAccount made by hand (no controller manager runs with
+   * {@link startApiserverOnly}); the account mounts no token, so pods need no token secret.
+   */
+  createBareNamespace(base: string): string {
+    const name = `${base}-${this.node.slice('kh-node-'.length)}`;
+    this.kubectlOk(['create', 'namespace', name]);
+    this.namespaces.add(name);
+    this.kubectlOk(
+      ['create', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ServiceAccount',
+        metadata: { name: 'default', namespace: name },
+        automountServiceAccountToken: false,
+      }),
+    );
+    return name;
   }
 
   private async waitForNodeReady(): Promise<void> {
@@ -414,6 +453,7 @@ export class Cluster {
       // kubectl logs/exec: reach the kubelet at the node's address, not its name (no DNS in the namespace).
       '--kubelet-preferred-address-types=InternalIP',
       '--profiling=false',
+      ...(this.controlPlaneComponents.apiserverFlags ?? []),
     ]);
     await this.waitFor(
       'apiserver /readyz',
@@ -453,6 +493,7 @@ export class Cluster {
       }),
     );
     const containerd = this.systems.containerd;
+    if (!containerd) throw new Error('a node needs a containerd record (ClusterSystems.containerd)');
     this.runtimeDaemon = new ContainerdDaemon(this.path('containerd'), {
       bin: containerd.bin,
       sandboxImage: CLUSTER_IMAGE,

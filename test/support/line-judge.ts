@@ -56,15 +56,15 @@ export class LineJudge {
     }
   }
 
-  /** Go's answers for `lines` (JSON texts without newlines), in order. */
-  async judge(lines: readonly string[]): Promise<JudgeAnswer[]> {
+  /** Go's answers for `lines` (JSON texts without newlines), in order (`T`: a judge's own answer shape). */
+  async judge<T = JudgeAnswer>(lines: readonly string[]): Promise<T[]> {
     if (this.exited) throw new Error(this.exited);
     const answers = new Promise<string[]>((resolve, reject) => {
       this.waiting = { count: lines.length, lines: [], resolve, reject };
     });
     this.child.stdin.write(`${lines.join('\n')}\n`);
     this.drain();
-    return (await answers).map((l) => JSON.parse(l) as JudgeAnswer);
+    return (await answers).map((l) => JSON.parse(l) as T);
   }
 
   async close(): Promise<void> {

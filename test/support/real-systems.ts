@@ -147,6 +147,7 @@ export function describeReal(
   needs: SystemNeeds,
   body: (systems: ReadonlyMap<string, FoundSystem>) => void,
   what?: string,
+  options: { kubelet?: boolean } = {},
 ): void {
   const name = realSuiteName(needs, what);
   const found = new Map<string, FoundSystem>();
@@ -159,7 +160,8 @@ export function describeReal(
   if (missing.length === 0) {
     describe(name, () => {
       // Registered before the body's hooks: taken first, released last (after hooks run in reverse).
-      if (needs.some(([system]) => KUBELET_SYSTEMS.has(system))) holdKubeletLock();
+      // `kubelet: false`: the suite starts no kubelet of these systems (an apiserver alone).
+      if (options.kubelet !== false && needs.some(([system]) => KUBELET_SYSTEMS.has(system))) holdKubeletLock();
       body(found);
     });
     return;

@@ -296,9 +296,24 @@ describe('apply is idempotent, and leaves an audit trail', () => {
     );
     writeFileSync(node.planFile, text);
     const r = await cli(['apply', node.planFile, '--json']);
-    const summary = (JSON.parse(r.out) as { summary: { audit: { plan: unknown; apply: { command: string } } } })
-      .summary;
+    const summary = (
+      JSON.parse(r.out) as { summary: { manifest: string; audit: { plan: unknown; apply: { command: string } } } }
+    ).summary;
     expect(summary.audit.plan).toEqual(plan.audit);
     expect(summary.audit.apply.command).toBe(`kubelet-hash apply ${node.planFile} --json`);
+    // The backup too: its manifest carries the apply's stamp, and the plan copy beside it the plan's.
+    const manifest = JSON.parse(readFileSync(summary.manifest, 'utf8')) as { audit: unknown; created: string };
+    expect(manifest.audit).toEqual(summary.audit.apply);
+    expect(manifest.audit).toMatchObject({ host: plan.audit!.host, tool: plan.audit!.tool });
+    expect(readPlan(join(summary.manifest, '..', 'plan.json')).audit).toEqual(plan.audit);
+    // And rollback's report.
+    const rolled = await cli(['rollback', node.planFile, '--json']);
+    expect(rolled.code).toBe(0);
+    expect((JSON.parse(rolled.out) as { summary: { audit: unknown } }).summary.audit).toMatchObject({
+      host: plan.audit!.host,
+      tool: plan.audit!.tool,
+      command: `kubelet-hash rollback ${node.planFile} --json`,
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
   });
 });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decide, resolveGates } from '../../src/kubelet/index.js';
+import { hashContainer } from '../../src/index.js';
 import { releaseInfo } from '../../src/registry/registry.js';
 import { planUpgrade } from '../../src/upgrade/plan-upgrade.js';
 import { planNodeUpgrade } from '../../src/upgrade/index.js';
@@ -157,5 +158,44 @@ describe('node plans keep the facts the records have', () => {
     });
     const web0 = plan.entries.find((e) => e.containerName === 'web');
     expect(web0).toMatchObject({ action: 'rewrite', runtime: 'unknown', location: file, containerId: 'c1' });
+  });
+});
+
+describe('a keep that a missing input could turn into a restart is unknown', () => {
+  // 1.33 turns InPlacePodVerticalScaling on: a pending resize of a RestartContainer resource restarts
+  // the container, and the plan does not know the running container's resources.
+  const resized = {
+    name: 'web',
+    image: 'nginx:1.27',
+    resources: { limits: { cpu: '500m' } },
+    resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'RestartContainer' }],
+  };
+  const podOf = (c: object) => [
+    { metadata: { uid: 'uid-1', name: 'web-0', namespace: 'default' }, spec: { containers: [c] } },
+  ];
+  const recordOf = (c: object) => [record('c1', 'web', hashContainer(c, { kubeletVersion: '1.32' }))];
+
+  it('with a resizePolicy that restarts: unknown, naming the input', () => {
+    const plan = planUpgrade({ pods: podOf(resized), records: recordOf(resized), from: '1.32', to: '1.33' });
+    expect(plan.entries.map((e) => e.action)).toEqual(['unknown']);
+    expect(plan.entries[0]!.reason).toContain("the running container's resources (ContainerStatus.resources)");
+    expect(plan.entries[0]!.reason).toContain('the stored hash already equals the 1.33 hash');
+  });
+
+  it('without one (a resize happens in place): keep', () => {
+    const inPlace = { ...resized, resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] };
+    const plan = planUpgrade({ pods: podOf(inPlace), records: recordOf(inPlace), from: '1.32', to: '1.33' });
+    expect(plan.entries.map((e) => e.action)).toEqual(['keep']);
+  });
+
+  it('with the gate off at the new kubelet, the resize rule does not apply: keep', () => {
+    const plan = planUpgrade({
+      pods: podOf(resized),
+      records: recordOf(resized),
+      from: '1.32',
+      to: '1.33',
+      featureGates: { InPlacePodVerticalScaling: false },
+    });
+    expect(plan.entries.map((e) => e.action)).toEqual(['keep']);
   });
 });

@@ -276,6 +276,11 @@ describe('the backup directory is trusted neither way', () => {
     const m = JSON.parse(textA) as { store: { root: string }; records: { containerId: string }[] };
     writeFileSync(manifestA, JSON.stringify({ ...m, store: { ...m.store, root: b.root } }), { mode: 0o600 });
     await expectRefused('STORE_CHANGED', "not this plan's rollback point");
+    // Made on another node; made for another meta.db at this path (another device and inode).
+    writeFileSync(manifestA, JSON.stringify({ ...m, node: 'another-node' }), { mode: 0o600 });
+    await expectRefused('STORE_CHANGED', 'another-node');
+    writeFileSync(manifestA, JSON.stringify({ ...m, storeIdentity: '1:2' }), { mode: 0o600 });
+    await expectRefused('STORE_CHANGED', 'storeIdentity');
     // A record naming a path instead of a container of the store: nothing is created anywhere.
     const evil = join(dir, 'forged-a', 'evil');
     writeFileSync(
@@ -295,12 +300,25 @@ describe('the backup directory is trusted neither way', () => {
     await expectRefused('STORE_IO', 'it is a symlink');
     rmSync(manifestA);
     renameSync(`${manifestA}.real`, manifestA);
-    // A copy of the point elsewhere (same plan, store and node) is still this plan's rollback point.
+    // A copy of the point elsewhere (same plan, store and node) is still this plan's rollback point;
+    // modes and owners a manifest names are not read: the store's file keeps its own (never setuid).
     const copy = join(dir, 'forged-a', 'copied');
     cpSync(`${a.planFile}.backup`, copy, { recursive: true });
+    const copied = join(copy, readdirSync(copy)[0]!, MANIFEST_NAME);
+    const forgedModes = m.records.map((r) => ({ ...r, mode: 0o104755, uid: 4321, gid: 4321 }));
+    writeFileSync(copied, JSON.stringify({ ...m, mode: 0o104755, records: forgedModes }), { mode: 0o600 });
+    const dbBefore = statSync(a.db);
     const rolled = await cli(['rollback', a.planFile, '--backup-dir', copy]);
     expect(rolled.code).toBe(0);
     expect(await a.hashes()).toEqual(a.oldHashes);
+    const dbAfter = statSync(a.db);
+    expect([dbAfter.mode, dbAfter.uid, dbAfter.gid, dbAfter.ino]).toEqual([
+      dbBefore.mode,
+      dbBefore.uid,
+      dbBefore.gid,
+      dbBefore.ino,
+    ]);
+    expect(dbAfter.mode & 0o7000).toBe(0);
   });
 });
 
@@ -337,10 +355,17 @@ describe('files we write are safe files', () => {
     const real = join(dir, 'linked-db', 'real-meta.db');
     renameSync(node.db, real);
     symlinkSync(real, node.db);
+    const ino = statSync(real).ino;
     expect((await cli(['apply', node.planFile])).code).toBe(0);
+    // Written through the link into its target (the same file), the link left as it was.
+    expect(lstatSync(node.db).isSymbolicLink()).toBe(true);
+    expect(statSync(real).ino).toBe(ino);
+    expectRealBboltAgrees(real, { hashes: node.newHashes });
     expect((await cli(['rollback', node.planFile])).code).toBe(0);
     expect(lstatSync(node.db).isSymbolicLink()).toBe(true);
+    expect(statSync(real).ino).toBe(ino);
     expect(await node.hashes()).toEqual(node.oldHashes);
+    expectRealBboltAgrees(real, { hashes: node.oldHashes });
   });
 
   it('a symlinked CRI-O config.json is written through to its target by apply and rollback, never replaced', async () => {

@@ -2,19 +2,34 @@
  * One property over sequences of what happens to a node during an in-place upgrade: generated
  * nodes, then plan, apply, apply again, store changes (an image pulled, a container added in
  * another namespace, a sandbox removed, a record edited, a container recorded), the runtime
- * started, a crash at any write of apply, rollback, in any order. After every step:
+ * started (before apply, or at any write of it), a crash at any write of apply, rollback, in any
+ * order. After every step:
  * - apply never exits 0 over a store that is not exactly what its plan read (a container not seen);
  * - apply and rollback change nothing but the records they name: every other key or file is as it
  *   was (nothing lost), and a refusal changes nothing at all;
  * - a rollback that exits 0 leaves each record apply rewrote with its pre-apply bytes;
- * - an up-to-date plan applies and a rollback whose records are as apply left them succeeds.
+ * - an up-to-date plan applies and a rollback whose records are as apply left them succeeds;
+ * - a runtime running when apply starts, or started while it writes, is a refusal (containerd:
+ *   STORE_LOCKED, its lock held; CRI-O and docker: RUNTIME_RUNNING, a real process named crio or
+ *   dockerd on this store's root, found as apply finds one) and the store is as before: what apply
+ *   wrote is undone; rollback while it runs is refused too.
  * containerd stores are judged by real bbolt at the end of each sequence (one bbolt-check per
  * sequence: opened, tx.Check() clean, every key as the project's reader reads it, the hashes the
  * model expects); CRI-O and docker (config.v2.json records built from a real cri-dockerd one) by
  * their files. Runs: see RUNS.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -39,9 +54,47 @@ import { writeContainerdNode } from '../support/node-fixture.js';
 import { expectRealBboltAgrees, projectTree } from '../support/real-bbolt.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kh-rollback-sequences-'));
-afterAll(() => {
+/** Runtimes this file started and has not stopped yet (stopped by pid, ours only). */
+const daemons = new Set<ChildProcess>();
+afterAll(async () => {
+  for (const child of daemons) await stopDaemon(child);
   rmSync(dir, { recursive: true, force: true });
 });
+
+/**
+ * A stand-in daemon: `sh` run through a symlink named `name` (so its /proc comm is `name`, as the
+ * store's runtime check reads it) with `args` (its store root flag), waiting on standard input.
+ * Started synchronously (from a write's trace hook): it runs when this returns.
+ */
+function startDaemon(name: 'crio' | 'dockerd', args: string[]): ChildProcess {
+  const bin = join(dir, 'bin', name);
+  mkdirSync(join(dir, 'bin'), { recursive: true });
+  try {
+    symlinkSync('/bin/sh', bin);
+  } catch {
+    // made by an earlier sequence
+  }
+  const child = spawn(bin, ['-c', 'read line', name, ...args], { stdio: ['pipe', 'ignore', 'ignore'] });
+  daemons.add(child);
+  const until = Date.now() + 5000;
+  for (;;) {
+    try {
+      if (readFileSync(`/proc/${child.pid!}/comm`, 'utf8').trim() === name) return child;
+    } catch {
+      // not there yet
+    }
+    if (Date.now() > until) throw new Error(`${name} (pid ${child.pid!}) did not start`);
+  }
+}
+
+async function stopDaemon(child: ChildProcess): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+  }
+  daemons.delete(child);
+}
 
 /** Sequences per runtime (CI runs these; the acceptance asks ≥ 500 on containerd stores checked by real bbolt, and on the CRI-O and docker fixtures). */
 const RUNS = {
@@ -57,7 +110,8 @@ type Step =
   | { kind: 'apply' }
   | { kind: 'apply-old' }
   | { kind: 'change'; change: Change; pick: number }
-  | { kind: 'runtime-started' }
+  /** at 0: the runtime runs when apply starts; else it starts at apply's write operation at - 1 (if there is one). */
+  | { kind: 'runtime-started'; at: number }
   | { kind: 'crash'; at: number }
   | { kind: 'rollback'; which: 'latest' | 'first' | 'current' };
 
@@ -79,7 +133,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
       pick: fc.nat(50),
     }),
   },
-  { weight: 1, arbitrary: fc.constant({ kind: 'runtime-started' as const }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('runtime-started' as const), at: fc.nat(24) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('crash' as const), at: fc.nat(40) }) },
   {
     weight: 4,
@@ -103,8 +157,10 @@ interface SimStore {
   /** The keys or files of a record. */
   keysOf(containerId: string): string[];
   change(change: Change, pick: number, serial: number): void;
-  /** Holds the runtime's hold on the store (containerd: the flock) while `fn` runs; undefined when not modelled. */
+  /** Holds the runtime's hold on the store (containerd: the flock) while `fn` runs (containerd only). */
   whileRunning?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** Starts the runtime's daemon on this store, synchronously (CRI-O, docker: they hold no lock). */
+  startRuntime?: () => ChildProcess;
   /** The final judgement (real bbolt) with the hashes expected. */
   judge(hashes: Record<string, string | undefined>): void;
 }
@@ -235,6 +291,7 @@ function crioStore(root: string, pods: number[]): SimStore {
           break;
       }
     },
+    startRuntime: () => startDaemon('crio', ['--root', graph]),
     judge: () => {},
   };
 }
@@ -295,6 +352,7 @@ function dockerStore(root: string, pods: number[]): SimStore {
           break;
       }
     },
+    startRuntime: () => startDaemon('dockerd', ['--data-root', data]),
     judge: () => {},
   };
 }
@@ -349,14 +407,29 @@ async function runSequence(
     const unchanged = (what: string): void => {
       expect({ where, what, changed: changedKeys(before, sim.state()) }).toEqual({ where, what, changed: [] });
     };
-    const tryApply = async (p: NodeUpgradePlan, hooks?: { trace: (op: FileOperation) => void }) => {
+    /** `runtime`: when the runtime was started (before apply, during its writes), or undefined (not started: a crash test when `hooks` is given without it). */
+    const tryApply = async (
+      p: NodeUpgradePlan,
+      hooks?: { trace: (op: FileOperation) => void },
+      runtime?: () => 'before' | 'during' | undefined,
+    ) => {
       const result = await applyNodePlan(p, { backupDir, ...(hooks ? { hooks } : {}) }).then(
         (r) => ({ ok: true as const, r }),
         (e: unknown) => ({ ok: false as const, e }),
       );
       const rw = rewritesOf(p);
-      count(`apply ${result.ok ? 'ok' : hooks ? 'crashed' : 'refused'}`);
-      if (result.ok && result.r.alreadyApplied === true) {
+      const crashTest = hooks !== undefined && runtime === undefined;
+      const started = runtime?.();
+      count(
+        `apply ${result.ok ? 'ok' : started !== undefined ? `refused, runtime started ${started}` : crashTest ? 'crashed' : 'refused'}`,
+      );
+      if (started !== undefined) {
+        // Running when apply starts, or started while it writes: refused, and the store as it was
+        // (what apply had written is put back).
+        unchanged(`apply, the runtime started ${started}`);
+        const code = result.ok ? 'exit 0' : (result.e as { code?: string }).code;
+        expect({ where, started, code }).toEqual({ where, started, code: 'RUNTIME_RUNNING' });
+      } else if (result.ok && result.r.alreadyApplied === true) {
         // "Already applied" (exit 0, nothing written) only over a store that is what the plan makes
         // of the records it read: every rewrite holds its new hash, every other record as planned.
         unchanged('apply already applied');
@@ -384,7 +457,7 @@ async function runSequence(
           expect(result.r.manifest).toBeDefined();
           applied.push({ plan: p, after: await prints() });
         } else expect(result.r.manifest).toBeUndefined();
-      } else if (!hooks) {
+      } else if (!crashTest) {
         // Refused: nothing written; and an up-to-date plan is never refused.
         unchanged('apply refused');
         expect({ where, refused: String(result.e), asPlanned: asPlanned(p) }).toMatchObject({
@@ -409,7 +482,41 @@ async function runSequence(
       case 'change':
         sim.change(step.change, step.pick, serial * 100 + changes++);
         break;
-      case 'runtime-started':
+      case 'runtime-started': {
+        const start = sim.startRuntime;
+        if (start) {
+          // CRI-O, docker: a real process on the store's root, started before apply or at one of its writes.
+          let daemon: ChildProcess | undefined;
+          let started: 'before' | 'during' | undefined;
+          if (step.at === 0) {
+            daemon = start();
+            started = 'before';
+          }
+          let ops = 0;
+          try {
+            const trace = (): void => {
+              if (daemon === undefined && ops++ === step.at - 1) {
+                daemon = start();
+                started = 'during';
+              }
+            };
+            await tryApply(current, { trace }, () => started);
+            if (started !== undefined) {
+              const last = applied.at(-1);
+              if (last)
+                await expect(rollbackNodePlan(last.plan, { backupDir })).rejects.toMatchObject({
+                  code: 'RUNTIME_RUNNING',
+                });
+              unchanged('rollback while the runtime runs');
+              // A rollback point written before the runtime was seen: rollback of this plan finds it.
+              if (rewritesOf(current).length > 0 && readdirSafe(backupDir).length > applied.length)
+                applied.push({ plan: current });
+            }
+          } finally {
+            if (daemon) await stopDaemon(daemon);
+          }
+          break;
+        }
         if (!sim.whileRunning) break;
         await sim.whileRunning(async () => {
           await expect(applyNodePlan(current, { backupDir })).rejects.toMatchObject({ code: 'STORE_LOCKED' });
@@ -419,6 +526,7 @@ async function runSequence(
         });
         unchanged('runtime running');
         break;
+      }
       case 'crash': {
         let ops = 0;
         const crashed = await tryApply(current, {
@@ -520,7 +628,16 @@ describe.runIf(judgeRequired(BBOLT_CHECK))('sequences of plan, apply, changes, c
       );
       // At full size every path is taken (a short local run with KH_SEQ_RUNS may miss one).
       if (RUNS[runtime] >= 100)
-        for (const path of ['apply ok', 'apply refused', 'apply crashed', 'rollback restored', 'rollback refused'])
+        for (const path of [
+          'apply ok',
+          'apply refused',
+          'apply crashed',
+          'rollback restored',
+          'rollback refused',
+          ...(runtime === 'containerd'
+            ? []
+            : ['apply refused, runtime started before', 'apply refused, runtime started during']),
+        ])
           expect({ path, taken: (tally[path] ?? 0) > 0 }).toEqual({ path, taken: true });
     }, 900_000);
   }

@@ -123,4 +123,39 @@ describe('the runtime’s word counts (CRI container and sandbox states)', () =>
       unknown: 1,
     });
   });
+  it('a record the runtime does not serve is not keep or rewrite (plan --runtime-endpoint over a store CRI has not read)', async () => {
+    const pods = Array.from({ length: 2 }, (_, i) => fixturePod(i));
+    const node = crioNode('cri-not-served', pods, pods);
+    const { plan } = await verifyNode({
+      kubeletVersion: '1.31',
+      pods,
+      store: { runtime: 'cri-o', graphRoot: node.graph, runRoot: node.run },
+    });
+    const [missing, ...served] = node.fixtures;
+    const listing: CriListing = {
+      version: 'v1',
+      containers: served.map((f) => ({
+        id: f.id,
+        podSandboxId: f.sandboxId,
+        name: f.container.name as string,
+        attempt: 0,
+        state: 1,
+        labels: f.labels,
+        annotations: f.annotations,
+      })),
+      sandboxes: [...new Set(node.fixtures.map((f) => f.sandboxId))].map((id) => ({ id, podUid: '', state: 0 })),
+    };
+    const judged = withRuntimeState(plan, listing);
+    expect(judged.entries.find((e) => e.containerId === missing!.id)).toMatchObject({
+      action: 'unknown',
+      reason: expect.stringContaining('the runtime does not serve this container over CRI v1 (its store holds it)'),
+    });
+    for (const f of served) expect(judged.entries.find((e) => e.containerId === f.id)!.action).toBe('keep');
+    expect(judged.counts).toMatchObject({ keep: served.length, unknown: 1 });
+    // Nothing served at all (containerd started before the records were created): every record unknown.
+    expect(withRuntimeState(plan, { version: 'v1', containers: [], sandboxes: [] }).counts).toMatchObject({
+      keep: 0,
+      unknown: node.fixtures.length,
+    });
+  });
 });

@@ -300,7 +300,13 @@ const SCENARIOS: Scenario[] = [
     at: ['1.33', NEWEST],
     old: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))]),
     new: pod([c('nginx:2', res({ cpu: '1', memory: '1Gi' }))]),
-    expect: { verdict: 'refused', field: 'spec.containers[0].resources.requests.cpu', exitCode: 2 },
+    // Sent as one Pod update (what the real 1.37.2 apiserver answers a dry run of it): the catch-all at spec.
+    expect: {
+      verdict: 'refused',
+      field: 'spec.containers[0].resources.requests.cpu',
+      reportedField: 'spec',
+      exitCode: 2,
+    },
   },
   {
     name: 'a resize that makes a Burstable pod Guaranteed is refused',
@@ -332,6 +338,16 @@ const SCENARIOS: Scenario[] = [
     old: pod([c('nginx:1', { resources: { requests: { cpu: '500m', memory: '1Gi' } } })]),
     new: pod([c('nginx:1', { resources: { requests: { memory: '1Gi' } } })]),
     expect: { verdict: 'refused', reportedField: 'spec.containers[0].resources.requests', exitCode: 2 },
+  },
+  {
+    name: 'a request removed beside its limit is defaulted to the limit (SetDefaults_Pod): a resize, admitted',
+    rule: 'pod-resize-subresource',
+    source:
+      'pkg/apis/core/v1/defaults.go at v1.37.2 (SetDefaults_Pod); a dry run on the real 1.37.2 apiserver admits it through pods/resize',
+    at: ['1.33', NEWEST],
+    old: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }, { cpu: '1', memory: '2Gi' }))]),
+    new: pod([c('nginx:1', res({ cpu: '500m' }, { cpu: '1', memory: '2Gi' }))]),
+    expect: { verdict: 'in-place', requests: ['resize'], exitCode: 0 },
   },
   {
     name: 'on 1.27–1.31 the update munges cpu and memory away: the same removal is admitted when the QoS class holds',
@@ -399,7 +415,7 @@ const SCENARIOS: Scenario[] = [
     options: { featureGates: { InPlacePodVerticalScaling: true } },
     old: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))], { resources: { limits: { cpu: '4' } } }),
     new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }))], { resources: { limits: { cpu: '4' } } }),
-    expect: { verdict: 'refused', reportedField: '', exitCode: 2 },
+    expect: { verdict: 'refused', reportedField: '[]', exitCode: 2 },
   },
   {
     name: 'a Windows pod cannot be resized',
@@ -409,7 +425,7 @@ const SCENARIOS: Scenario[] = [
     options: { featureGates: { InPlacePodVerticalScaling: true } },
     old: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))], { os: { name: 'windows' } }),
     new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }))], { os: { name: 'windows' } }),
-    expect: { verdict: 'refused', reportedField: '', exitCode: 2 },
+    expect: { verdict: 'refused', reportedField: '[]', exitCode: 2 },
   },
   {
     name: "a pod whose running container's status has no resources sits on a node that does not resize",
@@ -501,14 +517,39 @@ const SCENARIOS: Scenario[] = [
     expect: { verdict: 'refused', field: 'spec.ephemeralContainers[0]', exitCode: 2 },
   },
   {
-    name: 'before 1.23 (EphemeralContainers alpha, off by default) a Pod update adding one is refused by the catch-all, at spec',
-    rule: 'pod-spec-immutable',
+    name: 'before 1.23 (EphemeralContainers alpha, off by default) a Pod update adding one is admitted and the container dropped',
+    rule: 'pod-ephemeral-dropped',
     source:
-      'pkg/apis/core/validation/validation.go at v1.20.2 (ValidatePodUpdate: spec.ephemeralContainers is not munged, so the catch-all "pod updates may not change fields" at spec)',
+      'pkg/api/pod/util.go at v1.20.2 (dropDisabledFields); a dry run on the real 1.20.2 apiserver admits it (test/real/apiserver-dry-run.integration.test.ts)',
     at: ['1.16', '1.20', '1.22'],
     old: pod([c('nginx:1')]),
     new: pod([c('nginx:1')], { ephemeralContainers: [{ name: 'debug', image: 'busybox' }] }),
-    expect: { verdict: 'refused', field: 'spec.ephemeralContainers', reportedField: 'spec', exitCode: 2 },
+    expect: { verdict: 'in-place', exitCode: 0, kubeletActions: ['keep'] },
+  },
+  {
+    name: 'from 1.23 ephemeral containers added with any other change are one Pod update, refused at spec',
+    rule: 'pod-ephemeral-alone',
+    source:
+      'pkg/apis/core/validation/validation.go at v1.31.14 (ValidatePodUpdate catch-all); a dry run on the real 1.31.14 and 1.37.2 apiservers refuses it at spec',
+    at: ['1.23', NEWEST],
+    old: pod([c('nginx:1')]),
+    new: pod([c('nginx:2')], { ephemeralContainers: [{ name: 'debug', image: 'busybox' }] }),
+    expect: { verdict: 'refused', reportedField: 'spec', exitCode: 2 },
+  },
+  {
+    name: 'removing the default not-ready/unreachable tolerations is admitted: the admission plugin puts them back',
+    rule: 'pod-default-tolerations',
+    source:
+      'plugin/pkg/admission/defaulttolerationseconds/admission.go at v1.20.2 and v1.37.2 (Admit); dry runs on the real 1.20.2, 1.31.14 and 1.37.2 apiservers admit it',
+    at: ['1.8', '1.20', NEWEST],
+    old: pod([c('nginx:1')], {
+      tolerations: [
+        { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+        { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      ],
+    }),
+    new: pod([c('nginx:1')], { tolerations: [{ key: 'a', operator: 'Exists', effect: 'NoSchedule' }] }),
+    expect: { verdict: 'in-place', exitCode: 0 },
   },
   {
     name: 'a changed ephemeral container is refused at spec.ephemeralContainers, the path the apiserver prints',
@@ -527,15 +568,15 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'a static (mirror) pod takes no ephemeral container',
     rule: 'pod-static-no-ephemeral',
-    source: `${K8S_EC_TEST} at v1.37.2 ("Add ephemeral container to static pod"); validation.go at v1.29.6`,
-    at: ['1.29', NEWEST],
+    source: `${K8S_EC_TEST} at v1.37.2 ("Add ephemeral container to static pod"); validation.go at v1.28.15 and v1.29.6; printed \`[]\` by the real 1.31.14 and 1.37.2 apiservers`,
+    at: ['1.28', '1.29', NEWEST],
     old: pod([c('nginx:1')], { nodeName: 'n1' }, { annotations: { 'kubernetes.io/config.mirror': 'h' } }),
     new: pod(
       [c('nginx:1')],
       { nodeName: 'n1', ephemeralContainers: [{ name: 'debug', image: 'busybox' }] },
       { annotations: { 'kubernetes.io/config.mirror': 'h' } },
     ),
-    expect: { verdict: 'refused', reportedField: '', exitCode: 2 },
+    expect: { verdict: 'refused', reportedField: '[]', exitCode: 2 },
   },
   {
     name: 'activeDeadlineSeconds set to 0 is refused by the object validation, though the update rule allows 0',
@@ -844,10 +885,20 @@ const SCENARIOS: Scenario[] = [
     expect: { verdict: 'on-delete', exitCode: 0 },
   },
   {
+    name: 'from 1.37 a StatefulSet field change is refused at that field',
+    rule: 'statefulset-field-immutable',
+    source:
+      'pkg/apis/apps/validation/validation.go at v1.37.2 (ValidateStatefulSetUpdate); a dry run on the real 1.37.2 apiserver refuses a serviceName change at spec.serviceName',
+    at: ['1.37'],
+    old: workload('apps/v1', 'StatefulSet', [c('nginx:1')], { serviceName: 'a' }),
+    new: workload('apps/v1', 'StatefulSet', [c('nginx:1')], { serviceName: 'b' }),
+    expect: { verdict: 'refused', field: 'spec.serviceName', reportedField: 'spec.serviceName', exitCode: 2 },
+  },
+  {
     name: "a StatefulSet's volumeClaimTemplates are immutable",
     rule: 'statefulset-spec-immutable',
     source: 'pkg/apis/apps/validation/validation_test.go (TestValidateStatefulSetUpdate)',
-    at: ['1.8', NEWEST],
+    at: ['1.8', '1.36'],
     old: workload('apps/v1', 'StatefulSet', [c('nginx:1')], { volumeClaimTemplates: [{ metadata: { name: 'a' } }] }),
     new: workload('apps/v1', 'StatefulSet', [c('nginx:1')], { volumeClaimTemplates: [{ metadata: { name: 'b' } }] }),
     expect: {
