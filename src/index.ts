@@ -17,6 +17,13 @@
  */
 export * from './hash-api/index.js';
 export {
+  kubelet,
+  Kubelet,
+  type KubeletSettings,
+  type ChangedCallOptions,
+  type PredictCallOptions,
+  type KubeletChoice,
+  type ResolvedGates,
   containerChanged,
   type ContainerChangedOptions,
   type ContainerChangedResult,
@@ -90,11 +97,13 @@ export {
   type SelectRecordInput,
   type RecordKind,
   type RuntimeName,
+  type RuntimeRecord,
   type ContainerRecordInfo,
   type HashPair,
   type HashChange,
 } from './runtime-records/index.js';
 export { formatHash, parseHash } from './hash/format.js';
+export { KubeletRelease, type ReleasePair } from './hash/release.js';
 export {
   supportedReleases,
   releaseInfo,

@@ -15,7 +15,6 @@ export {
   type CrioStoreOptions,
   type DockerStoreOptions,
   type RecordStore,
-  type StoreRuntime,
   type StoredContainer,
   type StoreRewrite,
   type ApplyOptions,

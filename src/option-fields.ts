@@ -9,7 +9,7 @@ import { OptionError, type JsonPathSegment } from './errors.js';
 import { didYouMean } from './suggest.js';
 
 /** What a field holds: a type, one of some strings, or a test with its expectation in words. */
-export type FieldRule =
+type FieldRule =
   | 'string'
   | 'boolean'
   | 'object'
@@ -84,13 +84,16 @@ export interface ReadFieldsSpec {
 /**
  * The object's fields after checking them, or an {@link OptionError} `INVALID_OPTION` at the first
  * unknown name (with a "did you mean"), missing required field or value of the wrong kind. The
- * result is a fresh object of the known fields: the caller's object is not kept or changed.
+ * result is a fresh object of the known fields: the caller's object is not kept or changed. `T` is
+ * the options type `spec` describes (its rules are the check; the type follows them).
  */
-export function readOptionFields(
+// The caller names the options type its `spec` describes; the fields' rules are the check.
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
+export function readOptionFields<T extends object = Record<string, unknown>>(
   value: unknown,
   path: readonly JsonPathSegment[],
   spec: ReadFieldsSpec,
-): Record<string, unknown> {
+): T {
   if (!isObjectLike(value))
     throw new OptionError('INVALID_OPTION', path, spec.expected, `found ${describeOptionValue(value)}`);
   const names = Object.keys(spec.fields);
@@ -123,5 +126,6 @@ export function readOptionFields(
       );
     out[name] = v;
   }
-  return out;
+  // Every field of `out` passed its rule in `spec`, which the caller writes for `T`.
+  return out as T;
 }

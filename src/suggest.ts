@@ -17,7 +17,7 @@ function distance(a: string, b: string): number {
 }
 
 /** The known name closest to `given` within a third of its length (at least 2 edits), or undefined. */
-export function closest(given: string, known: readonly string[]): string | undefined {
+function closest(given: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(given.length / 3)) + 1;
   for (const k of known) {

@@ -15,20 +15,20 @@
 import { StoreError } from '../errors.js';
 
 export const PAGE_HEADER_SIZE = 16;
-export const ELEMENT_SIZE = 16;
+const ELEMENT_SIZE = 16;
 export const BUCKET_HEADER_SIZE = 16;
 export const META_SIZE = 64;
 export const MAGIC = 0xed0cdaed;
 export const VERSION = 2;
 
-export const BRANCH_PAGE = 0x01;
-export const LEAF_PAGE = 0x02;
-export const META_PAGE = 0x04;
-export const FREELIST_PAGE = 0x10;
+const BRANCH_PAGE = 0x01;
+const LEAF_PAGE = 0x02;
+const META_PAGE = 0x04;
+const FREELIST_PAGE = 0x10;
 /** Leaf element flag: the value is a bucket header (+ inline page). */
 export const BUCKET_LEAF_FLAG = 0x01;
 /** `meta.freelist` of a file written with NoFreelistSync (containerd 1.7+): no freelist page. */
-export const NO_FREELIST = 0xffff_ffff_ffff_ffffn;
+const NO_FREELIST = 0xffff_ffff_ffff_ffffn;
 
 /** A decoded meta page. Page ids are JS numbers: a file of 2^53 pages cannot exist. */
 export interface Meta {
@@ -75,7 +75,7 @@ const FNV64_PRIME = 0x100000001b3n;
 const U64 = 0xffff_ffff_ffff_ffffn;
 
 /** FNV-64a, as Go's hash/fnv New64a: the meta checksum. */
-export function fnv64a(bytes: Uint8Array): bigint {
+function fnv64a(bytes: Uint8Array): bigint {
   let h = FNV64_OFFSET;
   for (const b of bytes) h = ((h ^ BigInt(b)) * FNV64_PRIME) & U64;
   return h;
@@ -87,7 +87,7 @@ export function corrupt(detail: string, location?: string): StoreError {
 }
 
 /** A u64 that must be a page id (or a count) small enough for a JS number. */
-export function readId(buf: Buffer, offset: number, what: string): number {
+function readId(buf: Buffer, offset: number, what: string): number {
   const v = buf.readBigUInt64LE(offset);
   if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw corrupt(`${what} ${v} is not a plausible page id`);
   return Number(v);
@@ -102,7 +102,7 @@ export function readPageHeader(buf: Buffer, offset = 0): PageHeader {
   };
 }
 
-export function writePageHeader(buf: Buffer, h: PageHeader, offset = 0): void {
+function writePageHeader(buf: Buffer, h: PageHeader, offset = 0): void {
   buf.writeBigUInt64LE(BigInt(h.id), offset);
   buf.writeUInt16LE(h.flags, offset + 8);
   buf.writeUInt16LE(h.count, offset + 10);

@@ -47,7 +47,7 @@ export const KUBELET_SOURCE_OPTIONS: Record<string, OptionDef> = {
 };
 
 /** The runtime behind --runtime-endpoint, or undefined when it is not given. */
-export function discoveredRuntime(values: Values, fsRoot?: string): RuntimeDiscovery | undefined {
+function discoveredRuntime(values: Values, fsRoot?: string): RuntimeDiscovery | undefined {
   const endpoint = str(values, 'runtime-endpoint');
   if (endpoint === undefined) return undefined;
   const config = str(values, 'runtime-config');

@@ -126,7 +126,7 @@ export async function readInput(path: string, io: CliIO): Promise<string> {
  * Runs file I/O on `path`; an error it throws names the file (Node leaves `path` out of some, such
  * as EISDIR from a read), so the CLI can say which file failed.
  */
-export function withFileName<T>(path: string, fn: () => T): T {
+function withFileName<T>(path: string, fn: () => T): T {
   try {
     return fn();
   } catch (e) {

@@ -111,7 +111,7 @@ function unsupported(type: GoType): DecodeFn {
 // --- scalars ---------------------------------------------------------------------------------
 
 /** A Go string field: JSON string (surrogates repaired) or null/absent for "". */
-export function decodeString(json: unknown, path: JsonPathSegment[]): string {
+function decodeString(json: unknown, path: JsonPathSegment[]): string {
   if (typeof json === 'string') return goStringFromJson(json);
   if (json === null || json === undefined) return '';
   throw typeError(path, 'a string', json);
@@ -299,6 +299,6 @@ function toJsonError(path: JsonPathSegment[], expected: string): DecodeError {
 }
 
 /** The error for a container that is not a JSON object. */
-export function notAContainer(input: unknown): DecodeError {
+function notAContainer(input: unknown): DecodeError {
   return new DecodeError('INVALID_TYPE', [], 'a container object', describe(input));
 }

@@ -3,15 +3,15 @@
  * release stores and serves it (what the kubelet hashes). The facts are the rows of `table.ts`;
  * this module only knows how to apply each kind of rule to a copy of the input.
  */
-import { lazySchema } from '../on-demand.js';
-import type { JsonPathSegment } from '../errors.js';
+import { OptionError, type JsonPathSegment } from '../errors.js';
 import { decodeFor, containerJson, type ContainerInput } from '../hash/hashes-for.js';
-import { checkOptions } from '../hash/options.js';
+import { KubeletRelease } from '../hash/release.js';
+import { describeOptionValue, isObjectLike, readOptionFields } from '../option-fields.js';
 import { JsonNumber } from '../json/number.js';
 import { isPlainObject, hasToJson, memberOf } from '../decode/input.js';
 import { quantityTokenOf } from '../decode/quantity-token.js';
 import { unmarshalQuantity } from '../quantity/quantity.js';
-import { releaseInfo } from '../registry/registry.js';
+import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
 import { CONTAINER_LISTS, type ContainerList } from '../pod/locate.js';
 import { defaultPullPolicy } from './image-reference.js';
 import { fieldAt } from './model-paths.js';
@@ -33,8 +33,10 @@ import { APISERVER_DEFAULTS, SERVICE_ACCOUNT_TOKEN_MOUNT_PATH, type ApiserverDef
  * ```
  */
 export interface ApiserverDefaultsOptions {
-  /** The release whose apiserver defaults apply (and whose kubelet hashes the result): `1.24`, `v1.24.3`. */
-  kubeletVersion: string;
+  /** The release whose apiserver defaults apply (and whose kubelet hashes the result): `1.24`, `v1.24.3`; or give `kubelet`. */
+  kubeletVersion?: string;
+  /** A `kubelet()` handle for the release, instead of `kubeletVersion`. */
+  kubelet?: KubeletRelease;
   /**
    * The pod spec the container belongs to. Read for `hostNetwork` (hostPort defaults to
    * containerPort) and `automountServiceAccountToken` (false: no token mount).
@@ -87,16 +89,41 @@ export interface ApiserverDefaultsReport {
   limitRanger: LimitRangerSet[];
 }
 
-const optionsSchema = lazySchema((z) =>
-  z.object({
-    kubeletVersion: z.string(),
-    podSpec: z.looseObject({}).optional(),
-    tokenVolume: z.string().min(1).optional(),
-    list: z.enum(CONTAINER_LISTS).optional(),
-    featureGates: z.record(z.string(), z.boolean()).optional(),
-    limitRanges: z.unknown().optional(),
-  }),
-);
+/** The fields of {@link ApiserverDefaultsOptions}, read without zod (names refused with a suggestion). */
+const DEFAULTS_OPTION_FIELDS = {
+  kubeletVersion: 'string',
+  kubelet: { test: (v: unknown) => v instanceof KubeletRelease, expected: 'a kubelet() handle' },
+  podSpec: 'object',
+  tokenVolume: { test: (v: unknown) => typeof v === 'string' && v !== '', expected: 'a non-empty string' },
+  list: CONTAINER_LISTS,
+  featureGates: {
+    test: (v: unknown) => isObjectLike(v) && Object.values(v).every((x) => typeof x === 'boolean'),
+    expected: 'an object of gate names to booleans',
+  },
+  limitRanges: 'unknown',
+} as const;
+
+/** The release of checked options: the handle's, else `kubeletVersion`'s (one of the two, not both). */
+function releaseOfDefaults(opts: ApiserverDefaultsOptions): ReleaseInfo {
+  if (opts.kubelet === undefined) {
+    if (opts.kubeletVersion === undefined)
+      throw new OptionError(
+        'INVALID_OPTION',
+        ['options', 'kubeletVersion'],
+        'a string (or a kubelet() handle as `kubelet`)',
+        'found nothing',
+      );
+    return releaseInfo(opts.kubeletVersion, ['options', 'kubeletVersion']);
+  }
+  if (opts.kubeletVersion !== undefined)
+    throw new OptionError(
+      'INVALID_OPTION',
+      ['options', 'kubeletVersion'],
+      'no kubeletVersion beside a kubelet() handle',
+      `found ${describeOptionValue(opts.kubeletVersion)}`,
+    );
+  return opts.kubelet.info;
+}
 
 /** A JSON object as the decoder reads it. */
 type JsonObject = Record<string, unknown>;
@@ -150,13 +177,11 @@ export function applyApiserverDefaultsReport(
   container: ContainerInput,
   options: ApiserverDefaultsOptions,
 ): ApiserverDefaultsReport {
-  const opts = checkOptions(
-    optionsSchema(),
-    options,
-    'options',
-    'an options object such as { kubeletVersion: "1.24" }',
-  );
-  const info = releaseInfo(opts.kubeletVersion, ['options', 'kubeletVersion']);
+  const opts = readOptionFields<ApiserverDefaultsOptions>(options, ['options'], {
+    fields: DEFAULTS_OPTION_FIELDS,
+    expected: 'an options object such as { kubeletVersion: "1.24" }',
+  });
+  const info = releaseOfDefaults(opts);
   const json = containerJson(container);
   decodeFor(json, info, undefined, true); // typed errors for input the release's apiserver would refuse to decode
   const out = copyJson(json) as JsonObject;

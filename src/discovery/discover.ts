@@ -4,6 +4,7 @@
  * (listener.ts), the config file's root (runtime-config.ts), else the layout's default. Read-only.
  * `fsRoot` stands in for the node's `/` (a hostPath mount in a pod, a temp dir in tests).
  */
+import type { RuntimeName } from '../runtime-records/index.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OptionError } from '../errors.js';
@@ -24,7 +25,7 @@ export interface DiscoverOptions {
 }
 
 export interface RuntimeDiscovery {
-  runtime: 'containerd' | 'cri-o' | 'docker';
+  runtime: RuntimeName;
   /** The layout matched: containerd, k3s, rke2, k0s, cri-o, docker. */
   layout: string;
   socket: string;

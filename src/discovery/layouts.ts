@@ -5,11 +5,13 @@
  * code, each with its own data dir; they share the socket path), k0s, CRI-O and cri-dockerd.
  */
 
+import type { RuntimeName } from '../runtime-records/index.js';
+
 /** One distribution's runtime layout, paths absolute on the node. */
 export interface RuntimeLayout {
   /** `containerd`, `k3s`, `rke2`, `k0s`, `cri-o`, `docker`. */
   name: string;
-  runtime: 'containerd' | 'cri-o' | 'docker';
+  runtime: RuntimeName;
   /** The CRI sockets its kubelet is pointed at. */
   sockets: readonly string[];
   /** The runtime's config file, read for its root. */

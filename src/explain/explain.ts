@@ -3,7 +3,6 @@
  * field level. Nothing here is written per release: every reason is derived from the two releases'
  * type models, the decoded values and the pre-images.
  */
-import { lazySchema } from '../on-demand.js';
 import type { JsonEscapeMode } from '../models/json-escapes.js';
 import { formatJsonPath, type JsonPathSegment } from '../errors.js';
 import { preimageAndHash } from '../hash/compute.js';
@@ -12,8 +11,9 @@ import { parseJson } from '../json/parse.js';
 import { releaseModel } from '../models/catalog.js';
 import { deref, type GoType, type StructType } from '../models/gotype.js';
 import type { HashAlgorithmName, TypeDecl } from '../models/model.js';
-import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
-import { checkOptions, escapesSchema, patchTableNote } from '../hash/options.js';
+import type { ReleaseInfo } from '../registry/registry.js';
+import { RELEASE_PAIR_FIELDS, resolvePair, type ReleasePair, type ReleaseSide } from '../hash/release.js';
+import { readOptionFields } from '../option-fields.js';
 import { droppedFields, lookupJsonKey } from './input-fields.js';
 import { diffJson, stringsWithBsFf, type JsonDifference } from './json-diff.js';
 import { reachedStructs } from './reached-types.js';
@@ -34,25 +34,7 @@ import { CONTAINER_CHECKS, hashesFor, type ContainerInput, type ReleaseHashes } 
  *
  * @group Upgrades and runtime stores
  */
-export interface ExplainOptions {
-  /** The old kubelet's version (`1.13`, `v1.29.4`…). */
-  from: string;
-  /** The new kubelet's version. */
-  to: string;
-  /** encoding/json BS/FF escaping of the `from` kubelet's Go build; defaults to that of the Go that built `from` (a patch version: the patch table, see {@link kubeletToolchain}; a minor: its `.0` build). */
-  fromJsonEscapes?: JsonEscapeMode;
-  /** The same for the `to` kubelet. */
-  toJsonEscapes?: JsonEscapeMode;
-}
-
-const optionsSchema = lazySchema((z) =>
-  z.object({
-    from: z.string(),
-    to: z.string(),
-    fromJsonEscapes: escapesSchema().optional(),
-    toJsonEscapes: escapesSchema().optional(),
-  }),
-);
+export type ExplainOptions = ReleasePair;
 
 function algorithmText(a: HashAlgorithmName): string {
   if (a === 'legacy') return 'the go-spew text of the v1.Container struct (every field of every reached struct)';
@@ -87,29 +69,22 @@ interface Side {
  * @group Upgrades and runtime stores
  */
 export function explainHashChange(container: ContainerInput, options: ExplainOptions): HashChangeExplanation {
-  const opts = checkOptions(
-    optionsSchema(),
-    options,
-    'options',
-    'an options object such as { from: "1.13", to: "1.14" }',
-  );
+  const opts = readOptionFields<ReleasePair>(options, ['options'], {
+    fields: RELEASE_PAIR_FIELDS,
+    required: ['from', 'to'],
+    expected: 'an options object such as { from: "1.13", to: "1.14" }',
+  });
   // The two-release order (translateHash's too): both releases, then the container as the `from`
   // kubelet checks it, then as the `to` kubelet does (the checks of hashContainer).
-  const fromInfo = releaseInfo(opts.from, ['options', 'from']);
-  const toInfo = releaseInfo(opts.to, ['options', 'to']);
-  const side = (info: ReleaseInfo, version: string, given: JsonEscapeMode | undefined): Side => {
-    // A patch version takes the escapes of the Go that built it (the patch table); given ones win.
-    const table = patchTableNote(version, given);
-    const escapes = given ?? table?.escapes;
-    return {
-      info,
-      escapes: info.algorithm === 'legacy' ? null : (escapes ?? info.jsonEscapes),
-      h: hashesFor(container, info, escapes, CONTAINER_CHECKS),
-      ...(table ? { toolchain: table.toolchain } : {}),
-    };
-  };
-  const a = side(fromInfo, opts.from, opts.fromJsonEscapes);
-  const b = side(toInfo, opts.to, opts.toJsonEscapes);
+  const pair = resolvePair(opts, 'options');
+  const side = ({ info, escapes, toolchain }: ReleaseSide): Side => ({
+    info,
+    escapes: info.algorithm === 'legacy' ? null : (escapes ?? info.jsonEscapes),
+    h: hashesFor(container, info, escapes, CONTAINER_CHECKS),
+    ...(toolchain === undefined ? {} : { toolchain }),
+  });
+  const a = side(pair.from);
+  const b = side(pair.to);
   const show = (s: Side): HashSide => ({
     release: s.info.release,
     algorithm: s.info.algorithm,

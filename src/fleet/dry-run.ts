@@ -14,7 +14,7 @@ import { deepEqual } from '../go/value-diff.js';
 import { apiRequest, jsonText, statusMessage, type ApiAccess, type ApiAnswer } from './api-client.js';
 
 /** One of the apiserver's field causes, as its Status prints it. */
-export interface DryRunCause {
+interface DryRunCause {
   /** The field path as the apiserver prints it (`spec.containers[0].image`; `''` when it names none). */
   field: string;
   /** `FieldValueInvalid`, `FieldValueForbidden`, … */

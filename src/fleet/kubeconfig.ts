@@ -35,7 +35,7 @@ export function readKubeconfig(file: string, context?: string): KubeconfigContex
 }
 
 /** {@link readKubeconfig} on the file's text (`file` names it in errors and anchors relative paths). */
-export function parseKubeconfig(text: string, file: string, context?: string): KubeconfigContext {
+function parseKubeconfig(text: string, file: string, context?: string): KubeconfigContext {
   const refuse = (path: JsonPathSegment[], expected: string, found: string): never => {
     throw new OptionError('INVALID_KUBECONFIG', [file, ...path], expected, found);
   };

@@ -7,6 +7,7 @@
  * selector spec.nodeName does), and, as a variant, a Rancher system-upgrade-controller `Plan` that
  * gates, applies and swaps the kubelet node by node.
  */
+import type { RuntimeName } from '../runtime-records/index.js';
 import { RUNTIME_LAYOUTS, type RuntimeLayout } from '../discovery/index.js';
 import { storeMounts } from './store-mounts.js';
 
@@ -19,7 +20,7 @@ export interface FleetOptions {
   image: string;
   namespace: string;
   /** The runtime's root on the nodes (from `doctor`), and which runtime it is. */
-  runtime: 'containerd' | 'cri-o' | 'docker';
+  runtime: RuntimeName;
   runtimeRoot: string;
   /** CRI-O's runroot on the nodes (default /run/containers/storage): plan reads its config.json copies too. */
   crioRunRoot?: string;
@@ -96,7 +97,7 @@ export function clusterRbacName(namespace: string): string {
 }
 
 /** The ClusterRole and binding that let the system-upgrade-controller's Job cordon its node, for `namespace`. */
-export function clusterCordonName(namespace: string): string {
+function clusterCordonName(namespace: string): string {
   return scopedName('cordon', namespace);
 }
 
@@ -159,7 +160,7 @@ function rbac(o: FleetOptions, cordon: boolean): K8sObject[] {
 }
 
 /** Where the ServiceAccount token is looked for in a pod (client-go's and the agent's in-cluster default). */
-export const TOKEN_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
+const TOKEN_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 /**
  * The pod's token for the API, projected: bound to the pod, expiring after 10 minutes (the least

@@ -32,7 +32,7 @@ export interface NodeReport {
  * `plan --ndjson`): `createdAt` (RFC 3339), `host` and `tool` (`kubelet-hash VERSION`). Plans from
  * before the stamp have none; their age is unknown.
  */
-export interface PlanProvenance {
+interface PlanProvenance {
   createdAt: string | null;
   host: string | null;
   tool: string | null;

@@ -5,6 +5,8 @@
  * hostPath of a parent would expose everything below it, and readOnly is not recursive.
  */
 
+import type { RuntimeName } from '../runtime-records/index.js';
+
 /** A host directory the plan container mounts read-only at the same path. */
 export interface StoreMount {
   /** The volume's name (a DNS-1123 label). */
@@ -16,11 +18,7 @@ export interface StoreMount {
 const under = (root: string, dir: string): string => `${root.replace(/\/+$/, '')}/${dir}`;
 
 /** containerd: its metadata directory (meta.db); CRI-O: overlay-containers under graphroot and runroot; docker: containers/. */
-export function storeMounts(
-  runtime: 'containerd' | 'cri-o' | 'docker',
-  root: string,
-  crioRunRoot: string,
-): StoreMount[] {
+export function storeMounts(runtime: RuntimeName, root: string, crioRunRoot: string): StoreMount[] {
   if (runtime === 'containerd')
     return [{ name: 'containerd-metadata', path: under(root, 'io.containerd.metadata.v1.bolt') }];
   if (runtime === 'docker') return [{ name: 'docker-containers', path: under(root, 'containers') }];

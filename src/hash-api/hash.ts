@@ -7,10 +7,34 @@ import {
   CONTAINER_CHECKS,
   decodeAndCheckContainer,
   hashContainerInput,
+  hashContainerWith,
   type ContainerChecks,
   type ContainerInput,
 } from '../hash/hashes-for.js';
-import { resolveHashOptions, type HashOptions } from '../hash/options.js';
+import { resolveHashOptions, type HashOptions, type ResolvedHashOptions } from '../hash/options.js';
+import { KubeletRelease } from '../hash/release.js';
+
+/**
+ * Which kubelet a hashing function reproduces: a {@link Kubelet} handle (resolved once, the fast
+ * form for many containers) or the options form `{ kubeletVersion, jsonEscapes? }`.
+ *
+ * @example
+ * ```ts
+ * import { hashContainer, kubelet, type KubeletOptions } from 'kubelet-hash';
+ *
+ * const web = { name: 'web', image: 'nginx:1.27' };
+ * const forms: KubeletOptions[] = [kubelet('1.29'), { kubeletVersion: '1.29' }];
+ * forms.map((k) => hashContainer(web, k)); // → ['371a981f', '371a981f']
+ * ```
+ *
+ * @group Hashing
+ */
+export type KubeletOptions = HashOptions | KubeletRelease;
+
+/** The release of either form (a handle as it is). */
+function releaseOf(options: KubeletOptions): ResolvedHashOptions {
+  return options instanceof KubeletRelease ? options : resolveHashOptions(options);
+}
 
 export type { ContainerInput } from '../hash/hashes-for.js';
 
@@ -43,11 +67,12 @@ const WITHOUT_NAME: ContainerChecks = Object.freeze({ ...CONTAINER_CHECKS, requi
  *
  * @group Hashing
  */
-export function hashContainer(container: ContainerInput, options: HashOptions): string {
+export function hashContainer(container: ContainerInput, options: KubeletOptions): string {
   return hashOf(container, options, CONTAINER_CHECKS);
 }
 
-function hashOf(container: ContainerInput, options: HashOptions, checks: ContainerChecks): string {
+function hashOf(container: ContainerInput, options: KubeletOptions, checks: ContainerChecks): string {
+  if (options instanceof KubeletRelease) return hex32(hashContainerWith(options, container, false, checks));
   const { info, jsonEscapes } = resolveHashOptions(options);
   return hex32(hashContainerInput(container, info, jsonEscapes, false, checks));
 }
@@ -75,21 +100,25 @@ function hashOf(container: ContainerInput, options: HashOptions, checks: Contain
  *
  * @group Hashing
  */
-export function hashContainerWithoutResources(container: ContainerInput, options: HashOptions): string {
+export function hashContainerWithoutResources(container: ContainerInput, options: KubeletOptions): string {
   return hashWithoutResourcesOf(container, options, CONTAINER_CHECKS);
 }
 
-function hashWithoutResourcesOf(container: ContainerInput, options: HashOptions, checks: ContainerChecks): string {
-  const { info, jsonEscapes } = resolveHashOptions(options);
+function hashWithoutResourcesOf(container: ContainerInput, options: KubeletOptions, checks: ContainerChecks): string {
+  const { info, jsonEscapes } = releaseOf(options);
   if (!info.hashWithoutResources) {
     throw new ReleaseError(
       'NOT_AVAILABLE',
-      ['options', 'kubeletVersion'],
+      options instanceof KubeletRelease ? ['options'] : ['options', 'kubeletVersion'],
       'a release from 1.27 to 1.30 (the only ones with HashContainerWithoutResources)',
       `release ${info.release}`,
     );
   }
-  return hex32(hashContainerInput(container, info, jsonEscapes, true, checks));
+  return hex32(
+    options instanceof KubeletRelease
+      ? hashContainerWith(options, container, true, checks)
+      : hashContainerInput(container, info, jsonEscapes, true, checks),
+  );
 }
 
 /**
@@ -142,12 +171,12 @@ export interface Preimage {
  *
  * @group Hashing
  */
-export function preimage(container: ContainerInput, options: HashOptions): Preimage {
+export function preimage(container: ContainerInput, options: KubeletOptions): Preimage {
   return preimageOf(container, options, CONTAINER_CHECKS);
 }
 
-function preimageOf(container: ContainerInput, options: HashOptions, checks: ContainerChecks): Preimage {
-  const { info, jsonEscapes } = resolveHashOptions(options);
+function preimageOf(container: ContainerInput, options: KubeletOptions, checks: ContainerChecks): Preimage {
+  const { info, jsonEscapes } = releaseOf(options);
   const { pipeline: p, value } = decodeAndCheckContainer(container, info, jsonEscapes, false, checks);
   const { preimage: bytes, hash } = preimageAndHash(p, value);
   return {
@@ -186,8 +215,8 @@ function preimageOf(container: ContainerInput, options: HashOptions, checks: Con
  *
  * @group Hashing
  */
-export function validateContainer(container: ContainerInput, options: HashOptions): void {
-  const { info, jsonEscapes } = resolveHashOptions(options);
+export function validateContainer(container: ContainerInput, options: KubeletOptions): void {
+  const { info, jsonEscapes } = releaseOf(options);
   decodeAndCheckContainer(container, info, jsonEscapes, true, CONTAINER_CHECKS);
 }
 
@@ -199,8 +228,10 @@ export function validateContainer(container: ContainerInput, options: HashOption
  * @internal
  */
 export const hashingWithoutNameCheck = {
-  hashContainer: (container: ContainerInput, options: HashOptions): string => hashOf(container, options, WITHOUT_NAME),
-  hashContainerWithoutResources: (container: ContainerInput, options: HashOptions): string =>
+  hashContainer: (container: ContainerInput, options: KubeletOptions): string =>
+    hashOf(container, options, WITHOUT_NAME),
+  hashContainerWithoutResources: (container: ContainerInput, options: KubeletOptions): string =>
     hashWithoutResourcesOf(container, options, WITHOUT_NAME),
-  preimage: (container: ContainerInput, options: HashOptions): Preimage => preimageOf(container, options, WITHOUT_NAME),
+  preimage: (container: ContainerInput, options: KubeletOptions): Preimage =>
+    preimageOf(container, options, WITHOUT_NAME),
 };

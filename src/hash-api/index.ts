@@ -5,6 +5,7 @@ export {
   preimage,
   validateContainer,
   type ContainerInput,
+  type KubeletOptions,
   type Preimage,
 } from './hash.js';
 export type { HashOptions } from '../hash/options.js';

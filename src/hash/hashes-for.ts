@@ -10,7 +10,8 @@ import { KubeletHashError, type JsonPathSegment } from '../errors.js';
 import type { JsonEscapeMode } from '../models/json-escapes.js';
 import type { GoStruct } from '../go/value.js';
 import { hashValue } from './compute.js';
-import { fusedHash, fusedTextHash, NO_FUSED_HASH, type TextShape } from './fused/entry.js';
+import { fusedHash, fusedTextHash, fusedTextHashWith, NO_FUSED_HASH, type TextShape } from './fused/entry.js';
+import type { KubeletRelease } from './release.js';
 import { pipelineFor, type ReleasePipeline } from './pipeline.js';
 import { parseJson } from '../json/parse.js';
 import { checkContainerMembers, checkContainerName, checkContainerShape } from '../pod/container-shape.js';
@@ -168,6 +169,37 @@ export function hashContainerInput(
     }
   }
   const { pipeline: p, value } = decodeAndCheckContainer(container, info, escapes, false, checks);
+  return hashValue(p, withoutResources ? p.withoutResources(value) : value);
+}
+
+/**
+ * {@link hashContainerInput} through a kubelet handle: its compiled hashers are called directly, so
+ * nothing about the release is looked up per call (the controller's hot path).
+ */
+export function hashContainerWith(
+  k: KubeletRelease,
+  container: ContainerInput,
+  withoutResources: boolean,
+  checks: ContainerChecks,
+): number {
+  if (typeof container !== 'string') {
+    const fn = withoutResources ? k.hasher.withoutResources : k.hasher.hash;
+    const fused = fn === null ? NO_FUSED_HASH : fn(container);
+    if (fused !== NO_FUSED_HASH) {
+      if (checks.shape || checks.requireName) checkFused(container, checks, null);
+      return fused;
+    }
+  } else {
+    const textFn = withoutResources ? k.hasher.textWithoutResources : k.hasher.text;
+    if (textFn !== null) {
+      const fused = fusedTextHashWith(container, textFn);
+      if (fused.hash !== NO_FUSED_HASH) {
+        checkFused(container, checks, fused.shape);
+        return fused.hash;
+      }
+    }
+  }
+  const { pipeline: p, value } = decodeAndCheckContainer(container, k.info, k.jsonEscapes, false, checks);
   return hashValue(p, withoutResources ? p.withoutResources(value) : value);
 }
 

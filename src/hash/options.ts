@@ -74,17 +74,17 @@ export function checkOptions<T>(schema: z.ZodType<T>, value: unknown, name: stri
 export function resolveHashOptions(options: unknown, name = 'options'): ResolvedHashOptions {
   const fast = wellFormed(options);
   if (fast) return fast;
-  const data = readOptionFields(options, [name], {
+  const data = readOptionFields<{ kubeletVersion: string; jsonEscapes?: JsonEscapeMode }>(options, [name], {
     fields: HASH_OPTION_FIELDS,
     required: ['kubeletVersion'],
     expected: 'an options object such as { kubeletVersion: "1.27" }',
-  }) as { kubeletVersion: string; jsonEscapes?: JsonEscapeMode };
+  });
   const info = releaseInfo(data.kubeletVersion, [name, 'kubeletVersion']);
   return { info, jsonEscapes: data.jsonEscapes ?? patchTableEscapes(data.kubeletVersion) };
 }
 
 /** The escaping the patch table gives a version, or undefined when the `.0` build's applies. */
-export function patchTableEscapes(version: string): JsonEscapeMode | undefined {
+function patchTableEscapes(version: string): JsonEscapeMode | undefined {
   return patchTableNote(version)?.escapes;
 }
 

@@ -15,27 +15,27 @@ export interface Span {
   readonly end: number;
 }
 
-export interface JsonObjectNode extends Span {
+interface JsonObjectNode extends Span {
   readonly type: 'object';
   readonly members: readonly JsonMember[];
 }
-export interface JsonArrayNode extends Span {
+interface JsonArrayNode extends Span {
   readonly type: 'array';
   readonly items: readonly JsonNode[];
 }
-export interface JsonStringNode extends Span {
+interface JsonStringNode extends Span {
   readonly type: 'string';
   readonly value: string;
 }
-export interface JsonNumberNode extends Span {
+interface JsonNumberNode extends Span {
   readonly type: 'number';
   readonly raw: string;
 }
-export interface JsonBooleanNode extends Span {
+interface JsonBooleanNode extends Span {
   readonly type: 'boolean';
   readonly value: boolean;
 }
-export interface JsonNullNode extends Span {
+interface JsonNullNode extends Span {
   readonly type: 'null';
 }
 export type JsonNode =

@@ -6,11 +6,10 @@ import { RecordError } from '../errors.js';
 import { formatHash } from '../hash/format.js';
 import type { ChangedRule } from './changed-rule.js';
 import { decide, type ContainerAction, type PodRestartPolicy } from './decide.js';
-import { resolveRuleOptionFields, type FeatureGates, type StoredHashReading } from './options.js';
+import { resolveRuleOptionFields, type FeatureGates, type KubeletChoice, type StoredHashReading } from './options.js';
 import { containerRole, type ContainerRole } from './container-role.js';
 import type { ContainerInput } from '../hash/hashes-for.js';
 import { CONTAINER_CHECKS, hashesFor } from '../hash/hashes-for.js';
-import type { HashOptions } from '../hash/options.js';
 import type { ContainerList } from '../pod/locate.js';
 import { mirroredPodUid } from '../pod/mirror-pod.js';
 import { readStoredHashes, recordIdentity, type ContainerStatusInput } from './stored-status.js';
@@ -33,7 +32,7 @@ import { isPlainObject, memberOf } from '../decode/input.js';
  *
  * @group Kubelet decisions
  */
-export interface ContainerChangedOptions extends HashOptions {
+export interface ContainerChangedOptions extends KubeletChoice {
   /** The kubelet's feature gates (booleans or Go's bool text); unset gates take the release's default. */
   featureGates?: FeatureGates;
   /** A static (file/http) pod: in-place resize never applies to it. */

@@ -17,15 +17,16 @@ export {
 export type { PodAction, PodVerdict } from './decide-pod.js';
 export type { SandboxInput } from './sandbox-state.js';
 export { translateHash, type TranslateOptions } from './translate.js';
+export { kubelet, Kubelet, type KubeletSettings, type ChangedCallOptions, type PredictCallOptions } from './kubelet.js';
 export { identifyReleases, type ReleaseMatch } from './identify.js';
 export { RESTART_RULES, type RestartRule, type RestartRuleId } from './restart-rules.js';
 export type { ContainerAction, PodRestartPolicy, Verdict } from './decide.js';
 export { decide } from './decide.js';
 export type { ContainerStateInput, ProbeResult, RuntimeStateName } from './runtime-state.js';
-export type { GateName, GateSettings, GateValue, ResolvedGates, StoredHashReading } from './options.js';
+export type { GateName, GateSettings, GateValue, KubeletChoice, ResolvedGates, StoredHashReading } from './options.js';
 
 // The door for the upgrade room, which plans a node through the same rules (not public API).
-export { featureGatesSchema, parseGateValue, gateSettingsSchema, readGateSettings, resolveGates } from './options.js';
+export { parseGateValue, gateSettingsSchema, readGateSettings, resolveGates } from './options.js';
 export { CONTAINER_ROLES, containerRole } from './container-role.js';
 export { describeMatches } from './identify.js';
 export { manifestUid, maybeGeneratedStaticUid } from './static-pod.js';

@@ -9,9 +9,13 @@ import { modelledGates, releaseInfo, type ReleaseInfo } from '../registry/regist
 import { MAX_UINT64 } from '../go/ints.js';
 import { isPlainObject } from '../decode/input.js';
 import { parseHash, storedHashValue } from '../hash/format.js';
-import { escapesSchema, patchTableNote } from '../hash/options.js';
+import { patchTableNote } from '../hash/options.js';
 import { lazySchema } from '../on-demand.js';
-import { readOptionFields, type OptionFields } from '../option-fields.js';
+import { describeOptionValue, readOptionFields, type OptionFields } from '../option-fields.js';
+import { KubeletRelease, type KubeletChoice, type ResolvedGates } from '../hash/release.js';
+import type { JsonEscapeMode } from '../models/json-escapes.js';
+
+export type { KubeletChoice, ResolvedGates } from '../hash/release.js';
 
 /**
  * A gate's value as the kubelet takes it: a boolean, or the text Go's `strconv.ParseBool` accepts
@@ -70,8 +74,6 @@ export interface FeatureGates {
 
 export type { GateName } from '../models/dsl.js';
 
-export const featureGatesSchema = /* @__PURE__ */ lazySchema((z) => z.record(z.string(), z.unknown()));
-
 /**
  * Feature gates after they are read (each value through strconv.ParseBool, each name one the
  * library models): the one form a gate takes once options are resolved, and the form a plan file
@@ -94,16 +96,15 @@ export const gateSettingsSchema: () => z.ZodType<GateSettings> = /* @__PURE__ */
   z.record(z.string(), z.boolean()),
 );
 
-/** The options every restart-rule call takes (`containerChanged`, `predictRestarts`). */
-export const ruleOptionsSchema = /* @__PURE__ */ lazySchema((z) =>
-  z.object({
-    kubeletVersion: z.string(),
-    jsonEscapes: escapesSchema().optional(),
-    featureGates: featureGatesSchema().optional(),
-    staticPod: z.boolean().optional(),
-    storedHashReading: z.enum(['strict', 'kubelet']).optional(),
-  }),
-);
+/**
+ * The options every restart-rule call takes (`containerChanged`, `predictRestarts`): the kubelet,
+ * as a handle or as its version (with escapes and gates), and how it runs the pod.
+ */
+export interface RuleOptions extends KubeletChoice {
+  featureGates?: FeatureGates;
+  staticPod?: boolean;
+  storedHashReading?: StoredHashReading;
+}
 
 /** `number 1.5`, `object`: what a refused value was, without printing objects. */
 function describeValue(value: unknown): string {
@@ -198,18 +199,6 @@ function gateEnabled(info: ReleaseInfo, set: boolean | undefined, name: GateName
   return set ?? gate.default;
 }
 
-/** The gates that change the restart rule, resolved for one kubelet. */
-export interface ResolvedGates {
-  /** InPlacePodVerticalScaling on: 1.27–1.30 compare the without-resources hash too. */
-  inPlaceResize: boolean;
-  /** SidecarContainers on: restartable init containers are sidecars (else plain init containers). */
-  sidecars: boolean;
-  /** ContainerRestartRules on: a regular container's own restartPolicy (and its rules) decide whether it starts again. */
-  containerRestartRules: boolean;
-  /** RestartAllContainersOnContainerExits on (and ContainerRestartRules, which it needs): a RestartAllContainers rule restarts every container. */
-  restartAllContainers: boolean;
-}
-
 export function resolveGates(info: ReleaseInfo, gates: unknown, path: JsonPathSegment[]): ResolvedGates {
   const set = readGateSettings(gates, path, info);
   return {
@@ -277,38 +266,74 @@ export function readHashValue(value: unknown, path: JsonPathSegment[], reading: 
   );
 }
 
-export const hashValueSchema = /* @__PURE__ */ lazySchema((z) => z.union([z.string(), z.number(), z.bigint()]));
-
-/** The restart-rule options as {@link resolveRuleOptionFields} reads them (no zod: the calls a controller makes). */
-export const RULE_OPTION_FIELDS = {
+/** The fields of {@link RuleOptions}, read by {@link resolveRuleOptionFields} (no zod: the calls a controller makes). */
+const RULE_OPTION_FIELDS = {
   kubeletVersion: 'string',
+  kubelet: { test: (v: unknown) => v instanceof KubeletRelease, expected: 'a kubelet() handle' },
   jsonEscapes: ['go1.22', 'pre-go1.22'],
   featureGates: 'object',
   staticPod: 'boolean',
   storedHashReading: ['strict', 'kubelet'],
 } as const satisfies OptionFields;
 
+/** What a rule call's options resolve to. */
+export interface ResolvedRuleOptions<T> {
+  opts: T & { jsonEscapes?: JsonEscapeMode };
+  info: ReleaseInfo;
+  gates: ResolvedGates;
+  toolchain?: string;
+}
+
 /**
  * Checks restart-rule options and resolves the release and whether in-place resize applies, by
  * hand-written field checks (no zod on a controller's path): the rule options and `extra`, an unknown
- * name refused with the closest known one. `T` is the caller's options type (checked here, not trusted).
+ * name refused with the closest known one. A `kubelet` handle comes resolved: the version, escapes
+ * and gates beside it are refused (the handle says them). `T` is the caller's options type (checked
+ * here, not trusted).
  */
-export function resolveRuleOptionFields<T extends z.infer<ReturnType<typeof ruleOptionsSchema>>>(
+export function resolveRuleOptionFields<T extends RuleOptions>(
   extra: OptionFields,
   options: T,
   example: string,
-): { opts: T; info: ReleaseInfo; gates: ResolvedGates; toolchain?: string } {
-  const checked = readOptionFields(options, ['options'], {
+): ResolvedRuleOptions<T> {
+  const checked = readOptionFields<T>(options, ['options'], {
     fields: { ...RULE_OPTION_FIELDS, ...extra },
-    required: ['kubeletVersion'],
     expected: `an options object such as ${example}`,
   });
-  return resolveChecked(checked as T);
+  const k = checked.kubelet;
+  if (k === undefined) {
+    if (checked.kubeletVersion === undefined)
+      throw new OptionError(
+        'INVALID_OPTION',
+        ['options', 'kubeletVersion'],
+        'a string (or a kubelet() handle as `kubelet`)',
+        'found nothing',
+      );
+    return resolveChecked(checked as T & { kubeletVersion: string });
+  }
+  for (const name of ['kubeletVersion', 'jsonEscapes', 'featureGates'] as const)
+    if (checked[name] !== undefined)
+      throw new OptionError(
+        'INVALID_OPTION',
+        ['options', name],
+        `no ${name} beside a kubelet() handle (give it to kubelet() instead)`,
+        `found ${describeOptionValue(checked[name])}`,
+      );
+  const opts = k.jsonEscapes === undefined ? checked : { ...checked, jsonEscapes: k.jsonEscapes };
+  return {
+    opts,
+    info: k.info,
+    gates: k.gates,
+    ...(k.toolchain === undefined ? {} : { toolchain: toolchainAssumption(k.jsonEscapes!, k.toolchain) }),
+  };
 }
 
-function resolveChecked<T extends z.infer<ReturnType<typeof ruleOptionsSchema>>>(
-  checked: T,
-): { opts: T; info: ReleaseInfo; gates: ResolvedGates; toolchain?: string } {
+/** The assumption a result carries when the patch table chose the escaping. */
+function toolchainAssumption(escapes: JsonEscapeMode, source: string): string {
+  return `encoding/json escapes '${escapes}' from the patch table: ${source}`;
+}
+
+function resolveChecked<T extends RuleOptions & { kubeletVersion: string }>(checked: T): ResolvedRuleOptions<T> {
   const info = releaseInfo(checked.kubeletVersion, ['options', 'kubeletVersion']);
   const gates = resolveGates(info, checked.featureGates, ['options', 'featureGates']);
   // A patch version selects the escapes of the Go that built it; an explicit jsonEscapes wins.
@@ -318,6 +343,6 @@ function resolveChecked<T extends z.infer<ReturnType<typeof ruleOptionsSchema>>>
     opts: { ...checked, jsonEscapes: table.escapes },
     info,
     gates,
-    toolchain: `encoding/json escapes '${table.escapes}' from the patch table: ${table.toolchain}`,
+    toolchain: toolchainAssumption(table.escapes, table.toolchain),
   };
 }

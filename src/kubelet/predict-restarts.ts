@@ -9,10 +9,15 @@ import type { ReleaseInfo } from '../registry/registry.js';
 import type { ChangedRule } from './changed-rule.js';
 import type { PodRestartPolicy, Verdict } from './decide.js';
 import { decidePod, type MemberVerdict, type PodMember, type PodVerdict } from './decide-pod.js';
-import { resolveRuleOptionFields, type FeatureGates, type ResolvedGates, type StoredHashReading } from './options.js';
+import {
+  resolveRuleOptionFields,
+  type FeatureGates,
+  type KubeletChoice,
+  type ResolvedGates,
+  type StoredHashReading,
+} from './options.js';
 import { containerRole, type ContainerRole } from './container-role.js';
 import { hashesFor, type ReleaseHashes } from '../hash/hashes-for.js';
-import type { HashOptions } from '../hash/options.js';
 import type { PodInput } from '../pod/input-types.js';
 import { findPodSpec, locateContainers, type ContainerList, type LocatedContainer } from '../pod/locate.js';
 import { diffGoValues } from '../go/value-diff.js';
@@ -39,7 +44,7 @@ import { manifestEditRecreates } from './static-pod.js';
  *
  * @group Kubelet decisions
  */
-export interface PredictRestartsOptions extends HashOptions {
+export interface PredictRestartsOptions extends KubeletChoice {
   /** The kubelet's feature gates (booleans or Go's bool text); unset gates take the release's default. */
   featureGates?: FeatureGates;
   /**

@@ -13,7 +13,7 @@ import { parseQuantity, type QuantityValue } from '../quantity/quantity.js';
 import type { ReleaseInfo } from '../registry/registry.js';
 
 /** The values the kubelet compares, in its units (millicores, bytes). */
-export interface ResizeValues {
+interface ResizeValues {
   cpuLimit: bigint;
   cpuRequest: bigint;
   memoryLimit: bigint;
@@ -67,7 +67,7 @@ function member(list: unknown, name: string, path: JsonPathSegment[], scale: num
 }
 
 /** The compared values of a `resources` object (`container.resources` or a status's `resources`). */
-export function resizeValues(resources: unknown, path: JsonPathSegment[]): ResizeValues {
+function resizeValues(resources: unknown, path: JsonPathSegment[]): ResizeValues {
   const r = isPlainObject(resources) ? resources : {};
   const limits = memberOf(r, 'limits');
   const requests = memberOf(r, 'requests');

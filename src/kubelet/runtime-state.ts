@@ -146,12 +146,7 @@ function exitCodeOf(terminated: unknown): number | undefined {
 
 /** Reads one container state (either form). */
 export function readContainerState(input: unknown, path: JsonPathSegment[]): RuntimeFacts {
-  const s = readOptionFields(input, path, {
-    fields: STATE_FIELDS,
-    expected:
-      'a container state: { state: "running" | "exited" | "created" | "unknown" | "absent" | { running | terminated | waiting }, exitCode?, started?, resources?, livenessProbe?, startupProbe? }',
-    allowOthers: true,
-  }) as {
+  const s = readOptionFields<{
     state?: RuntimeStateName | Record<string, unknown>;
     exitCode?: number;
     lastState?: Record<string, unknown>;
@@ -159,7 +154,12 @@ export function readContainerState(input: unknown, path: JsonPathSegment[]): Run
     resources?: Record<string, unknown>;
     livenessProbe?: ProbeResult;
     startupProbe?: ProbeResult;
-  };
+  }>(input, path, {
+    fields: STATE_FIELDS,
+    expected:
+      'a container state: { state: "running" | "exited" | "created" | "unknown" | "absent" | { running | terminated | waiting }, exitCode?, started?, resources?, livenessProbe?, startupProbe? }',
+    allowOthers: true,
+  });
   const out: RuntimeFacts = {};
   if (typeof s.state === 'string') {
     out.state = s.state;

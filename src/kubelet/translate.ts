@@ -4,13 +4,11 @@
  * computes for this very spec. A hash we cannot reproduce is never rewritten: the container may be
  * running another spec, or was created by another release.
  */
-import { lazySchema } from '../on-demand.js';
 import { HashMismatchError } from '../errors.js';
 import { formatHash } from '../hash/format.js';
-import { releaseInfo } from '../registry/registry.js';
-import type { JsonEscapeMode } from '../models/json-escapes.js';
-import { hashValueSchema, readHashValue, type HashValueInput } from './options.js';
-import { checkOptions, escapesSchema, patchTableEscapes } from '../hash/options.js';
+import { readOptionFields } from '../option-fields.js';
+import { readHashValue, type HashValueInput } from './options.js';
+import { RELEASE_PAIR_FIELDS, resolvePair, type ReleasePair } from '../hash/release.js';
 import type { ContainerInput } from '../hash/hashes-for.js';
 import { CONTAINER_CHECKS, hashesFor } from '../hash/hashes-for.js';
 
@@ -27,28 +25,15 @@ import { CONTAINER_CHECKS, hashesFor } from '../hash/hashes-for.js';
  *
  * @group Upgrades and runtime stores
  */
-export interface TranslateOptions {
-  /** The release that wrote the stored hash (`1.29`, `v1.29.4`…). */
-  from: string;
-  /** The release the hash is wanted for. */
-  to: string;
+export interface TranslateOptions extends ReleasePair {
   /** The stored hash (hex text as stored, number or bigint); when given it must equal the `from` hash. */
   observed?: HashValueInput;
-  /** encoding/json BS/FF escaping of the `from` kubelet's Go build; defaults to that of its `.0` release. */
-  fromJsonEscapes?: JsonEscapeMode;
-  /** The same for the `to` kubelet. */
-  toJsonEscapes?: JsonEscapeMode;
 }
 
-const optionsSchema = lazySchema((z) =>
-  z.object({
-    from: z.string(),
-    to: z.string(),
-    observed: hashValueSchema().optional(),
-    fromJsonEscapes: escapesSchema().optional(),
-    toJsonEscapes: escapesSchema().optional(),
-  }),
-);
+const TRANSLATE_FIELDS = {
+  ...RELEASE_PAIR_FIELDS,
+  observed: 'unknown', // read by readHashValue, which says what a hash may be
+} as const;
 
 /**
  * The hash a kubelet of release `to` computes for `container`. With `observed`, throws
@@ -83,29 +68,24 @@ const optionsSchema = lazySchema((z) =>
  * @group Upgrades and runtime stores
  */
 export function translateHash(container: ContainerInput, options: TranslateOptions): string {
-  const opts = checkOptions(
-    optionsSchema(),
-    options,
-    'options',
-    'an options object such as { from: "1.30", to: "1.31" }',
-  );
-  const fromInfo = releaseInfo(opts.from, ['options', 'from']);
-  const toInfo = releaseInfo(opts.to, ['options', 'to']);
-  // A patch version takes the escapes of the Go that built it; explicit escapes win.
-  const fromEscapes = opts.fromJsonEscapes ?? patchTableEscapes(opts.from);
-  const toEscapes = opts.toJsonEscapes ?? patchTableEscapes(opts.to);
+  const opts = readOptionFields<TranslateOptions>(options, ['options'], {
+    fields: TRANSLATE_FIELDS,
+    required: ['from', 'to'],
+    expected: 'an options object such as { from: "1.30", to: "1.31" }',
+  });
+  const { from, to } = resolvePair(opts, 'options');
   const observed = opts.observed === undefined ? undefined : readHashValue(opts.observed, ['options', 'observed']);
   // The two-release order (explainHashChange's too): the container as the `from` kubelet checks it,
   // then as the `to` kubelet does. `from` is checked without `observed` too: a container its kubelet
   // refuses was never hashed by it, so there is nothing to translate.
-  const source = hashesFor(container, fromInfo, fromEscapes, CONTAINER_CHECKS).hash;
-  const target = hashesFor(container, toInfo, toEscapes, CONTAINER_CHECKS).hash;
+  const source = hashesFor(container, from.info, from.escapes, CONTAINER_CHECKS).hash;
+  const target = hashesFor(container, to.info, to.escapes, CONTAINER_CHECKS).hash;
   if (observed !== undefined) {
     if (observed !== source) {
       throw new HashMismatchError(
         'HASH_MISMATCH',
         ['options', 'observed'],
-        `the hash a ${fromInfo.release} kubelet computes for this container (${formatHash(source)})`,
+        `the hash a ${from.info.release} kubelet computes for this container (${formatHash(source)})`,
         `observed ${typeof opts.observed === 'string' ? JSON.stringify(opts.observed) : String(opts.observed)}, read as ${formatHash(observed)}: the container may run another spec or was created by another release`,
       );
     }

@@ -219,7 +219,7 @@ export interface PatchToolchain {
 }
 
 /** Facts of one release only, never inherited by the next. */
-export interface ReleaseOnlyFacts {
+interface ReleaseOnlyFacts {
   /**
    * Later patch releases were rebuilt with a newer Go whose encoding/json escapes differently
    * (1.27.16, 1.28.12+ and 1.29.7+ were built with Go 1.22.5: kubernetes#125898, #125897, #125896).

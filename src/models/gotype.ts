@@ -5,7 +5,7 @@
  */
 import type { FieldDecl, ReleaseModel, TypeDecl } from './model.js';
 
-export type ScalarKind = 'string' | 'bool' | 'int' | 'int32' | 'int64' | 'uint';
+type ScalarKind = 'string' | 'bool' | 'int' | 'int32' | 'int64' | 'uint';
 
 export interface ScalarType {
   readonly kind: ScalarKind;

@@ -57,7 +57,7 @@ export interface TypeDecl {
 export type HashAlgorithmName = 'legacy' | 'json' | 'name-image';
 
 /** Source commit facts recorded with each extracted model. */
-export interface SourceRef {
+interface SourceRef {
   tag: string;
   commit: string;
   date: string;

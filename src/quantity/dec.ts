@@ -13,7 +13,7 @@ export interface Dec {
  * The largest power of ten we agree to build. Go would build any (slowly, or until it runs out of
  * memory); inputs like `1234567890123456789e2000000000` would need gigabytes, so we refuse them.
  */
-export const MAX_DECIMAL_SHIFT = 100_000;
+const MAX_DECIMAL_SHIFT = 100_000;
 
 /** Thrown when an operation would need a power of ten above {@link MAX_DECIMAL_SHIFT}. */
 export class DecimalShiftTooLarge extends Error {}
@@ -79,7 +79,7 @@ export function decCmp(x: Dec, y: Dec): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export function signOf(x: bigint): -1 | 0 | 1 {
+function signOf(x: bigint): -1 | 0 | 1 {
   return x < 0n ? -1 : x > 0n ? 1 : 0;
 }
 

@@ -12,8 +12,8 @@ import { bigIntValueOf } from './bignat.js';
 /** Go's error texts (the `detail` of a QuantityError). */
 export const ERR_FORMAT_WRONG =
   "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
-export const ERR_NUMERIC = 'unable to parse numeric part of quantity';
-export const ERR_SUFFIX = "unable to parse quantity's suffix";
+const ERR_NUMERIC = 'unable to parse numeric part of quantity';
+const ERR_SUFFIX = "unable to parse quantity's suffix";
 
 /** ParseQuantity refused the text; `reason` is Go's error text. */
 export class QuantityParseFailure extends Error {

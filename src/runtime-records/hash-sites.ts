@@ -27,7 +27,7 @@ import {
   validateWith,
 } from './schemas.js';
 import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../registry/registry.js';
-import type { RecordKind, RuntimeName } from './types.js';
+import type { RecordKind, RuntimeRecord } from './types.js';
 
 export type HashField = 'hash' | 'hashWithoutResources';
 
@@ -52,7 +52,7 @@ export interface HashSite {
 /** A container found in a runtime record: its identity and every stored copy of its hashes. */
 export interface RecordContainer {
   readonly containerId: string;
-  readonly runtime: RuntimeName;
+  readonly runtime: RuntimeRecord['runtime'];
   readonly containerName: string;
   readonly podName: string;
   readonly podNamespace: string;
@@ -74,7 +74,7 @@ export function primarySite(container: RecordContainer, field: HashField): HashS
 }
 
 /** Path without jq's leading dot: `status.annotations[…]`, `[0].Config.Labels[…]`. */
-export function displayPath(path: readonly JsonPathSegment[]): string {
+function displayPath(path: readonly JsonPathSegment[]): string {
   const s = formatJsonPath(path);
   return s.startsWith('.') ? s.slice(1) : s;
 }
@@ -200,7 +200,7 @@ export function criAttempt(metadata: unknown, path: readonly JsonPathSegment[]):
  * (`/k8s_<container>_<pod>_<namespace>_<uid>_<attempt>`, sometimes a random suffix after it) and
  * read it back for the kubelet; `undefined` for a name of another shape.
  */
-export function dockerNameAttempt(name: unknown): number | undefined {
+function dockerNameAttempt(name: unknown): number | undefined {
   if (typeof name !== 'string') return undefined;
   const parts = name.replace(/^\//, '').split('_');
   if ((parts.length !== 6 && parts.length !== 7) || parts[0] !== 'k8s') return undefined;
@@ -235,7 +235,7 @@ function dockerContainer(
   };
 }
 
-function crictlRuntime(plain: unknown): RuntimeName {
+function crictlRuntime(plain: unknown): RuntimeRecord['runtime'] {
   const info = plainAt(plain, ['info']);
   if (info === null || typeof info !== 'object') return 'unknown';
   const specAnnotations = plainAt(info, ['runtimeSpec', 'annotations']);

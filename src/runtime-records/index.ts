@@ -1,5 +1,5 @@
 /** Runtime records: read and rewrite the kubelet hash stored by docker, containerd and CRI-O. */
-export type { RecordKind, RuntimeName, ContainerRecordInfo, HashPair, HashChange } from './types.js';
+export type { RecordKind, RuntimeName, RuntimeRecord, ContainerRecordInfo, HashPair, HashChange } from './types.js';
 export { detectRecordKind } from './record-kind.js';
 export { readRuntimeRecords } from './read-records.js';
 export { selectRecord, type SelectRecordInput } from './select-record.js';

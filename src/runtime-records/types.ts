@@ -14,7 +14,9 @@
 export type RecordKind = 'docker-inspect' | 'docker-config-v2' | 'crictl-inspect';
 
 /**
- * The container runtime that wrote a record, as far as the record shows it.
+ * A container runtime whose records this library reads and rewrites: the one runtime-name union,
+ * from the record reader to the stores. A record that shows no runtime's traits says `'unknown'`
+ * beside it ({@link RuntimeRecord.runtime}).
  *
  * @example
  * ```ts
@@ -32,14 +34,58 @@ export type RecordKind = 'docker-inspect' | 'docker-config-v2' | 'crictl-inspect
  *     annotations: { 'io.kubernetes.container.hash': '590c88e0' },
  *   },
  * });
+ * const runtimes: RuntimeName[] = ['containerd', 'cri-o', 'docker'];
  * // A bare crictl record shows neither containerd's nor CRI-O's traits.
- * const runtime: RuntimeName = readRuntimeRecords(record)[0]!.runtime;
- * runtime; // → 'unknown'
+ * readRuntimeRecords(record)[0]!.runtime; // → 'unknown'
+ * runtimes.length; // → 3
  * ```
  *
  * @group Upgrades and runtime stores
  */
-export type RuntimeName = 'docker' | 'containerd' | 'cri-o' | 'unknown';
+export type RuntimeName = 'docker' | 'containerd' | 'cri-o';
+
+/**
+ * One container's runtime record as this library reads it: who the container is (the kubelet's
+ * labels) and the hashes the kubelet stored. The one record type, from reader to rewriter:
+ * {@link ContainerRecordInfo} (a record's text read) and the stores' `StoredContainer` (a record as
+ * persisted, with where it lives) are this with what each adds.
+ *
+ * @example
+ * ```ts
+ * import type { RuntimeRecord } from 'kubelet-hash';
+ *
+ * const record: RuntimeRecord = { runtime: 'containerd', containerId: 'c1', podUid: 'u1', podNamespace: 'default', podName: 'web-0', containerName: 'web', hash: '590c88e0' };
+ * record.hash; // → '590c88e0'
+ * ```
+ *
+ * @group Upgrades and runtime stores
+ */
+export interface RuntimeRecord {
+  /** The runtime that wrote it (`unknown` when a crictl record shows neither containerd nor CRI-O traits). */
+  runtime: RuntimeName | 'unknown';
+  /** The runtime's container id (docker `Id`/`ID`, crictl `status.id`); absent when the record's id is empty. */
+  containerId?: string;
+  /** The pod-spec container name, from the kubelet's `io.kubernetes.container.name` label. */
+  containerName: string;
+  /** From the kubelet's `io.kubernetes.pod.name` label. */
+  podName: string;
+  /** From the kubelet's `io.kubernetes.pod.namespace` label. */
+  podNamespace: string;
+  /** From the kubelet's `io.kubernetes.pod.uid` label: joins the record with its API pod. */
+  podUid: string;
+  /**
+   * The container's CRI attempt (0 for its first container, one more for each restart), when the
+   * record keeps it: crictl's `status.metadata.attempt`, containerd's `Metadata.Config.metadata`,
+   * CRI-O's `io.kubernetes.cri-o.Metadata`, the attempt in a docker name
+   * (`k8s_<container>_<pod>_<namespace>_<uid>_<attempt>`). The kubelet compares only the newest
+   * attempt of a pod's container.
+   */
+  attempt?: number;
+  /** The stored `io.kubernetes.container.hash` text, exactly as stored (not normalised). */
+  hash?: string;
+  /** The stored `io.kubernetes.container.hashWithoutResources` text (kubelet 1.27–1.30 with InPlacePodVerticalScaling). */
+  hashWithoutResources?: string;
+}
 
 /**
  * What one container's runtime record says about its identity and its stored kubelet hash: what
@@ -68,32 +114,9 @@ export type RuntimeName = 'docker' | 'containerd' | 'cri-o' | 'unknown';
  *
  * @group Upgrades and runtime stores
  */
-export interface ContainerRecordInfo {
+export interface ContainerRecordInfo extends RuntimeRecord {
   /** Which kind of record it was read from. */
   kind: RecordKind;
-  /** The runtime that wrote it (`unknown` when a crictl record shows neither containerd nor CRI-O traits). */
-  runtime: RuntimeName;
-  /** The runtime's container id (docker `Id`/`ID`, crictl `status.id`); absent when the record's id is empty. */
-  containerId?: string;
-  /** The pod-spec container name, from the kubelet's `io.kubernetes.container.name` label. */
-  containerName: string;
-  /** From the kubelet's `io.kubernetes.pod.name` label. */
-  podName: string;
-  /** From the kubelet's `io.kubernetes.pod.namespace` label. */
-  podNamespace: string;
-  /** From the kubelet's `io.kubernetes.pod.uid` label: joins the record with its API pod. */
-  podUid: string;
-  /**
-   * The container's CRI attempt (0 for its first container, one more for each restart), when the
-   * record keeps it: crictl's `status.metadata.attempt`, the attempt in a docker name
-   * (`k8s_<container>_<pod>_<namespace>_<uid>_<attempt>`). The kubelet compares only the newest
-   * attempt of a pod's container.
-   */
-  attempt?: number;
-  /** The stored `io.kubernetes.container.hash` text, exactly as stored (not normalised). */
-  hash?: string;
-  /** The stored `io.kubernetes.container.hashWithoutResources` text (kubelet 1.27–1.30 with InPlacePodVerticalScaling). */
-  hashWithoutResources?: string;
   /**
    * Every place the hash text (either key) was found, as jq-like paths without the leading dot,
    * e.g. `status.annotations["io.kubernetes.container.hash"]`. A hash kept inside a JSON-encoded

@@ -75,7 +75,7 @@ function jsonAnnotation(root: ReturnType<typeof scanJson>, key: string, id: stri
 }
 
 /** Locates a kubelet container in a CRI-O config.json text; `undefined` for a sandbox (pause) spec. */
-export function locateCrioConfig(text: string, id: string): RecordContainer | undefined {
+function locateCrioConfig(text: string, id: string): RecordContainer | undefined {
   const root = scanJson(text);
   if (stringAnnotation(root, TYPE_KEY) === 'sandbox') return undefined;
   const parsed = jsonAnnotation(root, LABELS_KEY, id, 'a JSON object of labels');

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 /** Pids of running processes whose command name (`/proc/PID/comm`) is one of `names`. */
-export function runningProcesses(names: readonly string[]): number[] {
+function runningProcesses(names: readonly string[]): number[] {
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));

@@ -9,13 +9,13 @@ type Api = Awaited<ReturnType<typeof xxhash>>;
 let api: Promise<Api> | undefined;
 
 /** The xxhash-wasm instance, compiled on first use (never at import). */
-export function xxhashApi(): Promise<Api> {
+function xxhashApi(): Promise<Api> {
   api ??= xxhash();
   return api;
 }
 
 /** Hex text of a 64-bit digest. */
-export function hex64(v: bigint): string {
+function hex64(v: bigint): string {
   return v.toString(16).padStart(16, '0');
 }
 

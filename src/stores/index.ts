@@ -1,6 +1,5 @@
 /** Runtime record stores: containerd meta.db, CRI-O config.json, docker config.v2.json. */
 export type {
-  StoreRuntime,
   StoredContainer,
   StoreRewrite,
   RecordBackup,

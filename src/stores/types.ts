@@ -1,20 +1,6 @@
 /** The interface every runtime record store (containerd meta.db, CRI-O, docker) implements. */
 import type { CommitHooks } from '../bbolt/write.js';
-import type { HashChange } from '../runtime-records/index.js';
-
-/**
- * Which runtime persists the records.
- *
- * @example
- * ```ts
- * import type { StoreRuntime } from 'kubelet-hash/node';
- * const runtimes: StoreRuntime[] = ['containerd', 'cri-o', 'docker'];
- * runtimes.length; // → 3
- * ```
- *
- * @group Upgrades and runtime stores
- */
-export type StoreRuntime = 'containerd' | 'cri-o' | 'docker';
+import type { HashChange, RuntimeName, RuntimeRecord } from '../runtime-records/index.js';
 
 /**
  * One container as its runtime persisted it.
@@ -28,28 +14,11 @@ export type StoreRuntime = 'containerd' | 'cri-o' | 'docker';
  *
  * @group Upgrades and runtime stores
  */
-export interface StoredContainer {
+export interface StoredContainer extends RuntimeRecord {
   /** The runtime that persisted it. */
-  runtime: StoreRuntime;
+  runtime: RuntimeName;
   /** The runtime's container id. */
   containerId: string;
-  /** `io.kubernetes.pod.uid` label: joins the record with its API pod. */
-  podUid: string;
-  /** `io.kubernetes.pod.namespace` label. */
-  podNamespace: string;
-  /** `io.kubernetes.pod.name` label. */
-  podName: string;
-  /** `io.kubernetes.container.name` label. */
-  containerName: string;
-  /**
-   * The container's CRI attempt, when the record keeps it (containerd: `Metadata.Config.metadata`;
-   * CRI-O: the `io.kubernetes.cri-o.Metadata` annotation; docker: the attempt in the container name).
-   */
-  attempt?: number;
-  /** The stored `io.kubernetes.container.hash` text the runtime serves back to the kubelet. */
-  hash?: string;
-  /** The stored `io.kubernetes.container.hashWithoutResources` text, when there is one. */
-  hashWithoutResources?: string;
   /** Where the record lives: a file, or `meta.db#bucket/path/key`; several copies are joined by ` + `. */
   location: string;
   /** xxHash64 (16 hex digits) of the record's bytes as read (all copies, in `location` order). */
@@ -206,7 +175,7 @@ export interface ApplyReport {
  */
 export interface RecordStore {
   /** The runtime. */
-  readonly runtime: StoreRuntime;
+  readonly runtime: RuntimeName;
   /** The store's root directory as given. */
   readonly root: string;
   /** Every kubelet container the store holds, with its stored hash(es) and fingerprint. */

@@ -13,7 +13,7 @@ import { containerdCensus } from '../stores/index.js';
 import type { StoreSpec } from './plan-file.js';
 
 /** What the store holds, for a refusal: where it was read and how many records each namespace has. */
-export function describeStore(store: StoreSpec): string {
+function describeStore(store: StoreSpec): string {
   switch (store.runtime) {
     case 'containerd': {
       const census = containerdCensus(store.root);

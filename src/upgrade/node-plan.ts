@@ -8,7 +8,7 @@ import { readBounded } from './bounded-read.js';
 import { KubeletHashError } from '../errors.js';
 import { readGateSettings, type FeatureGates } from '../kubelet/index.js';
 import { planUpgrade, type PlanEntry, type PlanRecordIndex, type PodSandboxInfo } from './plan-upgrade.js';
-import { readRuntimeRecords, type ContainerRecordInfo, type RuntimeName } from '../runtime-records/index.js';
+import { readRuntimeRecords, type ContainerRecordInfo, type RuntimeRecord } from '../runtime-records/index.js';
 import { containerdSandboxes, fingerprinter, type StoredContainer } from '../stores/index.js';
 import { PLAN_KIND, PLAN_VERSION, type NodePlanEntry, type NodeUpgradePlan, type StoreSpec } from './plan-file.js';
 import { normalizeStoreSpec, openStore } from './store-spec.js';
@@ -58,7 +58,7 @@ export interface PlanNodeUpgradeInput {
  * One record of the node, as read: a store's record, or one of a record file (whose runtime is what
  * the record shows, `unknown` when it shows none). Planning reads its identity and stored hashes.
  */
-type NodeRecord = Omit<StoredContainer, 'runtime'> & { runtime: StoredContainer['runtime'] | RuntimeName };
+type NodeRecord = Omit<StoredContainer, 'runtime'> & { runtime: RuntimeRecord['runtime'] };
 
 /** A record file that could not be read: planned as `unknown`, never skipped. */
 interface UnreadableRecord {

@@ -7,17 +7,18 @@
  * computes before a rewrite to the `to` hash is proposed. Identical specs are hashed once.
  */
 import { zodNow } from '../on-demand.js';
-import { KubeletHashError } from '../errors.js';
+import { KubeletHashError, OptionError } from '../errors.js';
 import { formatHash, storedHashValue } from '../hash/format.js';
-import { checkOptions, escapesSchema, patchTableNote } from '../hash/options.js';
+import { checkOptions } from '../hash/options.js';
+import { RELEASE_PAIR_FIELDS, resolvePair, type ReleasePair } from '../hash/release.js';
+import { describeOptionValue, readOptionFields } from '../option-fields.js';
 import type { ReleaseHashes } from '../hash/hashes-for.js';
-import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
+import type { ReleaseInfo } from '../registry/registry.js';
 import { readRuntimeRecords, type HashChange } from '../runtime-records/index.js';
 import {
   containerRole,
   decide,
   describeMatches,
-  featureGatesSchema,
   identifyReleases,
   manifestUid,
   resolveGates,
@@ -27,7 +28,6 @@ import {
 } from '../kubelet/index.js';
 import type { LocatedContainer } from '../pod/locate.js';
 import { stableKey } from '../json/stable-key.js';
-import type { JsonEscapeMode } from '../models/json-escapes.js';
 import { specCache, type SpecCache } from './spec-cache.js';
 import { attemptStandings, type AttemptStanding } from './attempts.js';
 import { podsOnNodeOf, readPods, sandboxProblem, type ApiPod } from './read-pods.js';
@@ -80,7 +80,7 @@ export type {
  *
  * @group Upgrades and runtime stores
  */
-export interface PlanUpgradeInput {
+export interface PlanUpgradeInput extends ReleasePair {
   /** Pods as the apiserver serves them (`kubectl get pods -o json` items, or the list itself). */
   pods:
     | readonly unknown[]
@@ -90,11 +90,7 @@ export interface PlanUpgradeInput {
       };
   /** Runtime records: texts (docker inspect, config.v2.json, crictl inspect) or records already read (identity and stored hashes). */
   records: readonly (string | PlanRecord)[];
-  /** The node's current kubelet version, which wrote the stored hashes (`1.29`, `v1.29.4`…). */
-  from: string;
-  /** The kubelet version the node moves to. */
-  to: string;
-  /** The `to` kubelet's feature gates (unset gates take that release's default). */
+  /** The `to` kubelet's feature gates (unset gates take that release's default); with a `to` handle, its own. */
   featureGates?: FeatureGates;
   /**
    * The node's name. Every running container of an API pod scheduled there (`spec.nodeName`) must
@@ -114,10 +110,6 @@ export interface PlanUpgradeInput {
    * upgrade only when its UID cannot be a generated one (not 32 lowercase hex digits).
    */
   staticPodManifests?: readonly unknown[];
-  /** encoding/json BS/FF escaping of the `from` kubelet's Go build; defaults to that of its `.0` release. */
-  fromJsonEscapes?: JsonEscapeMode;
-  /** The same for the `to` kubelet. */
-  toJsonEscapes?: JsonEscapeMode;
 }
 
 /**
@@ -173,18 +165,31 @@ function buildInputSchema() {
   return z.object({
     pods: z.union([z.array(z.unknown()), z.looseObject({ items: z.array(z.unknown()) })]),
     records: z.array(z.union([z.string(), planSchemas().record])),
-    from: z.string(),
-    to: z.string(),
-    featureGates: featureGatesSchema().optional(),
-    nodeName: z.string().min(1).optional(),
     sandboxes: z.array(planSchemas().podSandbox).optional(),
     staticPodManifests: z.array(z.unknown()).optional(),
-    fromJsonEscapes: escapesSchema().optional(),
-    toJsonEscapes: escapesSchema().optional(),
   });
 }
 
 let inputSchema: ReturnType<typeof buildInputSchema> | undefined;
+
+/** The top-level fields of {@link PlanUpgradeInput}, read without zod (names refused with a suggestion). */
+const PLAN_INPUT_FIELDS = {
+  pods: 'unknown',
+  records: 'unknown',
+  ...RELEASE_PAIR_FIELDS,
+  featureGates: 'object',
+  nodeName: { test: (v: unknown) => typeof v === 'string' && v !== '', expected: 'a non-empty string' },
+  sandboxes: 'unknown',
+  staticPodManifests: 'unknown',
+} as const;
+
+/** The members the input schema checks in depth. */
+function pick(input: PlanUpgradeInput): object {
+  const out: Record<string, unknown> = { pods: input.pods, records: input.records };
+  if (input.sandboxes !== undefined) out.sandboxes = input.sandboxes;
+  if (input.staticPodManifests !== undefined) out.staticPodManifests = input.staticPodManifests;
+  return out;
+}
 
 /** What planning one node reads, once: the releases, the gates, the pods, the sandboxes and the spec cache. */
 interface PlanContext {
@@ -259,15 +264,30 @@ function elsewhereRule(
  * @group Upgrades and runtime stores
  */
 export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
-  const opts = checkOptions(
+  const fields = readOptionFields<PlanUpgradeInput>(input, ['input'], {
+    fields: PLAN_INPUT_FIELDS,
+    required: ['pods', 'records', 'from', 'to'],
+    expected: 'an object { pods, records, from, to, featureGates? }',
+  });
+  const { from, to } = resolvePair(fields, 'input');
+  if (to.handle !== undefined && fields.featureGates !== undefined)
+    throw new OptionError(
+      'INVALID_OPTION',
+      ['input', 'featureGates'],
+      'no featureGates beside a kubelet() handle as `to` (give them to kubelet() instead)',
+      `found ${describeOptionValue(fields.featureGates)}`,
+    );
+  // The nested records and sandboxes are checked by their schemas (zod, on first use).
+  const deep = checkOptions(
     (inputSchema ??= buildInputSchema()),
-    input,
+    pick(fields),
     'input',
-    'an object { pods, records, from, to, featureGates? }',
+    'an object { pods, records, from, to }',
   );
-  const fromInfo = releaseInfo(opts.from, ['input', 'from']);
-  const toInfo = releaseInfo(opts.to, ['input', 'to']);
-  const toGates = resolveGates(toInfo, opts.featureGates, ['input', 'featureGates']);
+  const opts = { ...fields, ...deep };
+  const fromInfo = from.info;
+  const toInfo = to.info;
+  const toGates = to.handle?.gates ?? resolveGates(toInfo, opts.featureGates, ['input', 'featureGates']);
   const fixedStaticUids = new Set(
     (opts.staticPodManifests ?? []).map(manifestUid).filter((u): u is string => u !== undefined),
   );
@@ -275,20 +295,12 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
     Array.isArray(opts.pods) ? opts.pods : (opts.pods as { items: unknown[] }).items,
     fixedStaticUids,
   );
-  // A patch version takes the escapes of the Go that built it; explicit escapes win.
-  const fromTable = patchTableNote(opts.from, opts.fromJsonEscapes);
-  const toTable = patchTableNote(opts.to, opts.toJsonEscapes);
   const ctx: PlanContext = {
     fromInfo,
     toInfo,
     toGates,
     pods,
-    specs: specCache(
-      fromInfo,
-      toInfo,
-      opts.fromJsonEscapes ?? fromTable?.escapes,
-      opts.toJsonEscapes ?? toTable?.escapes,
-    ),
+    specs: specCache(fromInfo, toInfo, from.escapes, to.escapes),
     sandboxChanges: new Map(),
     candidates: new Map(),
     withRecord: new Set(),
@@ -343,10 +355,10 @@ export function planUpgrade(input: PlanUpgradeInput): UpgradePlan {
     distinctSpecs: ctx.specs.distinct,
     nodeContainers,
   };
-  if (fromTable || toTable) {
+  if (from.toolchain !== undefined || to.toolchain !== undefined) {
     plan.toolchains = {
-      ...(fromTable ? { from: fromTable.toolchain } : {}),
-      ...(toTable ? { to: toTable.toolchain } : {}),
+      ...(from.toolchain !== undefined ? { from: from.toolchain } : {}),
+      ...(to.toolchain !== undefined ? { to: to.toolchain } : {}),
     };
   }
   return plan;

@@ -38,7 +38,7 @@ export function planDigest(plan: NodeUpgradePlan): string {
 }
 
 /** The store's identity: device and inode of meta.db (containerd) or of the root (CRI-O, docker). */
-export function storeIdentity(store: StoreSpec): string {
+function storeIdentity(store: StoreSpec): string {
   const path =
     store.runtime === 'containerd'
       ? containerdMetaDbPath(store.root)

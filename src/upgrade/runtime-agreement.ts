@@ -48,7 +48,7 @@ function differences(e: NodePlanEntry, c: CriContainer): string[] {
  *
  * @internal
  */
-export function runtimeDisagreements(entries: readonly NodePlanEntry[], listing: CriListing): string[] {
+function runtimeDisagreements(entries: readonly NodePlanEntry[], listing: CriListing): string[] {
   const byId = new Map<string, CriContainer>();
   for (const c of listing.containers) byId.set(c.id, c);
   const lines: string[] = [];

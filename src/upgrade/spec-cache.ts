@@ -13,12 +13,12 @@ import type { ReleaseInfo } from '../registry/registry.js';
 import { stableKey } from '../json/stable-key.js';
 
 /** Hashes of one distinct spec for both releases, computed once and shared by every copy. */
-export interface SpecHashes {
+interface SpecHashes {
   from: ReleaseHashes;
   to: ReleaseHashes;
 }
 
-export type CachedSpec = { ok: SpecHashes } | { error: string };
+type CachedSpec = { ok: SpecHashes } | { error: string };
 
 /** Earlier specs compared per hash pair; beyond this many (1.31+ hashes only name and image) a spec is hashed anew. */
 const BUCKET_LIMIT = 8;

@@ -14,7 +14,7 @@ import { isPlainObject } from '../decode/input.js';
 import { CONTAINER_LISTS } from '../pod/locate.js';
 
 /** How one value changed: only in the new template, only in the old one, or in both and different. */
-export type ChangeOp = 'add' | 'remove' | 'replace';
+type ChangeOp = 'add' | 'remove' | 'replace';
 
 /** One change of a template. */
 export interface TemplateChange {

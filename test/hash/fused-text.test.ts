@@ -245,4 +245,46 @@ describe('container text: scanner, strict parser and value tree agree', () => {
       agree(text);
     }
   });
+
+  it('hashes int64 members beyond 2^53 from their text, and leaves -2^63, overflow and int32 fields to the tree', () => {
+    const at = (n: string, field = 'runAsUser'): string =>
+      `{"name":"app","image":"busybox","securityContext":{"${field}":${n}},"livenessProbe":{"exec":{"command":["x"]},"terminationGracePeriodSeconds":${n}}}`;
+    const asObject = (n: string) => ({
+      name: 'app',
+      image: 'busybox',
+      securityContext: { runAsUser: BigInt(n) },
+      livenessProbe: { exec: { command: ['x'] }, terminationGracePeriodSeconds: BigInt(n) },
+    });
+    for (const n of [
+      '9007199254740993',
+      '-9007199254740993',
+      '1152921504606846976',
+      '9223372036854775807',
+      '-9223372036854775807',
+      '1234567890123456',
+    ]) {
+      for (const version of ['1.8', '1.15', '1.16', '1.29', '1.30', '1.36']) {
+        const fused = fusedHash(at(n), releaseInfo(version), undefined);
+        expect(fused, `${version} ${n}`).not.toBe(NO_FUSED_HASH);
+        // The object with bigints takes the tree path: the text's hash must be its hash.
+        expect(fused.toString(16), `${version} ${n}`).toBe(hashContainer(asObject(n), { kubeletVersion: version }));
+      }
+    }
+    // -2^63 fits an int64 but is left to the tree; 2^63 and 20 digits overflow; -0 and 1e17 are other spellings.
+    for (const n of [
+      '-9223372036854775808',
+      '9223372036854775808',
+      '12345678901234567890',
+      '-0',
+      '100000000000000000e0',
+    ])
+      for (const version of ['1.8', '1.29']) {
+        expect(fusedHash(at(n), releaseInfo(version), undefined), `${version} ${n}`).toBe(NO_FUSED_HASH);
+        agree(at(n));
+      }
+    // runAsUser is an int64, but a port is an int32: beyond 2^31 the tree path refuses it.
+    const port = '{"name":"app","image":"busybox","ports":[{"containerPort":9007199254740993}]}';
+    expect(fusedHash(port, releaseInfo('1.29'), undefined)).toBe(NO_FUSED_HASH);
+    agree(port);
+  });
 });

@@ -64,7 +64,7 @@ describe('kubelet scenario table', () => {
     const missing = RESTART_RULES.map((r) => r.id).filter((id) => !used.has(id));
     // Covered elsewhere: the kubelet-upgrade rule is a planUpgrade decision (api-restart-rules.test.ts,
     // api-plan.test.ts); the pod-level rules (sandbox, initialisation, probes, ephemeral containers,
-    // a pod that is done) by the computePodActions table (compute-pod-actions.test.ts), which needs
+    // a pod that is done) by the computePodActions table (decide-pod.test.ts), which needs
     // the sandbox and probe inputs this table does not carry; the 1.33+ sidecar resize has no
     // running-pod scenario yet.
     expect(missing.sort()).toEqual([

@@ -23,7 +23,7 @@ const ROOM = { cpu: '8', memory: '16Gi', pods: '110' };
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 /** A pod to create, and the edit to judge on it. */
-export interface DryRunCase {
+interface DryRunCase {
   /** The validation class of issue 39 it stands for. */
   class: string;
   /** The first and last minor it applies to (a field the release does not have is not judged). */
@@ -54,7 +54,7 @@ const MIRROR = { 'kubernetes.io/config.mirror': 'abc', 'kubernetes.io/config.sou
 const ephemeral = { name: 'debug', image: IMAGE, command: ['/bin/sh'], targetContainerName: 'main' };
 
 /** The table: one edit per class (and a few admitted ones beside, so both answers are judged). */
-export const DRY_RUN_CASES: Record<string, DryRunCase> = {
+const DRY_RUN_CASES: Record<string, DryRunCase> = {
   'adl-zero': {
     class: 'values: activeDeadlineSeconds ≤ 0',
     spec: plain({ activeDeadlineSeconds: 3600 }),
@@ -328,7 +328,7 @@ const template = (labels: Json) => ({
 const tspec = (o: Json): Json => ((o.spec as Json).template as Json).spec as Json;
 
 /** Workload edits the apiserver judges (the controllers' verdicts are judged in cluster-rollout-judge.ts). */
-export const WORKLOAD_CASES: Record<string, WorkloadCase> = {
+const WORKLOAD_CASES: Record<string, WorkloadCase> = {
   'job-image': {
     class: 'workloads: a Job template is immutable',
     object: {

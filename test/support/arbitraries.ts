@@ -5,7 +5,7 @@ import { supportedReleases } from '../../src/registry/registry.js';
 const text = fc.string({ unit: 'grapheme', maxLength: 12 });
 const word = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/);
 
-export const quantitySpelling = fc.oneof(
+const quantitySpelling = fc.oneof(
   fc.constantFrom(
     '0',
     '1',

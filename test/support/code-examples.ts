@@ -152,7 +152,7 @@ export interface WrittenExample {
 }
 
 /** Imports a written example, runs it and returns the result comments that did not hold or never ran. */
-export async function runExample(
+async function runExample(
   w: WrittenExample,
   equal: (actual: unknown, expected: unknown, where: string) => void,
 ): Promise<string[]> {
@@ -171,7 +171,7 @@ export async function runExample(
 }
 
 /** Type errors in written examples, checked with the project's compiler options (unused names allowed). */
-export function typeErrors(written: WrittenExample[]): string[] {
+function typeErrors(written: WrittenExample[]): string[] {
   const paths = written.map((w) => w.path);
   const byPath = new Map(written.map((w) => [resolve(w.path), w.example]));
   const config = ts.readConfigFile(join(ROOT, 'tsconfig.json'), (p) => ts.sys.readFile(p));

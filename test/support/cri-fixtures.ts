@@ -34,7 +34,7 @@ export interface FixtureContainer {
 const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0');
 
 /** A container id like containerd's: 64 hex digits. */
-export function containerId(seed: number): string {
+function containerId(seed: number): string {
   let s = '';
   let x = (seed * 2654435761) >>> 0;
   while (s.length < 64) {

@@ -16,7 +16,7 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
 /** Strings: mostly short words, sometimes anything a JS string can hold. */
-export const goStringArb: fc.Arbitrary<string> = fc.oneof(
+const goStringArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/) },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 8 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 6 }) },
@@ -95,7 +95,7 @@ const SUFFIXES = [
 ];
 
 /** Quantity spellings ParseQuantity accepts: sign, digits, fraction, every suffix kind. */
-export const quantitySpellingArb: fc.Arbitrary<string> = fc
+const quantitySpellingArb: fc.Arbitrary<string> = fc
   .tuple(
     fc.constantFrom('', '', '', '-', '+'),
     fc.oneof(
@@ -123,7 +123,7 @@ const RESOURCE_NAMES = fc.oneof(
 );
 
 /** A JSON-like value for `type`, as a client would write it, or undefined for "leave it out". */
-export function valueArb(type: GoType, depth = 0): fc.Arbitrary<unknown> {
+function valueArb(type: GoType, depth = 0): fc.Arbitrary<unknown> {
   switch (type.kind) {
     case 'string':
       return goStringArb;

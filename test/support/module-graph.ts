@@ -8,7 +8,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository's src/. */
-export const SRC = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src');
+const SRC = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src');
 
 /** Every .ts file under `dir`. */
 export function sourceFiles(dir: string = SRC): string[] {

@@ -6,12 +6,12 @@
 import fc from 'fast-check';
 import { predictRestarts, type PodAction, type RestartPrediction } from '../../src/index.js';
 
-export type Role = 'init' | 'sidecar' | 'container' | 'ephemeral';
+type Role = 'init' | 'sidecar' | 'container' | 'ephemeral';
 type RuntimeState =
   { state: 'absent' } | { state: 'running' | 'created' | 'unknown' } | { state: 'exited'; exitCode: number };
 type Probe = 'success' | 'failure' | 'none';
 
-export interface Member {
+interface Member {
   name: string;
   role: Role;
   runtime: RuntimeState;
@@ -193,7 +193,7 @@ export function caseLine(s: Scenario, minor: number, id: number): string {
   });
 }
 
-export function ours(s: Scenario, minor: string): RestartPrediction {
+function ours(s: Scenario, minor: string): RestartPrediction {
   const entry = (m: Member) => ({
     name: m.name,
     state: m.runtime.state,
@@ -240,7 +240,7 @@ export interface GoAnswer {
 }
 
 /** The kubelet's answer in the library's terms: the pod action, and per container started / killed. */
-export function goVerdict(s: Scenario, a: GoAnswer): { pod: PodAction; started: Set<string>; killed: Set<string> } {
+function goVerdict(s: Scenario, a: GoAnswer): { pod: PodAction; started: Set<string>; killed: Set<string> } {
   const reset = a.containersToReset.length > 0;
   const pod: PodAction = a.createSandbox
     ? a.attempt === 0

@@ -32,7 +32,7 @@ function parentOf(pid: number): number | undefined {
 }
 
 /** PIDs of the shims serving the containerd at `socket`. */
-export function shimsOf(socket: string): number[] {
+function shimsOf(socket: string): number[] {
   return pids().filter((pid) => {
     const args = cmdline(pid);
     const at = args.indexOf('-address');

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { machineLock } from './machine-lock.js';
 
 /** A real system a test can ask for. */
-export interface RealSystemEntry {
+interface RealSystemEntry {
   /** The system's name, as recorded (`containerd`, `kubelet`, …). */
   readonly system: string;
   /** Its version, as recorded (`1.7.24`). */
@@ -31,7 +31,7 @@ export interface RealSystemEntry {
 const BOOKWORM = '.ci/provision/10-bookworm-systems.sh';
 const RECORDS = '.ci/provision/20-real-system-records.sh';
 
-export const REAL_SYSTEMS: readonly RealSystemEntry[] = [
+const REAL_SYSTEMS: readonly RealSystemEntry[] = [
   { system: 'containerd', version: '1.6.20', provision: [BOOKWORM, RECORDS] },
   { system: 'containerd', version: '1.7.24', provision: [RECORDS] },
   { system: 'containerd', version: '2.1.9', provision: [RECORDS] },
@@ -85,7 +85,7 @@ export interface FoundSystem {
 }
 
 /** Where provision scripts cache builds and record systems (lib.sh's default). */
-export function cacheDir(): string {
+function cacheDir(): string {
   return process.env.KUBELET_HASH_CACHE ?? '/var/cache/kubelet-hash';
 }
 
@@ -96,7 +96,7 @@ function entryOf(system: string, version: string): RealSystemEntry {
 }
 
 /** The recorded system, or why it cannot run here. */
-export function findSystem(system: string, version: string): FoundSystem | { missing: string } {
+function findSystem(system: string, version: string): FoundSystem | { missing: string } {
   entryOf(system, version);
   if (process.platform !== 'linux') return { missing: 'not Linux' };
   if (process.getuid?.() !== 0) return { missing: 'not running as root' };
@@ -116,7 +116,7 @@ export function findSystem(system: string, version: string): FoundSystem | { mis
 export type SystemNeeds = readonly (readonly [system: string, version: string])[];
 
 /** The suite's name, which is also its summary line: `real: kubelet 1.20.2 on containerd 1.6.20`. */
-export function realSuiteName(needs: SystemNeeds, what?: string): string {
+function realSuiteName(needs: SystemNeeds, what?: string): string {
   const [first, ...rest] = needs.map(([s, v]) => entryOf(s, v).label ?? `${s} ${v}`);
   return `real: ${first ?? ''}${rest.length ? ` on ${rest.join(', ')}` : ''}${what ? ` (${what})` : ''}`;
 }

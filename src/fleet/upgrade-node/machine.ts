@@ -18,7 +18,7 @@
 import type { Journal, JournalEntry } from './journal.js';
 
 /** The steps, in order. */
-export const STEPS = [
+const STEPS = [
   'plan',
   'gate',
   'stop-kubelet',
@@ -29,13 +29,13 @@ export const STEPS = [
   'start-kubelet',
   'verify',
 ] as const;
-export type Step = (typeof STEPS)[number] | 'rollback';
+type Step = (typeof STEPS)[number] | 'rollback';
 
 /** Steps whose repetition could do harm, so a run interrupted inside one stops for a person. */
 const CHANGING: ReadonlySet<Step> = new Set(['stop-kubelet', 'stop-runtime', 'apply', 'swap', 'rollback']);
 
 /** How the node's upgrade ends, and its exit code (0 upgraded, 1 not upgraded as planned, 2 needs a person). */
-export const OUTCOMES = {
+const OUTCOMES = {
   upgraded: 0,
   /** The gate said no (or planning failed): nothing on the node changed. */
   held: 1,
@@ -52,7 +52,7 @@ export const OUTCOMES = {
   /** A retried run found a step that changes the node begun and never finished. */
   interrupted: 2,
 } as const;
-export type Outcome = keyof typeof OUTCOMES;
+type Outcome = keyof typeof OUTCOMES;
 
 /** What each step does on the node; a runner throws when its step fails. */
 export interface NodeSteps {
@@ -190,7 +190,7 @@ class Run {
 }
 
 /** Where a journal leaves off: a finished outcome, an interrupted changing step, or the next step to run. */
-export function resumePoint(
+function resumePoint(
   entries: readonly JournalEntry[],
 ):
   | { kind: 'finished'; detail: string }

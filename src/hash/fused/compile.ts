@@ -15,7 +15,7 @@ import { INT_OR_STRING_TYPE, QUANTITY_TYPE, type GoType, type StructType } from 
 import * as fnv from './fnv.js';
 import { jsonFeeder, memoisedAccepts, spewFeeder, zeroValueJson, type FragmentFeeder } from './special.js';
 import * as tapeKinds from './tape.js';
-import { keyHash, sortedMembers, tape } from './tape.js';
+import { isLongInt64, keyHash, sortedMembers, tape } from './tape.js';
 import type { TopLevelSpans } from './text.js';
 import { utf8Slice, utf8Text } from './utf8-text.js';
 
@@ -83,7 +83,7 @@ const objectToString = Object.prototype.toString;
  * (Object.prototype and null, which the walk would pass). As a source expression too, so that each
  * generated struct function has its own inline caches for the members it probes.
  */
-export function isJsonObject(v: unknown): v is Record<string, unknown> {
+function isJsonObject(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null) return false;
   const p: unknown = getProto(v);
   if (
@@ -147,6 +147,7 @@ const RUNTIME = {
   objectToString,
   tape,
   sortedMembers,
+  isLongInt64,
   utf8Text,
   utf8Slice,
 };
@@ -199,7 +200,7 @@ class Generator {
     const text = this.tapeRootFn(false);
     const textWr = withoutResources ? this.tapeRootFn(true) : null;
     const source = [
-      'const {feed, fallback, jsonByte, spewString, spewDecimal, jsonDecimal, pe, isPlainObject, isJsonObject, hasToJson, hasRaws, mapKeys, EMPTY, getProto} = rt;',
+      'const {feed, fallback, jsonByte, jsonRaw, spewString, spewDecimal, jsonDecimal, pe, isPlainObject, isJsonObject, hasToJson, hasRaws, mapKeys, EMPTY, getProto} = rt;',
       'const OP = Object.prototype, ots = rt.objectToString, isArray = Array.isArray;',
       `const jstr = rt.JSON_STRING[${JSON.stringify(this.escapes)}];`,
       `const jbytes = rt.JSON_BYTES[${JSON.stringify(this.escapes)}];`,
@@ -616,7 +617,8 @@ class Generator {
       case 'int32':
       case 'int':
       case 'int64': {
-        const fits = type.kind === 'int32' ? INT32('NM[v]') : 'Number.isSafeInteger(NM[v])';
+        // An int64 beyond 2^53 is read from its text (LI); int32 never is.
+        const fits = type.kind === 'int32' ? INT32('NM[v]') : '(Number.isSafeInteger(NM[v]) || LI(B, v))';
         return `if (${present} && !(KD[v] === ${KIND.T_NUMBER} && ${fits})) fallback();`;
       }
       case 'uint':
@@ -672,7 +674,12 @@ class Generator {
       case 'int':
       case 'int64': {
         const fits = type.kind === 'int32' ? INT32('NM[v]') : 'Number.isSafeInteger(NM[v])';
-        return `if (${absent}) ${this.text('0')} else if (KD[v] === ${KIND.T_NUMBER} && ${fits}) h = ${decimal}(h, NM[v]); else fallback();`;
+        // An int64 beyond 2^53: its text is the decimal Go writes (see isLongInt64), fed as it is.
+        const long =
+          type.kind === 'int32'
+            ? ''
+            : ` else if (KD[v] === ${KIND.T_NUMBER} && LI(B, v)) h = ${json ? 'jsonRaw' : 'feed'}(h, B, ST[v], EN[v]);`;
+        return `if (${absent}) ${this.text('0')} else if (KD[v] === ${KIND.T_NUMBER} && ${fits}) h = ${decimal}(h, NM[v]);${long} else fallback();`;
       }
       case 'uint':
         return 'fallback();';
@@ -752,7 +759,7 @@ const TAPE: InputForm = 'tape-';
  * reads as NaN, which no decoder accepts: the tree path, which keeps its text, decides it.
  */
 const TAPE_PRELUDE = `let B, KD, ST, EN, NM, FI, NX, KS, KL, KH;
-const TP = rt.tape, sortedMembers = rt.sortedMembers, U8 = rt.utf8Text, utf8Slice = rt.utf8Slice;
+const TP = rt.tape, sortedMembers = rt.sortedMembers, U8 = rt.utf8Text, utf8Slice = rt.utf8Slice, LI = rt.isLongInt64;
 function MAT(n) {
   if (n < 0) return undefined;
   switch (KD[n]) {

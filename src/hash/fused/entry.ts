@@ -65,6 +65,11 @@ export function fusedTextHash(
   const hasher = fusedHasherFor(info, escapes);
   const textFn = withoutResources ? hasher.textWithoutResources : hasher.text;
   if (textFn === null) return NO_TEXT_HASH;
+  return fusedTextHashWith(text, textFn);
+}
+
+/** {@link fusedTextHash} with the release's text hasher already in hand (a kubelet handle holds it). */
+export function fusedTextHashWith(text: string, textFn: FusedTextFn): FusedTextHash {
   const result = scanAndHash(text, textFn);
   if (text.length > LARGE_TEXT) releaseScanScratch();
   return result;

@@ -138,6 +138,12 @@ export function jsonDecimal(h: number, v: number): number {
   return h;
 }
 
+/** Bytes that need no escaping (a number's digits) as JSON bytes in the spew `[]uint8` form. */
+export function jsonRaw(h: number, b: Uint8Array, from: number, to: number): number {
+  for (let i = from; i < to; i++) h = jsonByte(h, b[i]!);
+  return h;
+}
+
 /** Per Go toolchain: encoding/json's escape of each ASCII character, already in spew `[]uint8` form. */
 const ESCAPES: Record<JsonEscapeMode, readonly (Uint8Array | null)[]> = {
   'go1.22': jsonEscapeTable('go1.22').map((esc) => esc && expandJsonBytes(esc)),

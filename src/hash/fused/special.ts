@@ -52,7 +52,7 @@ function memoisedByValue<T extends object | boolean | null>(
   };
 }
 
-export function memoisedFeeder(render: Render): FragmentFeeder {
+function memoisedFeeder(render: Render): FragmentFeeder {
   // Fragments are kept folded (one step each, see fnv.ts): 1 KiB per distinct value.
   const fragment = memoisedByValue((json) => {
     const bytes = render(json);

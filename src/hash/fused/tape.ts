@@ -16,6 +16,31 @@ export const T_ESCAPED_STRING = 5;
 export const T_ARRAY = 6;
 export const T_OBJECT = 7;
 
+const INT64_MAX_DIGITS = [57, 50, 50, 51, 51, 55, 50, 48, 51, 54, 56, 53, 52, 55, 55, 53, 56, 48, 55]; // 9223372036854775807
+
+/**
+ * Whether the number node's text (in `b`, the scanned bytes) is an integer beyond a double's exact
+ * range that an int64 holds: `-?[1-9][0-9]{15,18}` within ±(2^63 − 1) (and −2^63). Its text is then
+ * exactly what go-spew and encoding/json write for the decoded int64 (JSON has no leading zeros, and
+ * `-0` is refused here), so a hasher may feed the text itself. The scanner records such numbers as
+ * NaN: this runs only for them.
+ */
+export function isLongInt64(b: Uint8Array, n: number): boolean {
+  let i = tape.start[n]!;
+  const end = tape.end[n]!;
+  const negative = b[i] === 0x2d;
+  if (negative) i++;
+  const digits = end - i;
+  if (digits < 16 || digits > 19 || b[i] === 0x30) return false;
+  for (let j = i; j < end; j++) if (b[j]! < 0x30 || b[j]! > 0x39) return false;
+  if (digits < 19) return true;
+  for (let j = 0; j < 19; j++) {
+    const d = b[i + j]! - INT64_MAX_DIGITS[j]!;
+    if (d !== 0) return d < 0;
+  }
+  return true; // ±(2^63 − 1); −2^63 (last digit 8) is left to the tree path
+}
+
 /** The arrays the scanner fills; read through this object, since growing replaces them. */
 export const tape = {
   count: 0,
