@@ -22,6 +22,7 @@ import { inject } from 'postject';
 import { examplePodPlugin, toolVersionPlugin } from './bundle-plugins.js';
 import { ARCHES, NODE_INTEGRITY, NODE_VERSION, type Arch } from './node-release.js';
 import { buildNodeHelper, GO_VERSION } from './node-helper.js';
+import { NODE_HELPER_ASSET } from '../src/bbolt/node-helper.js';
 
 // The fuse Node's SEA support looks for (src/node_sea.cc); postject flips it when it injects.
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
@@ -134,9 +135,9 @@ async function main(): Promise<void> {
     // as assets: one blob for all, each executable extracts its own.
     const assets: Record<string, string> = {};
     for (const arch of arches) {
-      const helper = join(work, `node-helper-linux-${arch}`);
+      const helper = join(work, NODE_HELPER_ASSET(arch));
       buildNodeHelper(arch, helper);
-      assets[`node-helper-linux-${arch}`] = helper;
+      assets[NODE_HELPER_ASSET(arch)] = helper;
     }
     writeFileSync(
       join(work, 'sea-config.json'),
