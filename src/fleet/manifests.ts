@@ -150,8 +150,11 @@ function rbac(o: FleetOptions, cordon: boolean): K8sObject[] {
       apiVersion: 'v1',
       kind: 'ServiceAccount',
       metadata: { name: NAME, namespace: o.namespace, labels },
-      // Only the container that lists pods gets a token, projected into it alone (see planJob).
-      automountServiceAccountToken: false,
+      // Jobs: only the container that lists pods gets a token, projected into it alone (see planJob).
+      // The Plan: the controller builds the Job's pod itself (no projected volume can be added), and
+      // both of its containers need the token: the controller's cordon (kubectl) and upgrade-node,
+      // which lists the node's pods.
+      automountServiceAccountToken: cordon,
     },
     ...pair(clusterRbacName(o.namespace), [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }]),
     // The controller cordons the node with the Plan's ServiceAccount (cordon: a patch of spec.unschedulable).
