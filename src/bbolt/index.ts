@@ -3,3 +3,4 @@ export { BoltFile } from './file.js';
 export { checkBoltFile, type BoltCheckReport } from './check.js';
 export { commitUpdates, type BoltUpdate, type CommitHooks, type FileOperation } from './write.js';
 export { lockFile } from './lock.js';
+export { nodeHelper } from './node-helper.js';

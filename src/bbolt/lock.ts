@@ -1,14 +1,17 @@
 /**
  * The bbolt file lock. bbolt (and so containerd) holds `flock(LOCK_EX)` on its file while it has
- * it open, and a second opener blocks. Node has no flock(2), and the npm packages that bind it
- * (fs-ext) need a native build; util-linux's `flock(1)` is on every Linux node, so a child
- * process takes the lock for us: `flock -n -x -E 75 FILE sh -c 'echo locked; exec cat'`. It exits
- * 75 at once when someone else holds the lock; otherwise it holds the lock until we close its
- * stdin (or we die, which closes the pipe too), so a runtime started during our write waits for us.
+ * it open, and a second opener blocks. Node (24 included) has no flock(2), and the npm packages that
+ * bind it (fs-ext) need a native build; so a child process takes the lock for us: the node helper
+ * (node-helper.ts: our static Go binary, embedded in the single executable, run by absolute path,
+ * so an empty PATH works) as `node-helper flock FILE`, or where there is none util-linux's
+ * `flock -n -x -E 75 FILE sh -c 'echo locked; exec cat'`. Either exits 75 at once when someone
+ * else holds the lock; otherwise it prints `locked` and holds the lock until we close its stdin (or
+ * we die, which closes the pipe too), so a runtime started during our write waits for us.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { StoreError } from '../errors.js';
+import { nodeHelper } from './node-helper.js';
 
 /** flock(1)'s exit code when the lock is held elsewhere (chosen with -E). */
 const CONFLICT_EXIT = 75;
@@ -41,9 +44,11 @@ function holdsFlock(pid: number, ino: number, locks = readFileSync('/proc/locks'
  */
 export function lockFile(path: string): Promise<FileLock> {
   return new Promise((resolve, reject) => {
-    const child = spawn('flock', ['-n', '-x', '-E', String(CONFLICT_EXIT), path, 'sh', '-c', 'echo locked; exec cat'], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const helper = nodeHelper();
+    const [command, ...args] = helper
+      ? [helper, 'flock', path]
+      : ['flock', '-n', '-x', '-E', String(CONFLICT_EXIT), path, 'sh', '-c', 'echo locked; exec cat'];
+    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     let settled = false;
@@ -74,7 +79,9 @@ export function lockFile(path: string): Promise<FileLock> {
         new StoreError(
           'STORE_IO',
           [],
-          'util-linux flock(1) on the PATH, to take the file lock',
+          helper
+            ? `the node helper ${helper}, to take the file lock`
+            : 'util-linux flock(1) on the PATH (or the node helper), to take the file lock',
           e.code ?? String(e),
           path,
         ),
@@ -93,7 +100,16 @@ export function lockFile(path: string): Promise<FileLock> {
             path,
           ),
         );
-      } else reject(new StoreError('STORE_IO', [], `to lock ${path}`, `flock exited ${code}: ${err.trim()}`, path));
+      } else
+        reject(
+          new StoreError(
+            'STORE_IO',
+            [],
+            `to lock ${path}`,
+            `${helper ? 'the node helper' : 'flock'} exited ${code}: ${err.trim()}`,
+            path,
+          ),
+        );
     });
   });
 }

@@ -23,6 +23,8 @@ const loadCommandsPlan = (): Promise<readonly CommandDef[]> =>
   import('./commands-plan.js').then((m) => m.NODE_COMMANDS);
 const loadCommandsUpgrade = (): Promise<readonly CommandDef[]> =>
   import('./commands-upgrade.js').then((m) => m.UPGRADE_COMMANDS);
+const loadCommandsUpgradeNode = (): Promise<readonly CommandDef[]> =>
+  import('./commands-upgrade-node.js').then((m) => [m.upgradeNodeCommand]);
 const loadCommandsDoctor = (): Promise<readonly CommandDef[]> => import('./commands-doctor.js').then((m) => [m.doctor]);
 const loadCommandsFleet = (): Promise<readonly CommandDef[]> => import('./commands-fleet.js').then((m) => [m.fleet]);
 
@@ -83,6 +85,11 @@ export const COMMAND_INDEX: readonly CommandEntry[] = [
     'rollback',
     'put back the records apply rewrote for a plan, and nothing else (the runtime must be stopped)',
     loadCommandsUpgrade,
+  ),
+  entry(
+    'upgrade-node',
+    "upgrade this node's kubelet in place: plan, gate, stop, apply, swap, start, verify, with recovery and a journal on the host",
+    loadCommandsUpgradeNode,
   ),
   entry(
     'doctor',

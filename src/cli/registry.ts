@@ -8,6 +8,7 @@ import { fleet } from './commands-fleet.js';
 import { NODE_COMMANDS } from './commands-plan.js';
 import { PREDICT_COMMANDS } from './commands-predict.js';
 import { UPGRADE_COMMANDS } from './commands-upgrade.js';
+import { upgradeNodeCommand } from './commands-upgrade-node.js';
 import { documentSchema } from './output-schema.js';
 
 export const COMMANDS: readonly CommandDef[] = [
@@ -16,6 +17,7 @@ export const COMMANDS: readonly CommandDef[] = [
   ...PREDICT_COMMANDS,
   ...NODE_COMMANDS,
   ...UPGRADE_COMMANDS,
+  upgradeNodeCommand,
   doctor,
   fleet,
 ];

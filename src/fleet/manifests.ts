@@ -31,7 +31,10 @@ export interface SucPlanOptions extends FleetOptions {
   concurrency: number;
   /** Label selector (key=value,…) of the nodes the Plan runs on. */
   nodeSelector: Record<string, string>;
-  /** A shell command, run with the host's / at /host (chroot /host …), that installs the new kubelet and restarts it. */
+  /**
+   * The host command that installs the new kubelet (not starting it): words split on spaces, run
+   * chrooted into the host (upgrade-node --swap); a script on the host where more is needed.
+   */
   swapCommand: string;
   /**
    * The kubelet's systemd unit, then the runtime's (stopped in that order, started in reverse);
@@ -148,8 +151,11 @@ function rbac(o: FleetOptions, cordon: boolean): K8sObject[] {
       apiVersion: 'v1',
       kind: 'ServiceAccount',
       metadata: { name: NAME, namespace: o.namespace, labels },
-      // Only the container that lists pods gets a token, projected into it alone (see planJob).
-      automountServiceAccountToken: false,
+      // Jobs: only the container that lists pods gets a token, projected into it alone (see planJob).
+      // The Plan: the controller builds the Job's pod itself (no projected volume can be added), and
+      // both of its containers need the token: the controller's cordon (kubectl) and upgrade-node,
+      // which lists the node's pods.
+      automountServiceAccountToken: cordon,
     },
     ...pair(clusterRbacName(o.namespace), [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }]),
     // The controller cordons the node with the Plan's ServiceAccount (cordon: a patch of spec.unschedulable).
@@ -298,97 +304,38 @@ export function fleetJobs(options: FleetOptions): K8sObject[] {
   return [...rbac(o, false), ...o.nodes.map((n) => planJob(o, n))];
 }
 
-/** A word for sh: as it is when it holds nothing sh reads specially, else single-quoted. */
-const quote = (text: string): string =>
-  /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-
-/** The store flags of plan and verify on the node, paths under /host. */
-function storeFlags(o: SucPlanOptions): string {
-  const host = (path: string) => (quote(path) === path ? `"$host${path}"` : `"$host"${quote(path)}`);
-  const flags = [rootFlag(o.runtime), host(o.runtimeRoot)];
-  if (o.runtime === 'cri-o') flags.push('--crio-runroot', host(runRootOf(o)));
-  // Without it apply would read the agent container's own /etc/docker/daemon.json, not the node's.
-  if (o.runtime === 'docker') flags.push('--docker-config', host(o.dockerConfig ?? layoutOf('docker').config));
-  return flags.join(' ');
-}
-
 /**
- * The shell the Plan's upgrade container runs on each node (host at /host, SUC's convention).
- * POSIX sh under `set -eu`; an EXIT trap takes over on any failure once the kubelet is being
- * stopped: it rolls the store back when apply had begun (the backup directory is this run's own,
- * so a manifest there is this apply's), starts the runtime and the kubelet again and fails the
- * node (non-zero exit), so no failure leaves a node with its kubelet or runtime down.
+ * The Plan's upgrade container runs the agent's `upgrade-node` (src/cli/commands-upgrade-node.ts)
+ * with the host's / at /host (the controller's convention): plan, gate, stop, apply, swap, start,
+ * verify, its recovery rules and its journal on the host are the agent's, in TypeScript; the host's
+ * services are driven by the host's own systemctl, chrooted into /host. The image needs nothing but
+ * the executable (no shell, no util-linux): the node helper it carries takes the lock and chroots.
  */
-function upgradeScript(o: SucPlanOptions): string {
-  const unit = (verb: string, u: string) => `chroot "$host" systemctl ${verb} ${quote(u)}`;
+function upgradeArgs(o: SucPlanOptions): string[] {
   const [kubelet = 'kubelet', ...runtimes] = o.units ?? defaultUnits(o.runtime, o.from);
-  const stopRuntime = runtimes.map((u) => unit('stop', u));
-  const startRuntime = [...runtimes].reverse().map((u) => unit('start', u));
-  const flags = storeFlags(o);
-  const indent = (lines: string[], by = '  ') => lines.map((l) => by + l);
   return [
-    'set -eu',
-    // The node's / (system-upgrade-controller mounts it at /host) and the agent in the image.
-    'host=/host',
-    'agent=/kubelet-hash',
-    'state="$host/var/lib/kubelet-hash"',
-    'plan="$state/plan.json"',
-    // One backup directory per run: a rollback reads only what this run's apply backed up.
-    'backup="$state/backup-$(date -u +%Y%m%dT%H%M%SZ)-$$"',
-    // The pod list stays in the container (it can hold env values), not on the node's disk.
-    'pods="${TMPDIR:-/tmp}/pods.json"',
-    'step=pods',
-    'applying=no',
-    'recover() {',
-    '  status=$?',
-    '  trap - EXIT',
-    '  if [ "$step" = pods ] || [ "$step" = finished ]; then exit "$status"; fi',
-    '  set +e',
-    '  echo "kubelet-hash: the upgrade failed at $step (exit $status): starting the runtime and the kubelet again" >&2',
-    '  if [ "$applying" = yes ]; then',
-    ...indent(stopRuntime, '    '),
-    '    if "$agent" rollback "$plan" --backup-dir "$backup"; then',
-    '      echo "kubelet-hash: rolled the store back" >&2',
-    '    else',
-    '      echo "kubelet-hash: ROLLBACK FAILED: the store may hold the new hashes; see $backup" >&2',
-    '    fi',
-    '  fi',
-    ...indent(startRuntime),
-    `  ${unit('start', kubelet)}`,
-    '  if [ "$status" -eq 0 ]; then status=1; fi',
-    '  exit "$status"',
-    '}',
-    'trap recover EXIT',
-    // A signal (the Job's deadline, a deleted pod) ends the script through the same trap.
-    "trap 'exit 129' HUP",
-    "trap 'exit 130' INT",
-    "trap 'exit 143' TERM",
-    'mkdir -p "$state"',
-    '"$agent" fleet pods --node "$SYSTEM_UPGRADE_NODE_NAME" --out "$pods"',
-    // The kubelet stops first, so no container starts between the plan and apply.
-    'step=kubelet-stop',
-    unit('stop', kubelet),
-    // The gate: exit 1 (will-restart or unknown) or 2 stops this node before anything changes.
-    'step=plan',
-    `"$agent" plan --from ${quote(o.from)} --to ${quote(o.to)} --pods "$pods" ${flags} --out "$plan"`,
-    'step=runtime-stop',
-    ...stopRuntime,
-    'step=apply',
-    'applying=yes',
-    '"$agent" apply "$plan" --backup-dir "$backup"',
-    'step=runtime-start',
-    ...startRuntime,
-    'step=verify',
-    `"$agent" verify --kubelet ${quote(o.to)} --pods "$pods" ${flags}`,
-    'step=swap',
-    // In a subshell: the command's own exits and cd do not end or move the script.
-    '(',
+    '--from',
+    o.from,
+    '--to',
+    o.to,
+    // The controller sets it in the container; the kubelet expands $(VAR) in args.
+    '--node',
+    '$(SYSTEM_UPGRADE_NODE_NAME)',
+    '--host-root',
+    '/host',
+    '--runtime',
+    o.runtime,
+    '--runtime-root',
+    o.runtimeRoot,
+    ...(o.runtime === 'cri-o' ? ['--crio-runroot', runRootOf(o)] : []),
+    // Without it apply would read the agent container's own /etc/docker/daemon.json, not the node's.
+    ...(o.runtime === 'docker' ? ['--docker-config', o.dockerConfig ?? layoutOf('docker').config] : []),
+    '--kubelet-unit',
+    kubelet,
+    ...runtimes.flatMap((u) => ['--runtime-unit', u]),
+    '--swap',
     o.swapCommand,
-    ')',
-    'step=kubelet-start',
-    unit('start', kubelet),
-    'step=finished',
-  ].join('\n');
+  ];
 }
 
 /** ServiceAccount and RBAC, and a system-upgrade-controller Plan (upgrade.cattle.io/v1). */
@@ -411,8 +358,8 @@ export function sucPlan(options: SucPlanOptions): K8sObject[] {
         version: `v${o.to}`,
         upgrade: {
           image: o.image,
-          command: ['sh', '-c'],
-          args: [upgradeScript(o)],
+          command: ['/kubelet-hash', 'upgrade-node'],
+          args: upgradeArgs(o),
           // Not privileged: chroot into /host (SYS_CHROOT) and root's own files; the rest dropped.
           securityContext: {
             privileged: false,

@@ -174,6 +174,8 @@ describe.each(RUNTIMES)('both variants for %s: Namespace and RBAC', (runtime) =>
           'pod-security.kubernetes.io/warn': 'privileged',
         },
       });
+      // The Plan's pod is the controller's: its cordon and upgrade-node need the account's token.
+      expect(objs.find((o) => o.kind === 'ServiceAccount')!['automountServiceAccountToken']).toBe(cordon);
       expect(grants(objs)).toEqual({
         [`kubelet-hash-read-pods-${ns}`]: ['get /pods', 'list /pods'],
         ...(cordon ? { [`kubelet-hash-cordon-${ns}`]: ['get /nodes', 'patch /nodes'] } : {}),

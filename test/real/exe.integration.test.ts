@@ -1,22 +1,13 @@
 /**
  * The single executables (`npm run build:exe`), as a node without Node.js runs them: built once
  * here into a temp dir, then the x64 file alone plans, applies and verifies the in-place upgrade on
- * a REAL containerd with PATH limited to a directory that has no `node` (only the tools the agent
- * calls: flock, sh, cat), from a working directory outside the clone. The arm64 file runs under
+ * a REAL containerd with an EMPTY PATH (no `node`, no flock, sh or cat: the node helper inside the
+ * file takes containerd's lock on meta.db), from a working directory outside the clone. The arm64 file runs under
  * qemu-user-static with a bookworm arm64 sysroot (.ci/provision/50-exe.sh). Required in CI; skipped
  * with a message elsewhere when containerd or root is missing.
  */
 import { spawn, execFileSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,8 +62,8 @@ describeReal(
     let fixtures: FixtureContainer[];
     const pods = Array.from({ length: 12 }, (_, i) => fixturePod(i));
     const exe = (arch: string): string => join(exeDir, `kubelet-hash-linux-${arch}`);
-    /** The x64 file with PATH = a directory that has flock, sh and cat, and no node. */
-    const agent = (args: string[]): Promise<Run> => run(exe('x64'), args, { PATH: bin }, dir);
+    /** The x64 file with an empty PATH: nothing to look up, no node, no flock, sh or cat. */
+    const agent = (args: string[]): Promise<Run> => run(exe('x64'), args, { PATH: '' }, dir);
 
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'kh-exe-'));
@@ -88,7 +79,6 @@ describeReal(
       );
       bin = join(dir, 'bin');
       mkdirSync(bin);
-      for (const tool of ['flock', 'sh', 'cat']) symlinkSync(which(tool), join(bin, tool));
       daemon = new ContainerdDaemon(join(dir, 'containerd'), { bin: systems.get('containerd')!.bin });
       fixtures = fixtureContainers(pods, FROM);
       await daemon.start();
@@ -171,7 +161,7 @@ describeReal(
       expect(fromFiles.code).toBe(0);
       expect(fromFiles.out).toContain(`rewrite ${fixtures.length}, will-restart 0, unknown 0`);
       expect((await agent(['verify', '--kubelet', TO, ...store])).code).toBe(1);
-      // containerd holds its lock: the exe's flock(1) probe sees it and refuses.
+      // containerd holds its lock: the exe's node helper (PATH is empty) sees it and refuses.
       const refused = await agent(['apply', plan]);
       expect(refused.code).toBe(2);
       expect(refused.err).toContain('STORE_LOCKED');

@@ -6,16 +6,20 @@
  * Job's plan container runs it), under its tag and under the digest build:image prints (the
  * reference `fleet manifests --image` takes); on dockerd as a container started from the loaded
  * image, whose config carries the OCI labels. The image holds no kubectl and an SBOM naming what it
- * holds. Required in CI; skipped with a message elsewhere.
+ * holds. And the system-upgrade-controller Plan's upgrade step runs inside the image's filesystem
+ * (its layer unpacked and chrooted into, /proc mounted and /dev/null made as a runtime would, the image's own
+ * PATH and nothing else) over a fake host at /host. Required in CI; skipped with a message elsewhere.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { NODE_INTEGRITY, NODE_VERSION } from '../../scripts/node-release.js';
+import { cli } from '../support/cli.js';
 import { ContainerdDaemon } from '../support/containerd-daemon.js';
+import { FAKE_HOST_FORWARD, FAKE_NODE, writeFakeHost } from '../support/fake-host.js';
 import { DockerDaemon } from '../support/docker-daemon.js';
 import { describeReal } from '../support/real-systems.js';
 import { toolVersion } from '../../src/cli/version.js';
@@ -59,6 +63,8 @@ describeReal(
     }, 600_000);
 
     afterAll(async () => {
+      // Never rm -rf through a mounted /proc (a failed test's finally has detached it already).
+      if (dir) spawnSync('umount', ['-l', join(dir, 'rootfs', 'proc')], { stdio: 'ignore' });
       await containerd?.teardown();
       await docker?.stop();
       if (dir) rmSync(dir, { recursive: true, force: true });
@@ -98,6 +104,78 @@ describeReal(
         ]),
       );
     }, 120_000);
+
+    it('the Plan’s upgrade-node runs inside the image’s filesystem with only its own tools: upgraded over a fake /host, a second run a no-op', async () => {
+      const unpacked = join(dir, 'unpacked');
+      const rootfs = join(dir, 'rootfs');
+      mkdirSync(unpacked);
+      mkdirSync(rootfs);
+      execFileSync('tar', ['-xf', archive, '-C', unpacked]);
+      const [manifest] = JSON.parse(readFileSync(join(unpacked, 'manifest.json'), 'utf8')) as {
+        Config: string;
+        Layers: string[];
+      }[];
+      for (const layer of manifest!.Layers) execFileSync('tar', ['-xf', join(unpacked, layer), '-C', rootfs]);
+      const config = JSON.parse(readFileSync(join(unpacked, manifest!.Config), 'utf8')) as {
+        config: { Env: string[] };
+      };
+      const path = config.config.Env.find((e) => e.startsWith('PATH='))!.slice('PATH='.length);
+      // The image's own tools: on its PATH the agent alone, and dash at /bin/sh; no chroot, flock, cat, systemctl.
+      const tools = path
+        .split(':')
+        .filter((d) => existsSync(join(rootfs, d)))
+        .flatMap((d) => readdirSync(join(rootfs, d)));
+      expect(tools.sort()).toEqual(['kubelet-hash', 'sh']);
+      const host = writeFakeHost(join(rootfs, 'host'), join(rootfs, 'pods.json'));
+      const printed = await cli([
+        'fleet',
+        'manifests',
+        '--from',
+        '1.30',
+        '--to',
+        '1.31',
+        '--variant',
+        'suc',
+        '--swap-command',
+        'swap-kubelet --to 1.31',
+        '--image',
+        NAME,
+        '--allow-mutable-image',
+        '--json',
+      ]);
+      expect(printed.code, printed.err).toBe(0);
+      const { command, args } = (
+        JSON.parse(printed.out) as {
+          rows: { kind: string; spec: { upgrade: { command: string[]; args: string[] } } }[];
+        }
+      ).rows.find((o) => o.kind === 'Plan')!.spec.upgrade;
+      // The kubelet's $(VAR) expansion; the pods from a file in the image (no apiserver here).
+      const argv = [...command, ...args.map((a) => (a === '$(SYSTEM_UPGRADE_NODE_NAME)' ? FAKE_NODE : a))];
+      execFileSync('mount', ['-t', 'proc', 'proc', join(rootfs, 'proc')]);
+      // A runtime's /dev holds null (libuv opens it for ignored stdio): made as a node, nothing of this machine's /dev bound in.
+      execFileSync('mknod', ['-m', '666', join(rootfs, 'dev', 'null'), 'c', '1', '3']);
+      try {
+        const run = () => {
+          const r = spawnSync('chroot', [rootfs, ...argv, '--pods', '/pods.json', '--json'], {
+            env: { PATH: path },
+            encoding: 'utf8',
+            timeout: 120_000,
+          });
+          const doc = JSON.parse(r.stdout || '{}') as { summary?: { outcome: string; detail: string } };
+          return { status: r.status, err: r.stderr, ...doc.summary };
+        };
+        const first = run();
+        expect(first, first.err).toMatchObject({ status: 0, outcome: 'upgraded' });
+        expect(host.calls()).toEqual(FAKE_HOST_FORWARD);
+        expect(await host.hashes()).toEqual(host.newHashes);
+        const again = run();
+        expect(again, again.err).toMatchObject({ status: 0, outcome: 'upgraded' });
+        expect(again.detail).toMatch(/^already finished/);
+        expect(host.calls()).toEqual(FAKE_HOST_FORWARD);
+      } finally {
+        spawnSync('umount', ['-l', join(rootfs, 'proc')]);
+      }
+    }, 180_000);
 
     it('docker loads it under its name and runs the agent in a container', async () => {
       const { readFileSync } = await import('node:fs');

@@ -282,9 +282,10 @@ export class Cluster {
     const manager = this.startDaemon(`kube-controller-manager-${release}`, controllerManager, [
       '--kubeconfig',
       this.path('admin.kubeconfig'),
-      // From 1.21 a pod's token is a projected volume that also needs the namespace's kube-root-ca.crt
-      // ConfigMap, which root-ca-cert-publisher makes: without it no such pod starts.
-      `--controllers=job,namespace,serviceaccount,serviceaccount-token,garbagecollector,deployment,replicaset,statefulset,daemonset${minorOf(release) >= 21 ? ',root-ca-cert-publisher' : ''}`,
+      // A projected token volume (every pod's from 1.21; the fleet Job's on any release) also needs
+      // the namespace's kube-root-ca.crt ConfigMap, which root-ca-cert-publisher makes (RootCAConfigMap:
+      // beta and on by default in 1.20, as a stock controller manager runs it): without it no such pod starts.
+      `--controllers=job,namespace,serviceaccount,serviceaccount-token,garbagecollector,deployment,replicaset,statefulset,daemonset${minorOf(release) >= 20 ? ',root-ca-cert-publisher' : ''}`,
       '--service-account-private-key-file',
       this.path('sa.key'),
       '--root-ca-file',
@@ -523,7 +524,7 @@ export class Cluster {
    * Creates a namespace (its name gets the cluster's suffix, so log directories are ours) and waits
    * until its `default` ServiceAccount has its token secret (before 1.24; from 1.24 no secret is
    * made: until the account itself exists): before that, the admission plugin refuses pods. From
-   * 1.21 also until its kube-root-ca.crt ConfigMap exists, which token volumes need.
+   * 1.20 also until its kube-root-ca.crt ConfigMap exists, which projected token volumes need.
    * Returns the namespace's name.
    */
   async createNamespace(base: string): Promise<string> {
@@ -532,7 +533,7 @@ export class Cluster {
     this.namespaces.add(name);
     if (minorOf(this.controlPlaneRelease) < 24) await this.serviceAccountToken(name, 'default');
     else await this.serviceAccount(name, 'default');
-    if (minorOf(this.controlPlaneRelease) >= 21)
+    if (minorOf(this.controlPlaneRelease) >= 20)
       await this.waitFor(
         `the ConfigMap ${name}/kube-root-ca.crt`,
         () => this.kubectl(['-n', name, 'get', 'configmap', 'kube-root-ca.crt']).code === 0,

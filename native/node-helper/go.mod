@@ -1,0 +1,3 @@
+module kubelet-hash.local/node-helper
+
+go 1.22

@@ -1,0 +1,277 @@
+/**
+ * `upgrade-node` (src/cli/commands-upgrade-node.ts over src/fleet/upgrade-node/) run for real on a
+ * fake host: a temp dir as --host-root holding a containerd meta.db at 1.30 hashes, the pods in a
+ * file, and the host's services as the test's own stand-in scripts (--services commands,
+ * --host-exec none): each records its call and fails when the run says so; the swap stand-in
+ * "installs" the new kubelet by writing the release the version command prints, and can fail
+ * before or after that. Every run checks the calls made, the outcome and exit code, the store's
+ * hashes (old or new) and the journal; a second run of every finished upgrade changes nothing.
+ */
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fileJournal } from '../../src/fleet/upgrade-node/journal.js';
+import { hashContainer } from '../../src/hash-api/index.js';
+import { ContainerdStore } from '../../src/stores/index.js';
+import { cli } from '../support/cli.js';
+import { fixtureContainers, fixturePod } from '../support/cri-fixtures.js';
+import { writeContainerdNode, writePodList } from '../support/node-fixture.js';
+import { testNodeHelper } from '../support/node-helper.js';
+import { expectRealBboltAgrees } from '../support/real-bbolt.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'kh-upgrade-node-cli-'));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** How many times each stand-in fails before it works (`drop-backup`: the swap removes the rollback points first). */
+type Fail = Partial<
+  Record<
+    'stop-kubelet' | 'stop-runtime' | 'swap-before' | 'swap-after' | 'start-runtime' | 'start-kubelet' | 'drop-backup',
+    number
+  >
+>;
+
+let n = 0;
+/** A fake host: containerd at 1.30 hashes for `pods` pods (`extra` API pods without a record), its stand-ins failing per `fail`. */
+function node(fail: Fail = {}, o: { pods?: number; extra?: number } = {}) {
+  const run = join(dir, `node-${++n}`);
+  const host = join(run, 'host');
+  const pods = Array.from({ length: (o.pods ?? 2) + (o.extra ?? 0) }, (_, i) => fixturePod(i));
+  const fixtures = fixtureContainers(pods.slice(0, o.pods ?? 2), '1.30');
+  const root = join(host, 'var', 'lib', 'containerd');
+  writeContainerdNode(root, fixtures);
+  const podsFile = writePodList(join(run, 'pods.json'), pods);
+  const log = join(run, 'calls.log');
+  writeFileSync(log, '');
+  const counters = join(run, 'counters');
+  mkdirSync(counters);
+  writeFileSync(join(host, 'installed-kubelet'), 'Kubernetes v1.30.14\n');
+  const bin = join(run, 'bin');
+  mkdirSync(bin);
+  // A stand-in appends its name to the log; it fails the first `fail[name]` times it runs.
+  const script = (name: string, body = ''): string => {
+    const file = join(bin, name);
+    const times = (key: keyof Fail): number => fail[key] ?? 0;
+    const failAt = (key: keyof Fail): string =>
+      `c=$(cat ${counters}/${key} 2>/dev/null || echo 0); if [ "$c" -lt ${times(key)} ]; then echo $((c+1)) > ${counters}/${key}; echo "${key} broke" >&2; exit 1; fi`;
+    writeFileSync(
+      file,
+      name === 'swap'
+        ? `#!/bin/sh\necho swap >> ${log}\n${fail['drop-backup'] ? `rm -rf ${host}/var/lib/kubelet-hash/upgrade-1.30-1.31/backup\n` : ''}${failAt('swap-before')}\necho 'Kubernetes v1.31.14' > ${host}/installed-kubelet\n${failAt('swap-after')}\n`
+        : `#!/bin/sh\necho "${name}" >> ${log}\n${body || failAt(name as keyof Fail)}\n`,
+    );
+    chmodSync(file, 0o755);
+    return file;
+  };
+  const args = [
+    'upgrade-node',
+    '--from',
+    '1.30',
+    '--to',
+    '1.31',
+    '--pods',
+    podsFile,
+    '--host-root',
+    host,
+    '--host-exec',
+    'none',
+    '--services',
+    'commands',
+    '--stop-kubelet',
+    script('stop-kubelet'),
+    '--stop-runtime',
+    script('stop-runtime'),
+    '--start-runtime',
+    script('start-runtime'),
+    '--start-kubelet',
+    script('start-kubelet'),
+    '--swap',
+    script('swap'),
+    '--kubelet-version-command',
+    script('kubelet-version', `cat ${host}/installed-kubelet`),
+  ];
+  const oldHashes = Object.fromEntries(fixtures.map((f) => [f.id, f.hash]));
+  const newHashes = Object.fromEntries(
+    fixtures.map((f) => [f.id, hashContainer(f.container, { kubeletVersion: '1.31' })]),
+  );
+  const state = join(host, 'var', 'lib', 'kubelet-hash', 'upgrade-1.30-1.31');
+  return {
+    host,
+    state,
+    oldHashes,
+    newHashes,
+    /** Runs the command; returns its exit code, the calls it made this time and the store's hashes after. */
+    async run(extra: string[] = []) {
+      const before = readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
+      // --host-exec none unless the run names another.
+      const base = extra.includes('--host-exec')
+        ? args.filter((a, i) => a !== '--host-exec' && args[i - 1] !== '--host-exec')
+        : args;
+      const r = await cli([...base, ...extra, '--json']);
+      const calls = readFileSync(log, 'utf8').split('\n').filter(Boolean).slice(before);
+      const hashes = Object.fromEntries(
+        (await new ContainerdStore({ root }).list()).map((c) => [c.containerId, c.hash]),
+      );
+      expectRealBboltAgrees(join(root, 'io.containerd.metadata.v1.bolt', 'meta.db'));
+      const doc =
+        r.code === 0 || r.code === 1 || r.code === 2
+          ? (JSON.parse(r.out || '{}') as { summary?: { outcome: string; detail: string } })
+          : {};
+      return { code: r.code, err: r.err, calls, hashes, outcome: doc.summary?.outcome, detail: doc.summary?.detail };
+    },
+    journal: () =>
+      fileJournal(join(state, 'journal.ndjson'))
+        .read()
+        .map((e) => `${e.step} ${e.event}`),
+  };
+}
+
+const FORWARD = ['stop-kubelet', 'stop-runtime', 'swap', 'start-runtime', 'start-kubelet'];
+
+describe('upgrade-node on a fake host with the test’s own services', () => {
+  it('forward: stop kubelet, stop runtime, apply, swap, start runtime, start kubelet, verify: upgraded (0), new hashes; a second run is a no-op', async () => {
+    const h = node();
+    const r = await h.run();
+    expect({ code: r.code, outcome: r.outcome, calls: r.calls }).toEqual({
+      code: 0,
+      outcome: 'upgraded',
+      calls: FORWARD,
+    });
+    expect(r.hashes).toEqual(h.newHashes);
+    expect(h.journal()).toEqual(
+      ['plan', 'gate', 'stop-kubelet', 'stop-runtime', 'apply', 'swap', 'start-runtime', 'start-kubelet', 'verify']
+        .flatMap((s) => [`${s} begin`, `${s} done`])
+        .concat('outcome outcome'),
+    );
+    // Private state on the host: the directory 0700, plan and journal 0600.
+    const mode = (p: string) => statSync(p).mode & 0o777;
+    expect([mode(h.state), mode(join(h.state, 'journal.ndjson')), mode(join(h.state, 'plan.json'))]).toEqual([
+      0o700, 0o600, 0o600,
+    ]);
+    const again = await h.run();
+    expect({ code: again.code, outcome: again.outcome, calls: again.calls }).toEqual({
+      code: 0,
+      outcome: 'upgraded',
+      calls: [],
+    });
+    expect(again.detail).toMatch(/^already finished: upgraded/);
+    expect(again.hashes).toEqual(h.newHashes);
+  });
+
+  it('the gate: an API container without a record is unknown: held (1), no unit touched, store as it was', async () => {
+    const h = node({}, { extra: 1 });
+    const r = await h.run();
+    expect({ code: r.code, outcome: r.outcome, calls: r.calls }).toEqual({ code: 1, outcome: 'held', calls: [] });
+    expect(r.hashes).toEqual(h.oldHashes);
+  });
+
+  it('the swap fails before installing: store rolled back, the old runtime and kubelet started (restored, 1); a second run changes nothing', async () => {
+    const h = node({ 'swap-before': 1 });
+    const r = await h.run();
+    expect({ code: r.code, outcome: r.outcome }).toEqual({ code: 1, outcome: 'restored' });
+    expect(r.calls).toEqual([
+      'stop-kubelet',
+      'stop-runtime',
+      'swap',
+      'kubelet-version',
+      'start-runtime',
+      'start-kubelet',
+    ]);
+    expect(r.hashes).toEqual(h.oldHashes);
+    expect(h.journal()).toContain('rollback done');
+    const again = await h.run();
+    expect({ code: again.code, outcome: again.outcome, calls: again.calls }).toEqual({
+      code: 1,
+      outcome: 'restored',
+      calls: [],
+    });
+    expect(again.hashes).toEqual(h.oldHashes);
+  });
+
+  it('the swap fails after installing: never rolled back, the new kubelet started over the new hashes, the failure in the journal', async () => {
+    const h = node({ 'swap-after': 1 });
+    const r = await h.run();
+    expect(r.calls).toEqual([
+      'stop-kubelet',
+      'stop-runtime',
+      'swap',
+      'kubelet-version',
+      'start-runtime',
+      'start-kubelet',
+    ]);
+    expect(r.hashes).toEqual(h.newHashes);
+    expect({ code: r.code, outcome: r.outcome }).toEqual({ code: 0, outcome: 'upgraded' });
+    expect(h.journal()).toContain('swap failed');
+    expect(h.journal()).not.toContain('rollback begin');
+    const again = await h.run();
+    expect(again.calls).toEqual([]);
+  });
+
+  it('the new kubelet does not start: retried 3 times, then start-failed (2); the store keeps the new hashes', async () => {
+    const h = node({ 'start-kubelet': 5 });
+    const r = await h.run();
+    expect({ code: r.code, outcome: r.outcome }).toEqual({ code: 2, outcome: 'start-failed' });
+    expect(r.calls).toEqual([...FORWARD, 'start-kubelet', 'start-kubelet']);
+    expect(r.hashes).toEqual(h.newHashes);
+    expect(h.journal()).not.toContain('rollback begin');
+    expect((await h.run()).calls).toEqual([]);
+  });
+
+  it('stopping the runtime fails: nothing applied, the runtime and kubelet started again (restored, 1)', async () => {
+    const h = node({ 'stop-runtime': 1 });
+    const r = await h.run();
+    expect({ code: r.code, outcome: r.outcome, calls: r.calls }).toEqual({
+      code: 1,
+      outcome: 'restored',
+      calls: ['stop-kubelet', 'stop-runtime', 'start-runtime', 'start-kubelet'],
+    });
+    expect(r.hashes).toEqual(h.oldHashes);
+  });
+
+  it('a failed rollback (its rollback point gone) starts the runtime and no kubelet: rollback-failed (2)', async () => {
+    const h = node({ 'swap-before': 1, 'drop-backup': 1 });
+    const r = await h.run();
+    expect({ code: r.code, outcome: r.outcome }).toEqual({ code: 2, outcome: 'rollback-failed' });
+    expect(r.calls).toEqual(['stop-kubelet', 'stop-runtime', 'swap', 'kubelet-version', 'start-runtime']);
+    expect(r.hashes).toEqual(h.newHashes);
+    expect((await h.run()).calls).toEqual([]);
+  });
+
+  it('a run that died inside apply is not repeated: interrupted (2), no unit touched, until the journal is removed', async () => {
+    const h = node();
+    mkdirSync(h.state, { recursive: true, mode: 0o700 });
+    const j = fileJournal(join(h.state, 'journal.ndjson'));
+    for (const s of ['plan', 'gate', 'stop-kubelet', 'stop-runtime']) {
+      j.append({ step: s, event: 'begin' });
+      j.append({ step: s, event: 'done' });
+    }
+    j.append({ step: 'apply', event: 'begin' });
+    const r = await h.run();
+    expect({ code: r.code, outcome: r.outcome, calls: r.calls }).toEqual({
+      code: 2,
+      outcome: 'interrupted',
+      calls: [],
+    });
+    expect(r.hashes).toEqual(h.oldHashes);
+    expect(existsSync(join(h.state, 'backup'))).toBe(false);
+  });
+
+  it('--host-exec chroot looks host commands up inside --host-root (through the node helper): stand-ins outside it are not found, the stop fails, nothing applied, restored', async () => {
+    const helper = testNodeHelper();
+    if (!helper) return;
+    const h = node();
+    // The stand-ins outside the host root are not found once chrooted: the stop fails, nothing applied.
+    process.env.KUBELET_HASH_NODE_HELPER = helper;
+    try {
+      const r = await h.run(['--host-exec', 'chroot']);
+      expect(r.err).toBe('');
+      expect({ code: r.code, outcome: r.outcome }).toEqual({ code: 1, outcome: 'restored' });
+      expect(r.hashes).toEqual(h.oldHashes);
+      expect(h.journal()).toContain('stop-kubelet failed');
+    } finally {
+      delete process.env.KUBELET_HASH_NODE_HELPER;
+    }
+  });
+});
