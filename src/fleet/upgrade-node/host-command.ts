@@ -21,7 +21,7 @@ export interface HostCommands {
 }
 
 /** The argv that runs `argv` on the host. */
-export function hostArgv(h: HostCommands, argv: readonly string[]): string[] {
+function hostArgv(h: HostCommands, argv: readonly string[]): string[] {
   if (h.exec === 'none') return [...argv];
   const helper = nodeHelper();
   if (helper === undefined)

@@ -35,7 +35,7 @@ type Step = (typeof STEPS)[number] | 'rollback';
 const CHANGING: ReadonlySet<Step> = new Set(['stop-kubelet', 'stop-runtime', 'apply', 'swap', 'rollback']);
 
 /** How the node's upgrade ends, and its exit code (0 upgraded, 1 not upgraded as planned, 2 needs a person). */
-const OUTCOMES = {
+export const OUTCOMES = {
   upgraded: 0,
   /** The gate said no (or planning failed): nothing on the node changed. */
   held: 1,
