@@ -254,7 +254,6 @@ describe('test/ mirrors src/', () => {
     'encode/deep-properties.test.ts',
     'fleet/least-privilege.test.ts',
     'fleet/openapi-validator.test.ts',
-    'fleet/suc-script.test.ts',
     'hash/go-differential.test.ts',
     'hash/properties.test.ts',
     'hash/served-hash.test.ts',
