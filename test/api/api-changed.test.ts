@@ -261,6 +261,6 @@ describe('predictRestarts', () => {
       spec: { template: { spec: { containers: [{ ...app, image }] } } },
     });
     expect(predictRestarts(dep('a'), dep('b'), { kubeletVersion: '1.8' }).restarts).toBe(1);
-    expect(() => predictRestarts(dep('a'), dep('b'), {} as never)).toThrow(OptionError);
+    expect(() => predictRestarts(dep('a'), dep('b'), {})).toThrow(OptionError);
   });
 });
