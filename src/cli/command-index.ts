@@ -24,6 +24,8 @@ const loadCommandsPlan = (): Promise<readonly CommandDef[]> =>
 const loadCommandsUpgrade = (): Promise<readonly CommandDef[]> =>
   import('./commands-upgrade.js').then((m) => m.UPGRADE_COMMANDS);
 const loadCommandsDoctor = (): Promise<readonly CommandDef[]> => import('./commands-doctor.js').then((m) => [m.doctor]);
+const loadCommandsHold = (): Promise<readonly CommandDef[]> =>
+  import('./commands-hold.js').then((m) => [m.hold, m.holdAudit]);
 const loadCommandsFleet = (): Promise<readonly CommandDef[]> => import('./commands-fleet.js').then((m) => [m.fleet]);
 
 function entry(name: string, summary: string, loadModule: () => Promise<readonly CommandDef[]>): CommandEntry {
@@ -88,6 +90,16 @@ export const COMMAND_INDEX: readonly CommandEntry[] = [
     'doctor',
     'say what this node runs (runtime, its root, kubelet release) and what plan/apply would do; read-only',
     loadCommandsDoctor,
+  ),
+  entry(
+    'hold',
+    'keep a node Ready while its kubelet is down: renew its Lease (or Ready heartbeat) as the node until the target kubelet renews, or a deadline (exit 1)',
+    loadCommandsHold,
+  ),
+  entry(
+    'hold-audit',
+    'snapshot a node and its pods (--out), or compare them with a snapshot from before the window (--after; exit 1 on any difference)',
+    loadCommandsHold,
   ),
   entry(
     'fleet',

@@ -6,9 +6,9 @@
  * list's `continue` pages so a node with many pods is listed whole.
  */
 import { closeSync, constants, openSync, readFileSync, writeSync } from 'node:fs';
-import { request } from 'node:https';
 import { join } from 'node:path';
 import { OptionError } from '../errors.js';
+import { answerMessage, apiRequest } from './api-request.js';
 
 /** Where and how to reach the apiserver: its URL, the bearer token and the CA that signed its certificate. */
 export interface ApiAccess {
@@ -70,63 +70,19 @@ export function inClusterAccess(
 }
 
 /** One GET of `path`, the body parsed as JSON; any status but 200 is refused with the apiserver's message. */
-function getJson(access: ApiAccess, path: string): Promise<unknown> {
+async function getJson(access: ApiAccess, path: string): Promise<unknown> {
   const url = new URL(path, access.server);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'GET',
-        ca: access.ca,
-        headers: { authorization: `Bearer ${access.token}`, accept: 'application/json' },
-        timeout: 30_000,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const body = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode !== 200) {
-            let message = body.slice(0, 300);
-            try {
-              const said = (JSON.parse(body) as { message?: unknown }).message;
-              if (typeof said === 'string') message = said;
-            } catch {
-              // not a Status object: the body as it came
-            }
-            reject(
-              new OptionError(
-                'INVALID_OPTION',
-                [url.origin + url.pathname],
-                'HTTP 200 with the pods (the ServiceAccount may get and list pods)',
-                `HTTP ${res.statusCode}: ${message}`,
-              ),
-            );
-            return;
-          }
-          try {
-            resolve(JSON.parse(body));
-          } catch {
-            reject(
-              new OptionError('INVALID_OPTION', [url.origin + url.pathname], 'a JSON PodList', 'the body is not JSON'),
-            );
-          }
-        });
-      },
+  const answer = await apiRequest(access, 'GET', path);
+  if (answer.status !== 200)
+    throw new OptionError(
+      'INVALID_OPTION',
+      [url.origin + url.pathname],
+      'HTTP 200 with the pods (the ServiceAccount may get and list pods)',
+      `HTTP ${answer.status}: ${answerMessage(answer)}`,
     );
-    req.on('timeout', () => req.destroy(new Error('no answer within 30 s')));
-    req.on('error', (e) =>
-      reject(
-        new OptionError(
-          'INVALID_OPTION',
-          [access.server],
-          'an apiserver answering over TLS signed by the cluster CA',
-          e.message,
-        ),
-      ),
-    );
-    req.end();
-  });
+  if (answer.body === undefined)
+    throw new OptionError('INVALID_OPTION', [url.origin + url.pathname], 'a JSON PodList', 'the body is not JSON');
+  return answer.body;
 }
 
 /** The node's pods as `kubectl get pods -o json` prints them: a v1 List whose items say their kind. */

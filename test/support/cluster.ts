@@ -91,6 +91,8 @@ export class Cluster {
   constructor(
     private readonly systems: ClusterSystems,
     components?: ClusterComponents,
+    /** More controllers (`node-lifecycle-controller`) and controller manager flags, for the tests that need them. */
+    private readonly manager: { controllers?: readonly string[]; args?: readonly string[] } = {},
   ) {
     const r = systems.cluster.record;
     this.controlPlaneComponents = this.kubeletComponents = components ?? {
@@ -245,7 +247,7 @@ export class Cluster {
       this.path('admin.kubeconfig'),
       // From 1.21 a pod's token is a projected volume that also needs the namespace's kube-root-ca.crt
       // ConfigMap, which root-ca-cert-publisher makes: without it no such pod starts.
-      `--controllers=job,namespace,serviceaccount,serviceaccount-token,garbagecollector,deployment,replicaset,statefulset,daemonset${minorOf(release) >= 21 ? ',root-ca-cert-publisher' : ''}`,
+      `--controllers=job,namespace,serviceaccount,serviceaccount-token,garbagecollector,deployment,replicaset,statefulset,daemonset${minorOf(release) >= 21 ? ',root-ca-cert-publisher' : ''}${(this.manager.controllers ?? []).map((c) => `,${c}`).join('')}`,
       '--service-account-private-key-file',
       this.path('sa.key'),
       '--root-ca-file',
@@ -255,6 +257,7 @@ export class Cluster {
       ...(minorOf(release) < 24 ? ['--port=0'] : []),
       '--secure-port=0',
       '--concurrent-gc-syncs=2',
+      ...(this.manager.args ?? []),
     ]);
     this.controlPlane = [apiserver, manager];
   }
