@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { inNetns } from '../support/child-process.js';
 import { Cluster, CLUSTER_IMAGE, type ClusterComponents } from '../support/cluster.js';
-import { describeReal } from '../support/real-systems.js';
+import { describeReal, type FoundSystem } from '../support/real-systems.js';
 
 const BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const GRACE = '20s';
@@ -51,16 +51,28 @@ interface Seen {
 
 describeReal(
   [
-    ['cluster', '1.30.14-1.31.14'],
+    ['kubernetes', '1.31.14'],
+    ['kubectl', '1.20.2'],
     ['containerd', '2.1.9'],
   ],
   (systems) => {
-    const record = systems.get('cluster')!.record;
+    const k8s = systems.get('kubernetes')!;
     const components: ClusterComponents = {
-      release: record['TO_RELEASE']!,
-      apiserver: record['TO_APISERVER']!,
-      controllerManager: record['TO_CONTROLLER_MANAGER']!,
-      kubelet: record['TO_KUBELET']!,
+      release: k8s.version,
+      apiserver: k8s.record['APISERVER']!,
+      controllerManager: k8s.record['CONTROLLER_MANAGER']!,
+      kubelet: k8s.record['KUBELET']!,
+    };
+    // The cluster record's keys, from the release's own record (its etcd) and kubectl's; the CNI
+    // plugins are Debian's, where 60-kubernetes-modules.sh records them for its clusters too.
+    const clusterSystem: FoundSystem = {
+      ...k8s,
+      record: {
+        ...k8s.record,
+        ETCD: k8s.record['ETCD']!,
+        KUBECTL: systems.get('kubectl')!.bin,
+        CNI_BIN_DIR: '/usr/lib/cni',
+      },
     };
     let cluster: Cluster;
     let made: Cluster | undefined;
@@ -83,10 +95,15 @@ describeReal(
 
     const slices = (): string =>
       JSON.stringify(
+        // kubectl 1.20 knows EndpointSlices only as v1beta1, which 1.25 removed: ask for v1 directly.
         (
-          cluster.getJson(['-n', ns, 'endpointslices', '-l', 'kubernetes.io/service-name=kh-hold']) as {
-            items: ServedSlice[];
-          }
+          JSON.parse(
+            cluster.kubectlOk([
+              'get',
+              '--raw',
+              `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Dkh-hold`,
+            ]),
+          ) as { items: ServedSlice[] }
         ).items
           .flatMap((s) => s.endpoints ?? [])
           .map((e) => ({ addresses: e.addresses, conditions: e.conditions, pod: e.targetRef?.name }))
@@ -132,14 +149,10 @@ describeReal(
     let baseline: string;
 
     beforeAll(async () => {
-      made = cluster = new Cluster(
-        { cluster: systems.get('cluster')!, containerd: systems.get('containerd')! },
-        components,
-        {
-          controllers: ['node-lifecycle-controller', 'taint-eviction-controller', 'endpointslice-controller'],
-          args: [`--node-monitor-grace-period=${GRACE}`],
-        },
-      );
+      made = cluster = new Cluster({ cluster: clusterSystem, containerd: systems.get('containerd')! }, components, {
+        controllers: ['node-lifecycle-controller', 'taint-eviction-controller', 'endpointslice-controller'],
+        args: [`--node-monitor-grace-period=${GRACE}`],
+      });
       await cluster.start();
       ns = await cluster.createNamespace('kh-hold');
       for (const name of PODS)
