@@ -30,3 +30,4 @@ export { checkRuntimeAgreement } from './runtime-agreement.js';
 export { auditStamp, type AuditStamp } from './audit.js';
 export { withRuntimeState } from './runtime-state.js';
 export { startBlockers, type StartBlocker, type StartBlockerInput } from './start-blockers.js';
+export { restartCauses, type RestartCause, type RestartCauseInput } from './restart-causes.js';

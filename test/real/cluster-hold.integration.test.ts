@@ -11,6 +11,7 @@
  *   Ready condition and each pod.
  */
 import { spawn } from 'node:child_process';
+import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -18,7 +19,11 @@ import { inNetns } from '../support/child-process.js';
 import { Cluster, CLUSTER_IMAGE, type ClusterComponents } from '../support/cluster.js';
 import { describeReal, type FoundSystem } from '../support/real-systems.js';
 
-const BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
+// The built CLI, copied where no other run's build (globalSetup rebuilds dist/) removes it while the
+// cluster runs; under node_modules so the bundle still resolves its dependencies.
+const COPY = fileURLToPath(new URL(`../../node_modules/.cache/kh-hold-${String(process.pid)}`, import.meta.url));
+const BIN = join(COPY, 'cli', 'main.js');
 const GRACE = '20s';
 const DOWN_MS = 60_000;
 const PODS = ['web-0', 'web-1'];
@@ -148,6 +153,9 @@ describeReal(
 
     let baseline: string;
 
+    // At collection, right after this run's globalSetup built dist/, before waiting for the kubelet lock.
+    cpSync(DIST, COPY, { recursive: true });
+
     beforeAll(async () => {
       made = cluster = new Cluster({ cluster: clusterSystem, containerd: systems.get('containerd')! }, components, {
         controllers: ['node-lifecycle-controller', 'taint-eviction-controller', 'endpointslice-controller'],
@@ -199,6 +207,7 @@ describeReal(
     }, 900_000);
 
     afterAll(async () => {
+      rmSync(COPY, { recursive: true, force: true });
       await made?.teardown();
     }, 120_000);
 
