@@ -2,7 +2,7 @@
 export { clusterRbacName, fleetJobs, jobName, sucPlan, type FleetOptions } from './manifests.js';
 export { foldFleet, nodeReport, type FleetReportOptions } from './report.js';
 export { IN_CLUSTER_DIR, inClusterAccess, listNodePods, writeNewFile } from './api-pods.js';
-export { apiRequest, type ApiAnswer, type ApiCredentials } from './api-request.js';
+export { apiRequest, type ApiCredentials } from './api-request.js';
 export { kubeconfigAccess } from './kubeconfig.js';
-export { holdNode, type ApiCall, type HoldEvent, type HoldOptions, type HoldReport } from './window-guard.js';
-export { auditWindow, parseSnapshot, takeSnapshot, type WindowFinding, type WindowSnapshot } from './window-audit.js';
+export { holdNode, type ApiCall } from './window-guard.js';
+export { auditWindow, parseSnapshot, takeSnapshot, type WindowFinding } from './window-audit.js';
