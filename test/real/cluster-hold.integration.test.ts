@@ -212,6 +212,15 @@ describeReal(
     }, 120_000);
 
     it(`with hold: the kubelet down ${DOWN_MS / 1000} s under a ${GRACE} grace period — no Unknown, no taint, no pod NotReady, EndpointSlice unchanged; hold hands over; hold-audit exits 0`, async () => {
+      // The 1.31 kubelet keeps a node Lease: wait until it exists, so the guard is judged renewing it
+      // (one run found none right after the cluster came up, and the guard fell back to the status).
+      const lease = `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${cluster.node}`;
+      const leaseBy = Date.now() + 120_000;
+      while (cluster.kubectl(['get', '--raw', lease]).code !== 0) {
+        if (Date.now() > leaseBy)
+          throw new Error(`no node Lease ${lease} in 120 s:\n${cluster.kubelet.log.slice(-3000)}`);
+        await sleep(2000);
+      }
       await cluster.kubelet.stop();
       const snapshot = join(cluster.dir, 'hold-before.json');
       const held = runCli([
