@@ -26,6 +26,8 @@ const loadCommandsUpgrade = (): Promise<readonly CommandDef[]> =>
 const loadCommandsUpgradeNode = (): Promise<readonly CommandDef[]> =>
   import('./commands-upgrade-node.js').then((m) => [m.upgradeNodeCommand]);
 const loadCommandsDoctor = (): Promise<readonly CommandDef[]> => import('./commands-doctor.js').then((m) => [m.doctor]);
+const loadCommandsHold = (): Promise<readonly CommandDef[]> =>
+  import('./commands-hold.js').then((m) => [m.hold, m.holdAudit]);
 const loadCommandsFleet = (): Promise<readonly CommandDef[]> => import('./commands-fleet.js').then((m) => [m.fleet]);
 
 function entry(name: string, summary: string, loadModule: () => Promise<readonly CommandDef[]>): CommandEntry {
@@ -95,6 +97,16 @@ export const COMMAND_INDEX: readonly CommandEntry[] = [
     'doctor',
     'say what this node runs (runtime, its root, kubelet release) and what plan/apply would do; read-only',
     loadCommandsDoctor,
+  ),
+  entry(
+    'hold',
+    'keep a node Ready while its kubelet is down: renew its Lease (or Ready heartbeat) as the node until the target kubelet renews, or a deadline (exit 1)',
+    loadCommandsHold,
+  ),
+  entry(
+    'hold-audit',
+    'snapshot a node and its pods (--out), or compare them with a snapshot from before the window (--after; exit 1 on any difference)',
+    loadCommandsHold,
   ),
   entry(
     'fleet',

@@ -6,9 +6,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { discoverRuntime, requireRuntimeRoot } from '../discovery/index.js';
-import { planNodeUpgrade } from '../upgrade/index.js';
-import { str, type CommandDef } from './command.js';
+import { cgroupVersion, discoverRuntime, kubeletProcesses, requireRuntimeRoot } from '../discovery/index.js';
+import { planNodeUpgrade, startBlockers, type StartBlocker } from '../upgrade/index.js';
+import { str, type CommandContext, type CommandDef } from './command.js';
 import { KUBELET_SOURCE_OPTIONS, kubeletVersionOf, storeSpecOfDiscovery } from './discovery-options.js';
 import { readObjects, within } from './inputs.js';
 import { readInputFile, type CliIO } from './io.js';
@@ -25,11 +25,54 @@ function endpointOfKubeletConfig(file: string, io: CliIO): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
+/** The kubelet's configuration file, parsed; undefined when it is not there. */
+function kubeletConfigOf(file: string, io: CliIO): Record<string, unknown> | undefined {
+  if (!existsSync(file)) return undefined;
+  const doc = within(file, null, [], () => readDocuments(readInputFile(file, io)))[0]?.value;
+  return doc && typeof doc === 'object' ? (doc as Record<string, unknown>) : undefined;
+}
+
+/**
+ * The kubelet's flags: --kubelet-cmdline (a /proc/PID/cmdline copy, NUL-separated, or the flags on
+ * lines or separated by spaces), else the running kubelet's; with it the configuration file its
+ * --config names (else --kubelet-config or the default).
+ */
+function kubeletStart(
+  ctx: CommandContext,
+  fsRoot: string,
+): { flags: string[]; how: string; config: string | undefined } {
+  const file = str(ctx.values, 'kubelet-cmdline');
+  let flags: string[];
+  let how: string;
+  if (file !== undefined) {
+    const text = readInputFile(file, ctx.io);
+    flags = (text.includes('\0') ? text.split('\0') : text.split(/\s+/)).filter((a) => a !== '');
+    if (flags[0] !== undefined && !flags[0].startsWith('-')) flags = flags.slice(1); // the binary
+    how = file;
+  } else {
+    const found = kubeletProcesses(join(fsRoot, 'proc'));
+    if (found.length > 1) {
+      ctx.warn(
+        `${found.length} kubelet processes (${found.map((p) => p.pid).join(', ')}): their flags are not checked; give the node's with --kubelet-cmdline /proc/PID/cmdline`,
+      );
+      return { flags: [], how: 'several kubelets running', config: undefined };
+    }
+    flags = found[0]?.args ?? [];
+    how = found[0] ? `/proc/${found[0].pid}/cmdline` : 'no kubelet running';
+  }
+  let config: string | undefined;
+  flags.forEach((a, i) => {
+    if (a === '--config') config = flags[i + 1];
+    else if (a.startsWith('--config=')) config = a.slice('--config='.length);
+  });
+  return { flags, how, config };
+}
+
 export const doctor: CommandDef = {
   name: 'doctor',
   summary: 'say what this node runs (runtime, its root, kubelet release) and what plan/apply would do; read-only',
   description:
-    "Finds the container runtime from --runtime-endpoint, else the kubelet config's containerRuntimeEndpoint (--kubelet-config, default /var/lib/kubelet/config.yaml), else the first known socket that exists (containerd, k3s, rke2, k0s, CRI-O, cri-dockerd); then the process listening on it (its --config and --root flags), the runtime's config file (containerd's config.toml `root`, CRI-O's storage.conf `graphroot`, docker's daemon.json `data-root`) or the layout's default root. Reads the kubelet release from --kubelet-binary or --node-object. Prints each step and the commands it would run; with --pods and --to it plans too (the store is read, nothing is written). --fs-root reads a node mounted elsewhere (a hostPath mount of / in a pod).",
+    "Finds the container runtime from --runtime-endpoint, else the kubelet config's containerRuntimeEndpoint (--kubelet-config, default /var/lib/kubelet/config.yaml), else the first known socket that exists (containerd, k3s, rke2, k0s, CRI-O, cri-dockerd); then the process listening on it (its --config and --root flags), the runtime's config file (containerd's config.toml `root`, CRI-O's storage.conf `graphroot`, docker's daemon.json `data-root`) or the layout's default root. Reads the kubelet release from --kubelet-binary or --node-object. Prints each step and the commands it would run. With --to it checks what would stop the target kubelet from starting: a flag of the kubelet's command line (--kubelet-cmdline, else the running kubelet's) that the target removed (--pod-infra-container-image from 1.35, cAdvisor's deprecated flags from 1.37) and a cgroup v1 host for targets from 1.35 unless the configuration says failCgroupV1: false; any is exit 1. With --pods and --to it plans too (the store is read, nothing is written). --fs-root reads a node mounted elsewhere (a hostPath mount of / in a pod).",
   options: {
     'runtime-endpoint': {
       type: 'string',
@@ -55,12 +98,20 @@ export const doctor: CommandDef = {
       description: 'with --to: the API pods, to plan now (read-only)',
     },
     'fs-root': { type: 'string', value: 'DIR', description: "the node's / (default /)" },
+    'kubelet-cmdline': {
+      type: 'string',
+      value: 'FILE',
+      goesWith: ['to'],
+      description:
+        "with --to: the kubelet's command line (a copy of /proc/PID/cmdline, or its flags on lines), checked for what the target refuses (default: the running kubelet's)",
+    },
   },
   operands: [],
   examples: [
     { comment: 'on a node', command: 'kubelet-hash doctor --kubelet-binary /usr/bin/kubelet --to 1.31' },
     { comment: 'in a pod with the host mounted at /host', command: 'kubelet-hash doctor --fs-root /host --to 1.31' },
   ],
+  finding: 'with --to: the target kubelet will not start (a flag it removed, cgroup v1 without failCgroupV1: false)',
   output: {
     row: z.object({ what: z.string(), value: z.string(), how: z.string() }),
     summary: z.looseObject({
@@ -70,6 +121,17 @@ export const doctor: CommandDef = {
       from: z.string().nullable(),
       to: z.string().nullable(),
       counts: z.record(z.string(), z.number().int()).nullable().describe('the plan, when --pods and --to were given'),
+      startBlockers: z
+        .array(
+          z.object({
+            kind: z.string(),
+            subject: z.string(),
+            releases: z.string(),
+            source: z.string(),
+            message: z.string(),
+          }),
+        )
+        .describe('with --to: why the target kubelet will not start (a removed flag, cgroup v1); any is exit 1'),
     }),
   },
   async run(ctx) {
@@ -140,6 +202,23 @@ export const doctor: CommandDef = {
         how: `${from} -> ${to}`,
       });
     }
+    let blockers: StartBlocker[] = [];
+    if (to !== null) {
+      const start = kubeletStart(ctx, fsRoot);
+      const configFile = start.config ?? str(v, 'kubelet-config') ?? KUBELET_CONFIG;
+      const config = kubeletConfigOf(fsRoot === '/' ? configFile : join(fsRoot, configFile), ctx.io);
+      const cgroup = cgroupVersion(fsRoot);
+      blockers = startBlockers({
+        to,
+        flags: start.flags,
+        ...(config !== undefined ? { config } : {}),
+        ...(cgroup !== undefined ? { cgroup } : {}),
+      });
+      rows.push({ what: 'kubelet flags', value: `${start.flags.length} flags`, how: start.how });
+      if (cgroup !== undefined) rows.push({ what: 'cgroup', value: cgroup, how: '/sys/fs/cgroup' });
+      for (const b of blockers)
+        rows.push({ what: `start blocker (${b.releases})`, value: b.subject, how: `${b.message} [${b.source}]` });
+    }
     const fromArg = from ?? 'FROM';
     const runtimeName = found.layout === 'containerd' ? 'containerd' : `the ${found.layout} runtime`;
     const steps = [
@@ -159,9 +238,17 @@ export const doctor: CommandDef = {
       '# would do:\n' +
       steps.map((s, i) => `#  ${i + 1}. ${s}\n`).join('');
     return {
-      exitCode: 0,
+      exitCode: blockers.length > 0 ? 1 : 0,
       rows,
-      summary: { runtime: found.runtime, layout: found.layout, root: found.root, from, to, counts },
+      summary: {
+        runtime: found.runtime,
+        layout: found.layout,
+        root: found.root,
+        from,
+        to,
+        counts,
+        startBlockers: blockers,
+      },
       text,
     };
   },

@@ -13,8 +13,10 @@ import {
   planNodeUpgrade,
   planSchemas,
   planTrailer,
+  restartCauses,
   verifyNode,
   type NodePlanEntry,
+  type RestartCause,
   type NodeUpgradePlan,
   type StoreSpec,
 } from '../upgrade/index.js';
@@ -186,6 +188,34 @@ const countsLine = (plan: NodeUpgradePlan): string => {
   return `${keep}, rewrite ${c.rewrite}, will-restart ${c['will-restart']}, unknown ${c.unknown}`;
 };
 
+/** Restart causes outside the hash for the API pods (listed; they do not change the exit code). */
+function causesOf(pods: readonly unknown[], from: string, to: string, ctx: CommandContext): RestartCause[] {
+  const given = featureGates(ctx);
+  const gates = given
+    ? Object.fromEntries(Object.entries(given).map(([k, v]) => [k, String(v).trim().toLowerCase() === 'true']))
+    : undefined;
+  return restartCauses({ pods, from, to, ...(gates ? { gates } : {}) });
+}
+
+const causeLines = (causes: readonly RestartCause[]): string =>
+  causes.map((c) => `# ${c.kind} (${c.verdict}, ${c.releases}) pod ${c.pod}: ${c.reason} [${c.source}]\n`).join('');
+
+const restartCausesSummary = z
+  .array(
+    z.object({
+      kind: z.string(),
+      verdict: z.enum(['expected', 'unknown']),
+      pod: z.string(),
+      podUid: z.string(),
+      releases: z.string(),
+      source: z.string(),
+      reason: z.string(),
+    }),
+  )
+  .describe(
+    'restart causes outside the hash, per pod, with source and releases (device-plugin and pinned re-admission, static pods referencing API objects, the readiness flap, allocation checkpoints); listed, not counted in the exit code',
+  );
+
 // The rows are the plan file's entries: the one plan vocabulary, with its descriptions.
 const { counts, nodeRow: entryRow, sandboxFinding } = planSchemas();
 
@@ -244,6 +274,7 @@ const plan: CommandDef = {
       counts: counts.describe('entries per action'),
       out: z.string().nullable().describe('the plan file written, when --out FILE was given'),
       sandboxes: sandboxesSummary,
+      restartCauses: restartCausesSummary,
       audit: auditSummary,
     }),
   },
@@ -258,6 +289,7 @@ const plan: CommandDef = {
         audit: commandAudit(ctx),
       }),
     );
+    const causes = causesOf(input.pods, p.from, p.to, ctx);
     const out = str(ctx.values, 'out');
     const file = formatNodePlan(p);
     const written = out !== undefined && out !== '-' ? out : null;
@@ -273,7 +305,7 @@ const plan: CommandDef = {
     const human =
       out === '-'
         ? file
-        : `${entryTable(p.entries)}${sandboxLines(p)}# ${p.from} -> ${p.to}: ${countsLine(p)}${written !== null ? `; plan written to ${written}` : ''}\n`;
+        : `${entryTable(p.entries)}${sandboxLines(p)}${causeLines(causes)}# ${p.from} -> ${p.to}: ${countsLine(p)}${written !== null ? `; plan written to ${written}` : ''}\n`;
     return {
       exitCode: p.counts['will-restart'] + p.counts.unknown > 0 ? 1 : 0,
       rows: p.entries,
@@ -283,6 +315,7 @@ const plan: CommandDef = {
         counts: p.counts,
         out: written,
         sandboxes: p.sandboxes ?? null,
+        restartCauses: causes,
         audit: p.audit ?? null,
       },
       trailer: { ...planTrailer(p, 'plan', input.nodeName ?? null, p.audit) },
@@ -325,6 +358,7 @@ const verify: CommandDef = {
       ok: z.boolean(),
       counts,
       sandboxes: sandboxesSummary,
+      restartCauses: restartCausesSummary,
       audit: auditSummary,
     }),
   },
@@ -337,11 +371,20 @@ const verify: CommandDef = {
     const ok = p.entries.every((e) => e.action === 'keep');
     const audit = commandAudit(ctx);
     const others = p.entries.filter((e) => e.action !== 'keep');
-    const text = `${others.length > 0 ? entryTable(others) : ''}${sandboxLines(p)}# ${p.to}: ${p.counts.keep} of ${p.entries.length} containers keep running${ok ? '' : `; ${countsLine(p)}`}\n`;
+    // A restart of the same kubelet: what it does to these pods when it starts again.
+    const causes = causesOf(input.pods, p.to, p.to, ctx);
+    const text = `${others.length > 0 ? entryTable(others) : ''}${sandboxLines(p)}${causeLines(causes)}# ${p.to}: ${p.counts.keep} of ${p.entries.length} containers keep running${ok ? '' : `; ${countsLine(p)}`}\n`;
     return {
       exitCode: ok ? 0 : 1,
       rows: p.entries,
-      summary: { kubelet: p.to, ok, counts: p.counts, sandboxes: p.sandboxes ?? null, audit },
+      summary: {
+        kubelet: p.to,
+        ok,
+        counts: p.counts,
+        sandboxes: p.sandboxes ?? null,
+        restartCauses: causes,
+        audit,
+      },
       trailer: { ...planTrailer(p, 'verify', input.nodeName ?? null, audit) },
       text,
     };

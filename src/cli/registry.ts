@@ -5,6 +5,7 @@ import { CORE_COMMANDS } from './commands.js';
 import { CONTROLLER_COMMANDS } from './commands-controllers.js';
 import { doctor } from './commands-doctor.js';
 import { fleet } from './commands-fleet.js';
+import { hold, holdAudit } from './commands-hold.js';
 import { NODE_COMMANDS } from './commands-plan.js';
 import { PREDICT_COMMANDS } from './commands-predict.js';
 import { UPGRADE_COMMANDS } from './commands-upgrade.js';
@@ -19,6 +20,8 @@ export const COMMANDS: readonly CommandDef[] = [
   ...UPGRADE_COMMANDS,
   upgradeNodeCommand,
   doctor,
+  hold,
+  holdAudit,
   fleet,
 ];
 

@@ -21,6 +21,8 @@ export interface ApiAccess {
   servername?: string;
   /** `insecure-skip-tls-verify`: the apiserver's certificate is not checked. */
   insecure?: boolean;
+  /** Sent as User-Agent, so the apiserver's audit log says which tool made the request. */
+  userAgent?: string;
 }
 
 /** An apiserver's answer: the HTTP status and the body, parsed as JSON when it is JSON. */
@@ -61,6 +63,7 @@ export function apiRequest(
   const url = new URL(path, access.server);
   const headers: Record<string, string> = { accept: 'application/json' };
   if (access.token !== undefined) headers['authorization'] = `Bearer ${access.token}`;
+  if (access.userAgent !== undefined) headers['user-agent'] = access.userAgent;
   if (body) headers['content-type'] = body.contentType;
   return new Promise((resolve, reject) => {
     const req = request(

@@ -8,3 +8,6 @@ export { fileJournal } from './upgrade-node/journal.js';
 export { OUTCOMES, upgradeNode } from './upgrade-node/machine.js';
 export { HOST_EXECS, type HostExec } from './upgrade-node/host-command.js';
 export { hostSteps, systemdUnits, type UnitCommands } from './upgrade-node/host-steps.js';
+export { apiRequest, type ApiAccess } from './api-client.js';
+export { holdNode, type ApiCall } from './window-guard.js';
+export { auditWindow, parseSnapshot, takeSnapshot, type WindowFinding } from './window-audit.js';

@@ -5,7 +5,7 @@
  */
 import { isPlainObject, memberOf } from '../decode/input.js';
 
-const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
+export const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
 
 /** The static pod's uid a mirror pod's `metadata` carries, or undefined for any other pod. */
 export function mirroredPodUid(metadata: unknown): string | undefined {

@@ -29,3 +29,5 @@ export { PLAN_TRAILER_KIND, planTrailer, readPlanTrailer, type PlanTrailer } fro
 export { checkRuntimeAgreement } from './runtime-agreement.js';
 export { auditStamp, type AuditStamp } from './audit.js';
 export { withRuntimeState } from './runtime-state.js';
+export { startBlockers, type StartBlocker } from './start-blockers.js';
+export { restartCauses, type RestartCause } from './restart-causes.js';

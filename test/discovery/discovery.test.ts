@@ -247,3 +247,68 @@ describe('kubelet-hash doctor', () => {
     expect(r.err).toContain('not both');
   });
 });
+
+describe('kubelet-hash doctor --to: start blockers', () => {
+  const containerdNode = (extra: Record<string, string>): string =>
+    node({
+      'run/containerd/containerd.sock': '',
+      'var/lib/containerd/.keep': '',
+      'node.json': JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Node',
+        status: { nodeInfo: { kubeletVersion: 'v1.34.2' } },
+      }),
+      ...extra,
+    });
+
+  it("reads the running kubelet's flags from /proc and its --config file, and the cgroup hierarchy: a removed flag and cgroup v1 are exit 1", async () => {
+    const fsRoot = containerdNode({
+      'proc/4242/comm': 'kubelet\n',
+      'proc/4242/cmdline': [
+        '/usr/bin/kubelet',
+        '--config=/etc/kubelet.yaml',
+        '--pod-infra-container-image=pause:3.10',
+        '',
+      ].join('\0'),
+      'proc/77/comm': 'containerd\n',
+      'etc/kubelet.yaml': 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n',
+      'sys/fs/cgroup/memory/.keep': '',
+    });
+    const args = ['doctor', '--fs-root', fsRoot, '--node-object', join(fsRoot, 'node.json'), '--to', '1.35'];
+    const r = await cli([...args, '--json']);
+    expect(r.code).toBe(1);
+    const summary = (JSON.parse(r.out) as { summary: { startBlockers: { kind: string; subject: string }[] } }).summary;
+    expect(summary.startBlockers.map((b) => `${b.kind} ${b.subject}`)).toEqual([
+      'removed-flag --pod-infra-container-image',
+      'cgroup-v1 cgroup v1',
+    ]);
+    // failCgroupV1: false in the file the kubelet's --config names clears the second.
+    writeFileSync(join(fsRoot, 'etc/kubelet.yaml'), 'kind: KubeletConfiguration\nfailCgroupV1: false\n');
+    const text = await cli(args);
+    expect(text.code).toBe(1);
+    expect(text.out).toMatch(/start blocker \(≥ 1\.35\)\s+--pod-infra-container-image/);
+    expect(text.out).not.toMatch(/cgroup v1 host/);
+  });
+
+  it('--kubelet-cmdline instead of /proc; nothing the target refuses is exit 0', async () => {
+    const fsRoot = containerdNode({
+      'flags.txt': '--config /var/lib/kubelet/config.yaml\n--v=2\n',
+      'sys/fs/cgroup/cgroup.controllers': 'cpu memory\n',
+    });
+    const r = await cli([
+      'doctor',
+      '--fs-root',
+      fsRoot,
+      '--node-object',
+      join(fsRoot, 'node.json'),
+      '--to',
+      '1.37',
+      '--kubelet-cmdline',
+      join(fsRoot, 'flags.txt'),
+      '--json',
+    ]);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ summary: { startBlockers: [] } });
+  });
+});

@@ -94,6 +94,8 @@ export class Cluster {
   constructor(
     private readonly systems: ClusterSystems,
     components?: ClusterComponents,
+    /** More controllers (`node-lifecycle-controller`) and controller manager flags, for the tests that need them. */
+    private readonly manager: { controllers?: readonly string[]; args?: readonly string[] } = {},
   ) {
     const r = systems.cluster.record;
     this.controlPlaneComponents = this.kubeletComponents = components ?? {
@@ -285,7 +287,7 @@ export class Cluster {
       // A projected token volume (every pod's from 1.21; the fleet Job's on any release) also needs
       // the namespace's kube-root-ca.crt ConfigMap, which root-ca-cert-publisher makes (RootCAConfigMap:
       // beta and on by default in 1.20, as a stock controller manager runs it): without it no such pod starts.
-      `--controllers=job,namespace,serviceaccount,serviceaccount-token,garbagecollector,deployment,replicaset,statefulset,daemonset${minorOf(release) >= 20 ? ',root-ca-cert-publisher' : ''}`,
+      `--controllers=job,namespace,serviceaccount,serviceaccount-token,garbagecollector,deployment,replicaset,statefulset,daemonset${minorOf(release) >= 20 ? ',root-ca-cert-publisher' : ''}${(this.manager.controllers ?? []).map((c) => `,${c}`).join('')}`,
       '--service-account-private-key-file',
       this.path('sa.key'),
       '--root-ca-file',
@@ -295,6 +297,7 @@ export class Cluster {
       ...(minorOf(release) < 24 ? ['--port=0'] : []),
       '--secure-port=0',
       '--concurrent-gc-syncs=2',
+      ...(this.manager.args ?? []),
     ]);
     this.controlPlane = [apiserver, manager];
   }
