@@ -11,7 +11,7 @@ import type { ApiCall } from './window-guard.js';
 import { statusMessage } from './api-client.js';
 
 /** One container as the pod status reports it. */
-export interface ContainerSnapshot {
+interface ContainerSnapshot {
   /** `initContainers`, `containers` or `ephemeralContainers`, as the status lists are named in the spec. */
   list: string;
   name: string;

@@ -38,7 +38,7 @@ export interface HoldOptions {
 }
 
 /** Something the guard did or saw. */
-export interface HoldEvent {
+interface HoldEvent {
   at: string;
   kind: 'renewed' | 'conflict' | 'foreign-renewal' | 'version';
   detail: string;

@@ -163,6 +163,8 @@ describe('readKubeconfig + apiRequest', () => {
     expect(() =>
       kubeconfigAccess(kubeconfig('    token: t', `certificate-authority: ca.crt\n    server: http://127.0.0.1:1`)),
     ).toThrow(/https/);
-    expect(() => kubeconfigAccess(kubeconfig('    exec: {command: x}'))).toThrow(/users\.exec/);
+    expect(() => kubeconfigAccess(kubeconfig('    exec: {command: x}'))).toThrow(
+      /users\[0\]\.user\.exec: .*no credential plugin is run/,
+    );
   });
 });
