@@ -13,8 +13,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { machineLock } from './machine-lock.js';
+import { describe, it } from 'vitest';
 
 /** A real system a test can ask for. */
 export interface RealSystemEntry {
@@ -124,25 +123,6 @@ function provisionCommand(needs: SystemNeeds): string {
  * it is called only when all of them are there. Missing one: in CI the suite fails (one failing test
  * saying what is missing); elsewhere it is skipped with the provision command.
  */
-/** Systems that run a kubelet: one such suite at a time on a machine (machine-lock.ts says why). */
-const KUBELET_SYSTEMS = new Set(['kubelet', 'cluster', 'kubernetes']);
-/**
- * How long a suite waits for the kubelets before it: every kubelet suite takes its turn (1.20's two
- * clusters, the 1.30 → 1.31 crossings, the per-release kubelets), so the last one waits for the
- * sum of the others; past CI's own limit there is nothing left to wait for.
- */
-const KUBELET_LOCK_WAIT_MS = 85 * 60_000;
-
-function holdKubeletLock(): void {
-  let release: (() => void) | undefined;
-  beforeAll(async () => {
-    release = await machineLock('kubelet', Date.now() + KUBELET_LOCK_WAIT_MS);
-  }, KUBELET_LOCK_WAIT_MS + 10_000);
-  afterAll(() => {
-    release?.();
-  });
-}
-
 export function describeReal(
   needs: SystemNeeds,
   body: (systems: ReadonlyMap<string, FoundSystem>) => void,
@@ -158,8 +138,6 @@ export function describeReal(
   }
   if (missing.length === 0) {
     describe(name, () => {
-      // Registered before the body's hooks: taken first, released last (after hooks run in reverse).
-      if (needs.some(([system]) => KUBELET_SYSTEMS.has(system))) holdKubeletLock();
       body(found);
     });
     return;
