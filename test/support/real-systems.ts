@@ -54,6 +54,13 @@ export const REAL_SYSTEMS: readonly RealSystemEntry[] = [
     label: 'cluster (apiserver 1.30.14 → 1.31.14, kubelet 1.30.14 → 1.31.14)',
   },
   {
+    // A one-node cluster of the newest release (control plane and kubelet): 60's build, 55's kubectl.
+    system: 'cluster',
+    version: '1.37.2',
+    provision: ['.ci/provision/55-kubectl.sh', '.ci/provision/60-kubernetes-modules.sh'],
+    label: 'cluster (apiserver 1.37.2, kubelet 1.37.2)',
+  },
+  {
     // A one-node cluster's components (test/support/cluster.ts): the kubelet it records is 30's, kubectl 55's.
     system: 'cluster',
     version: '1.20.2',
