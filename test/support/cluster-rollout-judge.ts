@@ -100,8 +100,15 @@ export function clusterRolloutJudges(cluster: () => Cluster, release = '1.20'): 
       });
       const spec = obj.spec as Json;
       const strategy = ((kind === 'Deployment' ? spec.strategy : spec.updateStrategy) as Json | undefined)?.type;
+      // Polled, not a blocking `rollout status --timeout`: kubectl runs synchronously, and while this
+      // process waits it reads no daemon's stderr, so a chatty kubelet blocks on a full pipe and the
+      // rollout it should carry out never ends.
       if (strategy !== 'OnDelete' && spec.paused !== true)
-        c.kubectlOk(['-n', ns, 'rollout', 'status', resource, '--timeout=300s']);
+        await waitUntil('finished rollout', () => {
+          // Done: "… successfully rolled out" or a StatefulSet's "… roll(ing update|out) complete …"; else "Waiting for …".
+          const r = c.kubectl(['-n', ns, 'rollout', 'status', resource, '--watch=false']);
+          return r.code === 0 && r.out.trim() !== '' && !r.out.startsWith('Waiting');
+        });
       let stable = 0;
       let last: PodView[] = [];
       await waitUntil('settled pods', async () => {
@@ -391,7 +398,15 @@ export function clusterRolloutJudges(cluster: () => Cluster, release = '1.20'): 
         },
       }),
     );
-    c.kubectlOk(['-n', ns, 'wait', '--for=condition=Ready', 'pod/target', '--timeout=180s']);
+    // Polled (a blocking `kubectl wait` would leave the kubelet's stderr unread: see settle above).
+    const readyBy = Date.now() + 180_000;
+    while (
+      c.kubectl(['-n', ns, 'get', 'pod', 'target', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])
+        .out !== 'True'
+    ) {
+      if (Date.now() > readyBy) throw new Error('pod/target not Ready in 180 s');
+      await sleep(1000);
+    }
     const served = c.getJson(['-n', ns, 'pod', 'target']) as ServedPod;
     // An update without resourceVersion is unconditional for pods: the kubelet's status writes do not conflict.
     delete served.metadata.resourceVersion;
