@@ -134,7 +134,25 @@ cluster_crossing() {
     "KUBECTL=$kubectl" "CNI_BIN_DIR=/usr/lib/cni"
 }
 
+# A one-node cluster of one release (test/support/cluster.ts): its components and etcd, kubectl 1.20.2
+# and bookworm's CNI plugins, as for a crossing. Recorded when the release is.
+# Usage: cluster_release VERSION
+cluster_release() {
+  local version=$1 r kubectl
+  r="$KUBELET_HASH_CACHE/systems/kubernetes-$version.env"
+  [ -f "$r" ] || return 0
+  kubectl=$(sed -n 's/^BIN=//p' "$KUBELET_HASH_CACHE/systems/kubectl-1.20.2.env" 2>/dev/null || true)
+  [ -n "$kubectl" ] || { log "no kubectl 1.20.2 recorded (run 55-kubectl.sh): cluster $version not recorded"; return 0; }
+  apt_install containernetworking-plugins iptables openssl
+  record_system cluster "$version" "BIN=$(sed -n 's/^APISERVER=//p' "$r")" "RELEASE=$version" \
+    "KUBELET=$(sed -n 's/^KUBELET=//p' "$r")" "APISERVER=$(sed -n 's/^APISERVER=//p' "$r")" \
+    "CONTROLLER_MANAGER=$(sed -n 's/^CONTROLLER_MANAGER=//p' "$r")" \
+    "ETCD=$(sed -n 's/^ETCD=//p' "$r")" "ETCD_VERSION=$(sed -n 's/^ETCD_VERSION=//p' "$r")" \
+    "KUBECTL=$kubectl" "CNI_BIN_DIR=/usr/lib/cni"
+}
+
 for release in $KUBERNETES_MODULE_RELEASES; do
   kubernetes_release "$release"
 done
 cluster_crossing 1.30.14 1.31.14
+cluster_release 1.37.2

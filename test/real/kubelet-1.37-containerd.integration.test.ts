@@ -1,7 +1,7 @@
 /**
  * Kubernetes 1.37.2 built from the Go module proxy: its kubelet on containerd 1.7.24 and 2.1.9 stores the
  * library's hashes (the suite: support/kubelet-release-suite.ts; one file per release so that vitest
- * runs them side by side, the kubelets themselves taking turns).
+ * runs them side by side).
  */
 import { kubeletReleaseSuite } from '../support/kubelet-release-suite.js';
 

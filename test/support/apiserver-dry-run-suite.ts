@@ -1,6 +1,6 @@
 /**
  * The apiserver itself judges `predict --kubeconfig`: etcd and a real kube-apiserver of one release
- * (support/cluster.ts, no controller and no kubelet, so no machine lock), a pod per edit of the
+ * (support/cluster.ts, no controller and no kubelet), a pod per edit of the
  * validation classes of issue 39 (values, server-set metadata, the mirror annotation, ephemeral
  * containers, scheduling gates, resize, QoS), and one run of the built CLI inside the cluster's
  * network namespace with every edit: each is sent as a server-side dry run and predicted by the
@@ -518,7 +518,6 @@ export function apiserverDryRunSuite(
       }, 300_000);
     },
     'apiserver dry-run judge',
-    { kubelet: false },
   );
 }
 

@@ -52,10 +52,20 @@ export class SpawnedDaemon {
 }
 
 /**
- * The command line that runs `bin args` in the network namespace `netns` (when given): nsenter
- * enters it and execs `bin`, so the PID we get is the daemon's. Not `ip netns exec`, which also
- * mounts a fresh /sys and hides the cgroup hierarchy the kubelet and runc need.
+ * The command line that runs `bin args` in the network namespace `netns` and the mount namespace
+ * `mountns` (each when given; mount-namespace.ts): nsenter enters them and execs `bin`, so the PID we
+ * get is the daemon's. Not `ip netns exec`, which also mounts a fresh /sys and hides the cgroup
+ * hierarchy the kubelet and runc need.
  */
-export function inNetns(netns: string | undefined, bin: string, args: readonly string[]): [string, string[]] {
-  return netns === undefined ? [bin, [...args]] : ['nsenter', [`--net=${netns}`, '--', bin, ...args]];
+export function inNetns(
+  netns: string | undefined,
+  bin: string,
+  args: readonly string[],
+  mountns?: string,
+): [string, string[]] {
+  const enter = [
+    ...(netns === undefined ? [] : [`--net=${netns}`]),
+    ...(mountns === undefined ? [] : [`--mount=${mountns}`]),
+  ];
+  return enter.length === 0 ? [bin, [...args]] : ['nsenter', [...enter, '--', bin, ...args]];
 }

@@ -321,3 +321,85 @@ export function patchPod(
     },
   };
 }
+
+/**
+ * Pods of what later releases added to containers, for a cluster of 1.35 or newer: sidecars (init
+ * containers with restartPolicy Always), a regular container's own restartPolicy and
+ * restartPolicyRules (ContainerRestartRules, on from 1.35), resizePolicy, the sleep lifecycle action.
+ * Resources are Burstable (requests below limits), so that a resize keeps the pod's QoS class.
+ */
+export function modernPods(ns: string, node: string): ApiPod[] {
+  const pod = (name: string, spec: ApiPod['spec']): ApiPod => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: ns, labels: { app: name } },
+    spec: { nodeName: node, terminationGracePeriodSeconds: 1, ...spec },
+  });
+  const burstable = { requests: { cpu: '5m', memory: '16Mi' }, limits: { cpu: '50m', memory: '64Mi' } };
+  const sidecar = (name: string, extra: Record<string, unknown> = {}): Record<string, unknown> =>
+    sleeper(name, { restartPolicy: 'Always', ...extra });
+  const policy = (cpu: string, memory: string) => [
+    { resourceName: 'cpu', restartPolicy: cpu },
+    { resourceName: 'memory', restartPolicy: memory },
+  ];
+  return [
+    pod('sidecar-one', {
+      initContainers: [
+        sidecar('log', { startupProbe: { exec: { command: ['/bin/true'] }, periodSeconds: 1 } }),
+        { name: 'setup', image: CLUSTER_IMAGE, command: ['/bin/true'] },
+      ],
+      containers: [sleeper('app', { resources: burstable })],
+    }),
+    pod('sidecar-two', {
+      initContainers: [
+        sidecar('proxy', {
+          readinessProbe: { exec: { command: ['/bin/true'] }, periodSeconds: 5 },
+          lifecycle: { preStop: { sleep: { seconds: 1 } } },
+        }),
+        sidecar('metrics', { resources: burstable, resizePolicy: policy('NotRequired', 'RestartContainer') }),
+      ],
+      containers: [sleeper('app'), sleeper('worker')],
+    }),
+    pod('rules-never', {
+      restartPolicy: 'Never',
+      containers: [
+        sleeper('always', { restartPolicy: 'Always' }),
+        sleeper('on-42', {
+          restartPolicy: 'Never',
+          restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'In', values: [42, 43] } }],
+        }),
+      ],
+    }),
+    pod('rules-always', {
+      containers: [
+        sleeper('main'),
+        sleeper('once', {
+          restartPolicy: 'OnFailure',
+          restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'NotIn', values: [0] } }],
+        }),
+      ],
+    }),
+    pod('resize-cpu-free', {
+      containers: [sleeper('app', { resources: burstable, resizePolicy: policy('NotRequired', 'NotRequired') })],
+    }),
+    pod('resize-memory-restart', {
+      containers: [
+        sleeper('app', { resources: burstable, resizePolicy: policy('NotRequired', 'RestartContainer') }),
+        sleeper('plain', { resources: { requests: { cpu: '2m', memory: '8Mi' }, limits: { memory: '32Mi' } } }),
+      ],
+    }),
+    pod('resize-both-restart', {
+      containers: [
+        sleeper('app', { resources: burstable, resizePolicy: policy('RestartContainer', 'RestartContainer') }),
+      ],
+    }),
+    pod('sleep-hooks', {
+      containers: [
+        sleeper('app', {
+          lifecycle: { postStart: { sleep: { seconds: 1 } }, preStop: { sleep: { seconds: 1 } } },
+          resources: { limits: { cpu: '20m', memory: '24Mi' } },
+        }),
+      ],
+    }),
+  ];
+}

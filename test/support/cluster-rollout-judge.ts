@@ -21,7 +21,6 @@ import { cli } from './cli.js';
 import { inNetns } from './child-process.js';
 import { CLUSTER_IMAGE, CLUSTER_IMAGE_2, type Cluster } from './cluster.js';
 
-const RELEASE = '1.20';
 const RUNNING = 1;
 type Json = Record<string, unknown>;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -47,8 +46,11 @@ interface Change {
   edit: (o: Json) => void;
 }
 
-/** Judges of the real apiserver and controllers; `cluster` is read when a test runs (after beforeAll). */
-export function clusterRolloutJudges(cluster: () => Cluster): void {
+/**
+ * Judges of the real apiserver and controllers; `cluster` is read when a test runs (after beforeAll).
+ * `release` is the cluster's minor (`1.20`, `1.37`), the release the library predicts for.
+ */
+export function clusterRolloutJudges(cluster: () => Cluster, release = '1.20'): void {
   it('rollout judge: 18 template and spec changes of a Deployment, a StatefulSet (partition, OnDelete) and a DaemonSet: predictRollout and predict --json say which pods the real controllers replace and which they keep, for every pod', async () => {
     const c = cluster();
     const ns = await c.createNamespace('kh-rollout');
@@ -98,8 +100,15 @@ export function clusterRolloutJudges(cluster: () => Cluster): void {
       });
       const spec = obj.spec as Json;
       const strategy = ((kind === 'Deployment' ? spec.strategy : spec.updateStrategy) as Json | undefined)?.type;
+      // Polled, not a blocking `rollout status --timeout`: kubectl runs synchronously, and while this
+      // process waits it reads no daemon's stderr, so a chatty kubelet blocks on a full pipe and the
+      // rollout it should carry out never ends.
       if (strategy !== 'OnDelete' && spec.paused !== true)
-        c.kubectlOk(['-n', ns, 'rollout', 'status', resource, '--timeout=300s']);
+        await waitUntil('finished rollout', () => {
+          // Done: "… successfully rolled out" or a StatefulSet's "… roll(ing update|out) complete …"; else "Waiting for …".
+          const r = c.kubectl(['-n', ns, 'rollout', 'status', resource, '--watch=false']);
+          return r.code === 0 && r.out.trim() !== '' && !r.out.startsWith('Waiting');
+        });
       let stable = 0;
       let last: PodView[] = [];
       await waitUntil('settled pods', async () => {
@@ -142,12 +151,12 @@ export function clusterRolloutJudges(cluster: () => Cluster): void {
       for (const change of changes) {
         const next = clone(current);
         change.edit(next);
-        const prediction = predictRollout(current, next, { kubeletVersion: RELEASE });
+        const prediction = predictRollout(current, next, { kubeletVersion: release });
         // The CLI says the same, in its table's --json rows.
         const [oldFile, newFile] = [join(dir, `${app}-old.json`), join(dir, `${app}-new.json`)];
         writeFileSync(oldFile, JSON.stringify(current));
         writeFileSync(newFile, JSON.stringify(next));
-        const out = await cli(['predict', '--kubelet', RELEASE, oldFile, newFile, '--json']);
+        const out = await cli(['predict', '--kubelet', release, oldFile, newFile, '--json']);
         const rows = (JSON.parse(out.out) as { rows: { verdict: string; action: string; pods: string }[] }).rows;
         expect({ code: out.code, verdicts: [...new Set(rows.map((r) => r.verdict))], pods: rows[0]?.pods }).toEqual({
           code: prediction.exitCode,
@@ -389,7 +398,15 @@ export function clusterRolloutJudges(cluster: () => Cluster): void {
         },
       }),
     );
-    c.kubectlOk(['-n', ns, 'wait', '--for=condition=Ready', 'pod/target', '--timeout=180s']);
+    // Polled (a blocking `kubectl wait` would leave the kubelet's stderr unread: see settle above).
+    const readyBy = Date.now() + 180_000;
+    while (
+      c.kubectl(['-n', ns, 'get', 'pod', 'target', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])
+        .out !== 'True'
+    ) {
+      if (Date.now() > readyBy) throw new Error('pod/target not Ready in 180 s');
+      await sleep(1000);
+    }
     const served = c.getJson(['-n', ns, 'pod', 'target']) as ServedPod;
     // An update without resourceVersion is unconditional for pods: the kubelet's status writes do not conflict.
     delete served.metadata.resourceVersion;
@@ -436,8 +453,10 @@ export function clusterRolloutJudges(cluster: () => Cluster): void {
     for (const { what, edit } of edits) {
       const next = clone(served);
       edit(next);
-      const prediction = predictRollout(served, next, { kubeletVersion: RELEASE });
-      const answer = apiserverUpdate(c, ns, next);
+      const prediction = predictRollout(served, next, { kubeletVersion: release });
+      // Sent as the request the library says carries it: from 1.33 a resources change goes to the resize subresource.
+      const viaResize = prediction.requests?.length === 1 && prediction.requests[0] === 'resize';
+      const answer = apiserverUpdate(c, ns, next, viaResize ? '/resize' : '');
       counts.edits++;
       const refused = answer.code === 422;
       if (refused) counts.refused++;
@@ -469,11 +488,12 @@ export function clusterRolloutJudges(cluster: () => Cluster): void {
   }, 600_000);
 }
 
-/** PUT of `pod` as a server dry run, with the apiserver's status code and (for a 422) its causes. */
+/** PUT of `pod` (to `subresource`, if any) as a server dry run, with the apiserver's status code and (for a 422) its causes. */
 function apiserverUpdate(
   c: Cluster,
   ns: string,
   pod: ServedPod,
+  subresource: '' | '/resize',
 ): { code: number; causes: { field: string; message: string }[] } {
   const kubeconfig = JSON.parse(readFileSync(join(c.dir, 'admin.kubeconfig'), 'utf8')) as {
     clusters: { cluster: { server: string } }[];
@@ -483,7 +503,7 @@ function apiserverUpdate(
   writeFileSync(headers, `Authorization: Bearer ${kubeconfig.users[0]!.user.token}\nContent-Type: application/json\n`, {
     mode: 0o600,
   });
-  const url = `${kubeconfig.clusters[0]!.cluster.server}/api/v1/namespaces/${ns}/pods/${pod.metadata.name}?dryRun=All`;
+  const url = `${kubeconfig.clusters[0]!.cluster.server}/api/v1/namespaces/${ns}/pods/${pod.metadata.name}${subresource}?dryRun=All`;
   const [cmd, args] = inNetns(c.netns, 'curl', [
     '-sS',
     '--cacert',

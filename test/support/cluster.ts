@@ -13,19 +13,24 @@
  * apiserver. There is no scheduler: pods name their node. The test talks to the apiserver with
  * kubectl entered into the namespace and to containerd over its socket.
  *
+ * containerd and the kubelet run in a mount namespace of the cluster's own, with private
+ * /var/log/pods (mount-namespace.ts), so that clusters and kubelets of other tests run beside it.
+ *
  * Teardown stops only the processes started here, by PID, kills the containers and shims of our
- * containerd, unmounts what is left under our directory, removes the namespace and the kubelet's
- * log directories of our namespaces.
+ * containerd, releases the mount namespace, unmounts what is left under our directory and removes
+ * the network namespace.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildBusyboxImage } from './busybox-image.js';
+import { CgroupRoot } from './cgroup-root.js';
 import { inNetns, SpawnedDaemon, terminateChild } from './child-process.js';
 import { ContainerdDaemon } from './containerd-daemon.js';
 import { KubeletDaemon } from './kubelet-daemon.js';
+import { LogMountNamespace } from './mount-namespace.js';
 import { unmountUnder } from './process-tree.js';
 import type { FoundSystem } from './real-systems.js';
 
@@ -83,7 +88,11 @@ export class Cluster {
   private kubeletDaemon: KubeletDaemon | undefined;
   private readonly daemons: SpawnedDaemon[] = [];
   private readonly token = randomBytes(16).toString('hex');
-  private readonly namespaces = new Set<string>();
+  private readonly logs: LogMountNamespace;
+  /** Pod cgroups under a cgroup of the cluster's own, when asked for (in-place resize needs them). */
+  private readonly cgroups: CgroupRoot | undefined;
+  /** More controllers and flags for the controller manager (the constructor's `controllers`, `args`). */
+  private readonly manager: { controllers: readonly string[]; args: readonly string[] };
   private netnsMade = false;
   /** The running control plane's daemons (replaced by {@link upgradeControlPlane}). */
   private controlPlane: SpawnedDaemon[] = [];
@@ -94,22 +103,29 @@ export class Cluster {
   constructor(
     private readonly systems: ClusterSystems,
     components?: ClusterComponents,
-    /** More controllers (`node-lifecycle-controller`) and controller manager flags, for the tests that need them. */
-    private readonly manager: { controllers?: readonly string[]; args?: readonly string[] } = {},
+    /**
+     * `podCgroups`: pod cgroups under a cgroup of the cluster's own (a resize needs them); `controllers`
+     * (`node-lifecycle-controller`) and `args`: more for the controller manager, for the tests that need them.
+     */
+    options: { podCgroups?: boolean; controllers?: readonly string[]; args?: readonly string[] } = {},
   ) {
     const r = systems.cluster.record;
+    // A one-release record: 1.20.2's (with kube-proxy) or a module build's (RELEASE=, no kube-proxy).
     this.controlPlaneComponents = this.kubeletComponents = components ?? {
-      release: '1.20.2',
+      release: r.RELEASE ?? '1.20.2',
       apiserver: r.APISERVER!,
       controllerManager: r.CONTROLLER_MANAGER!,
       kubelet: r.KUBELET!,
-      proxy: r.PROXY!,
+      ...(r.PROXY === undefined ? {} : { proxy: r.PROXY }),
     };
     const id = randomBytes(3).toString('hex');
     this.node = `kh-node-${id}`;
     this.netnsName = `kh-cluster-${id}`;
     this.netns = `/var/run/netns/${this.netnsName}`;
     this.dir = mkdtempSync(join(tmpdir(), 'kh-cluster-'));
+    this.logs = new LogMountNamespace(this.dir);
+    this.cgroups = options.podCgroups ? new CgroupRoot(`kh-cluster-${id}`) : undefined;
+    this.manager = { controllers: options.controllers ?? [], args: options.args ?? [] };
   }
 
   /** The node's containerd (started by {@link start}). */
@@ -164,6 +180,8 @@ export class Cluster {
   /** Starts every component and waits until the node is registered and Ready. */
   async start(): Promise<void> {
     this.makeNetns();
+    this.logs.create();
+    this.cgroups?.create();
     this.makeCredentials();
     await this.startEtcd();
     await this.startControlPlane();
@@ -190,8 +208,8 @@ export class Cluster {
   }
 
   /**
-   * Only etcd and the apiserver, for judges of the apiserver alone (no controller, no kubelet: no
-   * machine lock). Namespaces made by {@link createBareNamespace}.
+   * Only etcd and the apiserver, for judges of the apiserver alone (no controller, no kubelet).
+   * Namespaces made by {@link createBareNamespace}.
    */
   async startApiserverOnly(): Promise<void> {
     this.makeNetns();
@@ -212,7 +230,6 @@ export class Cluster {
   createBareNamespace(base: string): string {
     const name = `${base}-${this.node.slice('kh-node-'.length)}`;
     this.kubectlOk(['create', 'namespace', name]);
-    this.namespaces.add(name);
     this.kubectlOk(
       ['create', '-f', '-'],
       JSON.stringify({
@@ -502,6 +519,8 @@ export class Cluster {
       bin: containerd.bin,
       sandboxImage: CLUSTER_IMAGE,
       netns: this.netns,
+      mountns: this.logs.file,
+      cgroups: this.cgroups !== undefined,
       cni: { binDir: this.record.CNI_BIN_DIR!, confDir },
     });
     await this.runtime.start();
@@ -520,6 +539,8 @@ export class Cluster {
       this.node,
       { kubeconfig: this.path('admin.kubeconfig'), nodeIp: NODE_IP, netns: this.netns },
       release,
+      this.logs.file,
+      this.cgroups && `/${this.cgroups.name}`,
     );
   }
 
@@ -533,7 +554,6 @@ export class Cluster {
   async createNamespace(base: string): Promise<string> {
     const name = `${base}-${this.node.slice('kh-node-'.length)}`;
     this.kubectlOk(['create', 'namespace', name]);
-    this.namespaces.add(name);
     if (minorOf(this.controlPlaneRelease) < 24) await this.serviceAccountToken(name, 'default');
     else await this.serviceAccount(name, 'default');
     if (minorOf(this.controlPlaneRelease) >= 20)
@@ -582,15 +602,10 @@ export class Cluster {
     if (this.kubeletDaemon) await this.kubeletDaemon.stop();
     for (const d of [...this.daemons].reverse()) await terminateChild(d.child, 20_000);
     if (this.runtimeDaemon) await this.runtimeDaemon.teardown();
+    this.logs.remove();
+    this.cgroups?.remove();
     unmountUnder(this.dir);
     if (this.netnsMade) spawnSync('ip', ['netns', 'delete', this.netnsName]);
     rmSync(this.dir, { recursive: true, force: true });
-    // The kubelet writes container logs under /var/log/pods (fixed in 1.20): remove our namespaces' only.
-    for (const ns of this.namespaces) {
-      for (const d of readdirSync('/var/log/pods'))
-        if (d.startsWith(`${ns}_`)) rmSync(join('/var/log/pods', d), { recursive: true, force: true });
-      for (const link of readdirSync('/var/log/containers'))
-        if (link.includes(`_${ns}_`)) rmSync(join('/var/log/containers', link), { force: true });
-    }
   }
 }

@@ -75,6 +75,13 @@ export interface ContainerdOptions {
    * made by the CNI plugins, and host-network pods, then live there, not on the machine.
    */
   netns?: string;
+  /**
+   * Run inside this mount namespace (mount-namespace.ts: private /var/log/pods), the kubelet's: the
+   * runtime opens container log files at the paths the kubelet gives it.
+   */
+  mountns?: string;
+  /** Put containers in the cgroups the kubelet names (pod cgroups); by default no container gets a cgroup. */
+  cgroups?: boolean;
   /** CNI plugins and network configs (default: empty directories of our own, so no pod network). */
   cni?: { binDir: string; confDir: string };
 }
@@ -86,6 +93,7 @@ export class ContainerdDaemon {
   readonly config: string;
   readonly bin: string;
   private readonly netns: string | undefined;
+  private readonly mountns: string | undefined;
   private daemon: SpawnedDaemon | undefined;
 
   constructor(
@@ -94,6 +102,7 @@ export class ContainerdDaemon {
   ) {
     this.bin = options.bin ?? 'containerd';
     this.netns = options.netns;
+    this.mountns = options.mountns;
     const cni = options.cni ?? { binDir: join(dir, 'cni-bin'), confDir: join(dir, 'cni-conf') };
     this.root = join(dir, 'root');
     this.state = join(dir, 'state');
@@ -111,7 +120,7 @@ export class ContainerdDaemon {
         '[grpc]',
         `  address = "${this.socket}"`,
         '[plugins."io.containerd.grpc.v1.cri"]',
-        '  disable_cgroup = true',
+        ...(options.cgroups ? [] : ['  disable_cgroup = true']),
         '  disable_apparmor = true',
         '  restrict_oom_score_adj = true',
         ...(options.sandboxImage ? [`  sandbox_image = "${options.sandboxImage}"`] : []),
@@ -134,7 +143,7 @@ export class ContainerdDaemon {
   /** Starts containerd and waits until it has booted (and the CRI service answers). */
   async start(timeoutMs = 30_000): Promise<void> {
     if (this.daemon && !this.daemon.exited) throw new Error('containerd already started');
-    const [cmd, args] = inNetns(this.netns, this.bin, ['--config', this.config]);
+    const [cmd, args] = inNetns(this.netns, this.bin, ['--config', this.config], this.mountns);
     const daemon = (this.daemon = new SpawnedDaemon(cmd, args, 1_000_000, this.env()));
     const deadline = Date.now() + timeoutMs;
     await daemon.waitFor('booting', () => daemon.log.includes('containerd successfully booted'), deadline, 50);

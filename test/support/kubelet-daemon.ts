@@ -51,6 +51,10 @@ export class KubeletDaemon {
     private readonly api?: KubeletApiOptions,
     /** The binary's release (`1.20.2`, `1.31.14`): flags and configuration differ across releases. */
     readonly release = '1.20.2',
+    /** The mount namespace of its runtime, with private /var/log/pods (mount-namespace.ts). */
+    private readonly mountns?: string,
+    /** With a cgroup of the test's own (cgroup-root.ts): pod cgroups under it (cgroupsPerQOS), which in-place resize needs. */
+    private readonly cgroupRoot?: string,
   ) {
     this.manifests = join(dir, 'manifests');
     this.root = join(dir, 'root');
@@ -95,7 +99,9 @@ export class KubeletDaemon {
         readOnlyPort: 0,
         healthzPort: 0,
         cgroupDriver: 'cgroupfs',
-        cgroupsPerQOS: false,
+        ...(this.cgroupRoot === undefined
+          ? { cgroupsPerQOS: false }
+          : { cgroupsPerQOS: true, cgroupRoot: this.cgroupRoot }),
         enforceNodeAllocatable: [],
         failSwapOn: false,
         authentication: { anonymous: { enabled: true }, webhook: { enabled: false } },
@@ -109,22 +115,27 @@ export class KubeletDaemon {
       }),
     );
     const apiFlags = this.api ? ['--kubeconfig', this.api.kubeconfig, '--node-ip', this.api.nodeIp] : [];
-    const [cmd, args] = inNetns(this.api?.netns, this.bin, [
-      '--config',
-      this.config,
-      // Before 1.24 the default is dockershim; from 1.27 the flag is refused.
-      ...(minor < 24 ? ['--container-runtime=remote'] : []),
-      '--container-runtime-endpoint',
-      `unix://${this.criSocket}`,
-      '--root-dir',
-      this.root,
-      '--cert-dir',
-      join(this.dir, 'pki'),
-      '--hostname-override',
-      this.nodeName,
-      '--v=2', // logs each SyncLoop ADD (see sawPods): the sign it has seen the pods
-      ...apiFlags,
-    ]);
+    const [cmd, args] = inNetns(
+      this.api?.netns,
+      this.bin,
+      [
+        '--config',
+        this.config,
+        // Before 1.24 the default is dockershim; from 1.27 the flag is refused.
+        ...(minor < 24 ? ['--container-runtime=remote'] : []),
+        '--container-runtime-endpoint',
+        `unix://${this.criSocket}`,
+        '--root-dir',
+        this.root,
+        '--cert-dir',
+        join(this.dir, 'pki'),
+        '--hostname-override',
+        this.nodeName,
+        '--v=2', // logs each SyncLoop ADD (see sawPods): the sign it has seen the pods
+        ...apiFlags,
+      ],
+      this.mountns,
+    );
     this.daemon = new SpawnedDaemon(cmd, args, 4_000_000);
     const daemon = this.daemon;
     // Also on disk (kubelet.log beside its root), for a look while the test runs or after it failed.

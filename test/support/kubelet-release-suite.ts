@@ -4,11 +4,11 @@
  * on a real containerd with the varied static pods of static-pods.ts, stores for every container
  * exactly the library's hash for that release (after that release's defaulting, which the kubelet's
  * file source applies); `verify` agrees on what it stored, and refuses it under a release whose
- * hashes differ. One suite per containerd release; the kubelets take turns (real-systems.ts).
+ * hashes differ. One suite per containerd release.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ import { buildBusyboxImage } from './busybox-image.js';
 import { cli } from './cli.js';
 import { ContainerdDaemon } from './containerd-daemon.js';
 import { KubeletDaemon } from './kubelet-daemon.js';
+import { LogMountNamespace } from './mount-namespace.js';
 import { unmountUnder } from './process-tree.js';
 import { describeReal } from './real-systems.js';
 import { IMAGE, mirrorPods, runningName, staticPods, type StaticPod } from './static-pods.js';
@@ -57,6 +58,8 @@ export function kubeletReleaseSuite(release: string, containerd: string, otherRe
       );
       let dir: string;
       let runtime: ContainerdDaemon;
+      // containerd and the kubelet run in it: a /var/log/pods of their own (mount-namespace.ts).
+      let logs: LogMountNamespace | undefined;
       let kubelet: KubeletDaemon;
       const uids = new Map<string, string>();
       const key = (s: Stored): string => `${s.pod.metadata.name}/${s.container}`;
@@ -109,13 +112,24 @@ export function kubeletReleaseSuite(release: string, containerd: string, otherRe
 
       beforeAll(async () => {
         dir = mkdtempSync(join(tmpdir(), 'kh-kubelet-release-'));
+        logs = new LogMountNamespace(dir);
+        logs.create();
         runtime = new ContainerdDaemon(join(dir, 'containerd'), {
           bin: systems.get('containerd')!.bin,
           sandboxImage: IMAGE,
+          mountns: logs.file,
         });
         await runtime.start();
         runtime.importImage(buildBusyboxImage(join(dir, 'image'), systems.get('containerd')!.record.BUSYBOX!, IMAGE));
-        kubelet = new KubeletDaemon(join(dir, 'kubelet'), record.KUBELET!, runtime.socket, node, undefined, release);
+        kubelet = new KubeletDaemon(
+          join(dir, 'kubelet'),
+          record.KUBELET!,
+          runtime.socket,
+          node,
+          undefined,
+          release,
+          logs.file,
+        );
         for (const p of pods) kubelet.writeManifest(p.metadata.name, p);
         await kubelet.start();
       }, 240_000);
@@ -125,19 +139,9 @@ export function kubeletReleaseSuite(release: string, containerd: string, otherRe
         await (kubelet as KubeletDaemon | undefined)?.stop();
         await (runtime as ContainerdDaemon | undefined)?.teardown();
         if (!dir) return;
+        logs?.remove();
         unmountUnder(dir);
         rmSync(dir, { recursive: true, force: true });
-        // Container logs go under the fixed /var/log/pods: remove our pods' only.
-        for (const p of pods) {
-          const uid = uids.get(p.metadata.name);
-          if (uid)
-            rmSync(`/var/log/pods/${p.metadata.namespace}_${runningName(p, node)}_${uid}`, {
-              recursive: true,
-              force: true,
-            });
-        }
-        for (const link of readdirSync('/var/log/containers', { withFileTypes: true }))
-          if (link.name.includes(`-${node}_`)) rmSync(join('/var/log/containers', link.name), { force: true });
       });
 
       it(`kubelet, kube-apiserver and kube-controller-manager report v${release}`, () => {

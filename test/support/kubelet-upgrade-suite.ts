@@ -9,7 +9,7 @@
  * ids, running, restart count unchanged) and that `verify` agrees. A control run without the second
  * `apply` requires that the kubelet recreates the containers, so the test can fail.
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -19,6 +19,7 @@ import { buildBusyboxImage } from './busybox-image.js';
 import { cli } from './cli.js';
 import { ContainerdDaemon } from './containerd-daemon.js';
 import { KubeletDaemon } from './kubelet-daemon.js';
+import { LogMountNamespace } from './mount-namespace.js';
 import { unmountUnder } from './process-tree.js';
 import { describeReal } from './real-systems.js';
 import { IMAGE, mirrorPods, runningName, staticPods, type StaticPod } from './static-pods.js';
@@ -60,6 +61,8 @@ export function kubeletUpgradeSuite(containerd: string): void {
       const byRunningName = new Map(pods.map((p) => [runningName(p, node), p]));
       let dir: string;
       let runtime: ContainerdDaemon;
+      // containerd and the kubelet run in it: a /var/log/pods of their own (mount-namespace.ts).
+      let logs: LogMountNamespace | undefined;
       let kubelet: KubeletDaemon;
       const uids = new Map<string, string>();
       let recreatedAfterMs = 0;
@@ -174,13 +177,24 @@ export function kubeletUpgradeSuite(containerd: string): void {
 
       beforeAll(async () => {
         dir = mkdtempSync(join(tmpdir(), 'kh-kubelet-'));
+        logs = new LogMountNamespace(dir);
+        logs.create();
         runtime = new ContainerdDaemon(join(dir, 'containerd'), {
           bin: systems.get('containerd')!.bin,
           sandboxImage: IMAGE,
+          mountns: logs.file,
         });
         await runtime.start();
         runtime.importImage(buildBusyboxImage(join(dir, 'image'), systems.get('containerd')!.record.BUSYBOX!, IMAGE));
-        kubelet = new KubeletDaemon(join(dir, 'kubelet'), systems.get('kubelet')!.bin, runtime.socket, node);
+        kubelet = new KubeletDaemon(
+          join(dir, 'kubelet'),
+          systems.get('kubelet')!.bin,
+          runtime.socket,
+          node,
+          undefined,
+          undefined,
+          logs.file,
+        );
         for (const p of pods) kubelet.writeManifest(p.metadata.name, p);
         await kubelet.start();
       }, 240_000);
@@ -189,17 +203,9 @@ export function kubeletUpgradeSuite(containerd: string): void {
         await kubelet.stop();
         await runtime.teardown();
         if (!dir) return;
+        logs?.remove();
         unmountUnder(dir);
         rmSync(dir, { recursive: true, force: true });
-        // The kubelet writes container logs under /var/log/pods (fixed in 1.20): remove our pods' only.
-        for (const uid of uids.values())
-          for (const p of pods)
-            rmSync(`/var/log/pods/${p.metadata.namespace}_${runningName(p, node)}_${uid}`, {
-              recursive: true,
-              force: true,
-            });
-        for (const link of readdirSync('/var/log/containers', { withFileTypes: true }))
-          if (link.name.includes(`-${node}_`)) rmSync(join('/var/log/containers', link.name), { force: true });
       });
 
       it(`kubelet 1.20.2 runs ${String(pods.length)} static pods; every hash it stored is the library's after 1.20's defaulting`, async () => {

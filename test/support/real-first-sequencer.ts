@@ -1,10 +1,9 @@
 /**
  * Test order for a whole run. The suites that run a kubelet (a cluster's, or static pods') mostly
- * wait, and only one runs at a time on a machine (machine-lock.ts): they form one chain, the longest
- * path of the run. The chain starts at once (the two cluster suites first: one runs, the other waits
- * for the lock on its own worker), the CPU-bound files run beside it on the other workers
- * (vitest.config.ts runs more workers than cores for that), and the kubelet suites come last, when
- * they no longer hold a worker another file could use. Left to vitest, a clean clone has no timings
+ * wait (side by side, each in a mount namespace of its own: mount-namespace.ts); the cluster suites
+ * are the longest paths of the run. They start at once, the CPU-bound files run beside them on the
+ * other workers (vitest.config.ts runs more workers than cores for that), and the static-pod kubelet
+ * suites come last, when they no longer hold a worker another file could use. Left to vitest, a clean clone has no timings
  * yet and orders by file size, which starts the cluster suites (small files over large support
  * modules) last, and the run then ends with nothing but waiting.
  */

@@ -13,8 +13,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { machineLock } from './machine-lock.js';
+import { describe, it } from 'vitest';
 
 /** A real system a test can ask for. */
 interface RealSystemEntry {
@@ -61,6 +60,13 @@ const REAL_SYSTEMS: readonly RealSystemEntry[] = [
     version: '1.8.2',
     provision: ['.ci/provision/65-openkruise.sh'],
     label: 'OpenKruise 1.8.2',
+  },
+  {
+    // A one-node cluster of the newest release (control plane and kubelet): 60's build, 55's kubectl.
+    system: 'cluster',
+    version: '1.37.2',
+    provision: ['.ci/provision/55-kubectl.sh', '.ci/provision/60-kubernetes-modules.sh'],
+    label: 'cluster (apiserver 1.37.2, kubelet 1.37.2)',
   },
   {
     // A one-node cluster's components (test/support/cluster.ts): the kubelet it records is 30's, kubectl 55's.
@@ -132,30 +138,10 @@ function provisionCommand(needs: SystemNeeds): string {
  * it is called only when all of them are there. Missing one: in CI the suite fails (one failing test
  * saying what is missing); elsewhere it is skipped with the provision command.
  */
-/** Systems that run a kubelet: one such suite at a time on a machine (machine-lock.ts says why). */
-const KUBELET_SYSTEMS = new Set(['kubelet', 'cluster', 'kubernetes']);
-/**
- * How long a suite waits for the kubelets before it: every kubelet suite takes its turn (1.20's two
- * clusters, the 1.30 → 1.31 crossings, the per-release kubelets), so the last one waits for the
- * sum of the others; past CI's own limit there is nothing left to wait for.
- */
-const KUBELET_LOCK_WAIT_MS = 85 * 60_000;
-
-function holdKubeletLock(): void {
-  let release: (() => void) | undefined;
-  beforeAll(async () => {
-    release = await machineLock('kubelet', Date.now() + KUBELET_LOCK_WAIT_MS);
-  }, KUBELET_LOCK_WAIT_MS + 10_000);
-  afterAll(() => {
-    release?.();
-  });
-}
-
 export function describeReal(
   needs: SystemNeeds,
   body: (systems: ReadonlyMap<string, FoundSystem>) => void,
   what?: string,
-  options: { kubelet?: boolean } = {},
 ): void {
   const name = realSuiteName(needs, what);
   const found = new Map<string, FoundSystem>();
@@ -167,9 +153,6 @@ export function describeReal(
   }
   if (missing.length === 0) {
     describe(name, () => {
-      // Registered before the body's hooks: taken first, released last (after hooks run in reverse).
-      // `kubelet: false`: the suite starts no kubelet of these systems (an apiserver alone).
-      if (options.kubelet !== false && needs.some(([system]) => KUBELET_SYSTEMS.has(system))) holdKubeletLock();
       body(found);
     });
     return;
