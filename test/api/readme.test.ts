@@ -43,7 +43,7 @@ describe('code blocks of README.md and docs/', () => {
 async function cliCommands(): Promise<Map<string, string>> {
   const { out } = await cli(['help']);
   const commands = new Map<string, string>();
-  for (const m of out.matchAll(/^ {2}([a-z]+) {2,}/gm)) {
+  for (const m of out.matchAll(/^ {2}([a-z][a-z-]*) {2,}/gm)) {
     const help = await cli([m[1]!, '--help']);
     commands.set(m[1]!, /^usage: kubelet-hash \S+(?: (.*))?$/m.exec(help.out)![1] ?? '');
   }
