@@ -304,7 +304,7 @@ export class Cluster {
       // A projected token volume (every pod's from 1.21; the fleet Job's on any release) also needs
       // the namespace's kube-root-ca.crt ConfigMap, which root-ca-cert-publisher makes (RootCAConfigMap:
       // beta and on by default in 1.20, as a stock controller manager runs it): without it no such pod starts.
-      `--controllers=job,namespace,serviceaccount,serviceaccount-token,garbagecollector,deployment,replicaset,statefulset,daemonset${minorOf(release) >= 20 ? ',root-ca-cert-publisher' : ''}${(this.manager.controllers ?? []).map((c) => `,${c}`).join('')}`,
+      `--controllers=job,namespace,serviceaccount,serviceaccount-token,garbagecollector,deployment,replicaset,statefulset,daemonset${minorOf(release) >= 20 ? ',root-ca-cert-publisher' : ''}${this.manager.controllers.map((c) => `,${c}`).join('')}`,
       '--service-account-private-key-file',
       this.path('sa.key'),
       '--root-ca-file',
@@ -314,7 +314,7 @@ export class Cluster {
       ...(minorOf(release) < 24 ? ['--port=0'] : []),
       '--secure-port=0',
       '--concurrent-gc-syncs=2',
-      ...(this.manager.args ?? []),
+      ...this.manager.args,
     ]);
     this.controlPlane = [apiserver, manager];
   }
