@@ -3,8 +3,7 @@
  * server (certificates made here with openssl): the server checked against the kubeconfig's CA, the
  * client certificate presented, the token sent, the guard's user agent on the wire.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ import { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRequest } from '../../src/fleet/api-client.js';
 import { readKubeconfig } from '../../src/fleet/kubeconfig.js';
+import { makeCa, signClient } from '../support/tls-ca.js';
 
 const kubeconfigAccess = (file: string) => readKubeconfig(file).access;
 
@@ -21,51 +21,12 @@ let server: Server;
 let url: string;
 const seen: { agent?: string; auth?: string; cn?: string; body?: string }[] = [];
 
-const ssl = (args: string[]): void => {
-  execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-};
-const pem = (name: string): Buffer => execFileSync('cat', [join(dir, name)]);
+const pem = (name: string): Buffer => readFileSync(join(dir, name));
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kh-kubeconfig-'));
-  ssl([
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.crt',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=test-ca',
-  ]);
-  writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1\n');
-  for (const [name, subj, ext] of [
-    ['server', '/CN=apiserver', ['-extfile', 'san.ext']],
-    ['client', '/O=system:nodes/CN=system:node:node-a', []],
-  ] as const) {
-    ssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subj]);
-    ssl([
-      'x509',
-      '-req',
-      '-in',
-      `${name}.csr`,
-      '-CA',
-      'ca.crt',
-      '-CAkey',
-      'ca.key',
-      '-CAcreateserial',
-      '-days',
-      '1',
-      ...ext,
-      '-out',
-      `${name}.crt`,
-    ]);
-  }
+  makeCa(dir, 'test-ca');
+  signClient(dir, 'client', '/O=system:nodes/CN=system:node:node-a');
   // The kubelet's rotated client credential: certificate and key in one file.
   writeFileSync(join(dir, 'kubelet-client-current.pem'), Buffer.concat([pem('client.crt'), pem('client.key')]));
   server = createServer(
@@ -134,22 +95,10 @@ describe('readKubeconfig + apiRequest', () => {
   });
 
   it('refuses a server it cannot verify (another CA), and kubeconfigs it will not use', async () => {
-    ssl([
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      'other.key',
-      '-out',
-      'other.crt',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=other',
-    ]);
-    const other = kubeconfigAccess(kubeconfig('    token: t', `certificate-authority: other.crt\n    server: ${url}`));
+    makeCa(join(dir, 'other'), 'other');
+    const other = kubeconfigAccess(
+      kubeconfig('    token: t', `certificate-authority: other/ca.crt\n    server: ${url}`),
+    );
     await expect(apiRequest(other, 'GET', '/')).rejects.toThrow(/signed by the given CA/);
     // insecure-skip-tls-verify is read as kubectl reads it; `hold` refuses it (it sends the node's credentials).
     expect(

@@ -1,4 +1,4 @@
-/** Test certificates made with openssl: a CA and a server certificate for 127.0.0.1 (and a client one). */
+/** Test certificates made with openssl: a CA, a server certificate for 127.0.0.1, client certificates. */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,5 +51,26 @@ export function makeCa(into: string, cn: string): void {
     '1',
     '-extfile',
     'ext',
+  ]);
+}
+
+/** A client certificate `NAME.crt`/`NAME.key` for `subject` (`/O=system:nodes/CN=system:node:a`), signed by {@link makeCa}'s CA in `into`. */
+export function signClient(into: string, name: string, subject: string): void {
+  const ssl = (args: string[]) => execFileSync('openssl', args, { cwd: into, stdio: 'pipe' });
+  ssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject]);
+  ssl([
+    'x509',
+    '-req',
+    '-in',
+    `${name}.csr`,
+    '-CA',
+    'ca.crt',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-days',
+    '1',
+    '-out',
+    `${name}.crt`,
   ]);
 }
