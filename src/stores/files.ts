@@ -1,8 +1,39 @@
 /** What the stores share about runtime processes: which daemons run, and on which root. */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { errnoCode } from '../errors.js';
 
-/** Pids of running processes whose command name (`/proc/PID/comm`) is one of `names`. */
+/** PF_EXITING (linux/sched.h): set on a task as it starts to exit, before it drops its memory and files. */
+const PF_EXITING = 0x4;
+
+/**
+ * Has every thread of `pid` exited or started to (a zombie left for its parent to reap, or one
+ * dying)? Such a process never writes again, yet keeps its comm, and its empty cmdline would read
+ * as a daemon whose root cannot be told: a crio killed anywhere on the node, not yet reaped, would
+ * refuse every apply. One live thread (a leader that exited before the others) keeps it running.
+ */
+function exited(pid: number): boolean {
+  const gone = (e: unknown): boolean => errnoCode(e) === 'ENOENT' || errnoCode(e) === 'ESRCH';
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch (e) {
+    return gone(e);
+  }
+  return tids.every((tid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      // After the comm (which may hold spaces and parentheses): state, ppid, pgrp, session, tty, tpgid, flags.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const state = fields[0];
+      return state === 'Z' || state === 'X' || (Number(fields[6]) & PF_EXITING) !== 0;
+    } catch (e) {
+      return gone(e);
+    }
+  });
+}
+
+/** Pids of running processes (not exited: see {@link exited}) whose command name (`/proc/PID/comm`) is one of `names`. */
 function runningProcesses(names: readonly string[]): number[] {
   let pids: string[];
   try {
@@ -14,7 +45,7 @@ function runningProcesses(names: readonly string[]): number[] {
   for (const pid of pids) {
     try {
       const comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-      if (names.includes(comm)) out.push(Number(pid));
+      if (names.includes(comm) && !exited(Number(pid))) out.push(Number(pid));
     } catch {
       // The process exited while we looked.
     }

@@ -87,6 +87,40 @@ function startDaemon(name: 'crio' | 'dockerd', args: string[]): ChildProcess {
   }
 }
 
+/**
+ * Runs `fn` while a process named `name` is a zombie (exited, its parent never waiting for it), as
+ * a runtime killed by another test is until its parent reaps it. Its parent is stopped after.
+ */
+async function withZombie<T>(name: 'crio' | 'dockerd', fn: () => Promise<T>): Promise<T> {
+  const bin = join(dir, 'zombie', name);
+  mkdirSync(join(dir, 'zombie'), { recursive: true });
+  symlinkSync('/bin/true', bin);
+  // sh starts `name` in the background, says its pid, and becomes a sleep that never reaps it.
+  const parent = spawn('/bin/sh', ['-c', '"$0" & echo $!; exec sleep 120', bin], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  daemons.add(parent);
+  try {
+    const pid = await new Promise<number>((ok) => parent.stdout.once('data', (d: Buffer) => ok(Number(String(d)))));
+    const until = Date.now() + 5000;
+    const zombie = (): boolean => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return stat.startsWith(`${pid} (${name}) Z`);
+      } catch {
+        return false;
+      }
+    };
+    while (!zombie()) {
+      if (Date.now() > until) throw new Error(`${name} (pid ${pid}) did not become a zombie`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return await fn();
+  } finally {
+    await stopDaemon(parent);
+  }
+}
+
 async function stopDaemon(child: ChildProcess): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) {
     const exited = new Promise((r) => child.once('exit', r));
@@ -608,6 +642,35 @@ const readdirSafe = (d: string): string[] => {
 };
 
 describe.runIf(judgeRequired(BBOLT_CHECK))('sequences of plan, apply, changes, crashes and rollback', () => {
+  // fast-check seed 127260579 path 489 (CRI-O) failed once in a CI run: the apply after the crash,
+  // of an up-to-date plan, was refused. The crash wrote nothing (that plan rewrites nothing), so the
+  // store was as planned; what refuses every CRI-O apply then is a crio that a parallel test killed
+  // and its parent had not yet reaped (a zombie: comm crio, empty cmdline, so a root that cannot be
+  // told), counted as running. A zombie writes nothing: apply goes on (files.ts).
+  it('cri-o: the sequence of seed 127260579, with a crio zombie on the machine', async () => {
+    await withZombie('crio', () =>
+      runSequence(
+        crioStore,
+        'cri-o-zombie',
+        {
+          pods: [42],
+          steps: [
+            { kind: 'apply' },
+            { kind: 'rollback', which: 'current' },
+            { kind: 'apply' },
+            { kind: 'plan' },
+            { kind: 'crash', at: 2 },
+            { kind: 'apply' },
+            { kind: 'change', change: 'other-namespace', pick: 24 },
+            { kind: 'rollback', which: 'current' },
+            { kind: 'apply' },
+          ],
+        },
+        0,
+      ),
+    );
+  });
+
   for (const [runtime, make] of [
     ['containerd', containerdStore],
     ['cri-o', crioStore],
