@@ -37,8 +37,6 @@ const REAL_SYSTEMS: readonly RealSystemEntry[] = [
   { system: 'dockerd', version: '20.10.24', provision: [BOOKWORM, RECORDS] },
   { system: 'kubelet', version: '1.20.2', provision: ['.ci/provision/30-kubelet-1.20.sh'] },
   { system: 'kubectl', version: '1.20.2', provision: ['.ci/provision/55-kubectl.sh'] },
-  // Lints the system-upgrade-controller Plan's script (test/fleet/suc-script.test.ts).
-  { system: 'shellcheck', version: '0.9.0', provision: [BOOKWORM] },
   // Releases built from the Go module proxy (kubelet, kube-apiserver, kube-controller-manager and the
   // etcd each apiserver requires); 1.37.2 is the newest 1.37 patch the proxy served.
   ...['1.30.14', '1.31.14', '1.37.2'].map((version) => ({
