@@ -11,7 +11,7 @@
 import { statusMessage, type ApiAnswer } from './api-client.js';
 import { OptionError } from '../errors.js';
 
-/** One apiserver request (api-request.ts's, bound to credentials; a fake in tests). */
+/** One apiserver request (api-client.ts's `apiRequest`, bound to credentials; a fake in tests). */
 export type ApiCall = (
   method: 'GET' | 'PUT' | 'PATCH',
   path: string,

@@ -96,7 +96,8 @@ describe('the system-upgrade-controller Plan: units and flags per runtime', () =
   });
 
   it('--to v1.31 and --to 1.31 give the same objects: the release is read once, never vv1.31', async () => {
-    const run = async (from: string, to: string) => {
+    // One run of `fleet manifests` FROM → TO with `variant`'s flags: its JSON, after a clean exit.
+    const manifests = async (from: string, to: string, variant: readonly string[]) => {
       const r = await cli([
         'fleet',
         'manifests',
@@ -104,10 +105,7 @@ describe('the system-upgrade-controller Plan: units and flags per runtime', () =
         from,
         '--to',
         to,
-        '--variant',
-        'suc',
-        '--swap-command',
-        'true',
+        ...variant,
         '--image',
         `registry.example/kubelet-hash@sha256:${'5e'.repeat(32)}`,
         '--json',
@@ -116,32 +114,16 @@ describe('the system-upgrade-controller Plan: units and flags per runtime', () =
       expect(r.code).toBe(0);
       return r.out;
     };
-    const bare = await run('1.30', '1.31');
-    const prefixed = await run('v1.30', 'v1.31');
+    const suc = ['--variant', 'suc', '--swap-command', 'true'];
+    const bare = await manifests('1.30', '1.31', suc);
+    const prefixed = await manifests('v1.30', 'v1.31', suc);
     expect(prefixed).toBe(bare);
     expect(prefixed).not.toMatch(/vv1/);
     expect(prefixed).toContain('"version": "v1.31"');
     // The Job variant too: the plan Job's arguments are the bare releases.
-    const jobs = async (from: string, to: string) => {
-      const r = await cli([
-        'fleet',
-        'manifests',
-        '--from',
-        from,
-        '--to',
-        to,
-        '--node',
-        'node-a',
-        '--image',
-        `registry.example/kubelet-hash@sha256:${'5e'.repeat(32)}`,
-        '--json',
-      ]);
-      expect(r.err).toBe('');
-      expect(r.code).toBe(0);
-      return r.out;
-    };
-    const jobsPrefixed = await jobs('v1.30', 'v1.31');
-    expect(jobsPrefixed).toBe(await jobs('1.30', '1.31'));
+    const jobs = ['--node', 'node-a'];
+    const jobsPrefixed = await manifests('v1.30', 'v1.31', jobs);
+    expect(jobsPrefixed).toBe(await manifests('1.30', '1.31', jobs));
     expect(jobsPrefixed).not.toMatch(/vv1|"v1\.3[01]"/);
   });
 
