@@ -122,6 +122,8 @@ export function daemonsUsing(
   const rootId = identityOf(root);
   return runningProcesses([comm]).filter((pid) => {
     const args = argsOf(pid);
+    // Read after the exit check: a process that exits in between leaves no (or an empty) cmdline.
+    if ((args === undefined || args.length === 0) && exited(pid)) return false;
     const theirs = args ? rootOf(args, pid) : undefined;
     return theirs === undefined || sameDirectory(pid, theirs, root, rootId);
   });
