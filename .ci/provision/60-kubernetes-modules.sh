@@ -16,8 +16,12 @@ source "$here/lib.sh"
 source "$here/kubernetes-modules-lib.sh"
 
 # Oldest first is not the order: the judges that exist need 1.31 and 1.30 soonest; 1.37.2 is the newest
-# 1.37 patch the module proxy serves (checked when this was written).
-: "${KUBERNETES_MODULE_RELEASES:=1.31.14 1.30.14 1.37.2}"
+# 1.37 patch the module proxy serves (checked when this was written). 1.33.13 (the newest 1.33 patch
+# served) is the control plane of the 1.32 → 1.33 crossing and a dry-run judge of its own.
+: "${KUBERNETES_MODULE_RELEASES:=1.31.14 1.30.14 1.37.2 1.33.13}"
+# Releases whose kubelet alone is built (about half a whole release's build on 2 cores): the nodes of
+# crossings whose control plane is another release's (the newest patches served: 1.32.13, 1.34.4, 1.35.4).
+: "${KUBERNETES_KUBELET_RELEASES:=1.32.13 1.34.4 1.35.4}"
 
 # A build's private directory, removed if the script stops before moving it into place (a concurrent
 # run's own are left alone).
@@ -32,9 +36,11 @@ private_build_dir() {
   trap 'rm -rf "${BUILD_DIRS[@]}"' EXIT
 }
 
-# kubernetes_release VERSION: builds (unless cached) and records one release.
+# kubernetes_release VERSION [kubelet]: builds (unless cached) and records one release: its kubelet,
+# kube-apiserver and kube-controller-manager, or with `kubelet` its kubelet alone (recorded as
+# kubernetes-kubelet VERSION).
 kubernetes_release() {
-  local version=$1 v minor info gomod srcdir go_directive toolchain go_version tags key out tmp
+  local version=$1 only=${2:-} commands names v minor info gomod srcdir go_directive toolchain go_version tags key out tmp
   local ldflags pkg name started=$SECONDS etcd_version etcd_out substitutes
   v="v$version"
   minor=${version#*.}
@@ -47,13 +53,19 @@ kubernetes_release() {
   go_version=$(go_pinned "$toolchain" env GOVERSION)
   tags=$(release_tags "$srcdir")
   key="$v-$go_version-$tags"
+  names="kubelet kube-apiserver kube-controller-manager"
+  if [ "$only" = kubelet ]; then
+    key="$key-kubelet"
+    names=kubelet
+  fi
+  commands=()
+  for name in $names; do commands+=("k8s.io/kubernetes/cmd/$name"); done
   out="$KUBELET_HASH_CACHE/kubernetes-modules/$key"
   if [ ! -x "$out/kubelet" ]; then
-    log "building kubelet, kube-apiserver, kube-controller-manager $v with $go_version (go $go_directive, GOTOOLCHAIN=$toolchain, tags $tags)"
+    log "building $names $v with $go_version (go $go_directive, GOTOOLCHAIN=$toolchain, tags $tags)"
     private_build_dir "$KUBELET_HASH_CACHE/kubernetes-modules"
     tmp=$BUILD_DIR
-    write_build_module "$tmp/build" k8s.io/kubernetes "$v" "v0.$minor.${version##*.}" "$gomod" \
-      k8s.io/kubernetes/cmd/kubelet k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager
+    write_build_module "$tmp/build" k8s.io/kubernetes "$v" "v0.$minor.${version##*.}" "$gomod" "${commands[@]}"
     (cd "$tmp/build" && go_pinned "$toolchain" mod tidy)
     # Version stamps as hack/lib/version.sh sets them; without them every binary reports v0.0.0-master.
     ldflags="-s -w"
@@ -61,14 +73,18 @@ kubernetes_release() {
       ldflags="$ldflags -X $pkg.gitVersion=$v -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean"
     done
     # One go build for the three commands: on 2 cores it keeps both busy through each one's serial tail.
-    (cd "$tmp/build" && go_pinned "$toolchain" build -trimpath -tags "$tags" -ldflags "$ldflags" -o "$tmp/" \
-      k8s.io/kubernetes/cmd/kubelet k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager)
+    (cd "$tmp/build" && go_pinned "$toolchain" build -trimpath -tags "$tags" -ldflags "$ldflags" -o "$tmp/" "${commands[@]}")
     rm -rf "$out" && mv "$tmp" "$out"
-    log "built $v in $((SECONDS - started))s"
+    log "built $names $v in $((SECONDS - started))s"
   fi
-  for name in kubelet kube-apiserver kube-controller-manager; do
+  for name in $names; do
     [ "$("$out/$name" --version)" = "Kubernetes $v" ] || { log "$out/$name does not report $v"; return 1; }
   done
+  if [ "$only" = kubelet ]; then
+    record_system kubernetes-kubelet "$version" "BIN=$out/kubelet" "KUBELET=$out/kubelet" "GO=$go_version" \
+      "TAGS=$tags" "BUILD_MODULE=$out/build"
+    return 0
+  fi
   # The etcd of the client this apiserver is built with (its go.mod's go.etcd.io/etcd/client/v3).
   etcd_version=$(GOTOOLCHAIN=local "$GO" mod edit -json "$gomod" | jq -r '.Require[] | select(.Path == "go.etcd.io/etcd/client/v3") | .Version')
   [ -n "$etcd_version" ] || { log "$v requires no go.etcd.io/etcd/client/v3"; return 1; }
@@ -151,8 +167,43 @@ cluster_release() {
     "KUBECTL=$kubectl" "CNI_BIN_DIR=/usr/lib/cni"
 }
 
+# A one-node cluster whose control plane (apiserver, controller manager, etcd) is CONTROL_PLANE's
+# throughout while its kubelet crosses FROM → TO: an operator's order (control plane first, then the
+# nodes), with kubelets built alone (kubernetes-kubelet records). Recorded as cluster FROM-TO with
+# FROM_APISERVER = TO_APISERVER (the crossing suite's control-plane step then changes nothing) and
+# CONTROL_PLANE_RELEASE. Usage: cluster_kubelet_crossing FROM TO CONTROL_PLANE
+cluster_kubelet_crossing() {
+  local from=$1 to=$2 plane=$3 f t p kubectl kubelet_of
+  kubelet_of() {
+    local r
+    for r in "$KUBELET_HASH_CACHE/systems/kubernetes-kubelet-$1.env" "$KUBELET_HASH_CACHE/systems/kubernetes-$1.env"; do
+      [ -f "$r" ] && { sed -n 's/^KUBELET=//p' "$r"; return 0; }
+    done
+  }
+  p="$KUBELET_HASH_CACHE/systems/kubernetes-$plane.env"
+  f=$(kubelet_of "$from")
+  t=$(kubelet_of "$to")
+  [ -f "$p" ] && [ -n "$f" ] && [ -n "$t" ] || return 0
+  kubectl=$(sed -n 's/^BIN=//p' "$KUBELET_HASH_CACHE/systems/kubectl-1.20.2.env" 2>/dev/null || true)
+  [ -n "$kubectl" ] || { log "no kubectl 1.20.2 recorded (run 55-kubectl.sh): cluster $from-$to not recorded"; return 0; }
+  apt_install containernetworking-plugins iptables openssl
+  record_system cluster "$from-$to" "BIN=$(sed -n 's/^APISERVER=//p' "$p")" "CONTROL_PLANE_RELEASE=$plane" \
+    "FROM_RELEASE=$from" "FROM_KUBELET=$f" \
+    "FROM_APISERVER=$(sed -n 's/^APISERVER=//p' "$p")" "FROM_CONTROLLER_MANAGER=$(sed -n 's/^CONTROLLER_MANAGER=//p' "$p")" \
+    "TO_RELEASE=$to" "TO_KUBELET=$t" \
+    "TO_APISERVER=$(sed -n 's/^APISERVER=//p' "$p")" "TO_CONTROLLER_MANAGER=$(sed -n 's/^CONTROLLER_MANAGER=//p' "$p")" \
+    "ETCD=$(sed -n 's/^ETCD=//p' "$p")" "ETCD_VERSION=$(sed -n 's/^ETCD_VERSION=//p' "$p")" \
+    "KUBECTL=$kubectl" "CNI_BIN_DIR=/usr/lib/cni"
+}
+
 for release in $KUBERNETES_MODULE_RELEASES; do
   kubernetes_release "$release"
 done
+for release in $KUBERNETES_KUBELET_RELEASES; do
+  kubernetes_release "$release" kubelet
+done
 cluster_crossing 1.30.14 1.31.14
 cluster_release 1.37.2
+cluster_release 1.33.13
+cluster_kubelet_crossing 1.32.13 1.33.13 1.33.13
+cluster_kubelet_crossing 1.34.4 1.35.4 1.37.2
