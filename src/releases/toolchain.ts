@@ -5,7 +5,7 @@
  */
 import type { JsonPathSegment } from '../errors.js';
 import type { JsonEscapeMode } from '../models/json-escapes.js';
-import { releaseInfo, type ReleaseInfo } from './registry.js';
+import { releaseInfo, type ReleaseInfo } from './release-info.js';
 import { parseKubeletVersion } from './version.js';
 
 /**

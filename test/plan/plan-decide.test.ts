@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decide, resolveGates } from '../../src/kubelet/index.js';
 import { hashContainer } from '../../src/index.js';
-import { releaseInfo } from '../../src/registry/registry.js';
-import { planUpgrade } from '../../src/upgrade/plan-upgrade.js';
-import { planNodeUpgrade } from '../../src/upgrade/index.js';
+import { releaseInfo } from '../../src/releases/release-info.js';
+import { planUpgrade } from '../../src/plan/plan-upgrade.js';
+import { planNodeUpgrade } from '../../src/node-upgrade/index.js';
 import { restartRule } from '../../src/kubelet/restart-rules.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kh-plan-decide-'));

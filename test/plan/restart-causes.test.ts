@@ -3,7 +3,7 @@
  * upstream, and where the kubelet's sources at the release tag show it).
  */
 import { describe, expect, it } from 'vitest';
-import { restartCauses } from '../../src/upgrade/restart-causes.js';
+import { restartCauses } from '../../src/plan/restart-causes.js';
 
 type Obj = Record<string, unknown>;
 const pod = (name: string, spec: Obj, extra: { annotations?: Obj; qosClass?: string; phase?: string } = {}): Obj => ({

@@ -43,8 +43,8 @@ import {
   rollbackNodePlan,
   type NodeUpgradePlan,
   type StoreSpec,
-} from '../../src/upgrade/index.js';
-import { openStore } from '../../src/upgrade/store-spec.js';
+} from '../../src/node-upgrade/index.js';
+import { openStore } from '../../src/node-upgrade/store-spec.js';
 import { writeBoltFile } from '../support/bolt-builder.js';
 import { bucketOf, readBoltTree } from '../support/bolt-tree.js';
 import { criRecord, fixtureContainers, fixturePod, type FixtureContainer } from '../support/cri-fixtures.js';

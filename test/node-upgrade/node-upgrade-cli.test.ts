@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hashContainer } from '../../src/hash-api/index.js';
-import type { NodeUpgradePlan } from '../../src/upgrade/index.js';
+import type { NodeUpgradePlan } from '../../src/node-upgrade/index.js';
 import { fingerprintFile } from '../../src/stores/fingerprint.js';
 import { cli } from '../support/cli.js';
 import { planArgs, writePodList } from '../support/node-fixture.js';

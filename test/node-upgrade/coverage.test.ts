@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KubeletHashError } from '../../src/errors.js';
 import { containerdMetaDbPath } from '../../src/stores/index.js';
-import { planNodeUpgrade, verifyNode } from '../../src/upgrade/index.js';
+import { planNodeUpgrade, verifyNode } from '../../src/node-upgrade/index.js';
 import { writeBoltFile, type BoltTree } from '../support/bolt-builder.js';
 import { cli } from '../support/cli.js';
 import { planArgs } from '../support/node-fixture.js';

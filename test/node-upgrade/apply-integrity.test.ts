@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { hashContainer } from '../../src/index.js';
 import { containerdMetaDbPath, ContainerdStore, fingerprintFile } from '../../src/stores/index.js';
 import { encodeAny } from '../../src/stores/containerd/any.js';
-import { formatNodePlan, parseNodePlan, type NodeUpgradePlan } from '../../src/upgrade/index.js';
+import { formatNodePlan, parseNodePlan, type NodeUpgradePlan } from '../../src/node-upgrade/index.js';
 import { writeBoltFile, type BoltTree } from '../support/bolt-builder.js';
 import { cli } from '../support/cli.js';
 import {

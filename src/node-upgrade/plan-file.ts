@@ -12,12 +12,12 @@ import { lazySchema, type ZodApi } from '../on-demand.js';
 import { KubeletHashError, OptionError, parseWith, type JsonPathSegment } from '../errors.js';
 import { assertCanonicalHash, storedHashValue } from '../hash/format.js';
 import { gateSettingsSchema } from '../kubelet/index.js';
-import { releaseInfo } from '../registry/registry.js';
-import { countActions, PLAN_ACTIONS, planSchemas } from './plan-vocabulary.js';
+import { releaseInfo } from '../releases/release-info.js';
+import { countActions, PLAN_ACTIONS, planSchemas } from '../plan/index.js';
 import { auditStampSchema } from './audit.js';
 import { escapesSchema } from '../hash/options.js';
 
-export type { NodePlanEntry, NodeRecordLocation } from './plan-vocabulary.js';
+export type { NodePlanEntry, NodeRecordLocation } from '../plan/index.js';
 
 /** The plan file's `kind`. */
 export const PLAN_KIND = 'kubelet-hash/upgrade-plan' as const;

@@ -4,7 +4,7 @@
  * .ci/provision/60-kubernetes-modules.sh).
  */
 import { describe, expect, it } from 'vitest';
-import { startBlockers } from '../../src/upgrade/start-blockers.js';
+import { startBlockers } from '../../src/plan/start-blockers.js';
 
 const subjects = (to: string, flags: string[], extra: Parameters<typeof startBlockers>[0] = { to }) =>
   startBlockers({ ...extra, to, flags }).map((b) => `${b.kind} ${b.subject} ${b.releases}`);

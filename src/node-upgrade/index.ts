@@ -1,6 +1,4 @@
 /** In-place kubelet upgrade of a node: plan, apply, verify and roll back on the runtime's persisted records. */
-// The plan's types are exported by the root entry from plan-upgrade.ts (this index also loads node-only modules).
-export { planUpgrade, type PlanEntry } from './plan-upgrade.js';
 export { planNodeUpgrade, type PlanNodeUpgradeInput } from './node-plan.js';
 export {
   applyNodePlan,
@@ -24,10 +22,7 @@ export {
   type NodeRecordLocation,
   type StoreSpec,
 } from './plan-file.js';
-export { planSchemas } from './plan-vocabulary.js';
 export { PLAN_TRAILER_KIND, planTrailer, readPlanTrailer, type PlanTrailer } from './plan-trailer.js';
 export { checkRuntimeAgreement } from './runtime-agreement.js';
 export { auditStamp, type AuditStamp } from './audit.js';
 export { withRuntimeState } from './runtime-state.js';
-export { startBlockers, type StartBlocker } from './start-blockers.js';
-export { restartCauses, type RestartCause } from './restart-causes.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CriListing } from '../../src/discovery/index.js';
-import { verifyNode, withRuntimeState } from '../../src/upgrade/index.js';
+import { verifyNode, withRuntimeState } from '../../src/node-upgrade/index.js';
 import { cli } from '../support/cli.js';
 import { fixtureContainers, fixturePod, type FixturePod } from '../support/cri-fixtures.js';
 import { writeCrioNode } from '../support/crio-fixtures.js';

@@ -7,24 +7,24 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { planUpgrade } from '../../src/upgrade/plan-upgrade.js';
+import { planUpgrade } from '../../src/plan/plan-upgrade.js';
 import type {
   KeepPlanEntry,
   PlanEntry,
   RewritePlanEntry,
   UnknownPlanEntry,
   WillRestartPlanEntry,
-} from '../../src/upgrade/plan-upgrade.js';
+} from '../../src/plan/plan-upgrade.js';
 import {
   formatNodePlan,
   parseNodePlan,
   planNodeUpgrade,
   rollbackNodePlan,
   type NodePlanEntry,
-} from '../../src/upgrade/index.js';
+} from '../../src/node-upgrade/index.js';
 import type { HashChange } from '../../src/runtime-records/index.js';
 import { OptionError, StoreError } from '../../src/errors.js';
-import { planDigest } from '../../src/upgrade/rollback-point.js';
+import { planDigest } from '../../src/node-upgrade/rollback-point.js';
 import { fixtureContainers, fixturePod } from '../support/cri-fixtures.js';
 import { writeCrioNode } from '../support/crio-fixtures.js';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hashContainer } from '../../src/hash-api/index.js';
 import { ContainerdStore, containerdMetaDbPath, fingerprintFile } from '../../src/stores/index.js';
-import { planNodeUpgrade, type NodeUpgradePlan } from '../../src/upgrade/index.js';
+import { planNodeUpgrade, type NodeUpgradePlan } from '../../src/node-upgrade/index.js';
 import { cli } from '../support/cli.js';
 import { planArgs, writeContainerdNode, writePodList } from '../support/node-fixture.js';
 import { fixtureContainers, fixturePod } from '../support/cri-fixtures.js';

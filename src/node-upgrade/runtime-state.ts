@@ -8,7 +8,7 @@
  * the kubelet does not see now: never "keep" or "rewrite" either.
  */
 import type { CriListing } from '../discovery/index.js';
-import { countActions } from './plan-vocabulary.js';
+import { countActions } from '../plan/index.js';
 import type { NodePlanEntry, NodeUpgradePlan } from './plan-file.js';
 
 const CONTAINER_STATES = ['CREATED', 'RUNNING', 'EXITED', 'UNKNOWN'] as const;
