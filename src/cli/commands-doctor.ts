@@ -13,7 +13,7 @@ import { str, type CommandContext, type CommandDef } from './command.js';
 import { KUBELET_SOURCE_OPTIONS, kubeletVersionOf, storeSpecOfDiscovery } from './discovery-options.js';
 import { readObjects, within } from './inputs.js';
 import { readInputFile, type CliIO } from './io.js';
-import { readDocuments } from '../manifests/read-documents.js';
+import { readDocuments } from '../manifests/index.js';
 import { table } from './table.js';
 
 const KUBELET_CONFIG = '/var/lib/kubelet/config.yaml';

@@ -12,7 +12,7 @@ import { lazySchema, type ZodApi } from '../on-demand.js';
 import { KubeletHashError, OptionError, parseWith, type JsonPathSegment } from '../errors.js';
 import { assertCanonicalHash, storedHashValue } from '../hash/format.js';
 import { gateSettingsSchema } from '../kubelet/index.js';
-import { releaseInfo } from '../releases/release-info.js';
+import { releaseInfo } from '../releases/index.js';
 import { countActions, PLAN_ACTIONS, planSchemas } from '../plan/index.js';
 import { auditStampSchema } from './audit.js';
 import { escapesSchema } from '../hash/options.js';

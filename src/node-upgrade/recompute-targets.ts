@@ -7,7 +7,7 @@
 import { KubeletHashError, OptionError, type JsonPathSegment } from '../errors.js';
 import { formatHash } from '../hash/format.js';
 import { DECODE_ONLY, hashesFor, type ReleaseHashes } from '../hash/hashes-for.js';
-import { releaseInfo } from '../releases/release-info.js';
+import { releaseInfo } from '../releases/index.js';
 import { parseJson } from '../json/parse.js';
 import type { NodeUpgradePlan } from './plan-file.js';
 

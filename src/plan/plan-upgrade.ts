@@ -13,7 +13,7 @@ import { checkOptions } from '../hash/options.js';
 import { RELEASE_PAIR_FIELDS, resolvePair, type ReleasePair } from '../hash/release.js';
 import { describeOptionValue, readOptionFields } from '../option-fields.js';
 import type { ReleaseHashes } from '../hash/hashes-for.js';
-import type { ReleaseInfo } from '../releases/release-info.js';
+import type { ReleaseInfo } from '../releases/index.js';
 import { readRuntimeRecords, type HashChange } from '../runtime-records/index.js';
 import {
   containerRole,

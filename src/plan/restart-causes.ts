@@ -5,7 +5,7 @@
  * policy), `expected` where the released kubelet does it (the readiness flap, a refused static
  * manifest). Read from the API pods only: nothing here looks at the runtime.
  */
-import { parseKubeletVersion } from '../releases/version.js';
+import { parseKubeletVersion } from '../releases/index.js';
 import { MIRROR_ANNOTATION } from '../pod/mirror-pod.js';
 
 /** One cause, for one pod. */

@@ -9,7 +9,7 @@
 import { KubeletHashError } from '../errors.js';
 import type { JsonEscapeMode } from '../models/json-escapes.js';
 import { DECODE_ONLY, hashesFor, quickHash, type ReleaseHashes } from '../hash/hashes-for.js';
-import type { ReleaseInfo } from '../releases/release-info.js';
+import type { ReleaseInfo } from '../releases/index.js';
 import { stableKey } from '../json/stable-key.js';
 
 /** Hashes of one distinct spec for both releases, computed once and shared by every copy. */

@@ -4,7 +4,7 @@
  * by default. Each blocker names the release range and where upstream shows it; everything here was
  * read in the kubelet's sources at the release tags named.
  */
-import { parseKubeletVersion } from '../releases/version.js';
+import { parseKubeletVersion } from '../releases/index.js';
 
 /** One reason the target kubelet will not start. */
 export interface StartBlocker {
