@@ -5,7 +5,7 @@
  * Run: npx vitest bench --run bench/plan-upgrade.bench.ts
  */
 import { bench, describe } from 'vitest';
-import { planUpgrade } from '../src/upgrade/plan-upgrade.js';
+import { planUpgrade } from '../src/plan/plan-upgrade.js';
 import { daemonSetFleet } from './fleet.js';
 
 const { pods, infos, texts } = daemonSetFleet(5000);

@@ -88,7 +88,7 @@ export {
   type ManifestDocument,
   type ManifestObject,
   type SourcePosition,
-} from './pod/read-documents.js';
+} from './manifests/index.js';
 export {
   readRuntimeRecords,
   rewriteRuntimeRecord,
@@ -112,8 +112,9 @@ export {
   type ReleaseInfo,
   type FeatureGateInfo,
   type PatchToolchain,
-} from './registry/registry.js';
-export { kubeletToolchain, type KubeletToolchain } from './registry/toolchain.js';
+  kubeletToolchain,
+  type KubeletToolchain,
+} from './releases/index.js';
 export type { JsonEscapeMode } from './models/json-escapes.js';
 export type { HashAlgorithmName } from './models/model.js';
 export { parseJson, parseJsonStream, type JsonValue, type JsonStreamValue } from './json/parse.js';
@@ -150,4 +151,4 @@ export {
   type PlanCounts,
   type PlanRecord,
   type UpgradePlan,
-} from './upgrade/plan-upgrade.js';
+} from './plan/index.js';

@@ -47,4 +47,4 @@ export {
   type VerifyNodeResult,
   auditStamp,
   type AuditStamp,
-} from './upgrade/index.js';
+} from './node-upgrade/index.js';

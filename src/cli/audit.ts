@@ -1,5 +1,5 @@
 /** The audit stamp of a command run: its command line, this tool's version, now, this host. */
-import { auditStamp, type AuditStamp } from '../upgrade/index.js';
+import { auditStamp, type AuditStamp } from '../node-upgrade/index.js';
 import type { CommandContext } from './command.js';
 import { toolVersion } from './version.js';
 

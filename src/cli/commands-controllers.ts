@@ -14,7 +14,7 @@ import {
   translateHash,
   type ContainerStatusInput,
 } from '../kubelet/index.js';
-import { releaseInfo } from '../registry/registry.js';
+import { releaseInfo } from '../releases/index.js';
 import { readRuntimeRecords, selectRecord, type SelectRecordInput } from '../runtime-records/index.js';
 import { UsageError, flag, str, type CommandContext, type CommandDef, type OptionDef } from './command.js';
 import { CONTAINER, FILES_OPERAND, KUBELET_VERSION } from './shared-options.js';
@@ -27,7 +27,7 @@ import { podLabel, table } from './table.js';
 import { JsonNumber } from '../json/number.js';
 import { isPlainObject } from '../decode/input.js';
 import { mirroredPodUid } from '../pod/mirror-pod.js';
-import { readDocuments, type ManifestDocument } from '../pod/read-documents.js';
+import { readDocuments, type ManifestDocument } from '../manifests/index.js';
 
 const FROM: OptionDef = {
   type: 'string',

@@ -7,12 +7,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { cgroupVersion, discoverRuntime, kubeletProcesses, requireRuntimeRoot } from '../discovery/index.js';
-import { planNodeUpgrade, startBlockers, type StartBlocker } from '../upgrade/index.js';
+import { planNodeUpgrade } from '../node-upgrade/index.js';
+import { startBlockers, type StartBlocker } from '../plan/index.js';
 import { str, type CommandContext, type CommandDef } from './command.js';
 import { KUBELET_SOURCE_OPTIONS, kubeletVersionOf, storeSpecOfDiscovery } from './discovery-options.js';
 import { readObjects, within } from './inputs.js';
 import { readInputFile, type CliIO } from './io.js';
-import { readDocuments } from '../pod/read-documents.js';
+import { readDocuments } from '../manifests/index.js';
 import { table } from './table.js';
 
 const KUBELET_CONFIG = '/var/lib/kubelet/config.yaml';

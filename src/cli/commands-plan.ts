@@ -11,15 +11,13 @@ import { isKubeletHashError } from '../errors.js';
 import {
   formatNodePlan,
   planNodeUpgrade,
-  planSchemas,
   planTrailer,
-  restartCauses,
   verifyNode,
   type NodePlanEntry,
-  type RestartCause,
   type NodeUpgradePlan,
   type StoreSpec,
-} from '../upgrade/index.js';
+} from '../node-upgrade/index.js';
+import { planSchemas, restartCauses, type RestartCause } from '../plan/index.js';
 import {
   UsageError,
   str,

@@ -10,7 +10,7 @@ import { UsageError, flag, str, type CommandContext, type CommandDef } from './c
 import { GATES, checkGatesFor, featureGates } from './feature-gates.js';
 import { KUBELET_VERSION } from './shared-options.js';
 import { readObjects, within } from './inputs.js';
-import type { ManifestObject } from '../pod/read-documents.js';
+import type { ManifestObject } from '../manifests/index.js';
 import { table } from './table.js';
 import { ApiServer, readKubeconfig, type DryRunAnswer } from '../fleet/index.js';
 

@@ -22,7 +22,7 @@ import {
   type UnitCommands,
 } from '../fleet/index.js';
 import { ensureOwnDirectory } from '../stores/index.js';
-import type { StoreSpec } from '../upgrade/index.js';
+import type { StoreSpec } from '../node-upgrade/index.js';
 import { list, str, UsageError, type CommandContext, type CommandDef } from './command.js';
 import { readObjects } from './inputs.js';
 import { commandAudit } from './audit.js';

@@ -3,7 +3,7 @@
  * `rollback`. Exit codes: 0 done, 2 refused or bad input.
  */
 import { z } from 'zod';
-import { applyNodePlan, parseNodePlan, rollbackNodePlan, type NodeUpgradePlan } from '../upgrade/index.js';
+import { applyNodePlan, parseNodePlan, rollbackNodePlan, type NodeUpgradePlan } from '../node-upgrade/index.js';
 import { flag, str, type CommandContext, type CommandDef } from './command.js';
 import { ENDPOINT_OPTIONS, checkPlanRoot } from './discovery-options.js';
 import { within } from './inputs.js';

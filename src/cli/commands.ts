@@ -1,7 +1,6 @@
 /** The hashing commands: example, hash, preimage, releases. */
 import { hashContainer, hashContainerWithoutResources, preimage } from '../hash-api/index.js';
-import { releaseInfo, supportedReleases, type ReleaseInfo } from '../registry/registry.js';
-import { kubeletToolchain } from '../registry/toolchain.js';
+import { releaseInfo, supportedReleases, type ReleaseInfo, kubeletToolchain } from '../releases/index.js';
 import { flag, list, str, type CommandContext, type CommandDef, type CommandResult } from './command.js';
 import { examplePodText } from './example-pod.js';
 import { DEFAULTS_OPTIONS, readContainers, single, specFor, within, type InputContainer } from './inputs.js';

@@ -12,7 +12,12 @@ import {
   versionOfNodeObject,
   type RuntimeDiscovery,
 } from '../discovery/index.js';
-import { checkRuntimeAgreement, withRuntimeState, type NodeUpgradePlan, type StoreSpec } from '../upgrade/index.js';
+import {
+  checkRuntimeAgreement,
+  withRuntimeState,
+  type NodeUpgradePlan,
+  type StoreSpec,
+} from '../node-upgrade/index.js';
 import { StoreError } from '../errors.js';
 import { UsageError, str, type CommandContext, type OptionDef, type Values } from './command.js';
 import { readObjects } from './inputs.js';

@@ -5,7 +5,7 @@
  */
 import { OptionError } from '../errors.js';
 import { readGateSettings, resolveGates, type GateSettings } from '../kubelet/index.js';
-import { modelledGates, releaseInfo } from '../registry/registry.js';
+import { modelledGates, releaseInfo } from '../releases/index.js';
 import { UsageError, str, type CommandContext, type OptionDef } from './command.js';
 import { didYouMean } from '../suggest.js';
 

@@ -1,5 +1,5 @@
 /** `--help` texts, built from the command definitions (docs/cli.md is built from the same). */
-import { supportedReleases } from '../registry/registry.js';
+import { supportedReleases } from '../releases/index.js';
 import { usageLine, type CommandDef, type OptionDef } from './command.js';
 
 /** Options every command takes; the dispatcher handles them. */

@@ -11,8 +11,8 @@ import {
 } from '../defaults/index.js';
 import { formatJsonPath, isKubeletHashError, type JsonPathSegment } from '../errors.js';
 import { locateContainers, type ContainerList } from '../pod/locate.js';
-import { manifestObjects, readDocuments, type ManifestObject } from '../pod/read-documents.js';
-import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
+import { manifestObjects, readDocuments, type ManifestObject } from '../manifests/index.js';
+import { releaseInfo, type ReleaseInfo } from '../releases/index.js';
 import { UsageError, flag, str, type CommandContext, type OptionDef } from './command.js';
 import { readInput } from './io.js';
 import { LocatedError } from './located-error.js';

@@ -37,7 +37,7 @@ function preimage(container: object, options: HashOptions): { text: string; hash
   return { text: new TextDecoder().decode(bytes), hash: formatHash(hash) };
 }
 import { KubeletHashError } from '../errors.js';
-import { releaseInfo, supportedReleases } from '../registry/registry.js';
+import { releaseInfo, supportedReleases } from '../releases/index.js';
 import type { ExpectedRow, FixtureCase } from './fixtures.js';
 
 export interface Tally {

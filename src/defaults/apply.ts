@@ -11,7 +11,7 @@ import { JsonNumber } from '../json/number.js';
 import { isPlainObject, hasToJson, memberOf } from '../decode/input.js';
 import { quantityTokenOf } from '../decode/quantity-token.js';
 import { unmarshalQuantity } from '../quantity/quantity.js';
-import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
+import { releaseInfo, type ReleaseInfo } from '../releases/index.js';
 import { CONTAINER_LISTS, type ContainerList } from '../pod/locate.js';
 import { defaultPullPolicy } from './image-reference.js';
 import { fieldAt } from './model-paths.js';

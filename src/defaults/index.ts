@@ -3,7 +3,7 @@
  * which is what a kubelet hashes. Front end over the engine (decode, models, quantity, releases).
  */
 import type { ContainerList } from '../pod/locate.js';
-import { releaseInfo } from '../registry/registry.js';
+import { releaseInfo } from '../releases/index.js';
 import { activeDefaults } from './apply.js';
 import type { ApiserverDefault } from './table.js';
 

@@ -11,7 +11,7 @@ import { parseJson } from '../json/parse.js';
 import { releaseModel } from '../models/catalog.js';
 import { deref, type GoType, type StructType } from '../models/gotype.js';
 import type { HashAlgorithmName, TypeDecl } from '../models/model.js';
-import type { ReleaseInfo } from '../registry/registry.js';
+import type { ReleaseInfo } from '../releases/index.js';
 import { RELEASE_PAIR_FIELDS, resolvePair, type ReleasePair, type ReleaseSide } from '../hash/release.js';
 import { readOptionFields } from '../option-fields.js';
 import { droppedFields, lookupJsonKey } from './input-fields.js';

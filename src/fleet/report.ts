@@ -12,7 +12,7 @@ import {
   readPlanTrailer,
   type NodePlanEntry,
   type PlanTrailer,
-} from '../upgrade/index.js';
+} from '../node-upgrade/index.js';
 import { OptionError } from '../errors.js';
 
 export interface NodeReport {

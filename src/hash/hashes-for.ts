@@ -15,7 +15,7 @@ import type { KubeletRelease } from './release.js';
 import { pipelineFor, type ReleasePipeline } from './pipeline.js';
 import { parseJson } from '../json/parse.js';
 import { checkContainerMembers, checkContainerName, checkContainerShape } from '../pod/container-shape.js';
-import type { ReleaseInfo } from '../registry/registry.js';
+import type { ReleaseInfo } from '../releases/index.js';
 
 /**
  * A container as `.spec.containers[i]` of a pod the apiserver serves: a parsed object, or its JSON

@@ -5,8 +5,7 @@
 import type { z } from 'zod';
 import { OptionError, parseWith } from '../errors.js';
 import type { JsonEscapeMode } from '../models/json-escapes.js';
-import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
-import { kubeletToolchain } from '../registry/toolchain.js';
+import { releaseInfo, type ReleaseInfo, kubeletToolchain } from '../releases/index.js';
 import { lazySchema } from '../on-demand.js';
 import { readOptionFields, type OptionFields } from '../option-fields.js';
 

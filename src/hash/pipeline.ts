@@ -13,7 +13,7 @@ import type { GoStruct } from '../go/value.js';
 import { releaseModel } from '../models/catalog.js';
 import { resolveRoot, type StructType } from '../models/gotype.js';
 import type { HashAlgorithmName } from '../models/model.js';
-import type { ReleaseInfo } from '../registry/registry.js';
+import type { ReleaseInfo } from '../releases/index.js';
 
 export interface ReleasePipeline {
   readonly release: string;

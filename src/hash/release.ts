@@ -7,7 +7,7 @@
 import { OptionError, type JsonPathSegment } from '../errors.js';
 import type { GateName } from '../models/dsl.js';
 import type { JsonEscapeMode } from '../models/json-escapes.js';
-import { releaseInfo, type ReleaseInfo } from '../registry/registry.js';
+import { releaseInfo, type ReleaseInfo } from '../releases/index.js';
 import { fusedHasherFor, type FusedHasher } from './fused/release-hashers.js';
 import { patchTableNote } from './options.js';
 

@@ -13,7 +13,7 @@
  *   containers never are.
  */
 import { formatHash } from '../hash/format.js';
-import type { ReleaseInfo } from '../registry/registry.js';
+import type { ReleaseInfo } from '../releases/index.js';
 import type { ContainerRole } from './container-role.js';
 import type { ResolvedGates } from './options.js';
 import type { RestartRuleId } from './restart-rules.js';

@@ -6,7 +6,7 @@
  * read: 1.13.0 (the form applied to 1.8–1.19), 1.20.2 (1.20–1.28, and the init path with
  * SidecarContainers off), 1.29.6, 1.31.14 and 1.37.2 (the sidecar path).
  */
-import type { ReleaseInfo } from '../registry/registry.js';
+import type { ReleaseInfo } from '../releases/index.js';
 import type { ContainerList } from '../pod/locate.js';
 import { decide, verdict, type DecisionInput, type PodRestartPolicy, type Verdict } from './decide.js';
 import type { ContainerRole } from './container-role.js';

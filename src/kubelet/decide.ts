@@ -6,7 +6,7 @@
  * caller did not give.
  */
 import type { JsonPathSegment } from '../errors.js';
-import type { ReleaseInfo } from '../registry/registry.js';
+import type { ReleaseInfo } from '../releases/index.js';
 import { isPlainObject, memberOf } from '../decode/input.js';
 import { applyChangedRule, type ChangedRule, type RuleInput } from './changed-rule.js';
 import type { ContainerRole } from './container-role.js';

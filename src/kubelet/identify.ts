@@ -4,7 +4,7 @@
  */
 import type { JsonEscapeMode } from '../models/json-escapes.js';
 import { parseHash } from '../hash/format.js';
-import { releaseInfo, supportedReleases } from '../registry/registry.js';
+import { releaseInfo, supportedReleases } from '../releases/index.js';
 import { readHashValue, type HashValueInput } from './options.js';
 import { CONTAINER_CHECKS, hashesFor, type ContainerInput } from '../hash/hashes-for.js';
 

@@ -5,7 +5,7 @@
  * return which init containers to start, which to kill first, whether the pod is killed, and
  * whether initialisation is done; decide-pod.ts turns that into verdicts.
  */
-import type { ReleaseInfo } from '../registry/registry.js';
+import type { ReleaseInfo } from '../releases/index.js';
 import { isPlainObject, memberOf } from '../decode/input.js';
 import type { PodRestartPolicy } from './decide.js';
 import type { RuntimeFacts } from './runtime-state.js';

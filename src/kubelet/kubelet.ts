@@ -14,7 +14,7 @@ import {
   type Preimage,
 } from '../hash-api/index.js';
 import type { PodInput } from '../pod/input-types.js';
-import { releaseInfo } from '../registry/registry.js';
+import { releaseInfo } from '../releases/index.js';
 import { readOptionFields } from '../option-fields.js';
 import { containerChanged, type ContainerChangedOptions, type ContainerChangedResult } from './container-changed.js';
 import { resolveGates, readGateSettings, type FeatureGates } from './options.js';

@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import type { GateName } from '../models/dsl.js';
 import { OptionError, type JsonPathSegment } from '../errors.js';
-import { modelledGates, releaseInfo, type ReleaseInfo } from '../registry/registry.js';
+import { modelledGates, releaseInfo, type ReleaseInfo } from '../releases/index.js';
 import { MAX_UINT64 } from '../go/ints.js';
 import { isPlainObject } from '../decode/input.js';
 import { parseHash, storedHashValue } from '../hash/format.js';

@@ -5,7 +5,7 @@
  * this same kubelet from the old spec; their runtime states come from `options.podStatus` when given.
  */
 import { formatHash } from '../hash/format.js';
-import type { ReleaseInfo } from '../registry/registry.js';
+import type { ReleaseInfo } from '../releases/index.js';
 import type { ChangedRule } from './changed-rule.js';
 import type { PodRestartPolicy, Verdict } from './decide.js';
 import { decidePod, type MemberVerdict, type PodMember, type PodVerdict } from './decide-pod.js';

@@ -10,7 +10,7 @@ import { isPlainObject, memberOf } from '../decode/input.js';
 import { JsonNumber } from '../json/number.js';
 import { bigIntFromValue } from '../quantity/bignat.js';
 import { parseQuantity, type QuantityValue } from '../quantity/quantity.js';
-import type { ReleaseInfo } from '../registry/registry.js';
+import type { ReleaseInfo } from '../releases/index.js';
 
 /** The values the kubelet compares, in its units (millicores, bytes). */
 interface ResizeValues {

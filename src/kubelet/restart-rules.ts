@@ -7,7 +7,7 @@
  * Sources are cited as `path@tag (function)`: the tag is the first release the rule holds for in
  * that form. Where the text changed over releases, the later form is cited as well.
  */
-import type { ReleaseInfo } from '../registry/registry.js';
+import type { ReleaseInfo } from '../releases/index.js';
 import type { ContainerRole } from './container-role.js';
 import type { GateName, ResolvedGates } from './options.js';
 

@@ -6,7 +6,7 @@
  */
 import { HashFormatError, OptionError, type JsonPathSegment } from '../errors.js';
 import { describeOptionValue, isObjectLike } from '../option-fields.js';
-import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../registry/registry.js';
+import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../releases/index.js';
 import { DOCKER_ANNOTATION_PREFIX } from '../runtime-records/index.js';
 import { readHashValue, type HashValueInput, type StoredHashReading } from './options.js';
 

@@ -26,7 +26,7 @@ import {
   isKubeletDockerContainer,
   validateWith,
 } from './schemas.js';
-import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../registry/registry.js';
+import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../releases/index.js';
 import type { RecordKind, RuntimeRecord } from './types.js';
 
 export type HashField = 'hash' | 'hashWithoutResources';

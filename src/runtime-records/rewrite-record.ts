@@ -5,7 +5,7 @@ import { primarySite, type HashField, type RecordContainer } from './hash-sites.
 import type { Span } from '../json/spans.js';
 import { parseRecord } from './parse-record.js';
 import { assertCanonicalHash, parseHash, storedHashValue } from '../hash/format.js';
-import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../registry/registry.js';
+import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../releases/index.js';
 import type { HashChange } from './types.js';
 
 const hashPairSchema = lazySchema((z) =>

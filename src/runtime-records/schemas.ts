@@ -6,7 +6,7 @@
 import type { ZodOptional, ZodString, ZodType } from 'zod';
 import { parseWith, RecordError } from '../errors.js';
 import type { JsonPathSegment } from '../errors.js';
-import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../registry/registry.js';
+import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../releases/index.js';
 import type { RecordKind } from './types.js';
 import { lazySchema } from '../on-demand.js';
 

@@ -18,7 +18,7 @@ import {
   POD_NAMESPACE_LABEL,
   POD_UID_LABEL,
 } from '../runtime-records/index.js';
-import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../registry/registry.js';
+import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../releases/index.js';
 import { applyFileRewrites, fingerprintFiles, restoreFileRecords } from './file-store.js';
 import { daemonsUsing, flagValue } from './files.js';
 import type {

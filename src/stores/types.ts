@@ -1,5 +1,5 @@
 /** The interface every runtime record store (containerd meta.db, CRI-O, docker) implements. */
-import type { CommitHooks } from '../bbolt/write.js';
+import type { CommitHooks } from '../bbolt/index.js';
 import type { HashChange, RuntimeName, RuntimeRecord } from '../runtime-records/index.js';
 
 /**

@@ -6,7 +6,7 @@
  */
 import { isPlainObject } from '../decode/input.js';
 import { deepEqual } from '../go/value-diff.js';
-import type { ReleaseInfo } from '../registry/registry.js';
+import type { ReleaseInfo } from '../releases/index.js';
 import { fieldPath, isAbsent, type TemplateChange } from './template-diff.js';
 import { rolloutRule } from './rollout-rules.js';
 import type { Decision } from './verdict.js';

@@ -9,7 +9,7 @@
 import { DecodeError, type JsonPathSegment } from '../errors.js';
 import { isPlainObject } from '../decode/input.js';
 import { JsonNumber } from '../json/number.js';
-import type { ReleaseInfo } from '../registry/registry.js';
+import type { ReleaseInfo } from '../releases/index.js';
 import { isAbsent } from './template-diff.js';
 import { rolloutRule, type RolloutRuleId } from './rollout-rules.js';
 

@@ -7,7 +7,7 @@
  */
 import { isPlainObject } from '../decode/input.js';
 import { deepEqual } from '../go/value-diff.js';
-import type { ReleaseInfo } from '../registry/registry.js';
+import type { ReleaseInfo } from '../releases/index.js';
 import { parseQuantity, type QuantityValue } from '../quantity/quantity.js';
 import { JsonNumber } from '../json/number.js';
 import { qosClass } from './qos.js';

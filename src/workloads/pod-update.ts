@@ -6,7 +6,7 @@
 import type { JsonPathSegment } from '../errors.js';
 import { isPlainObject } from '../decode/input.js';
 import { deepEqual } from '../go/value-diff.js';
-import type { ReleaseInfo } from '../registry/registry.js';
+import type { ReleaseInfo } from '../releases/index.js';
 import { fieldPath, isAbsent, valueAt, type TemplateChange } from './template-diff.js';
 import { rolloutRule, type RolloutRuleId } from './rollout-rules.js';
 import { invalidPodValue } from './pod-values.js';

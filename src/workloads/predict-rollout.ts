@@ -8,7 +8,7 @@
  */
 import { DecodeError, OptionError } from '../errors.js';
 import { isPlainObject } from '../decode/input.js';
-import { releaseInfo } from '../registry/registry.js';
+import { releaseInfo } from '../releases/index.js';
 import { findPodSpec, locateContainers } from '../pod/locate.js';
 import {
   predictRestarts,

@@ -9,7 +9,7 @@
 import { formatJsonPath, KubeletHashError, type JsonPathSegment } from '../errors.js';
 import { deepEqual, diffGoValuePaths } from '../go/value-diff.js';
 import { DECODE_ONLY, hashesFor } from '../hash/hashes-for.js';
-import type { ReleaseInfo } from '../registry/registry.js';
+import type { ReleaseInfo } from '../releases/index.js';
 import { isPlainObject } from '../decode/input.js';
 import { CONTAINER_LISTS } from '../pod/locate.js';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { containerChanged, predictRestarts } from '../../src/kubelet/index.js';
 import { hashContainer, hashContainerWithoutResources } from '../../src/hash-api/hash.js';
 import { OptionError, ReleaseError } from '../../src/errors.js';
-import { supportedReleases } from '../../src/registry/registry.js';
+import { supportedReleases } from '../../src/releases/release-info.js';
 import { oracleCase, oracleCases, oracleExpected } from '../support/oracle.js';
 
 const RELEASES = supportedReleases();

@@ -1,7 +1,7 @@
 /** explainHashChange: reasons derived from models, values and pre-images, checked against the oracle. */
 import { describe, expect, it } from 'vitest';
 import { explainHashChange, type HashChangeReason } from '../../src/explain/index.js';
-import { supportedReleases } from '../../src/registry/registry.js';
+import { supportedReleases } from '../../src/releases/release-info.js';
 import { oracleCase, oracleCases, oracleExpected } from '../support/oracle.js';
 
 const RELEASES = supportedReleases();

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { containerChanged } from '../../src/kubelet/index.js';
-import { planUpgrade } from '../../src/upgrade/index.js';
+import { planUpgrade } from '../../src/plan/index.js';
 import { hashContainer, hashContainerWithoutResources } from '../../src/hash-api/hash.js';
 import { OptionError } from '../../src/errors.js';
-import { releaseInfo, supportedReleases } from '../../src/registry/registry.js';
+import { releaseInfo, supportedReleases } from '../../src/releases/release-info.js';
 import type { ContainerRecordInfo } from '../../src/runtime-records/index.js';
 
 const sidecar = { name: 'proxy', image: 'envoy:1', restartPolicy: 'Always' };

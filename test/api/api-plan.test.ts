@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { containerChanged } from '../../src/kubelet/index.js';
-import { planUpgrade, type PlanEntry } from '../../src/upgrade/index.js';
+import { planUpgrade, type PlanEntry } from '../../src/plan/index.js';
 import { hashContainer, hashContainerWithoutResources } from '../../src/hash-api/hash.js';
 import { OptionError } from '../../src/errors.js';
 import { readRuntimeRecords, rewriteRuntimeRecord, type ContainerRecordInfo } from '../../src/runtime-records/index.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { identifyReleases, translateHash } from '../../src/kubelet/index.js';
 import { hashContainer, hashContainerWithoutResources } from '../../src/hash-api/hash.js';
 import { HashMismatchError, KubeletHashError, OptionError } from '../../src/errors.js';
-import { supportedReleases } from '../../src/registry/registry.js';
+import { supportedReleases } from '../../src/releases/release-info.js';
 import { containerArb, releaseArb } from '../support/arbitraries.js';
 import { oracleCase, oracleCases, oracleExpected } from '../support/oracle.js';
 

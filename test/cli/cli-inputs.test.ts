@@ -22,8 +22,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { KubeletHashError, isKubeletHashError, parseWith } from '../../src/errors.js';
 import { hashContainer, planUpgrade, readDocuments } from '../../src/index.js';
-import { parseNodePlan } from '../../src/upgrade/index.js';
-import { MANIFEST_NAME as MANIFEST_FILE, planDigest } from '../../src/upgrade/rollback-point.js';
+import { parseNodePlan } from '../../src/node-upgrade/index.js';
+import { MANIFEST_NAME as MANIFEST_FILE, planDigest } from '../../src/node-upgrade/rollback-point.js';
 import { cli } from '../support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kh-inputs-'));

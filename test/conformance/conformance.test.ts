@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runConformance } from '../../src/conformance/run.js';
 import { formatReport } from '../../src/conformance/report.js';
-import { supportedReleases } from '../../src/registry/registry.js';
+import { supportedReleases } from '../../src/releases/release-info.js';
 import { oracleCases, oracleExpected } from '../support/oracle.js';
 
 describe('conformance over fixtures/oracle', () => {

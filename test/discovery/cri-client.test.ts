@@ -14,8 +14,8 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/errors.js';
 import { decodeListContainersResponse, listCriContainers, type CriContainer } from '../../src/discovery/cri-client.js';
-import { checkRuntimeAgreement } from '../../src/upgrade/runtime-agreement.js';
-import type { NodePlanEntry } from '../../src/upgrade/plan-file.js';
+import { checkRuntimeAgreement } from '../../src/node-upgrade/runtime-agreement.js';
+import type { NodePlanEntry } from '../../src/node-upgrade/plan-file.js';
 
 const PROTO = join(dirname(fileURLToPath(import.meta.url)), '..', 'support', 'protos', 'cri-runtime.proto');
 const def = protoLoader.loadSync(PROTO, { keepCase: true, longs: String, enums: Number, defaults: true });

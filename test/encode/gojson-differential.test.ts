@@ -6,7 +6,7 @@ import { compileGoJsonEncoder, type GoJsonEncoder } from '../../src/encode/gojso
 import { BufferSink } from '../../src/encode/sink.js';
 import { releaseModel } from '../../src/models/catalog.js';
 import { resolveRoot, type StructType } from '../../src/models/gotype.js';
-import { releaseInfo, supportedReleases } from '../../src/registry/registry.js';
+import { releaseInfo, supportedReleases } from '../../src/releases/release-info.js';
 import { containerArb } from '../support/arbitraries.js';
 import { goJsonReference } from '../support/gojson-reference.js';
 import { oracleCases } from '../support/oracle.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { foldFleet, nodeReport } from '../../src/fleet/index.js';
-import { formatNodePlan, type NodeUpgradePlan } from '../../src/upgrade/index.js';
+import { formatNodePlan, type NodeUpgradePlan } from '../../src/node-upgrade/index.js';
 import { cli } from '../support/cli.js';
 import { fixtureContainers, fixturePod } from '../support/cri-fixtures.js';
 import { writeCrioNode } from '../support/crio-fixtures.js';

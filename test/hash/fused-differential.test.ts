@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { fusedHash, NO_FUSED_HASH } from '../../src/hash/fused/entry.js';
 import { keyHash } from '../../src/hash/fused/tape.js';
 import { hashContainer, JsonNumber, type JsonEscapeMode } from '../../src/index.js';
-import { releaseInfo } from '../../src/registry/registry.js';
+import { releaseInfo } from '../../src/releases/release-info.js';
 import { containerArb, releaseArb } from '../support/arbitraries.js';
 import { oracleCases, oracleExpected } from '../support/oracle.js';
 import { publicExpected, publicOutcome, treeOutcome } from '../support/outcomes.js';

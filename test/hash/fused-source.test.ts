@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { fusedSource, throwFusedBugs } from '../../src/hash/fused/release-hashers.js';
 import { fusedHash } from '../../src/hash/fused/entry.js';
-import { releaseInfo } from '../../src/registry/registry.js';
+import { releaseInfo } from '../../src/releases/release-info.js';
 
 describe('generated fused hashers', () => {
   const source = fusedSource(releaseInfo('1.16'), 'pre-go1.22')!;

@@ -11,7 +11,7 @@ import { tape } from '../../src/hash/fused/tape.js';
 import { scanContainerText, TEXT_DOUBT, TEXT_VALID } from '../../src/hash/fused/text.js';
 import { utf8Text } from '../../src/hash/fused/utf8-text.js';
 import { hashContainer, parseJson } from '../../src/index.js';
-import { releaseInfo } from '../../src/registry/registry.js';
+import { releaseInfo } from '../../src/releases/release-info.js';
 import { publicExpected, publicOutcome, treeOutcome } from '../support/outcomes.js';
 
 const VERSIONS = ['1.8', '1.16', '1.29', '1.36'];

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { hashContainer } from '../../src/index.js';
 import { storedForm } from '../../src/defaults/stored-form.js';
 import { decodeFor } from '../../src/hash/hashes-for.js';
-import { releaseInfo } from '../../src/registry/registry.js';
+import { releaseInfo } from '../../src/releases/release-info.js';
 import { oracleCases, oracleExpected } from '../support/oracle.js';
 
 const errorCode = (f: () => unknown): string | null => {

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MODEL_VERSIONS } from '../../src/models/catalog.js';
 import { BASE_RELEASE, RELEASE_DELTAS } from '../../src/models/releases/index.js';
-import { releaseInfo, supportedReleases } from '../../src/registry/registry.js';
+import { releaseInfo, supportedReleases } from '../../src/releases/release-info.js';
 import { oracleCases, oracleExpected } from '../support/oracle.js';
 
 const RELEASE_FILES = new URL('../../src/models/releases/', import.meta.url);

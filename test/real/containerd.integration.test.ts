@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { hashContainer } from '../../src/hash-api/index.js';
-import { planUpgrade } from '../../src/upgrade/index.js';
+import { planUpgrade } from '../../src/plan/index.js';
 import { checkBoltFile } from '../../src/bbolt/index.js';
 import { ContainerdStore, containerdMetaDbPath } from '../../src/stores/containerd/store.js';
 import { fingerprintFile } from '../../src/stores/fingerprint.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ContainerdStore, CrioStore, fingerprintFile, type RecordBackup } from '../../src/stores/index.js';
-import { applyNodePlan, parseNodePlan } from '../../src/upgrade/index.js';
+import { applyNodePlan, parseNodePlan } from '../../src/node-upgrade/index.js';
 import type { FileOperation } from '../../src/bbolt/index.js';
 import { cli } from '../support/cli.js';
 import { fixtureContainers, fixturePod } from '../support/cri-fixtures.js';

@@ -38,7 +38,7 @@ import {
   planNodeUpgrade,
   rollbackNodePlan,
   type NodeUpgradePlan,
-} from '../../src/upgrade/index.js';
+} from '../../src/node-upgrade/index.js';
 import { cli } from '../support/cli.js';
 import { bucketOf, readBoltTree } from '../support/bolt-tree.js';
 import { writeBoltFile } from '../support/bolt-builder.js';

@@ -1,6 +1,6 @@
 /** fast-check generators of containers as a user would write them (valid for every release). */
 import fc from 'fast-check';
-import { supportedReleases } from '../../src/registry/registry.js';
+import { supportedReleases } from '../../src/releases/release-info.js';
 
 const text = fc.string({ unit: 'grapheme', maxLength: 12 });
 const word = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/);

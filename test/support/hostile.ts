@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { KubeletHashError, hashContainer, hashContainerWithoutResources } from '../../src/index.js';
 import { releaseModel } from '../../src/models/catalog.js';
 import { resolveRoot } from '../../src/models/gotype.js';
-import { supportedReleases } from '../../src/registry/registry.js';
+import { supportedReleases } from '../../src/releases/release-info.js';
 import { deepContainerArb } from './deep-arbitraries.js';
 
 /** What a hostile input led to: `hash`, or the error code. */

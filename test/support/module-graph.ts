@@ -17,7 +17,7 @@ export function sourceFiles(dir: string = SRC): string[] {
   );
 }
 
-/** A module's name: its path under src/, posix style (`upgrade/plan-upgrade.ts`). */
+/** A module's name: its path under src/, posix style (`plan/plan-upgrade.ts`). */
 export const moduleName = (file: string): string => relative(SRC, file).split('\\').join('/');
 
 /** A module's text without comments, so TSDoc examples (`import … from 'node:fs'`) are not imports. */

@@ -7,7 +7,7 @@ import { hashValue } from '../../src/hash/compute.js';
 import { containerJson, decodeFor, type ContainerInput } from '../../src/hash/hashes-for.js';
 import { hashContainer, hashContainerWithoutResources, type JsonEscapeMode } from '../../src/index.js';
 import { checkContainerName, checkContainerShape } from '../../src/pod/container-shape.js';
-import { releaseInfo } from '../../src/registry/registry.js';
+import { releaseInfo } from '../../src/releases/release-info.js';
 
 export type Outcome = { hash: number } | { code: string };
 

@@ -19,7 +19,7 @@ import {
   type AuditStamp,
   type NodeUpgradePlan,
   type StoreSpec,
-} from '../../upgrade/index.js';
+} from '../../node-upgrade/index.js';
 import { runHost, type HostCommands } from './host-command.js';
 import type { NodeSteps } from './machine.js';
 

@@ -3,7 +3,7 @@
  * `npm run dump:fused -- 1.29` (optionally `go1.22` or `pre-go1.22` after the release). In a debugger
  * the same source shows as `kubelet-hash/fused/v1.29-<mode>.js` (its `//# sourceURL`).
  */
-import { releaseInfo } from '../../registry/registry.js';
+import { releaseInfo } from '../../releases/index.js';
 import type { JsonEscapeMode } from '../../models/json-escapes.js';
 import { fusedSource } from './release-hashers.js';
 

@@ -3,7 +3,7 @@
  * {@link NO_FUSED_HASH} when the caller must run the decode→encode path on the original input.
  */
 import type { JsonEscapeMode } from '../../models/json-escapes.js';
-import type { ReleaseInfo } from '../../registry/registry.js';
+import type { ReleaseInfo } from '../../releases/index.js';
 import type { FusedTextFn } from './compile.js';
 import { fusedHasherFor, NO_FUSED_HASH } from './release-hashers.js';
 import { releaseScanScratch, scanContainerText, TEXT_DOUBT, type TopLevelSpans } from './text.js';

@@ -4,7 +4,7 @@
  * value-tree path (which then produces the result or the typed error exactly as before).
  */
 import type { JsonEscapeMode } from '../../models/json-escapes.js';
-import type { ReleaseInfo } from '../../registry/registry.js';
+import type { ReleaseInfo } from '../../releases/index.js';
 import { pipelineFor } from '../pipeline.js';
 import { compileFused, NotFusable, type FusedFn, type FusedTextFn } from './compile.js';
 import { compileNameImage } from './name-image.js';

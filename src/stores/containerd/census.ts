@@ -8,8 +8,7 @@
  * 2.x also writes `v1/<ns>/sandboxes/<id>/extensions/metadata`. The value is an `Any` holding Go
  * JSON `{"Version":"v1","Metadata":{"ID","Name","Config":<PodSandboxConfig>,"NetNSPath","IP",…}}`.
  */
-import { BoltFile, toRef } from '../../bbolt/file.js';
-import { BUCKET_LEAF_FLAG, decodeBucketValue } from '../../bbolt/format.js';
+import { BoltFile, toRef, BUCKET_LEAF_FLAG, decodeBucketValue } from '../../bbolt/index.js';
 import { decodeAny } from './any.js';
 import { containerdMetaDbPath } from './store.js';
 

@@ -8,7 +8,7 @@
 import { RecordError } from '../../errors.js';
 import { criAttempt, identity, mapSites, type RecordContainer } from '../../runtime-records/index.js';
 import { nodeAt, scanJson, toPlainValue } from '../../json/spans.js';
-import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../../registry/registry.js';
+import { HASH_KEY, HASH_WITHOUT_RESOURCES_KEY } from '../../releases/index.js';
 
 /** The extension key in a container's `extensions` bucket. */
 export const CONTAINER_METADATA_EXTENSION = 'io.cri-containerd.container.metadata';

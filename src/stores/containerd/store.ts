@@ -8,11 +8,16 @@
  */
 import { join } from 'node:path';
 import { KubeletHashError, StoreError } from '../../errors.js';
-import { BoltFile, toRef } from '../../bbolt/file.js';
-import { BUCKET_LEAF_FLAG, decodeBucketValue } from '../../bbolt/format.js';
-import { checkBoltFile } from '../../bbolt/check.js';
-import { commitUpdates, type BoltUpdate } from '../../bbolt/write.js';
-import { lockFile } from '../../bbolt/lock.js';
+import {
+  BoltFile,
+  toRef,
+  BUCKET_LEAF_FLAG,
+  decodeBucketValue,
+  checkBoltFile,
+  commitUpdates,
+  type BoltUpdate,
+  lockFile,
+} from '../../bbolt/index.js';
 import { primarySite, type RecordContainer } from '../../runtime-records/index.js';
 import { checkHashChange, rewriteLocated } from '../../runtime-records/index.js';
 import { fingerprinter } from '../fingerprint.js';

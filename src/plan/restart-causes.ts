@@ -1,0 +1,183 @@
+/**
+ * What may restart containers or take pods out of service across a kubelet upgrade, outside the
+ * container hash: findings per pod with their source and the releases they concern. `unknown`
+ * where only the real kubelet on the node can tell (a device plugin's timing, the CPU manager's
+ * policy), `expected` where the released kubelet does it (the readiness flap, a refused static
+ * manifest). Read from the API pods only: nothing here looks at the runtime.
+ */
+import { parseKubeletVersion } from '../releases/index.js';
+import { MIRROR_ANNOTATION } from '../pod/mirror-pod.js';
+
+/** One cause, for one pod. */
+export interface RestartCause {
+  kind:
+    | 'device-plugin-readmission'
+    | 'static-pod-api-reference'
+    | 'pinned-readmission'
+    | 'readiness-flap'
+    | 'allocation-checkpoint';
+  /** `expected`: the target kubelet does it; `unknown`: it may, depending on what only the node knows. */
+  verdict: 'expected' | 'unknown';
+  /** `namespace/name`. */
+  pod: string;
+  podUid: string;
+  /** The crossing or the targets it concerns: `targets ≥ 1.34`, `from ≤ 1.32 to ≥ 1.33`. */
+  releases: string;
+  source: string;
+  reason: string;
+}
+
+/** What the causes are judged on. */
+export interface RestartCauseInput {
+  /** The API pods on the node (served objects: metadata, spec, status). */
+  pods: readonly unknown[];
+  from: string;
+  to: string;
+  /** The target kubelet's feature gates, where set (`ChangeContainerStatusOnKubeletRestart`). */
+  gates?: Readonly<Record<string, boolean>>;
+}
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
+const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(obj) : []);
+
+/** Every container of the spec, init and ephemeral ones included. */
+const containersOf = (spec: Obj): Obj[] => [
+  ...list(spec['initContainers']),
+  ...list(spec['containers']),
+  ...list(spec['ephemeralContainers']),
+];
+
+/** Resource names outside the native ones: device-plugin (extended) resources such as `nvidia.com/gpu`. */
+function extendedResources(spec: Obj): string[] {
+  const names = new Set<string>();
+  for (const c of containersOf(spec)) {
+    const res = obj(c['resources']);
+    for (const key of [...Object.keys(obj(res['requests'])), ...Object.keys(obj(res['limits']))])
+      if (key.includes('/') && !key.startsWith('kubernetes.io/') && !key.startsWith('requests.')) names.add(key);
+  }
+  return [...names].sort();
+}
+
+/** What a static pod's manifest references from the API, as the 1.34 kubelet's check looks for it (first found). */
+function apiReference(spec: Obj): string | undefined {
+  if (typeof spec['serviceAccountName'] === 'string' && spec['serviceAccountName'] !== '') return 'serviceaccounts';
+  if (list(spec['imagePullSecrets']).length > 0) return 'secrets';
+  for (const c of containersOf(spec)) {
+    for (const e of list(c['envFrom'])) {
+      if (e['secretRef'] !== undefined) return 'secrets';
+      if (e['configMapRef'] !== undefined) return 'configmaps';
+    }
+    for (const e of list(c['env'])) {
+      const from = obj(e['valueFrom']);
+      if (from['secretKeyRef'] !== undefined) return 'secrets';
+      if (from['configMapKeyRef'] !== undefined) return 'configmaps';
+    }
+  }
+  if (list(spec['resourceClaims']).length > 0) return 'resourceclaims';
+  for (const v of list(spec['volumes'])) {
+    if (v['configMap'] !== undefined) return 'configmaps (via configmap volumes)';
+    if (v['secret'] !== undefined) return 'secrets (via secret volumes)';
+    if (v['csi'] !== undefined) return 'csidrivers (via CSI volumes)';
+    if (v['persistentVolumeClaim'] !== undefined) return 'persistentvolumeclaims';
+    if (v['ephemeral'] !== undefined) return 'persistentvolumeclaims (via ephemeral volumes)';
+    if (v['azureFile'] !== undefined) return 'secrets (via azureFile volumes)';
+    if (v['glusterfs'] !== undefined) return 'endpoints (via glusterFS volumes)';
+    for (const s of list(obj(v['projected'])['sources'])) {
+      if (s['configMap'] !== undefined) return 'configmaps (via projected volumes)';
+      if (s['secret'] !== undefined) return 'secrets (via projected volumes)';
+      if (s['serviceAccountToken'] !== undefined) return 'serviceaccounts (via projected volumes)';
+      if (s['clusterTrustBundle'] !== undefined) return 'clustertrustbundles';
+    }
+  }
+  return undefined;
+}
+
+/** Whether some container asks for whole CPUs in a Guaranteed pod: what the static CPU manager pins. */
+function wholeCpus(pod: Obj, spec: Obj): boolean {
+  if (obj(pod['status'])['qosClass'] !== 'Guaranteed') return false;
+  return containersOf(spec).some((c) => {
+    const cpu = obj(obj(c['resources'])['requests'])['cpu'] ?? obj(obj(c['resources'])['limits'])['cpu'];
+    const text = typeof cpu === 'number' ? String(cpu) : typeof cpu === 'string' ? cpu : '';
+    return /^[1-9]\d*$/.test(text) || /^[1-9]\d*000m$/.test(text);
+  });
+}
+
+const hasProbes = (spec: Obj): boolean =>
+  containersOf(spec).some((c) => c['readinessProbe'] !== undefined || c['startupProbe'] !== undefined);
+
+const restartOnResize = (spec: Obj): boolean =>
+  containersOf(spec).some((c) => list(c['resizePolicy']).some((p) => p['restartPolicy'] === 'RestartContainer'));
+
+/** Every cause the crossing `from` → `to` brings to these pods. */
+export function restartCauses(input: RestartCauseInput): RestartCause[] {
+  const from = parseKubeletVersion(input.from, ['from']);
+  const to = parseKubeletVersion(input.to, ['to']);
+  const statusOnRestart = input.gates?.['ChangeContainerStatusOnKubeletRestart'] ?? to.minor <= 34;
+  const out: RestartCause[] = [];
+  for (const raw of input.pods) {
+    const pod = obj(raw);
+    const meta = obj(pod['metadata']);
+    const spec = obj(pod['spec']);
+    const phase = obj(pod['status'])['phase'];
+    if (phase === 'Succeeded' || phase === 'Failed') continue;
+    const at = {
+      pod: `${String(meta['namespace'])}/${String(meta['name'])}`,
+      podUid: String(meta['uid']),
+    };
+    const extended = extendedResources(spec);
+    if (extended.length > 0)
+      out.push({
+        kind: 'device-plugin-readmission',
+        verdict: 'unknown',
+        ...at,
+        releases: 'every release (open upstream; reported on 1.31)',
+        source: 'kubernetes#133382',
+        reason: `asks for ${extended.join(', ')}: the restarted kubelet admits the pod again, and if the device plugin has not registered yet it rejects it (UnexpectedAdmissionError) and kills its containers`,
+      });
+    const annotations = obj(meta['annotations']);
+    const reference = annotations[MIRROR_ANNOTATION] !== undefined ? apiReference(spec) : undefined;
+    if (reference !== undefined && to.minor >= 34)
+      out.push({
+        kind: 'static-pod-api-reference',
+        verdict: 'expected',
+        ...at,
+        releases: 'targets ≥ 1.34 (PreventStaticPodAPIReferences, beta and on by default from 1.34)',
+        source: 'kubernetes#131837; pkg/kubelet/config/common.go at v1.34.0 ("static pods may not reference …")',
+        reason: `a static pod referencing ${reference}: the target kubelet refuses its manifest, so the pod is no longer one it runs`,
+      });
+    if (wholeCpus(pod, spec))
+      out.push({
+        kind: 'pinned-readmission',
+        verdict: 'unknown',
+        ...at,
+        releases: 'every release with the static CPU or memory manager policy',
+        source: 'kubernetes#140906',
+        reason:
+          'a Guaranteed pod with whole CPUs, pinned when the node runs the static CPU (or memory) manager: re-admission on restart can find too few free CPUs and reject the running pod; only the node’s policy and checkpoint tell',
+      });
+    if (statusOnRestart && hasProbes(spec))
+      out.push({
+        kind: 'readiness-flap',
+        verdict: 'expected',
+        ...at,
+        releases: 'targets ≤ 1.34, and later ones with ChangeContainerStatusOnKubeletRestart=true',
+        source:
+          'pkg/features/kube_features.go: ChangeContainerStatusOnKubeletRestart GA on until 1.34, deprecated and off from v1.35.0',
+        reason:
+          'readiness or startup probes: the restarted kubelet sets its containers not ready until the probes pass again, so the pod leaves its Services’ endpoints for that long (no container restarts)',
+      });
+    if (from.minor <= 32 && to.minor >= 33 && restartOnResize(spec))
+      out.push({
+        kind: 'allocation-checkpoint',
+        verdict: 'unknown',
+        ...at,
+        releases: 'crossings from ≤ 1.32 to ≥ 1.33',
+        source:
+          'kubernetes#130599; allocated_pods_state and actuated_pods_state first in pkg/kubelet/allocation at v1.33.0',
+        reason:
+          'a RestartContainer resize policy: the target kubelet starts without the allocation checkpoints the old one never wrote, and what it takes as actuated decides whether it restarts the container to apply resources',
+      });
+  }
+  return out;
+}

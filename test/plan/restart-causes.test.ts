@@ -1,0 +1,123 @@
+/**
+ * Restart causes outside the hash: one test per finding class, each citing its source (the issue
+ * upstream, and where the kubelet's sources at the release tag show it).
+ */
+import { describe, expect, it } from 'vitest';
+import { restartCauses } from '../../src/plan/restart-causes.js';
+
+type Obj = Record<string, unknown>;
+const pod = (name: string, spec: Obj, extra: { annotations?: Obj; qosClass?: string; phase?: string } = {}): Obj => ({
+  metadata: {
+    namespace: 'shop',
+    name,
+    uid: `uid-${name}`,
+    ...(extra.annotations ? { annotations: extra.annotations } : {}),
+  },
+  spec,
+  status: { phase: extra.phase ?? 'Running', ...(extra.qosClass ? { qosClass: extra.qosClass } : {}) },
+});
+const c = (extra: Obj = {}): Obj => ({ name: 'app', image: 'busybox', ...extra });
+const kinds = (from: string, to: string, pods: Obj[], gates?: Record<string, boolean>) =>
+  restartCauses({ pods, from, to, ...(gates ? { gates } : {}) }).map((f) => `${f.kind} ${f.verdict} ${f.pod}`);
+
+describe('restartCauses', () => {
+  it('device-plugin extended resources: re-admission may reject the running pod — kubernetes#133382 (open upstream)', () => {
+    const gpu = pod('gpu', { containers: [c({ resources: { limits: { 'nvidia.com/gpu': '1', cpu: '1' } } })] });
+    const plain = pod('plain', { containers: [c({ resources: { limits: { cpu: '1', 'hugepages-2Mi': '2Mi' } } })] });
+    expect(kinds('1.30', '1.31', [gpu, plain])).toEqual(['device-plugin-readmission unknown shop/gpu']);
+    const [finding] = restartCauses({ pods: [gpu], from: '1.30', to: '1.31' });
+    expect(finding).toMatchObject({ source: 'kubernetes#133382' });
+    expect(finding!.reason).toMatch(/nvidia\.com\/gpu.*UnexpectedAdmissionError/);
+  });
+
+  it('static pods referencing API objects are refused from 1.34 (PreventStaticPodAPIReferences; pkg/kubelet/config/common.go at v1.34.0) — kubernetes#131837', () => {
+    const mirror = { 'kubernetes.io/config.mirror': 'abc', 'kubernetes.io/config.source': 'file' };
+    const refs = pod(
+      'etcd',
+      { containers: [c({ envFrom: [{ configMapRef: { name: 'x' } }] })] },
+      { annotations: mirror },
+    );
+    const clean = pod(
+      'apiserver',
+      { containers: [c()], volumes: [{ name: 'h', hostPath: { path: '/etc' } }] },
+      { annotations: mirror },
+    );
+    const apiPod = pod('api', { containers: [c({ envFrom: [{ configMapRef: { name: 'x' } }] })] });
+    expect(kinds('1.33', '1.34', [refs, clean, apiPod])).toEqual(['static-pod-api-reference expected shop/etcd']);
+    expect(kinds('1.32', '1.33', [refs])).toEqual([]);
+    const projected = pod(
+      'p',
+      { containers: [c()], volumes: [{ name: 't', projected: { sources: [{ serviceAccountToken: { path: 't' } }] } }] },
+      { annotations: mirror },
+    );
+    expect(restartCauses({ pods: [projected], from: '1.33', to: '1.35' })[0]).toMatchObject({
+      source: expect.stringMatching(/kubernetes#131837/) as unknown,
+      reason: expect.stringMatching(/serviceaccounts \(via projected volumes\)/) as unknown,
+    });
+  });
+
+  it('pods the static CPU manager pins (Guaranteed, whole CPUs) may fail re-admission — kubernetes#140906; unknown: the policy is the node’s', () => {
+    const pinned = pod(
+      'pinned',
+      { containers: [c({ resources: { limits: { cpu: '2', memory: '1Gi' } } })] },
+      { qosClass: 'Guaranteed' },
+    );
+    const milli = pod(
+      'milli',
+      { containers: [c({ resources: { limits: { cpu: '2000m', memory: '1Gi' } } })] },
+      { qosClass: 'Guaranteed' },
+    );
+    const shared = pod(
+      'shared',
+      { containers: [c({ resources: { limits: { cpu: '1500m', memory: '1Gi' } } })] },
+      { qosClass: 'Guaranteed' },
+    );
+    const burst = pod(
+      'burst',
+      { containers: [c({ resources: { requests: { cpu: '2' } } })] },
+      { qosClass: 'Burstable' },
+    );
+    expect(kinds('1.31', '1.31', [pinned, milli, shared, burst])).toEqual([
+      'pinned-readmission unknown shop/pinned',
+      'pinned-readmission unknown shop/milli',
+    ]);
+    expect(restartCauses({ pods: [pinned], from: '1.31', to: '1.31' })[0]!.source).toBe('kubernetes#140906');
+  });
+
+  it('the readiness flap: targets ≤ 1.34, and later ones with ChangeContainerStatusOnKubeletRestart=true (kube_features.go: off from v1.35.0), for pods with readiness or startup probes', () => {
+    const probed = pod('probed', { containers: [c({ readinessProbe: { exec: { command: ['true'] } } })] });
+    const started = pod('started', {
+      initContainers: [c({ restartPolicy: 'Always', startupProbe: { tcpSocket: { port: 80 } } })],
+      containers: [c()],
+    });
+    const none = pod('none', { containers: [c({ livenessProbe: { exec: { command: ['true'] } } })] });
+    const done = pod('done', { containers: [c({ readinessProbe: {} })] }, { phase: 'Succeeded' });
+    expect(kinds('1.33', '1.34', [probed, started, none, done])).toEqual([
+      'readiness-flap expected shop/probed',
+      'readiness-flap expected shop/started',
+    ]);
+    expect(kinds('1.34', '1.35', [probed])).toEqual([]);
+    expect(kinds('1.34', '1.35', [probed], { ChangeContainerStatusOnKubeletRestart: true })).toEqual([
+      'readiness-flap expected shop/probed',
+    ]);
+    expect(kinds('1.33', '1.34', [probed], { ChangeContainerStatusOnKubeletRestart: false })).toEqual([]);
+  });
+
+  it('allocation checkpoints first written by 1.33 (allocated_pods_state, actuated_pods_state; kubernetes#130599): crossings from ≤ 1.32, pods with a RestartContainer resize policy', () => {
+    const resizable = pod('resizable', {
+      containers: [
+        c({
+          resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }],
+          resources: { limits: { memory: '1Gi' } },
+        }),
+      ],
+    });
+    const inPlace = pod('in-place', {
+      containers: [c({ resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] })],
+    });
+    expect(kinds('1.32', '1.33', [resizable, inPlace])).toEqual(['allocation-checkpoint unknown shop/resizable']);
+    expect(kinds('1.31', '1.34', [resizable])).toEqual(['allocation-checkpoint unknown shop/resizable']);
+    expect(kinds('1.33', '1.34', [resizable])).toEqual([]);
+    expect(restartCauses({ pods: [resizable], from: '1.32', to: '1.33' })[0]!.source).toMatch(/kubernetes#130599/);
+  });
+});
