@@ -78,7 +78,8 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'adding the mirror pod annotation is refused',
     rule: 'pod-mirror-annotation',
-    source: `${K8S_VALIDATION_TEST}; ValidatePodSpecificAnnotationUpdates`,
+    source:
+      'pkg/apis/core/validation/validation.go:267 (v1.37.2), :235 (v1.33.13) (ValidatePodSpecificAnnotationUpdates: "may not add mirror pod annotation" at the annotation\'s key, unquoted); printed so by the real 1.20.2, 1.31.14, 1.33.13 and 1.37.2 apiservers (test/real/apiserver-dry-run.integration.test.ts)',
     at: ['1.8', NEWEST],
     old: pod([c('nginx:1')]),
     new: pod([c('nginx:1')], {}, { annotations: { 'kubernetes.io/config.mirror': 'x' } }),
@@ -224,7 +225,8 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'removing a scheduling gate is admitted; adding one is refused',
     rule: 'pod-scheduling-gates-removed',
-    source: K8S_VALIDATION_TEST,
+    source:
+      'pkg/apis/core/validation/validation.go:4454 (v1.37.2), :4002 (v1.33.13) (validateOnlyDeletedSchedulingGates: refused at spec.schedulingGates[i].name); printed so by the real 1.31.14, 1.33.13 and 1.37.2 apiservers',
     at: ['1.27', NEWEST],
     old: pod([c('nginx:1')], { schedulingGates: [{ name: 'a' }, { name: 'b' }] }),
     new: pod([c('nginx:1')], { schedulingGates: [{ name: 'a' }, { name: 'c' }] }),
@@ -397,6 +399,44 @@ const SCENARIOS: Scenario[] = [
     old: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }, { cpu: '2', memory: '2Gi' }))]),
     new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }, { cpu: '2', memory: '1536Mi' }))]),
     expect: { verdict: 'refused', reportedField: 'spec.containers[0].resources.limits[memory]', exitCode: 2 },
+  },
+  {
+    name: 'a memory limit added to a requests-only container is refused on 1.33 (from no limit is a decrease)',
+    rule: 'pod-resize-memory-limit-decrease',
+    source:
+      'pkg/apis/core/validation/validation.go:5850 (v1.33.13) (validateContainerResize: "memory limits cannot be added unless resizePolicy is RestartContainer"); refused so by the real 1.33.13 apiserver, admitted by 1.37.2',
+    at: ['1.33'],
+    old: pod([c('nginx:1', { resources: { requests: { cpu: '10m', memory: '16Mi' } } })]),
+    new: pod([c('nginx:1', { resources: { requests: { cpu: '10m', memory: '16Mi' }, limits: { memory: '32Mi' } } })]),
+    expect: { verdict: 'refused', reportedField: 'spec.containers[0].resources.limits[memory]', exitCode: 2 },
+  },
+  {
+    name: "a sidecar's lowered memory limit is refused on 1.33 at its own path",
+    rule: 'pod-resize-memory-limit-decrease',
+    source:
+      'pkg/apis/core/validation/validation.go:5847 (v1.33.13) (validateContainerResize, called for restartable init containers); refused so by the real 1.33.13 apiserver',
+    at: ['1.33'],
+    old: pod([c('nginx:1')], {
+      initContainers: [
+        {
+          name: 'side',
+          image: 'b:1',
+          restartPolicy: 'Always',
+          ...res({ cpu: '1', memory: '1Gi' }, { cpu: '2', memory: '2Gi' }),
+        },
+      ],
+    }),
+    new: pod([c('nginx:1')], {
+      initContainers: [
+        {
+          name: 'side',
+          image: 'b:1',
+          restartPolicy: 'Always',
+          ...res({ cpu: '1', memory: '1Gi' }, { cpu: '2', memory: '1536Mi' }),
+        },
+      ],
+    }),
+    expect: { verdict: 'refused', reportedField: 'spec.initContainers[0].resources.limits[memory]', exitCode: 2 },
   },
   {
     name: 'the same with resizePolicy RestartContainer, or on 1.34+, is admitted',
@@ -721,6 +761,16 @@ const SCENARIOS: Scenario[] = [
     at: ['1.27', NEWEST],
     old: pod([c('nginx:1')], { schedulingGates: [{ name: 'g' }], nodeSelector: { a: '1' } }),
     new: pod([c('nginx:1')], { schedulingGates: [{ name: 'g' }], nodeSelector: { a: '2' } }),
+    expect: { verdict: 'refused', reportedField: 'spec.nodeSelector', exitCode: 2 },
+  },
+  {
+    name: "a gated pod's nodeSelector may not lose an entry",
+    rule: 'pod-gated-scheduling-directives',
+    source:
+      'pkg/apis/core/validation/validation.go:9740 (v1.37.2), :8583 (v1.33.13) (validateNodeSelectorMutation: no deletions); refused so at spec.nodeSelector by the real 1.31.14, 1.33.13 and 1.37.2 apiservers',
+    at: ['1.27', '1.33', NEWEST],
+    old: pod([c('nginx:1')], { schedulingGates: [{ name: 'g' }], nodeSelector: { a: '1' } }),
+    new: pod([c('nginx:1')], { schedulingGates: [{ name: 'g' }] }),
     expect: { verdict: 'refused', reportedField: 'spec.nodeSelector', exitCode: 2 },
   },
   {
@@ -1259,15 +1309,64 @@ const SCENARIOS: Scenario[] = [
     expect: { verdict: 'in-place', restarts: 0, exitCode: 0 },
   },
   {
-    name: 'a cpu change with InPlaceWorkloadVerticalScaling (v1.8+) is applied in place; the kubelet resizes',
+    name: 'a cpu change with InPlaceWorkloadVerticalScaling (v1.8+) on 1.27–1.31 with InPlacePodVerticalScaling is applied in place; the kubelet resizes',
     rule: 'kruise-in-place-resources',
-    source: 'pkg/util/inplaceupdate/inplace_update_vertical_test.go (TestValidateResourcePatch)',
-    at: ['1.33'],
+    source:
+      'openkruise pkg/util/inplaceupdate/inplace_update_vertical.go:65 (v1.8.2) (UpdateInplaceUpdateMetadata; TestValidateResourcePatch); judged by kruise-manager v1.8.2 on a real 1.30.14 cluster (test/real/openkruise.integration.test.ts)',
+    at: ['1.27', '1.30', '1.31'],
     kruise: ['v1.8', 'v1.9'],
+    options: {
+      featureGates: { InPlacePodVerticalScaling: true },
+      openKruise: { version: '', featureGates: { InPlaceWorkloadVerticalScaling: true } },
+    },
+    old: cloneSet([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))]),
+    new: cloneSet([c('nginx:1', res({ cpu: '1', memory: '1Gi' }))]),
+    expect: { verdict: 'in-place', ruleId: 'kruise-in-place-resources', restarts: 0, exitCode: 0 },
+  },
+  {
+    name: 'v1.9 resizes through pods/resize from 1.32: in place on 1.33 too',
+    rule: 'kruise-in-place-resources',
+    source:
+      'openkruise pkg/util/inplaceupdate/inplace_update.go:397 (v1.9.0) (PatchPodResource on the resize subresource), pkg/client/registry.go:57 (v1.9.0) (ShouldUpdateResourceByResize: apiserver 1.32+)',
+    at: ['1.33', NEWEST],
+    kruise: ['v1.9'],
     options: { openKruise: { version: '', featureGates: { InPlaceWorkloadVerticalScaling: true } } },
     old: cloneSet([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))]),
     new: cloneSet([c('nginx:1', res({ cpu: '1', memory: '1Gi' }))]),
     expect: { verdict: 'in-place', ruleId: 'kruise-in-place-resources', restarts: 0, exitCode: 0 },
+  },
+  {
+    name: "v1.8's Pod update carrying the new resources is refused at spec from 1.32: the pods run on unchanged",
+    rule: 'kruise-resources-not-resizable',
+    source:
+      'openkruise pkg/util/inplaceupdate/inplace_update.go:361 (v1.8.2) (updatePodInPlace: UpdatePod); pkg/apis/core/validation/validation.go:5331 (v1.33.13) (ValidatePodUpdate munges images only); judged by kruise-manager v1.8.2 on a real 1.33.13 cluster (FailedUpdatePodInPlace: "spec: Forbidden: pod updates may not change fields other than …")',
+    at: ['1.32', '1.33', NEWEST],
+    kruise: ['v1.8'],
+    options: {
+      featureGates: { InPlacePodVerticalScaling: true },
+      openKruise: { version: '', featureGates: { InPlaceWorkloadVerticalScaling: true } },
+    },
+    old: cloneSet([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))]),
+    new: cloneSet([c('nginx:1', res({ cpu: '1', memory: '1Gi' }))]),
+    expect: {
+      verdict: 'refused',
+      decidedBy: 'apiserver',
+      field: 'spec.template.spec.containers[0].resources.requests.cpu',
+      reportedField: 'spec',
+      exitCode: 2,
+    },
+  },
+  {
+    name: 'without InPlacePodVerticalScaling on 1.27–1.31 the Pod update is refused for v1.8 and v1.9 alike',
+    rule: 'kruise-resources-not-resizable',
+    source:
+      'pkg/apis/core/validation/validation.go at v1.31.14 (ValidatePodUpdate munges resources only with InPlacePodVerticalScaling); openkruise pkg/client/registry.go:57 (v1.9.0) (a Pod update below 1.32)',
+    at: ['1.27', '1.31'],
+    kruise: ['v1.8', 'v1.9'],
+    options: { openKruise: { version: '', featureGates: { InPlaceWorkloadVerticalScaling: true } } },
+    old: cloneSet([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))]),
+    new: cloneSet([c('nginx:1', res({ cpu: '1', memory: '1Gi' }))]),
+    expect: { verdict: 'refused', decidedBy: 'apiserver', reportedField: 'spec', exitCode: 2 },
   },
   {
     name: 'a CloneSet env change with InPlaceIfPossible recreates the pods',
