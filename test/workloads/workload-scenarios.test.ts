@@ -240,7 +240,8 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'removing a scheduling gate is admitted',
     rule: 'pod-scheduling-gates-removed',
-    source: K8S_VALIDATION_TEST,
+    source:
+      'pkg/apis/core/validation/validation.go:4438 (v1.37.2), :3986 (v1.33.13) (validateOnlyDeletedSchedulingGates: deletions only); admitted by the real 1.31.14, 1.33.13 and 1.37.2 apiservers',
     at: ['1.27', NEWEST],
     old: pod([c('nginx:1')], { schedulingGates: [{ name: 'a' }, { name: 'b' }] }),
     new: pod([c('nginx:1')], { schedulingGates: [{ name: 'a' }] }),
@@ -279,7 +280,8 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'on 1.32 with InPlacePodVerticalScaling (alpha) resources already go through the resize subresource',
     rule: 'pod-resize-subresource',
-    source: 'kubernetes/kubernetes#128266 (the resize subresource, 1.32)',
+    source:
+      'pkg/apis/core/validation/validation.go:5572 (v1.32.0) (ValidatePodResize), pkg/registry/core/pod/strategy.go:293 (v1.32.0) (dropNonResizeUpdates); kubernetes/kubernetes#128266',
     at: ['1.32'],
     options: { featureGates: { InPlacePodVerticalScaling: true } },
     old: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))]),
@@ -289,7 +291,8 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'from 1.33 resources go through the resize subresource',
     rule: 'pod-resize-subresource',
-    source: 'pkg/apis/core/validation/validation_test.go (TestValidatePodResize)',
+    source:
+      'pkg/apis/core/validation/validation.go:5635 (v1.33.13), :6491 (v1.37.2) (ValidatePodResize), pkg/registry/core/pod/strategy.go:358 (v1.33.13) (dropNonResizeUpdates); admitted through pods/resize by the real 1.33.13 and 1.37.2 apiservers',
     at: ['1.33', NEWEST],
     old: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))]),
     new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }))]),
@@ -298,7 +301,8 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'a resize together with an image change is refused from 1.33 (two requests)',
     rule: 'pod-resize-subresource',
-    source: 'pkg/apis/core/validation/validation_test.go (TestValidatePodResize)',
+    source:
+      'pkg/apis/core/validation/validation.go:5412 (v1.33.13), :5998 (v1.37.2) (ValidatePodUpdate: "pod updates may not change fields other than …" at spec); refused so by the real 1.33.13 and 1.37.2 apiservers',
     at: ['1.33', NEWEST],
     old: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))]),
     new: pod([c('nginx:2', res({ cpu: '1', memory: '1Gi' }))]),
@@ -313,7 +317,8 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'a resize that makes a Burstable pod Guaranteed is refused',
     rule: 'pod-resize-qos',
-    source: 'pkg/apis/core/validation/validation_test.go (TestValidatePodResize)',
+    source:
+      'pkg/apis/core/validation/validation.go:5666 (v1.33.13), :6509 (v1.37.2) (ValidatePodResize: "Pod QOS Class may not change as a result of resizing"); the 1.27–1.31 update: validation.go at v1.31.14 ("Pod QoS is immutable")',
     at: ['1.27', '1.33'],
     options: { featureGates: { InPlacePodVerticalScaling: true } },
     old: pod([c('nginx:1', res({ cpu: '1', memory: '512Mi' }, { cpu: '1', memory: '1Gi' }))]),
@@ -541,7 +546,8 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'an added ephemeral container goes through the ephemeralcontainers subresource; the kubelet starts it',
     rule: 'pod-ephemeral-subresource',
-    source: 'pkg/apis/core/validation/validation_test.go (TestValidatePodEphemeralContainersUpdate)',
+    source:
+      'pkg/apis/core/validation/validation.go:5599 (v1.33.13), :6455 (v1.37.2) (ValidatePodEphemeralContainersUpdate); admitted through pods/ephemeralcontainers by the real 1.31.14, 1.33.13 and 1.37.2 apiservers',
     at: ['1.23', NEWEST],
     old: pod([c('nginx:1')]),
     new: pod([c('nginx:1')], { ephemeralContainers: [{ name: 'debug', image: 'busybox' }] }),
@@ -550,7 +556,8 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'a changed ephemeral container is refused',
     rule: 'pod-ephemeral-immutable',
-    source: 'pkg/apis/core/validation/validation_test.go (TestValidatePodEphemeralContainersUpdate)',
+    source:
+      'pkg/apis/core/validation/validation.go:5625 (v1.33.13), :6481 (v1.37.2) (ValidatePodEphemeralContainersUpdate: "existing ephemeral containers … may not be changed" at spec.ephemeralContainers)',
     at: ['1.23', NEWEST],
     old: pod([c('nginx:1')], { ephemeralContainers: [{ name: 'debug', image: 'busybox:1' }] }),
     new: pod([c('nginx:1')], { ephemeralContainers: [{ name: 'debug', image: 'busybox:2' }] }),
