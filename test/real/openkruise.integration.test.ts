@@ -636,6 +636,29 @@ describeReal(
       },
       900_000,
     );
+
+    step(
+      `on the ${to.release} kubelet, memory limits raised: in place, resized, the RestartContainer container restarted; no hash matches, yet InPlaceUpdateReady turns true (the image-ID fallback has no changed image to wait for), as predicted`,
+      async () => {
+        on = CLONESET_SIZED;
+        // Its containers were recreated by the new kubelet too: ready again first.
+        await until('the resized CloneSet ready on the new kubelet', rolledOut, 300_000);
+        const before = pods();
+        const p = edit([0, 1].map((i) => resource(i, 'limits', 'memory', '128Mi')));
+        const r = p.kruiseReadiness ?? [];
+        expect(r.map((x) => [x.name, x.hashMatches, x.imageChanged])).toEqual([['side', false, false]]);
+        // The rollout counts only pods Kruise reads as updated and ready.
+        const after = await until(
+          'the resize rolled out',
+          (w, ps) => rolledOut(w, ps) && ps.every((x) => x.status.resize === undefined),
+        );
+        expect(observe(before, after)).toEqual(predicted(p));
+        expect(predicted(p).restarted).toEqual(['side']);
+        expect(after.map((x) => condition(x, 'InPlaceUpdateReady'))).toEqual(['True', 'True']);
+        expect(applied(after)).toEqual(after.map(() => templateResources(workload())));
+      },
+      600_000,
+    );
   },
   'CloneSet and Advanced StatefulSet: in place, recreate, delete',
 );

@@ -42,7 +42,7 @@ interface Scenario {
   new: unknown;
   expect: Partial<RolloutPrediction> & { kubeletActions?: string[] };
   /** OpenKruise's readiness answer per restarted container (kruiseReadiness). */
-  readiness?: { name: string; hashMatches: boolean }[];
+  readiness?: { name: string; hashMatches: boolean; imageChanged: boolean }[];
 }
 
 const K8S_VALIDATION_TEST = 'pkg/apis/core/validation/validation_test.go (TestValidatePodUpdate)';
@@ -1198,7 +1198,7 @@ const SCENARIOS: Scenario[] = [
     old: cloneSet([c('nginx:1'), log]),
     new: cloneSet([c('nginx:2'), log]),
     expect: { verdict: 'in-place', restarts: 1, exitCode: 1 },
-    readiness: [{ name: 'web', hashMatches: true }],
+    readiness: [{ name: 'web', hashMatches: true, imageChanged: true }],
   },
   {
     name: 'the same on a 1.31+ node (name and image hash): no form matches, Kruise falls back to image IDs (kruise#2297)',
@@ -1209,7 +1209,33 @@ const SCENARIOS: Scenario[] = [
     old: cloneSet([c('nginx:1'), log]),
     new: cloneSet([c('nginx:2'), log]),
     expect: { verdict: 'in-place', restarts: 1, exitCode: 1 },
-    readiness: [{ name: 'web', hashMatches: false }],
+    readiness: [{ name: 'web', hashMatches: false, imageChanged: true }],
+  },
+  {
+    name: 'a resize that restarts (RestartContainer) on a 1.31 node: no hash matches, but no image changed, so the image-ID fallback reads it as done',
+    rule: 'kruise-readiness-hash',
+    source:
+      'openkruise pkg/util/inplaceupdate/inplace_update_defaults.go:144 (v1.8.2) (LastContainerStatuses only for containers whose image changed), :443–:470 (v1.8.2) (defaultCheckContainersInPlaceUpdateCompleted); judged by kruise-manager v1.8.2 on the real 1.31.14 kubelet (InPlaceUpdateReady true)',
+    at: ['1.31'],
+    kruise: ['v1.8'],
+    options: {
+      featureGates: { InPlacePodVerticalScaling: true },
+      openKruise: { version: '', featureGates: { InPlaceWorkloadVerticalScaling: true } },
+    },
+    old: cloneSet([
+      c('nginx:1', {
+        ...res({ cpu: '1', memory: '1Gi' }),
+        resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }],
+      }),
+    ]),
+    new: cloneSet([
+      c('nginx:1', {
+        ...res({ cpu: '1', memory: '1Gi' }, { cpu: '2', memory: '2Gi' }),
+        resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }],
+      }),
+    ]),
+    expect: { verdict: 'in-place', restarts: 1, exitCode: 1 },
+    readiness: [{ name: 'web', hashMatches: false, imageChanged: false }],
   },
   {
     name: 'OpenKruise v1.9 hashes both forms: 1.31+ nodes and 1.16–1.30 nodes both read as done',
@@ -1220,7 +1246,7 @@ const SCENARIOS: Scenario[] = [
     old: cloneSet([c('nginx:1'), log]),
     new: cloneSet([c('nginx:2'), log]),
     expect: { verdict: 'in-place', restarts: 1, exitCode: 1 },
-    readiness: [{ name: 'web', hashMatches: true }],
+    readiness: [{ name: 'web', hashMatches: true, imageChanged: true }],
   },
   {
     name: 'v1.9 on a pre-1.16 node (go-spew hash): no match, image IDs decide',
@@ -1231,7 +1257,7 @@ const SCENARIOS: Scenario[] = [
     old: cloneSet([c('nginx:1'), log]),
     new: cloneSet([c('nginx:2'), log]),
     expect: { verdict: 'in-place', restarts: 1, exitCode: 1 },
-    readiness: [{ name: 'web', hashMatches: false }],
+    readiness: [{ name: 'web', hashMatches: false, imageChanged: true }],
   },
   {
     name: 'a CloneSet with ReCreate (the default) recreates for an image change',
@@ -1450,7 +1476,13 @@ describe('rollout scenarios (ROLLOUT_RULES)', () => {
           expect([p.ruleId, ...p.admittedBy]).toContain(s.rule);
           if (kubeletActions) expect(p.kubelet?.containers.map((x) => x.action)).toEqual(kubeletActions);
           if (s.readiness) {
-            expect(p.kruiseReadiness?.map((r) => ({ name: r.name, hashMatches: r.hashMatches }))).toEqual(s.readiness);
+            expect(
+              p.kruiseReadiness?.map((r) => ({
+                name: r.name,
+                hashMatches: r.hashMatches,
+                imageChanged: r.imageChanged,
+              })),
+            ).toEqual(s.readiness);
             // A match is a real equality of the kubelet's stored hash with one Kruise computes.
             for (const r of p.kruiseReadiness ?? []) {
               expect(r.kruiseHashes.some((h) => h.hash === r.kubeletHash)).toBe(r.hashMatches);
