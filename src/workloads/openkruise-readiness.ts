@@ -46,6 +46,12 @@ export interface KruiseReadiness {
   }[];
   /** true: a form matches, the update reads as done; false: Kruise falls back to image IDs. */
   hashMatches: boolean;
+  /**
+   * Whether this update changed the container's image. The image-ID fallback waits only for such
+   * containers (LastContainerStatuses, pkg/util/inplaceupdate/inplace_update_defaults.go:144 (v1.8.2),
+   * :146 (v1.9.0)): one restarted for another reason (a resize) reads as done without a hash match.
+   */
+  imageChanged: boolean;
   /** The answer for people. */
   reason: string;
 }
@@ -79,14 +85,19 @@ export function kruiseReadiness(
     if (spec === undefined || spec === null || typeof spec !== 'object') continue;
     const kruiseHashes = forms.map((f) => ({ form: f.form, hash: hashContainer(spec, { kubeletVersion: f.release }) }));
     const matched = kruiseHashes.find((h) => h.hash === c.expectedHash);
+    const imageChanged = c.changes.includes('.image');
+    const computed = `the kubelet ${k.release} stores ${c.expectedHash}; OpenKruise v1.${kruiseMinor} computes ${kruiseHashes.map((h) => `${h.hash} (${h.form})`).join(', ')}: no match, so it compares image IDs`;
     out.push({
       name: c.name,
       kubeletHash: c.expectedHash,
       kruiseHashes,
       hashMatches: matched !== undefined,
+      imageChanged,
       reason: matched
         ? `the kubelet ${k.release} stores ${c.expectedHash}, which OpenKruise v1.${kruiseMinor} computes too (${matched.form}): InPlaceUpdateReady once the container runs`
-        : `the kubelet ${k.release} stores ${c.expectedHash}; OpenKruise v1.${kruiseMinor} computes ${kruiseHashes.map((h) => `${h.hash} (${h.form})`).join(', ')}: no match, so it compares image IDs — an image whose digest did not change (a tag moved to the same image) leaves InPlaceUpdateReady false for good (openkruise/kruise#2297)`,
+        : imageChanged
+          ? `${computed} — an image whose digest did not change (a tag moved to the same image) leaves InPlaceUpdateReady false for good (openkruise/kruise#2297)`
+          : `${computed}, only of containers whose image this update changed: not this one (restarted for another reason), so it reads as done once it runs`,
     });
   }
   return out;

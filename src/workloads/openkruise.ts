@@ -62,6 +62,14 @@ function strategyOf(kind: KruiseKind, spec: Obj): Strategy {
   return { policy, onDelete, paused: ru['paused'] === true, pods };
 }
 
+/** The cluster's side of a resize: its release, and how it takes a cpu/memory change of a running pod. */
+export interface KubernetesResize {
+  release: string;
+  minor: number;
+  /** `update`: in the Pod update (1.27–1.31 with the gate); `resize`: pods/resize (1.32+); null: not at all. */
+  takes: 'update' | 'resize' | null;
+}
+
 /** OpenKruise's decision for a template change of a kruise workload. */
 export function kruiseRollout(
   kind: KruiseKind,
@@ -70,6 +78,7 @@ export function kruiseRollout(
   newTemplate: unknown,
   changes: readonly TemplateChange[],
   kruise: OpenKruiseRelease,
+  kube: KubernetesResize,
 ): KruiseDecision {
   const at = `OpenKruise ${kruise.release}`;
   if (changes.length === 0) {
@@ -135,6 +144,10 @@ export function kruiseRollout(
       pods: s.pods,
     };
   }
+  if (inPlace.includes('kruise-in-place-resources')) {
+    const refused = resizeRefused(kruise, kube, changes);
+    if (refused) return refused;
+  }
   const envRestarts = kruise.envFromMetadata ? envReaders(changes, newTemplate, kruise) : new Map<string, string>();
   return {
     verdict: 'in-place',
@@ -144,6 +157,38 @@ export function kruiseRollout(
     pods: s.pods,
     inPlaceRules: inPlace,
     envRestarts,
+  };
+}
+
+/**
+ * Kruise's request that writes new resources into a pod, when the cluster refuses it: v1.8 sends
+ * a Pod update (updatePodInPlace, pkg/util/inplaceupdate/inplace_update.go:361 (v1.8.2)); v1.9
+ * patches pods/resize once the apiserver is 1.32+ (inplace_update.go:397, pkg/client/registry.go:57
+ * (v1.9.0)). A Pod update carrying resources is refused at spec outside 1.27–1.31 with the gate
+ * (ValidatePodUpdate, pkg/apis/core/validation/validation.go:5331 (v1.33.13)).
+ */
+function resizeRefused(
+  kruise: OpenKruiseRelease,
+  kube: KubernetesResize,
+  changes: readonly TemplateChange[],
+): KruiseDecision | null {
+  const sends = kruise.minor >= 9 && kube.minor >= 32 ? 'resize' : 'update';
+  if (kube.takes === sends) return null;
+  const first = changes.find((c) => c.path[0] === 'spec' && c.path[3] === 'resources')!;
+  const why =
+    kube.takes === null
+      ? 'InPlacePodVerticalScaling is off'
+      : kube.takes === 'resize'
+        ? 'a running pod takes new resources only through pods/resize'
+        : 'it serves no pods/resize before 1.32';
+  return {
+    verdict: 'refused',
+    decidedBy: 'apiserver',
+    ruleId: 'kruise-resources-not-resizable',
+    reason: `OpenKruise ${kruise.release} writes the new resources with ${sends === 'update' ? 'a Pod update' : 'a pods/resize patch'}, which the Kubernetes ${kube.release} apiserver refuses (${why}): the pods run on unchanged while OpenKruise retries (FailedUpdatePodInPlace)`,
+    pods: 'none',
+    field: `spec.template.${fieldPath(first.path)}`,
+    ...(sends === 'update' ? { reportedField: 'spec' } : {}),
   };
 }
 

@@ -48,6 +48,16 @@ function resizeRule(info: ReleaseInfo, inPlaceResize: boolean): RolloutRuleId | 
 }
 
 /**
+ * How a cpu/memory change reaches a running pod on this release: `update` (the Pod update itself,
+ * 1.27–1.31 with InPlacePodVerticalScaling), `resize` (the pods/resize subresource, 1.32+ with the
+ * gate), or null (no resize: the Pod update refuses it).
+ */
+export function resizeRequest(info: ReleaseInfo, inPlaceResize: boolean): 'update' | 'resize' | null {
+  const rule = resizeRule(info, inPlaceResize);
+  return rule === null ? null : rule === 'pod-resources-update' ? 'update' : 'resize';
+}
+
+/**
  * The apiserver's verdict on patching `oldPod` into `newPod` (both Pods), given the changes
  * between their metadata and spec. `inPlaceResize` is the InPlacePodVerticalScaling gate.
  */

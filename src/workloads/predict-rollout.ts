@@ -16,7 +16,7 @@ import {
   type PredictRestartsOptions,
   type RestartPrediction,
 } from '../kubelet/index.js';
-import { checkPodUpdate } from './pod-update.js';
+import { checkPodUpdate, resizeRequest } from './pod-update.js';
 import { diffTemplates, fieldPath, type PodTemplateParts } from './template-diff.js';
 import { NATIVE_KINDS, nativeRollout, type NativeKind } from './native-rollout.js';
 import { kruiseRollout, type KruiseKind } from './openkruise.js';
@@ -244,7 +244,11 @@ export function predictRollout(
     const kruise = resolveOpenKruise(openKruise, ['openKruise']);
     const [oldT, newT] = [templateOf(oldObject, kind), templateOf(newObject, kind)];
     const changes = diffTemplates(oldT, newT, info, templateRoot(kind));
-    const d = kruiseRollout(kind as KruiseKind, newObject, oldT, newT, changes, kruise);
+    const d = kruiseRollout(kind as KruiseKind, newObject, oldT, newT, changes, kruise, {
+      release: info.release,
+      minor: info.minor,
+      takes: resizeRequest(info, gates.inPlaceResize),
+    });
     const names = changes.map((c) => fieldPath(c.path));
     const withKruise = { ...base, openKruise: kruise.release };
     const deletion = d.verdict === 'refused' ? null : kruiseDeletion(kind, oldObject, newObject);

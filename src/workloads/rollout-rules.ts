@@ -98,6 +98,7 @@ export type RolloutRuleId =
   | 'kruise-in-place-metadata'
   | 'kruise-env-from-metadata'
   | 'kruise-in-place-resources'
+  | 'kruise-resources-not-resizable'
   | 'kruise-recreate-fallback'
   | 'kruise-in-place-only-refused'
   | 'kruise-on-delete'
@@ -753,6 +754,18 @@ export const ROLLOUT_RULES: readonly RolloutRule[] = Object.freeze([
       'pkg/util/inplaceupdate/inplace_update_vertical.go@v1.8.0 (UpdateInplaceUpdateMetadata: replace of cpu/memory, IsPodQoSChanged)',
     statement:
       "With InPlaceWorkloadVerticalScaling on (v1.8+), a replace of spec.containers[N].resources.{limits,requests}.{cpu,memory} that keeps the pod's QoS class is applied in place (the kubelet resizes or restarts by its rules); adding or removing a resource is not.",
+  },
+  {
+    id: 'kruise-resources-not-resizable',
+    decidedBy: 'apiserver',
+    releases: 'openkruise',
+    firstMinor: 8,
+    lastMinor: null,
+    gate: { name: 'InPlaceWorkloadVerticalScaling', on: true },
+    source:
+      'pkg/util/inplaceupdate/inplace_update.go:361@v1.8.2 (updatePodInPlace: the new resources in a Pod update); pkg/util/inplaceupdate/inplace_update.go:397@v1.9.0 and pkg/client/registry.go:57@v1.9.0 (pods/resize when the apiserver is 1.32+); pkg/apis/core/validation/validation.go:5331@v1.33.13 (ValidatePodUpdate munges images, not resources); judged by kruise-manager v1.8.2 on a real 1.33.13 cluster',
+    statement:
+      "OpenKruise writes an in-place resource change into the pods the way the cluster must take it: v1.8 with a Pod update, which only 1.27–1.31 with InPlacePodVerticalScaling accept; v1.9 through pods/resize from 1.32. Elsewhere the apiserver refuses Kruise's request (at spec): the pods run on unchanged while Kruise retries (FailedUpdatePodInPlace).",
   },
   {
     id: 'kruise-recreate-fallback',

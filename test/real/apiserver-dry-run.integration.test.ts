@@ -1,6 +1,6 @@
 /**
  * `predict --kubeconfig` judged by real apiservers: 1.20.2 (the cluster's), 1.31.14 with in-place
- * resize on (the Pod update carries resources) and 1.37.2 (the resize subresource), each started
+ * resize on (the Pod update carries resources), 1.33.13 and 1.37.2 (the resize subresource), each started
  * alone with its etcd (support/apiserver-dry-run-suite.ts).
  */
 import { apiserverDryRunSuite } from '../support/apiserver-dry-run-suite.js';
@@ -26,6 +26,9 @@ apiserverDryRunSuite(
 
 for (const [version, flags] of [
   ['1.31.14', 'InPlacePodVerticalScaling=true'],
+  // The resize subresource on by default (InPlacePodVerticalScaling beta); sidecars resized; memory
+  // limits not lowered unless RestartContainer (1.33 only).
+  ['1.33.13', undefined],
   ['1.37.2', undefined],
 ] as const) {
   apiserverDryRunSuite(

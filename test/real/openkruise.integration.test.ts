@@ -12,6 +12,13 @@
  * - another template field (an env value): recreated;
  * - `scaleStrategy.podsToDelete` (CloneSet), replicas lowered (Advanced StatefulSet): those pods
  *   deleted, the other kept;
+ * - resources, with Kruise's InPlaceWorkloadVerticalScaling and Kubernetes' InPlacePodVerticalScaling
+ *   on (alpha in both; pod cgroups for the kubelet's resize), on a CloneSet and an Advanced
+ *   StatefulSet whose containers differ in resizePolicy: a replaced cpu or memory value is patched
+ *   into the pods in place, the kubelet resizes (the pod's spec and its status' resources take the
+ *   new values) and restarts only a container whose changed resource says RestartContainer; a removed
+ *   limit or a QoS change recreates the pods (pkg/util/inplaceupdate/inplace_update_vertical.go:75,
+ *   inplace_update_defaults.go:340 (v1.8.2));
  * - issue 39 item 5, OpenKruise's own readiness check (openkruise/kruise#2297): a tag changed to
  *   another of the same image. Kruise 1.8 compares the hash kruise-daemon reads from the runtime with
  *   its vendored 1.30 HashContainer, else falls back to image IDs. On the 1.30 kubelet the hashes
@@ -30,6 +37,9 @@ const KRUISE = '1.8.2';
 const IMAGE_B = 'kubelet-hash.local/busybox-b:1';
 const IMAGE_B_TAG_2 = 'kubelet-hash.local/busybox-b:2';
 const IMAGE_B_TAG_3 = 'kubelet-hash.local/busybox-b:3';
+/** The gates the cluster and Kruise run with, and predict is told of: resources resize in place. */
+const KUBE_GATES = { InPlacePodVerticalScaling: true } as const;
+const KRUISE_GATES = { InPlaceWorkloadVerticalScaling: true } as const;
 /** How long an update that predict says never reads as done is watched. */
 const NEVER_READY_WATCH_MS = 45_000;
 
@@ -41,6 +51,9 @@ interface Workload {
 }
 const CLONESET: Workload = { resource: 'cloneset.apps.kruise.io', name: 'web' };
 const ASTS: Workload = { resource: 'statefulset.apps.kruise.io', name: 'db' };
+/** The workloads whose containers have resources (the vertical-scaling steps). */
+const CLONESET_SIZED: Workload = { resource: 'cloneset.apps.kruise.io', name: 'sized' };
+const ASTS_SIZED: Workload = { resource: 'statefulset.apps.kruise.io', name: 'sized-db' };
 
 /** The pod template of both workloads: `side`'s env reads the label `ver`. */
 function podTemplate(app: string, node: string): Json {
@@ -66,9 +79,29 @@ function podTemplate(app: string, node: string): Json {
     },
   };
 }
+/**
+ * Burstable containers: `app` resizes both resources without a restart, `side` restarts for memory
+ * (its cpu is NotRequired).
+ */
+function sizedTemplate(app: string, node: string): Json {
+  const t = podTemplate(app, node);
+  const resources = { requests: { cpu: '10m', memory: '32Mi' }, limits: { cpu: '20m', memory: '64Mi' } };
+  const policy = (memory: string) => [
+    { resourceName: 'cpu', restartPolicy: 'NotRequired' },
+    { resourceName: 'memory', restartPolicy: memory },
+  ];
+  const [app0, side] = (t.spec as { containers: Json[] }).containers;
+  (t.spec as Json).containers = [
+    { ...app0, resources, resizePolicy: policy('NotRequired') },
+    { ...side, resources, resizePolicy: policy('RestartContainer') },
+  ];
+  return t;
+}
+
+type Resources = { requests?: Record<string, string>; limits?: Record<string, string> };
 interface ServedPod {
   metadata: { name: string; uid: string; labels?: Record<string, string>; annotations?: Record<string, string> };
-  spec: { containers: { name: string; image: string }[] };
+  spec: { containers: { name: string; image: string; resources?: Resources }[] };
   status: {
     phase?: string;
     conditions?: { type: string; status: string }[];
@@ -79,7 +112,9 @@ interface ServedPod {
       image: string;
       restartCount: number;
       state: Json;
+      resources?: Resources;
     }[];
+    resize?: string;
   };
 }
 interface Observed {
@@ -99,12 +134,15 @@ describeReal(
   (systems) => {
     const record = systems.get('cluster')!.record;
     // Webhooks are reached through our Endpoints: there is no kube-proxy for the ClusterIP.
+    // InPlacePodVerticalScaling (alpha on 1.30 and 1.31) on the apiserver, for Kruise's resource
+    // patch of a pod, and on the kubelet, which resizes.
     const release = (side: 'FROM' | 'TO'): ClusterComponents => ({
       release: record[`${side}_RELEASE`]!,
       apiserver: record[`${side}_APISERVER`]!,
       controllerManager: record[`${side}_CONTROLLER_MANAGER`]!,
       kubelet: record[`${side}_KUBELET`]!,
-      apiserverFlags: ['--enable-aggregator-routing=true'],
+      apiserverFlags: ['--enable-aggregator-routing=true', '--feature-gates=InPlacePodVerticalScaling=true'],
+      kubeletFeatureGates: KUBE_GATES,
     });
     const from = release('FROM');
     const to = release('TO');
@@ -243,21 +281,28 @@ describeReal(
           'json',
         ]),
       ) as Json;
-      return predictRollout(before, after, { kubeletVersion: kubeletMinor, openKruise: { version: `v${KRUISE}` } });
+      return predictRollout(before, after, {
+        kubeletVersion: kubeletMinor,
+        featureGates: KUBE_GATES,
+        openKruise: { version: `v${KRUISE}`, featureGates: KRUISE_GATES },
+      });
     }
     const setImage = (image: string): Json[] => [
       { op: 'replace', path: '/spec/template/spec/containers/0/image', value: image },
     ];
 
     beforeAll(async () => {
-      made = cluster = new Cluster({ cluster: systems.get('cluster')!, containerd: systems.get('containerd')! }, from);
+      // Pod cgroups: the kubelet resizes through them.
+      made = cluster = new Cluster({ cluster: systems.get('cluster')!, containerd: systems.get('containerd')! }, from, {
+        podCgroups: true,
+      });
       await cluster.start();
       kubeletMinor = from.release.split('.').slice(0, 2).join('.');
       const busybox = systems.get('containerd')!.record.BUSYBOX!;
       cluster.runtime.importImage(buildBusyboxImage(`${cluster.dir}/image-b`, busybox, IMAGE_B, 'b'));
       for (const tag of [IMAGE_B_TAG_2, IMAGE_B_TAG_3])
         cluster.runtime.ctr(['-n', 'k8s.io', 'images', 'tag', IMAGE_B, tag]);
-      kruise = new Kruise(cluster, systems.get('openkruise')!.record);
+      kruise = new Kruise(cluster, systems.get('openkruise')!.record, KRUISE_GATES);
       await kruise.start();
       ns = await cluster.createNamespace('kh-kruise');
     }, 900_000);
@@ -268,7 +313,7 @@ describeReal(
     }, 180_000);
 
     /** Creates the workload `w` (spec besides the template) and waits until its pods run. */
-    async function create(w: Workload, kind: Json, spec: Json): Promise<void> {
+    async function create(w: Workload, kind: Json, spec: Json, template = podTemplate): Promise<void> {
       on = w;
       cluster.kubectlOk(
         ['create', '-f', '-'],
@@ -278,7 +323,7 @@ describeReal(
           spec: {
             replicas: 2,
             selector: { matchLabels: { app: w.name } },
-            template: podTemplate(w.name, cluster.node),
+            template: template(w.name, cluster.node),
             ...spec,
           },
         }),
@@ -394,6 +439,126 @@ describeReal(
       400_000,
     );
 
+    /** Per pod, each container's resources as its spec says and as the kubelet applied them (status). */
+    const applied = (ps: ServedPod[]): Json[] =>
+      ps.map((x) => ({
+        spec: Object.fromEntries(x.spec.containers.map((c) => [c.name, c.resources])),
+        status: Object.fromEntries((x.status.containerStatuses ?? []).map((c) => [c.name, c.resources])),
+      }));
+    /** What every pod should run with: the served template's resources, in the spec and applied. */
+    const templateResources = (w: Json): Json => {
+      const cs = (((w.spec as Json).template as Json).spec as { containers: { name: string; resources: Resources }[] })
+        .containers;
+      const byName = Object.fromEntries(cs.map((c) => [c.name, c.resources]));
+      return { spec: byName, status: byName };
+    };
+    const resource = (container: number, list: 'limits' | 'requests', name: 'cpu' | 'memory', value: string): Json => ({
+      op: 'replace',
+      path: `/spec/template/spec/containers/${String(container)}/resources/${list}/${name}`,
+      value,
+    });
+
+    /** A resize Kruise patches in place: `restarted` is what predict must say (the kubelet's resizePolicy). */
+    async function resizedInPlace(patch: Json[], restarted: string[]): Promise<void> {
+      const before = pods();
+      const p = edit(patch);
+      expect([p.verdict, predicted(p).restarted]).toEqual(['in-place', restarted]);
+      // Kruise reads a pod as updated once its status' resources equal its spec's (IsUpdateCompleted,
+      // inplace_update_vertical.go:171 (v1.8.2)); the kubelet clears status.resize once it resized.
+      const after = await until(
+        'the resize rolled out',
+        (w, ps) => rolledOut(w, ps) && ps.every((x) => x.status.resize === undefined),
+      );
+      expect(observe(before, after)).toEqual(predicted(p));
+      expect(applied(after)).toEqual(after.map(() => templateResources(workload())));
+    }
+
+    /** A resources edit Kruise does not apply in place: every pod recreated, as predicted. */
+    async function resourcesRecreate(patch: Json[]): Promise<void> {
+      const before = pods();
+      const p = edit(patch);
+      expect(p.verdict).toBe('replaced');
+      const uids = new Set(before.map((x) => x.metadata.uid));
+      const after = await until(
+        'the pods recreated',
+        (w, ps) => rolledOut(w, ps) && ps.every((x) => !uids.has(x.metadata.uid)),
+      );
+      expect(observe(before, after)).toEqual(predicted(p));
+      expect(applied(after).map((x) => x.spec)).toEqual(after.map(() => templateResources(workload()).spec));
+    }
+
+    step(
+      'a CloneSet whose containers have resources and resize policies runs its pods',
+      () =>
+        create(
+          CLONESET_SIZED,
+          { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' },
+          { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: '100%' } },
+          sizedTemplate,
+        ),
+      300_000,
+    );
+    step(
+      'CloneSet, cpu requests and limits raised (InPlaceWorkloadVerticalScaling): in place, resized, no container restarted, as predicted',
+      () =>
+        resizedInPlace(
+          [0, 1].flatMap((i) => [resource(i, 'requests', 'cpu', '15m'), resource(i, 'limits', 'cpu', '30m')]),
+          [],
+        ),
+      400_000,
+    );
+    step(
+      'CloneSet, memory limits raised: in place, resized; the RestartContainer container restarted, the NotRequired one kept, as predicted',
+      () =>
+        resizedInPlace(
+          [0, 1].map((i) => resource(i, 'limits', 'memory', '96Mi')),
+          ['side'],
+        ),
+      400_000,
+    );
+    step(
+      'CloneSet, requests raised to the limits (the QoS class changes to Guaranteed): recreated, as predicted',
+      () =>
+        resourcesRecreate(
+          [0, 1].flatMap((i) => [resource(i, 'requests', 'cpu', '30m'), resource(i, 'requests', 'memory', '96Mi')]),
+        ),
+      400_000,
+    );
+    step(
+      'CloneSet, a cpu limit removed: recreated (Kruise resizes no added or removed resource), as predicted',
+      () => resourcesRecreate([{ op: 'remove', path: '/spec/template/spec/containers/0/resources/limits/cpu' }]),
+      400_000,
+    );
+    step(
+      'an Advanced StatefulSet whose containers have resources and resize policies runs its pods',
+      () =>
+        create(
+          ASTS_SIZED,
+          { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet' },
+          {
+            serviceName: ASTS_SIZED.name,
+            podManagementPolicy: 'Parallel',
+            updateStrategy: {
+              type: 'RollingUpdate',
+              rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible', maxUnavailable: '100%' },
+            },
+          },
+          sizedTemplate,
+        ),
+      300_000,
+    );
+    step(
+      'Advanced StatefulSet, cpu and memory limits raised: in place, resized; only the container whose memory says RestartContainer restarted, as predicted',
+      async () => {
+        await resizedInPlace(
+          [0, 1].flatMap((i) => [resource(i, 'limits', 'cpu', '30m'), resource(i, 'limits', 'memory', '96Mi')]),
+          ['side'],
+        );
+        on = CLONESET;
+      },
+      400_000,
+    );
+
     /** A tag moved to another of the same image; returns whether Kruise read the update as done. */
     async function sameDigestTag(tag: string): Promise<{ p: RolloutPrediction; ready: boolean; pods: ServedPod[] }> {
       const before = await until('the pods ready', rolledOut);
@@ -471,6 +636,153 @@ describeReal(
       },
       900_000,
     );
+
+    step(
+      `on the ${to.release} kubelet, memory limits raised: in place, resized, the RestartContainer container restarted; no hash matches, yet InPlaceUpdateReady turns true (the image-ID fallback has no changed image to wait for), as predicted`,
+      async () => {
+        on = CLONESET_SIZED;
+        // Its containers were recreated by the new kubelet too: ready again first.
+        await until('the resized CloneSet ready on the new kubelet', rolledOut, 300_000);
+        const before = pods();
+        const p = edit([0, 1].map((i) => resource(i, 'limits', 'memory', '128Mi')));
+        const r = p.kruiseReadiness ?? [];
+        expect(r.map((x) => [x.name, x.hashMatches, x.imageChanged])).toEqual([['side', false, false]]);
+        // The rollout counts only pods Kruise reads as updated and ready.
+        const after = await until(
+          'the resize rolled out',
+          (w, ps) => rolledOut(w, ps) && ps.every((x) => x.status.resize === undefined),
+        );
+        expect(observe(before, after)).toEqual(predicted(p));
+        expect(predicted(p).restarted).toEqual(['side']);
+        expect(after.map((x) => condition(x, 'InPlaceUpdateReady'))).toEqual(['True', 'True']);
+        expect(applied(after)).toEqual(after.map(() => templateResources(workload())));
+      },
+      600_000,
+    );
   },
   'CloneSet and Advanced StatefulSet: in place, recreate, delete',
+);
+
+/**
+ * The same resource edit on a 1.33 cluster (InPlacePodVerticalScaling beta, on): kruise-manager
+ * v1.8.2 writes the new resources into the pods with a Pod update (updatePodInPlace,
+ * pkg/util/inplaceupdate/inplace_update.go:361 (v1.8.2)), which 1.33 refuses — resources change only
+ * through pods/resize (ValidatePodUpdate, pkg/apis/core/validation/validation.go:5331 (v1.33.13)
+ * munges images, not resources). Kruise records FailedUpdatePodInPlace and retries; the pods run on
+ * unchanged. `predictRollout` says refused, at the pod's `spec`.
+ */
+describeReal(
+  [
+    ['openkruise', KRUISE],
+    ['kubernetes', '1.33.13'],
+    ['cluster', '1.30.14-1.31.14'],
+    ['containerd', '1.7.24'],
+  ],
+  (systems) => {
+    const k = systems.get('kubernetes')!.record;
+    let cluster: Cluster | undefined;
+    let kruise: Kruise | undefined;
+    beforeAll(async () => {
+      const base = systems.get('cluster')!;
+      // kubectl and the CNI plugins of the crossing cluster's record; 1.33's own etcd.
+      cluster = new Cluster(
+        { cluster: { ...base, record: { ...base.record, ETCD: k.ETCD! } }, containerd: systems.get('containerd')! },
+        {
+          release: '1.33.13',
+          apiserver: k.APISERVER!,
+          controllerManager: k.CONTROLLER_MANAGER!,
+          kubelet: k.KUBELET!,
+          apiserverFlags: ['--enable-aggregator-routing=true'],
+        },
+        { podCgroups: true },
+      );
+      await cluster.start();
+      kruise = new Kruise(cluster, systems.get('openkruise')!.record, KRUISE_GATES);
+      await kruise.start();
+    }, 900_000);
+    afterAll(async () => {
+      await kruise?.stop();
+      await cluster?.teardown();
+    }, 180_000);
+
+    it('CloneSet, cpu raised with InPlaceWorkloadVerticalScaling on 1.33: Kruise’s Pod update is refused at spec, the pods run unchanged, as predicted (refused)', async () => {
+      const c = cluster!;
+      const ns = await c.createNamespace('kh-kruise-133');
+      const name = CLONESET_SIZED.name;
+      c.kubectlOk(
+        ['create', '-f', '-'],
+        JSON.stringify({
+          apiVersion: 'apps.kruise.io/v1alpha1',
+          kind: 'CloneSet',
+          metadata: { name, namespace: ns },
+          spec: {
+            replicas: 2,
+            selector: { matchLabels: { app: name } },
+            template: sizedTemplate(name, c.node),
+            updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: '100%' },
+          },
+        }),
+      );
+      const pods = (): ServedPod[] =>
+        (c.getJson(['-n', ns, 'pods', '-l', `app=${name}`]) as { items: ServedPod[] }).items.sort((a, b) =>
+          a.metadata.name < b.metadata.name ? -1 : 1,
+        );
+      const running = (ps: ServedPod[]): boolean =>
+        ps.length === 2 &&
+        ps.every(
+          (p) => (p.status.containerStatuses ?? []).every((s) => 'running' in s.state) && p.status.phase === 'Running',
+        );
+      const waitFor = async <T>(what: string, get: () => T | undefined, ms = 240_000): Promise<T> => {
+        const deadline = Date.now() + ms;
+        for (;;) {
+          const v = get();
+          if (v !== undefined) return v;
+          if (Date.now() > deadline || !kruise!.running) throw new Error(`no ${what}\n${kruise!.logs()}`);
+          await sleep(2000);
+        }
+      };
+      const before = await waitFor('pods running', () => {
+        const ps = pods();
+        return running(ps) ? ps : undefined;
+      });
+      const old = { apiVersion: 'apps.kruise.io/v1alpha1', ...(c.getJson(['-n', ns, 'cloneset', name]) as Json) };
+      const patch = [0, 1].flatMap((i) => [
+        { op: 'replace', path: `/spec/template/spec/containers/${String(i)}/resources/requests/cpu`, value: '15m' },
+        { op: 'replace', path: `/spec/template/spec/containers/${String(i)}/resources/limits/cpu`, value: '30m' },
+      ]);
+      const next = JSON.parse(
+        c.kubectlOk(['-n', ns, 'patch', 'cloneset', name, '--type', 'json', '-p', JSON.stringify(patch), '-o', 'json']),
+      ) as Json;
+      const p = predictRollout(
+        old,
+        { apiVersion: 'apps.kruise.io/v1alpha1', ...next },
+        {
+          kubeletVersion: '1.33',
+          openKruise: { version: `v${KRUISE}`, featureGates: KRUISE_GATES },
+        },
+      );
+      // Kruise's event carries the apiserver's refusal.
+      const event = await waitFor('a FailedUpdatePodInPlace event', () => {
+        const items = (
+          c.getJson(['-n', ns, 'events', '--field-selector', 'reason=FailedUpdatePodInPlace']) as {
+            items: { message: string }[];
+          }
+        ).items;
+        return items[0]?.message;
+      });
+      expect(event).toContain(`${p.reportedField ?? ''}: Forbidden: pod updates may not change fields other than`);
+      expect([p.verdict, p.decidedBy, p.reportedField, p.exitCode]).toEqual(['refused', 'apiserver', 'spec', 2]);
+      // The pods as they were: same UIDs, containers, resources.
+      await sleep(10_000);
+      const after = pods();
+      const view = (ps: ServedPod[]) =>
+        ps.map((x) => ({
+          uid: x.metadata.uid,
+          containers: (x.status.containerStatuses ?? []).map((s) => [s.name, s.containerID, s.restartCount]),
+          resources: x.spec.containers.map((s) => s.resources),
+        }));
+      expect(view(after)).toEqual(view(before));
+    }, 900_000);
+  },
+  'CloneSet resources on a 1.33 cluster',
 );

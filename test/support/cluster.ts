@@ -66,6 +66,8 @@ export interface ClusterComponents {
   proxy?: string;
   /** More kube-apiserver flags (`--feature-gates=…`; `--enable-aggregator-routing=true`: webhooks reached through Endpoints). */
   apiserverFlags?: readonly string[];
+  /** The kubelet's feature gates (its configuration's `featureGates`). */
+  kubeletFeatureGates?: Readonly<Record<string, boolean>>;
 }
 
 /** The minor of `1.31.14` (31). */
@@ -531,7 +533,7 @@ export class Cluster {
   }
 
   private makeKubelet(): KubeletDaemon {
-    const { kubelet, release } = this.kubeletComponents;
+    const { kubelet, release, kubeletFeatureGates } = this.kubeletComponents;
     return new KubeletDaemon(
       this.path('kubelet'),
       kubelet,
@@ -541,6 +543,7 @@ export class Cluster {
       release,
       this.logs.file,
       this.cgroups && `/${this.cgroups.name}`,
+      kubeletFeatureGates,
     );
   }
 

@@ -38,8 +38,9 @@ const REAL_SYSTEMS: readonly RealSystemEntry[] = [
   { system: 'kubelet', version: '1.20.2', provision: ['.ci/provision/30-kubelet-1.20.sh'] },
   { system: 'kubectl', version: '1.20.2', provision: ['.ci/provision/55-kubectl.sh'] },
   // Releases built from the Go module proxy (kubelet, kube-apiserver, kube-controller-manager and the
-  // etcd each apiserver requires); 1.37.2 is the newest 1.37 patch the proxy served.
-  ...['1.30.14', '1.31.14', '1.37.2'].map((version) => ({
+  // etcd each apiserver requires); 1.37.2 is the newest 1.37 patch the proxy served; 1.33.13 judges the
+  // apiserver where the resize subresource turned on by default.
+  ...['1.30.14', '1.31.14', '1.33.13', '1.37.2'].map((version) => ({
     system: 'kubernetes',
     version,
     provision: ['.ci/provision/60-kubernetes-modules.sh'],

@@ -42,7 +42,7 @@ interface Scenario {
   new: unknown;
   expect: Partial<RolloutPrediction> & { kubeletActions?: string[] };
   /** OpenKruise's readiness answer per restarted container (kruiseReadiness). */
-  readiness?: { name: string; hashMatches: boolean }[];
+  readiness?: { name: string; hashMatches: boolean; imageChanged: boolean }[];
 }
 
 const K8S_VALIDATION_TEST = 'pkg/apis/core/validation/validation_test.go (TestValidatePodUpdate)';
@@ -78,7 +78,8 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'adding the mirror pod annotation is refused',
     rule: 'pod-mirror-annotation',
-    source: `${K8S_VALIDATION_TEST}; ValidatePodSpecificAnnotationUpdates`,
+    source:
+      'pkg/apis/core/validation/validation.go:267 (v1.37.2), :235 (v1.33.13) (ValidatePodSpecificAnnotationUpdates: "may not add mirror pod annotation" at the annotation\'s key, unquoted); printed so by the real 1.20.2, 1.31.14, 1.33.13 and 1.37.2 apiservers (test/real/apiserver-dry-run.integration.test.ts)',
     at: ['1.8', NEWEST],
     old: pod([c('nginx:1')]),
     new: pod([c('nginx:1')], {}, { annotations: { 'kubernetes.io/config.mirror': 'x' } }),
@@ -224,7 +225,8 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'removing a scheduling gate is admitted; adding one is refused',
     rule: 'pod-scheduling-gates-removed',
-    source: K8S_VALIDATION_TEST,
+    source:
+      'pkg/apis/core/validation/validation.go:4454 (v1.37.2), :4002 (v1.33.13) (validateOnlyDeletedSchedulingGates: refused at spec.schedulingGates[i].name); printed so by the real 1.31.14, 1.33.13 and 1.37.2 apiservers',
     at: ['1.27', NEWEST],
     old: pod([c('nginx:1')], { schedulingGates: [{ name: 'a' }, { name: 'b' }] }),
     new: pod([c('nginx:1')], { schedulingGates: [{ name: 'a' }, { name: 'c' }] }),
@@ -238,7 +240,8 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'removing a scheduling gate is admitted',
     rule: 'pod-scheduling-gates-removed',
-    source: K8S_VALIDATION_TEST,
+    source:
+      'pkg/apis/core/validation/validation.go:4438 (v1.37.2), :3986 (v1.33.13) (validateOnlyDeletedSchedulingGates: deletions only); admitted by the real 1.31.14, 1.33.13 and 1.37.2 apiservers',
     at: ['1.27', NEWEST],
     old: pod([c('nginx:1')], { schedulingGates: [{ name: 'a' }, { name: 'b' }] }),
     new: pod([c('nginx:1')], { schedulingGates: [{ name: 'a' }] }),
@@ -277,7 +280,8 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'on 1.32 with InPlacePodVerticalScaling (alpha) resources already go through the resize subresource',
     rule: 'pod-resize-subresource',
-    source: 'kubernetes/kubernetes#128266 (the resize subresource, 1.32)',
+    source:
+      'pkg/apis/core/validation/validation.go:5572 (v1.32.0) (ValidatePodResize), pkg/registry/core/pod/strategy.go:293 (v1.32.0) (dropNonResizeUpdates); kubernetes/kubernetes#128266',
     at: ['1.32'],
     options: { featureGates: { InPlacePodVerticalScaling: true } },
     old: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))]),
@@ -287,7 +291,8 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'from 1.33 resources go through the resize subresource',
     rule: 'pod-resize-subresource',
-    source: 'pkg/apis/core/validation/validation_test.go (TestValidatePodResize)',
+    source:
+      'pkg/apis/core/validation/validation.go:5635 (v1.33.13), :6491 (v1.37.2) (ValidatePodResize), pkg/registry/core/pod/strategy.go:358 (v1.33.13) (dropNonResizeUpdates); admitted through pods/resize by the real 1.33.13 and 1.37.2 apiservers',
     at: ['1.33', NEWEST],
     old: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))]),
     new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }))]),
@@ -296,7 +301,8 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'a resize together with an image change is refused from 1.33 (two requests)',
     rule: 'pod-resize-subresource',
-    source: 'pkg/apis/core/validation/validation_test.go (TestValidatePodResize)',
+    source:
+      'pkg/apis/core/validation/validation.go:5412 (v1.33.13), :5998 (v1.37.2) (ValidatePodUpdate: "pod updates may not change fields other than …" at spec); refused so by the real 1.33.13 and 1.37.2 apiservers',
     at: ['1.33', NEWEST],
     old: pod([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))]),
     new: pod([c('nginx:2', res({ cpu: '1', memory: '1Gi' }))]),
@@ -311,7 +317,8 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'a resize that makes a Burstable pod Guaranteed is refused',
     rule: 'pod-resize-qos',
-    source: 'pkg/apis/core/validation/validation_test.go (TestValidatePodResize)',
+    source:
+      'pkg/apis/core/validation/validation.go:5666 (v1.33.13), :6509 (v1.37.2) (ValidatePodResize: "Pod QOS Class may not change as a result of resizing"); the 1.27–1.31 update: validation.go at v1.31.14 ("Pod QoS is immutable")',
     at: ['1.27', '1.33'],
     options: { featureGates: { InPlacePodVerticalScaling: true } },
     old: pod([c('nginx:1', res({ cpu: '1', memory: '512Mi' }, { cpu: '1', memory: '1Gi' }))]),
@@ -397,6 +404,44 @@ const SCENARIOS: Scenario[] = [
     old: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }, { cpu: '2', memory: '2Gi' }))]),
     new: pod([c('nginx:1', res({ cpu: '1', memory: '1Gi' }, { cpu: '2', memory: '1536Mi' }))]),
     expect: { verdict: 'refused', reportedField: 'spec.containers[0].resources.limits[memory]', exitCode: 2 },
+  },
+  {
+    name: 'a memory limit added to a requests-only container is refused on 1.33 (from no limit is a decrease)',
+    rule: 'pod-resize-memory-limit-decrease',
+    source:
+      'pkg/apis/core/validation/validation.go:5850 (v1.33.13) (validateContainerResize: "memory limits cannot be added unless resizePolicy is RestartContainer"); refused so by the real 1.33.13 apiserver, admitted by 1.37.2',
+    at: ['1.33'],
+    old: pod([c('nginx:1', { resources: { requests: { cpu: '10m', memory: '16Mi' } } })]),
+    new: pod([c('nginx:1', { resources: { requests: { cpu: '10m', memory: '16Mi' }, limits: { memory: '32Mi' } } })]),
+    expect: { verdict: 'refused', reportedField: 'spec.containers[0].resources.limits[memory]', exitCode: 2 },
+  },
+  {
+    name: "a sidecar's lowered memory limit is refused on 1.33 at its own path",
+    rule: 'pod-resize-memory-limit-decrease',
+    source:
+      'pkg/apis/core/validation/validation.go:5847 (v1.33.13) (validateContainerResize, called for restartable init containers); refused so by the real 1.33.13 apiserver',
+    at: ['1.33'],
+    old: pod([c('nginx:1')], {
+      initContainers: [
+        {
+          name: 'side',
+          image: 'b:1',
+          restartPolicy: 'Always',
+          ...res({ cpu: '1', memory: '1Gi' }, { cpu: '2', memory: '2Gi' }),
+        },
+      ],
+    }),
+    new: pod([c('nginx:1')], {
+      initContainers: [
+        {
+          name: 'side',
+          image: 'b:1',
+          restartPolicy: 'Always',
+          ...res({ cpu: '1', memory: '1Gi' }, { cpu: '2', memory: '1536Mi' }),
+        },
+      ],
+    }),
+    expect: { verdict: 'refused', reportedField: 'spec.initContainers[0].resources.limits[memory]', exitCode: 2 },
   },
   {
     name: 'the same with resizePolicy RestartContainer, or on 1.34+, is admitted',
@@ -501,7 +546,8 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'an added ephemeral container goes through the ephemeralcontainers subresource; the kubelet starts it',
     rule: 'pod-ephemeral-subresource',
-    source: 'pkg/apis/core/validation/validation_test.go (TestValidatePodEphemeralContainersUpdate)',
+    source:
+      'pkg/apis/core/validation/validation.go:5599 (v1.33.13), :6455 (v1.37.2) (ValidatePodEphemeralContainersUpdate); admitted through pods/ephemeralcontainers by the real 1.31.14, 1.33.13 and 1.37.2 apiservers',
     at: ['1.23', NEWEST],
     old: pod([c('nginx:1')]),
     new: pod([c('nginx:1')], { ephemeralContainers: [{ name: 'debug', image: 'busybox' }] }),
@@ -510,7 +556,8 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'a changed ephemeral container is refused',
     rule: 'pod-ephemeral-immutable',
-    source: 'pkg/apis/core/validation/validation_test.go (TestValidatePodEphemeralContainersUpdate)',
+    source:
+      'pkg/apis/core/validation/validation.go:5625 (v1.33.13), :6481 (v1.37.2) (ValidatePodEphemeralContainersUpdate: "existing ephemeral containers … may not be changed" at spec.ephemeralContainers)',
     at: ['1.23', NEWEST],
     old: pod([c('nginx:1')], { ephemeralContainers: [{ name: 'debug', image: 'busybox:1' }] }),
     new: pod([c('nginx:1')], { ephemeralContainers: [{ name: 'debug', image: 'busybox:2' }] }),
@@ -721,6 +768,16 @@ const SCENARIOS: Scenario[] = [
     at: ['1.27', NEWEST],
     old: pod([c('nginx:1')], { schedulingGates: [{ name: 'g' }], nodeSelector: { a: '1' } }),
     new: pod([c('nginx:1')], { schedulingGates: [{ name: 'g' }], nodeSelector: { a: '2' } }),
+    expect: { verdict: 'refused', reportedField: 'spec.nodeSelector', exitCode: 2 },
+  },
+  {
+    name: "a gated pod's nodeSelector may not lose an entry",
+    rule: 'pod-gated-scheduling-directives',
+    source:
+      'pkg/apis/core/validation/validation.go:9740 (v1.37.2), :8583 (v1.33.13) (validateNodeSelectorMutation: no deletions); refused so at spec.nodeSelector by the real 1.31.14, 1.33.13 and 1.37.2 apiservers',
+    at: ['1.27', '1.33', NEWEST],
+    old: pod([c('nginx:1')], { schedulingGates: [{ name: 'g' }], nodeSelector: { a: '1' } }),
+    new: pod([c('nginx:1')], { schedulingGates: [{ name: 'g' }] }),
     expect: { verdict: 'refused', reportedField: 'spec.nodeSelector', exitCode: 2 },
   },
   {
@@ -1141,7 +1198,7 @@ const SCENARIOS: Scenario[] = [
     old: cloneSet([c('nginx:1'), log]),
     new: cloneSet([c('nginx:2'), log]),
     expect: { verdict: 'in-place', restarts: 1, exitCode: 1 },
-    readiness: [{ name: 'web', hashMatches: true }],
+    readiness: [{ name: 'web', hashMatches: true, imageChanged: true }],
   },
   {
     name: 'the same on a 1.31+ node (name and image hash): no form matches, Kruise falls back to image IDs (kruise#2297)',
@@ -1152,7 +1209,33 @@ const SCENARIOS: Scenario[] = [
     old: cloneSet([c('nginx:1'), log]),
     new: cloneSet([c('nginx:2'), log]),
     expect: { verdict: 'in-place', restarts: 1, exitCode: 1 },
-    readiness: [{ name: 'web', hashMatches: false }],
+    readiness: [{ name: 'web', hashMatches: false, imageChanged: true }],
+  },
+  {
+    name: 'a resize that restarts (RestartContainer) on a 1.31 node: no hash matches, but no image changed, so the image-ID fallback reads it as done',
+    rule: 'kruise-readiness-hash',
+    source:
+      'openkruise pkg/util/inplaceupdate/inplace_update_defaults.go:144 (v1.8.2) (LastContainerStatuses only for containers whose image changed), :443–:470 (v1.8.2) (defaultCheckContainersInPlaceUpdateCompleted); judged by kruise-manager v1.8.2 on the real 1.31.14 kubelet (InPlaceUpdateReady true)',
+    at: ['1.31'],
+    kruise: ['v1.8'],
+    options: {
+      featureGates: { InPlacePodVerticalScaling: true },
+      openKruise: { version: '', featureGates: { InPlaceWorkloadVerticalScaling: true } },
+    },
+    old: cloneSet([
+      c('nginx:1', {
+        ...res({ cpu: '1', memory: '1Gi' }),
+        resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }],
+      }),
+    ]),
+    new: cloneSet([
+      c('nginx:1', {
+        ...res({ cpu: '1', memory: '1Gi' }, { cpu: '2', memory: '2Gi' }),
+        resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }],
+      }),
+    ]),
+    expect: { verdict: 'in-place', restarts: 1, exitCode: 1 },
+    readiness: [{ name: 'web', hashMatches: false, imageChanged: false }],
   },
   {
     name: 'OpenKruise v1.9 hashes both forms: 1.31+ nodes and 1.16–1.30 nodes both read as done',
@@ -1163,7 +1246,7 @@ const SCENARIOS: Scenario[] = [
     old: cloneSet([c('nginx:1'), log]),
     new: cloneSet([c('nginx:2'), log]),
     expect: { verdict: 'in-place', restarts: 1, exitCode: 1 },
-    readiness: [{ name: 'web', hashMatches: true }],
+    readiness: [{ name: 'web', hashMatches: true, imageChanged: true }],
   },
   {
     name: 'v1.9 on a pre-1.16 node (go-spew hash): no match, image IDs decide',
@@ -1174,7 +1257,7 @@ const SCENARIOS: Scenario[] = [
     old: cloneSet([c('nginx:1'), log]),
     new: cloneSet([c('nginx:2'), log]),
     expect: { verdict: 'in-place', restarts: 1, exitCode: 1 },
-    readiness: [{ name: 'web', hashMatches: false }],
+    readiness: [{ name: 'web', hashMatches: false, imageChanged: true }],
   },
   {
     name: 'a CloneSet with ReCreate (the default) recreates for an image change',
@@ -1259,15 +1342,64 @@ const SCENARIOS: Scenario[] = [
     expect: { verdict: 'in-place', restarts: 0, exitCode: 0 },
   },
   {
-    name: 'a cpu change with InPlaceWorkloadVerticalScaling (v1.8+) is applied in place; the kubelet resizes',
+    name: 'a cpu change with InPlaceWorkloadVerticalScaling (v1.8+) on 1.27–1.31 with InPlacePodVerticalScaling is applied in place; the kubelet resizes',
     rule: 'kruise-in-place-resources',
-    source: 'pkg/util/inplaceupdate/inplace_update_vertical_test.go (TestValidateResourcePatch)',
-    at: ['1.33'],
+    source:
+      'openkruise pkg/util/inplaceupdate/inplace_update_vertical.go:65 (v1.8.2) (UpdateInplaceUpdateMetadata; TestValidateResourcePatch); judged by kruise-manager v1.8.2 on a real 1.30.14 cluster (test/real/openkruise.integration.test.ts)',
+    at: ['1.27', '1.30', '1.31'],
     kruise: ['v1.8', 'v1.9'],
+    options: {
+      featureGates: { InPlacePodVerticalScaling: true },
+      openKruise: { version: '', featureGates: { InPlaceWorkloadVerticalScaling: true } },
+    },
+    old: cloneSet([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))]),
+    new: cloneSet([c('nginx:1', res({ cpu: '1', memory: '1Gi' }))]),
+    expect: { verdict: 'in-place', ruleId: 'kruise-in-place-resources', restarts: 0, exitCode: 0 },
+  },
+  {
+    name: 'v1.9 resizes through pods/resize from 1.32: in place on 1.33 too',
+    rule: 'kruise-in-place-resources',
+    source:
+      'openkruise pkg/util/inplaceupdate/inplace_update.go:397 (v1.9.0) (PatchPodResource on the resize subresource), pkg/client/registry.go:57 (v1.9.0) (ShouldUpdateResourceByResize: apiserver 1.32+)',
+    at: ['1.33', NEWEST],
+    kruise: ['v1.9'],
     options: { openKruise: { version: '', featureGates: { InPlaceWorkloadVerticalScaling: true } } },
     old: cloneSet([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))]),
     new: cloneSet([c('nginx:1', res({ cpu: '1', memory: '1Gi' }))]),
     expect: { verdict: 'in-place', ruleId: 'kruise-in-place-resources', restarts: 0, exitCode: 0 },
+  },
+  {
+    name: "v1.8's Pod update carrying the new resources is refused at spec from 1.32: the pods run on unchanged",
+    rule: 'kruise-resources-not-resizable',
+    source:
+      'openkruise pkg/util/inplaceupdate/inplace_update.go:361 (v1.8.2) (updatePodInPlace: UpdatePod); pkg/apis/core/validation/validation.go:5331 (v1.33.13) (ValidatePodUpdate munges images only); judged by kruise-manager v1.8.2 on a real 1.33.13 cluster (FailedUpdatePodInPlace: "spec: Forbidden: pod updates may not change fields other than …")',
+    at: ['1.32', '1.33', NEWEST],
+    kruise: ['v1.8'],
+    options: {
+      featureGates: { InPlacePodVerticalScaling: true },
+      openKruise: { version: '', featureGates: { InPlaceWorkloadVerticalScaling: true } },
+    },
+    old: cloneSet([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))]),
+    new: cloneSet([c('nginx:1', res({ cpu: '1', memory: '1Gi' }))]),
+    expect: {
+      verdict: 'refused',
+      decidedBy: 'apiserver',
+      field: 'spec.template.spec.containers[0].resources.requests.cpu',
+      reportedField: 'spec',
+      exitCode: 2,
+    },
+  },
+  {
+    name: 'without InPlacePodVerticalScaling on 1.27–1.31 the Pod update is refused for v1.8 and v1.9 alike',
+    rule: 'kruise-resources-not-resizable',
+    source:
+      'pkg/apis/core/validation/validation.go at v1.31.14 (ValidatePodUpdate munges resources only with InPlacePodVerticalScaling); openkruise pkg/client/registry.go:57 (v1.9.0) (a Pod update below 1.32)',
+    at: ['1.27', '1.31'],
+    kruise: ['v1.8', 'v1.9'],
+    options: { openKruise: { version: '', featureGates: { InPlaceWorkloadVerticalScaling: true } } },
+    old: cloneSet([c('nginx:1', res({ cpu: '500m', memory: '1Gi' }))]),
+    new: cloneSet([c('nginx:1', res({ cpu: '1', memory: '1Gi' }))]),
+    expect: { verdict: 'refused', decidedBy: 'apiserver', reportedField: 'spec', exitCode: 2 },
   },
   {
     name: 'a CloneSet env change with InPlaceIfPossible recreates the pods',
@@ -1344,7 +1476,13 @@ describe('rollout scenarios (ROLLOUT_RULES)', () => {
           expect([p.ruleId, ...p.admittedBy]).toContain(s.rule);
           if (kubeletActions) expect(p.kubelet?.containers.map((x) => x.action)).toEqual(kubeletActions);
           if (s.readiness) {
-            expect(p.kruiseReadiness?.map((r) => ({ name: r.name, hashMatches: r.hashMatches }))).toEqual(s.readiness);
+            expect(
+              p.kruiseReadiness?.map((r) => ({
+                name: r.name,
+                hashMatches: r.hashMatches,
+                imageChanged: r.imageChanged,
+              })),
+            ).toEqual(s.readiness);
             // A match is a real equality of the kubelet's stored hash with one Kruise computes.
             for (const r of p.kruiseReadiness ?? []) {
               expect(r.kruiseHashes.some((h) => h.hash === r.kubeletHash)).toBe(r.hashMatches);
