@@ -674,24 +674,21 @@ describeReal(
 describeReal(
   [
     ['openkruise', KRUISE],
-    ['kubernetes', '1.33.13'],
-    ['cluster', '1.30.14-1.31.14'],
+    ['cluster', '1.33.13'],
     ['containerd', '1.7.24'],
   ],
   (systems) => {
-    const k = systems.get('kubernetes')!.record;
     let cluster: Cluster | undefined;
     let kruise: Kruise | undefined;
     beforeAll(async () => {
-      const base = systems.get('cluster')!;
-      // kubectl and the CNI plugins of the crossing cluster's record; 1.33's own etcd.
+      const r = systems.get('cluster')!.record;
       cluster = new Cluster(
-        { cluster: { ...base, record: { ...base.record, ETCD: k.ETCD! } }, containerd: systems.get('containerd')! },
+        { cluster: systems.get('cluster')!, containerd: systems.get('containerd')! },
         {
-          release: '1.33.13',
-          apiserver: k.APISERVER!,
-          controllerManager: k.CONTROLLER_MANAGER!,
-          kubelet: k.KUBELET!,
+          release: r.RELEASE!,
+          apiserver: r.APISERVER!,
+          controllerManager: r.CONTROLLER_MANAGER!,
+          kubelet: r.KUBELET!,
           apiserverFlags: ['--enable-aggregator-routing=true'],
         },
         { podCgroups: true },

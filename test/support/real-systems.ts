@@ -68,6 +68,13 @@ const REAL_SYSTEMS: readonly RealSystemEntry[] = [
     label: 'cluster (apiserver 1.37.2, kubelet 1.37.2)',
   },
   {
+    // A one-node 1.33 cluster (the resize subresource's first default-on release): 60's build, 55's kubectl.
+    system: 'cluster',
+    version: '1.33.13',
+    provision: ['.ci/provision/55-kubectl.sh', '.ci/provision/60-kubernetes-modules.sh'],
+    label: 'cluster (apiserver 1.33.13, kubelet 1.33.13)',
+  },
+  {
     // A one-node cluster's components (test/support/cluster.ts): the kubelet it records is 30's, kubectl 55's.
     system: 'cluster',
     version: '1.20.2',
