@@ -4,7 +4,7 @@
  * controller, OpenKruise, then the kubelet per container), through the library's `predictRollout`.
  */
 import { z } from 'zod';
-import { predictRollout, type RolloutPrediction } from '../workloads/index.js';
+import { predictRollout, type KruiseReadiness, type RolloutPrediction } from '../workloads/index.js';
 import { locateContainers } from '../pod/locate.js';
 import { UsageError, flag, str, type CommandContext, type CommandDef } from './command.js';
 import { GATES, checkGatesFor, featureGates } from './feature-gates.js';
@@ -151,10 +151,10 @@ const predictRow = z.looseObject({
     .nullable()
     .describe('--kubeconfig: how the model and the apiserver disagree (verdict, or the refused field), else null'),
   kruiseReady: z
-    .boolean()
+    .enum(['hash', 'image-id', 'not-waited'])
     .nullable()
     .describe(
-      "OpenKruise in place (v1.8, v1.9): whether its readiness check matches the hash the node's kubelet stores for this restarted container (false: it falls back to image IDs, and a tag moved to the same digest never reads as updated); null otherwise",
+      "OpenKruise in place (v1.8, v1.9): how its readiness check will see this restarted container — hash (a hash it computes matches the one the node's kubelet stores: updated once it runs), image-id (no match, the image changed: updated only when the running image ID changes, so a tag moved to the same digest never reads as updated, openkruise/kruise#2297), not-waited (no match, image unchanged, e.g. a resize restart: not waited for); null otherwise",
     ),
 });
 
@@ -220,7 +220,7 @@ function rowsOf(id: string, doc: unknown, r: RolloutPrediction): PredictRow[] {
       changes: c.changes,
       hashedChanges: c.hashedChanges,
       podRecreated: k.podRecreated,
-      kruiseReady: ready.get(c.name)?.hashMatches ?? null,
+      kruiseReady: kruiseReadyColumn(ready.get(c.name)),
     };
   });
 }
@@ -473,3 +473,10 @@ const predict: CommandDef = {
 };
 
 export const PREDICT_COMMANDS: CommandDef[] = [predict];
+
+/** The kruiseReady column: which of Kruise's readiness paths this restarted container takes. */
+function kruiseReadyColumn(r: KruiseReadiness | undefined): 'hash' | 'image-id' | 'not-waited' | null {
+  if (r === undefined) return null;
+  if (r.hashMatches) return 'hash';
+  return r.imageChanged ? 'image-id' : 'not-waited';
+}

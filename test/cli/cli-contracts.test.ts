@@ -288,17 +288,46 @@ describe('predict', () => {
     expect(doc.summary.restarts).toBe(1);
     // OpenKruise v1.8 hashes as Kubernetes 1.30 does; a 1.31 kubelet stores the name-and-image hash.
     const ready = (o: string) =>
-      (JSON.parse(o) as { rows: { container: string; kruiseReady: boolean | null }[] }).rows.map((x) => [
+      (JSON.parse(o) as { rows: { container: string; kruiseReady: string | null }[] }).rows.map((x) => [
         x.container,
         x.kruiseReady,
       ]);
     expect(ready(inPlace.out)).toEqual([
-      ['web', false],
+      ['web', 'image-id'],
       ['log', null],
     ]);
     const on130 = await cli(['predict', '--json', '-k', '1.30', '--openkruise', 'v1.8', old, image]);
     expect(ready(on130.out)).toEqual([
-      ['web', true],
+      ['web', 'hash'],
+      ['log', null],
+    ]);
+    // A resize restart (memory under RestartContainer, both gates on) on 1.31: no hash matches, but the
+    // image did not change, so Kruise's image-ID fallback does not wait for it.
+    const sized = (memory: string) => {
+      const o = cs('nginx:1.27');
+      const web = o.spec.template.spec.containers[0]!;
+      Object.assign(web, {
+        resources: { requests: { memory }, limits: { memory } },
+        resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }],
+      });
+      return o;
+    };
+    const resized = await cli([
+      'predict',
+      '--json',
+      '-k',
+      '1.31',
+      '--feature-gates',
+      'InPlacePodVerticalScaling=true',
+      '--openkruise',
+      'v1.8',
+      '--openkruise-gates',
+      'InPlaceWorkloadVerticalScaling=true',
+      file('cs-64.yaml', sized('64Mi')),
+      file('cs-128.yaml', sized('128Mi')),
+    ]);
+    expect(ready(resized.out)).toEqual([
+      ['web', 'not-waited'],
       ['log', null],
     ]);
     const badGate = await cli([
