@@ -29,5 +29,6 @@ export { PLAN_TRAILER_KIND, planTrailer, readPlanTrailer, type PlanTrailer } fro
 export { checkRuntimeAgreement } from './runtime-agreement.js';
 export { auditStamp, type AuditStamp } from './audit.js';
 export { withRuntimeState } from './runtime-state.js';
-export { startBlockers, type StartBlocker } from './start-blockers.js';
+export { type StartBlocker } from './start-blockers.js';
+export { nodeStartBlockers } from './node-start-blockers.js';
 export { restartCauses, type RestartCause } from './restart-causes.js';
