@@ -31,4 +31,4 @@ export { auditStamp, type AuditStamp } from './audit.js';
 export { withRuntimeState } from './runtime-state.js';
 export { type StartBlocker } from './start-blockers.js';
 export { nodeStartBlockers } from './node-start-blockers.js';
-export { restartCauses, type RestartCause } from './restart-causes.js';
+export { RESTART_CAUSE_KINDS, restartCauses, type RestartCause } from './restart-causes.js';

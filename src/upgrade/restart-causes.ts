@@ -8,14 +8,18 @@
 import { parseKubeletVersion } from '../registry/version.js';
 import { MIRROR_ANNOTATION } from '../pod/mirror-pod.js';
 
+/** The classes of cause, as `--accept-cause` names them. */
+export const RESTART_CAUSE_KINDS = [
+  'device-plugin-readmission',
+  'static-pod-api-reference',
+  'pinned-readmission',
+  'readiness-flap',
+  'allocation-checkpoint',
+] as const;
+
 /** One cause, for one pod. */
 export interface RestartCause {
-  kind:
-    | 'device-plugin-readmission'
-    | 'static-pod-api-reference'
-    | 'pinned-readmission'
-    | 'readiness-flap'
-    | 'allocation-checkpoint';
+  kind: (typeof RESTART_CAUSE_KINDS)[number];
   /** `expected`: the target kubelet does it; `unknown`: it may, depending on what only the node knows. */
   verdict: 'expected' | 'unknown';
   /** `namespace/name`. */
