@@ -156,7 +156,11 @@ export function restartCauses(input: RestartCauseInput): RestartCause[] {
         verdict: 'unknown',
         ...at,
         releases: 'every release with the static CPU or memory manager policy',
-        source: 'kubernetes#140906',
+        // Read with the issues search: #140906 is the memory manager's, #140989 the CPU manager's
+        // (pod-scope topology with PodLevelResourceManagers, both fixed upstream); #129078 (static
+        // CPU policy with full-pcpus-only) and #123971 (memory manager, init containers) stay open.
+        source:
+          'kubernetes#140906 (memory manager), kubernetes#140989 (CPU manager): AllocatePod allocates a restored pod again at re-admission; kubernetes#129078, kubernetes#123971 (open)',
         reason:
           'a Guaranteed pod with whole CPUs, pinned when the node runs the static CPU (or memory) manager: re-admission on restart can find too few free CPUs and reject the running pod; only the node’s policy and checkpoint tell',
       });
