@@ -33,6 +33,13 @@ export interface ResolvedGates {
   containerRestartRules: boolean;
   /** RestartAllContainersOnContainerExits on (and ContainerRestartRules, which it needs): a RestartAllContainers rule restarts every container. */
   restartAllContainers: boolean;
+  /**
+   * InPlacePodLevelResourcesVerticalScaling on (with PodLevelResources and InPlacePodVerticalScaling,
+   * its dependencies): a container without its own limit is resized, or restarted, with the pod's.
+   */
+  podLevelResize: boolean;
+  /** The kubelet changes started and ready status over its own restart: always before 1.35, from 1.35 only with ChangeContainerStatusOnKubeletRestart. */
+  statusOnRestart: boolean;
 }
 
 /** What the kubelet handle's factory resolved, handed to {@link KubeletRelease}'s constructor. */

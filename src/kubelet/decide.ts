@@ -64,6 +64,8 @@ export interface DecisionInput extends Omit<RuleInput, 'staticPod'> {
   restartPolicy?: PodRestartPolicy;
   /** Where the current resources came from when `runtime.resources` is not given (e.g. "the old spec"). */
   fallbackResources?: { resources: unknown; from: string };
+  /** The pod's `spec.resources` (pod-level) the kubelet syncs to, and the old spec's (taken as running with `fallbackResources`). */
+  podResources?: { desired: unknown; old?: unknown };
   /**
    * What the runtime's persisted sandbox shows the kubelet's `podSandboxChanged`: why it makes a
    * new sandbox, or `null` when the sandbox fits. Absent: not known (not checked).
@@ -315,7 +317,9 @@ export function decide(d: DecisionInput): Verdict {
     return verdict(outcome.ruleId, 'keep', outcome.reason, compared);
 
   let current = d.runtime.resources;
+  let fromFallback = false;
   if (current === undefined && d.fallbackResources) {
+    fromFallback = true;
     current = d.fallbackResources.resources ?? {};
     assumptions.push(
       `the running container has the resources of ${d.fallbackResources.from} (no container status resources given)`,
@@ -331,7 +335,12 @@ export function decide(d: DecisionInput): Verdict {
         "the running container's resources (ContainerStatus.resources): its resizePolicy restarts it when they differ from the spec";
     return kept;
   }
-  const resize = resizeOutcome(d.info, d.container, current, d.path);
+  // 1.35+ with InPlacePodLevelResourcesVerticalScaling: limits the container does not set are the pod's.
+  const podLevel =
+    d.gates.podLevelResize && d.podResources
+      ? { desired: d.podResources.desired, ...(fromFallback ? { current: d.podResources.old } : {}) }
+      : undefined;
+  const resize = resizeOutcome(d.info, d.container, current, d.path, podLevel);
   if (resize.skipped) return verdict(outcome.ruleId, 'keep', `${outcome.reason}; ${resize.skipped}`, compared);
   if (resize.changes.length === 0)
     return verdict(outcome.ruleId, 'keep', `${outcome.reason}; resources as running`, compared);

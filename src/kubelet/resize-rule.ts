@@ -79,6 +79,21 @@ function resizeValues(resources: unknown, path: JsonPathSegment[]): ResizeValues
   };
 }
 
+/**
+ * kubeutil.GetLimits (pkg/kubelet/util/util.go@v1.35.4): a container's CPU or memory limit that is
+ * unset or zero takes the pod-level one, when the pod sets pod-level limits. From 1.35 with
+ * InPlacePodLevelResourcesVerticalScaling, computePodResizeAction compares these limits
+ * (containerResourcesFromRequirements), so a container without its own limit follows the pod's.
+ */
+function withPodLimits(values: ResizeValues, podResources: unknown, path: JsonPathSegment[]): ResizeValues {
+  const pod = resizeValues(podResources, path);
+  return {
+    ...values,
+    cpuLimit: values.cpuLimit === 0n ? pod.cpuLimit : values.cpuLimit,
+    memoryLimit: values.memoryLimit === 0n ? pod.memoryLimit : values.memoryLimit,
+  };
+}
+
 /** The container's `resizePolicy` per resource (`NotRequired` when unset). */
 function restartPolicyFor(container: unknown, resource: 'cpu' | 'memory'): string {
   const list = isPlainObject(container) ? memberOf(container, 'resizePolicy') : undefined;
@@ -111,12 +126,17 @@ export function resizeOutcome(
   desired: unknown,
   current: unknown,
   path: JsonPathSegment[],
+  podLevel?: { desired: unknown; current?: unknown },
 ): ResizeOutcome {
-  const want = resizeValues(isPlainObject(desired) ? memberOf(desired, 'resources') : undefined, [
-    ...path,
-    'resources',
-  ]);
-  const have = resizeValues(current, ['currentResources']);
+  let want = resizeValues(isPlainObject(desired) ? memberOf(desired, 'resources') : undefined, [...path, 'resources']);
+  let have = resizeValues(current, ['currentResources']);
+  if (podLevel) {
+    // `path` ends at the container: the pod's spec.resources sits three levels up (spec.containers[i]).
+    want = withPodLimits(want, podLevel.desired, [...path.slice(0, -2), 'resources']);
+    // The running container's status reports its limits as applied (the pod's included); only the
+    // old spec taken as running needs the old pod-level limits.
+    if (podLevel.current !== undefined) have = withPodLimits(have, podLevel.current, ['currentPodResources']);
+  }
   if (info.minor <= LAST_MINOR_SKIPPING_NO_LIMITS && !want.hasLimits) {
     return {
       restart: false,

@@ -44,7 +44,17 @@ describe('kubelet()', () => {
       sidecars: true,
       containerRestartRules: false,
       restartAllContainers: false,
+      podLevelResize: false,
+      // Before 1.35 there is no gate: the kubelet always changes the status over its restart.
+      statusOnRestart: true,
     });
+    // From 1.35 ChangeContainerStatusOnKubeletRestart is deprecated and off; pod-level resize beta on from 1.36.
+    expect(kubelet('1.35').gates).toMatchObject({ statusOnRestart: false, podLevelResize: false });
+    expect(kubelet('1.36').gates).toMatchObject({ statusOnRestart: false, podLevelResize: true });
+    expect(
+      kubelet('1.36', { featureGates: { ChangeContainerStatusOnKubeletRestart: true, PodLevelResources: false } })
+        .gates,
+    ).toMatchObject({ statusOnRestart: true, podLevelResize: false });
     expect(kubelet('1.29').jsonEscapes).toBeUndefined();
     expect(kubelet('1.29.7', { jsonEscapes: 'pre-go1.22' }).jsonEscapes).toBe('pre-go1.22');
   });

@@ -226,6 +226,11 @@ describe('restart causes outside the hash count in plan and verify (--accept-cau
     expect((await cli(['verify', '--kubelet', '1.30', ...at, '--accept-cause', 'readiness-flap'])).code).toBe(0);
     const later = await cli(['plan', '--from', '1.30', '--to', '1.35', ...at]);
     expect(later.out).not.toContain('restart cause');
+    // The gate, modelled from 1.35 (deprecated, off), turns the flap back on; 1.34 has no such gate.
+    const gated = ['--feature-gates', 'ChangeContainerStatusOnKubeletRestart=true'];
+    const on = await cli(['plan', '--from', '1.30', '--to', '1.35', ...at, ...gated]);
+    expect(on.out).toMatch(/# restart cause readiness-flap \(expected/);
+    expect((await cli(['plan', '--from', '1.30', '--to', '1.34', ...at, ...gated])).code).toBe(2);
   });
 
   it('--accept-cause names a cause class or is a usage error (exit 2)', async () => {
