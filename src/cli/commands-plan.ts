@@ -217,6 +217,10 @@ function causesOf(pods: readonly unknown[], from: string, to: string, ctx: Comma
 
 const counted = (causes: readonly JudgedCause[]): number => causes.filter((c) => !c.accepted).length;
 
+/** The counted causes as the trailer carries them (fleet report holds a node with one). */
+const trailerCauses = (causes: readonly JudgedCause[]) =>
+  causes.filter((c) => !c.accepted).map((c) => ({ kind: c.kind, pod: c.pod, reason: c.reason }));
+
 const causeLines = (causes: readonly JudgedCause[]): string =>
   causes
     .map(
@@ -356,7 +360,7 @@ const plan: CommandDef = {
         restartCauses: causes,
         audit: p.audit ?? null,
       },
-      trailer: { ...planTrailer(p, 'plan', input.nodeName ?? null, p.audit) },
+      trailer: { ...planTrailer(p, 'plan', input.nodeName ?? null, p.audit, trailerCauses(causes)) },
       text: human,
     };
   },
@@ -425,7 +429,7 @@ const verify: CommandDef = {
         restartCauses: causes,
         audit,
       },
-      trailer: { ...planTrailer(p, 'verify', input.nodeName ?? null, audit) },
+      trailer: { ...planTrailer(p, 'verify', input.nodeName ?? null, audit, trailerCauses(causes)) },
       text,
     };
   },

@@ -205,6 +205,13 @@ describe('restart causes outside the hash count in plan and verify (--accept-cau
     expect(accepted.out).toMatch(/# restart cause readiness-flap \(accepted,/);
     expect(accepted.out).toContain('# restart causes: 0 counted, 1 accepted');
     expect(accepted.code).toBe(0);
+    // The --ndjson trailer carries the counted causes (fleet report holds the node); accepted ones stay out.
+    const trailerOf = async (...extra: string[]) => {
+      const out = (await cli(['plan', '--from', '1.30', '--to', '1.31', ...at, ...extra, '--ndjson'])).out;
+      return JSON.parse(out.trimEnd().split('\n').at(-1)!) as { restartCauses: { kind: string }[] };
+    };
+    expect((await trailerOf()).restartCauses.map((c) => c.kind)).toEqual(['readiness-flap']);
+    expect((await trailerOf('--accept-cause', 'readiness-flap')).restartCauses).toEqual([]);
     const json = await cli([
       'plan',
       '--from',
