@@ -281,13 +281,19 @@ export function decide(d: DecisionInput): Verdict {
       return verdict(
         'sidecar-startup-probe-deferral',
         'deferred',
-        'sidecar with a startupProbe that has not succeeded: the kubelet compares its hash only after the probe succeeds (after a kubelet restart, once the probe has run again)',
+        `sidecar with a startupProbe that has not succeeded: the kubelet compares its hash only after the probe succeeds (${
+          d.gates.statusOnRestart
+            ? 'after a kubelet restart, once the probe has run again'
+            : 'a restarted kubelet takes a started sidecar as started: ChangeContainerStatusOnKubeletRestart off, prober/worker.go at v1.35.4'
+        })`,
         base,
       );
     }
     if (d.runtime.started === undefined) {
       assumptions.push(
-        'its startupProbe has succeeded and the kubelet holds the result (otherwise the restart is deferred until it does)',
+        d.gates.statusOnRestart
+          ? 'its startupProbe has succeeded and the kubelet holds the result (otherwise the restart is deferred until it does)'
+          : 'its startupProbe has succeeded (a restarted kubelet keeps a started sidecar started: ChangeContainerStatusOnKubeletRestart off; otherwise the restart is deferred until it does)',
       );
     }
   }

@@ -169,3 +169,36 @@ describe('kubelet()', () => {
     expect(() => explainHashChange(web, { from: '1.29', to: '1.99' })).toThrow(ReleaseError);
   });
 });
+
+describe('ChangeContainerStatusOnKubeletRestart in the sidecar startup-probe deferral', () => {
+  // A sidecar whose startup probe has not succeeded: compared only once it does. What a kubelet
+  // restart does to that status differs: through 1.34 the probe runs again; from 1.35 (gate off) a
+  // started sidecar stays started (prober/worker.go at v1.35.4, kubernetes#136910).
+  const pod = (image: string) => ({
+    spec: {
+      initContainers: [{ name: 'log', image, restartPolicy: 'Always', startupProbe: { exec: { command: ['true'] } } }],
+      containers: [{ name: 'app', image: 'busybox' }],
+    },
+  });
+  const podStatus = {
+    initContainerStatuses: [{ name: 'log', state: { running: {} }, started: false }],
+    containerStatuses: [{ name: 'app', state: { running: {} } }],
+    conditions: [{ type: 'Initialized', status: 'True' }],
+  };
+  const reason = (kubeletVersion: string, featureGates?: Record<string, boolean>) =>
+    predictRestarts(pod('busybox:1.36'), pod('busybox:1.37'), {
+      kubeletVersion,
+      podStatus,
+      ...(featureGates ? { featureGates } : {}),
+    }).containers.find((c) => c.name === 'log')!;
+
+  it('deferred at 1.34 and 1.35 alike; the reason says what a kubelet restart does to the started status', () => {
+    expect(reason('1.34')).toMatchObject({ action: 'deferred' });
+    expect(reason('1.34').reason).toContain('once the probe has run again');
+    expect(reason('1.35')).toMatchObject({ action: 'deferred' });
+    expect(reason('1.35').reason).toContain('ChangeContainerStatusOnKubeletRestart off');
+    expect(reason('1.35', { ChangeContainerStatusOnKubeletRestart: true }).reason).toContain(
+      'once the probe has run again',
+    );
+  });
+});
