@@ -38,6 +38,8 @@ export interface ResolvedGates {
    * its dependencies): a container without its own limit is resized, or restarted, with the pod's.
    */
   podLevelResize: boolean;
+  /** LegacySidecarContainers on (1.33 only): a pod without a sidecar takes the old init-container path. */
+  legacySidecars: boolean;
   /** The kubelet changes started and ready status over its own restart: always before 1.35, from 1.35 only with ChangeContainerStatusOnKubeletRestart. */
   statusOnRestart: boolean;
 }

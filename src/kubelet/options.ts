@@ -215,6 +215,7 @@ export function resolveGates(info: ReleaseInfo, gates: unknown, path: JsonPathSe
       gateEnabled(info, set.InPlacePodLevelResourcesVerticalScaling, 'InPlacePodLevelResourcesVerticalScaling', path) &&
       gateEnabled(info, set.PodLevelResources, 'PodLevelResources', path) &&
       gateEnabled(info, set.InPlacePodVerticalScaling, 'InPlacePodVerticalScaling', path),
+    legacySidecars: gateEnabled(info, set.LegacySidecarContainers, 'LegacySidecarContainers', path),
     // No gate before 1.35: the behaviour was simply on (GA since 1.0 in kube_features.go@v1.35.4).
     statusOnRestart:
       info.minor < 35 ||

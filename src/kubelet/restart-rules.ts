@@ -356,6 +356,7 @@ export function ruleHolds(
       InPlacePodLevelResourcesVerticalScaling: gates.podLevelResize,
       PodLevelResources: gates.podLevelResize,
       ChangeContainerStatusOnKubeletRestart: gates.statusOnRestart,
+      LegacySidecarContainers: gates.legacySidecars,
     }[r.gate.name];
     if (on !== r.gate.on) return false;
   }

@@ -163,6 +163,7 @@ export type GateName =
   | 'ContainerRestartRules'
   | 'InPlacePodLevelResourcesVerticalScaling'
   | 'InPlacePodVerticalScaling'
+  | 'LegacySidecarContainers'
   | 'PodLevelResources'
   | 'RestartAllContainersOnContainerExits'
   | 'SidecarContainers';
@@ -176,8 +177,8 @@ export const DEPRECATED_OFF: FeatureGateInfo = Object.freeze({ default: false, s
 /** GA and locked on: the kubelet refuses `Gate=false`. */
 export const GA_LOCKED: FeatureGateInfo = Object.freeze({ default: true, stage: 'GA', locked: true });
 /**
- * A GA gate removed from kube_features.go: the behaviour stays on, and the kubelet refuses the
- * name (`unrecognized feature gate`). Only a GA, locked gate can be removed.
+ * A gate removed from kube_features.go; the kubelet refuses the name (`unrecognized feature gate`).
+ * A GA, locked gate's behaviour stays on; a deprecated gate's (off by default) is gone with it.
  */
 export const REMOVED = 'removed';
 

@@ -87,6 +87,8 @@ export interface ReleaseInfo {
     readonly ChangeContainerStatusOnKubeletRestart?: FeatureGateInfo;
     /** In-place resize of pod-level resources (KEP-5593): alpha (off) 1.35, beta (on) from 1.36; absent before 1.35. */
     readonly InPlacePodLevelResourcesVerticalScaling?: FeatureGateInfo;
+    /** A pod without a sidecar takes the old init-container path: deprecated (off) in 1.33 only; absent before, gone from 1.34. */
+    readonly LegacySidecarContainers?: FeatureGateInfo;
     /** Pod-level resources (KEP-2837): alpha (off) 1.32–1.33, beta (on) from 1.34; absent before 1.32. */
     readonly PodLevelResources?: FeatureGateInfo;
     /** A regular container's own restartPolicy and restartPolicyRules (KEP-5307): alpha (off) 1.34, beta (on) from 1.35; absent before 1.34. */

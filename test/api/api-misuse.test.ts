@@ -190,7 +190,7 @@ describe('feature gates', () => {
     expect(e).toBeInstanceOf(OptionError);
     expect(e).toMatchObject({ code: 'UNKNOWN_FEATURE_GATE', path: ['options', 'featureGates', 'SidecarContainer'] });
     expect(e.expected).toContain(
-      'ChangeContainerStatusOnKubeletRestart, ContainerRestartRules, InPlacePodLevelResourcesVerticalScaling, InPlacePodVerticalScaling, PodLevelResources, RestartAllContainersOnContainerExits, SidecarContainers',
+      'ChangeContainerStatusOnKubeletRestart, ContainerRestartRules, InPlacePodLevelResourcesVerticalScaling, InPlacePodVerticalScaling, LegacySidecarContainers, PodLevelResources, RestartAllContainersOnContainerExits, SidecarContainers',
     );
     // A modelled gate the release does not have yet.
     expect(

@@ -45,6 +45,7 @@ describe('kubelet()', () => {
       containerRestartRules: false,
       restartAllContainers: false,
       podLevelResize: false,
+      legacySidecars: false,
       // Before 1.35 there is no gate: the kubelet always changes the status over its restart.
       statusOnRestart: true,
     });

@@ -1,6 +1,6 @@
 // 1.34 adds Container.RestartPolicyRules (after RestartPolicy) and EnvVarSource.FileKeyRef (after SecretKeyRef), with five new types;
 // ContainerRestartRules arrives as alpha.
-import { ALPHA_OFF, BETA_ON, addField, addType, field, named, struct } from '../dsl.js';
+import { ALPHA_OFF, BETA_ON, REMOVED, addField, addType, field, named, struct } from '../dsl.js';
 import type { ReleaseDelta } from '../dsl.js';
 
 export const v1_34: ReleaseDelta = {
@@ -11,7 +11,10 @@ export const v1_34: ReleaseDelta = {
   },
   // KEP-5307: a regular container's own restartPolicy and restartPolicyRules (kube_features.go: alpha in 1.34).
   // PodLevelResources goes beta (on) (kube_features.go at v1.34.4).
-  kubelet: { featureGates: { ContainerRestartRules: ALPHA_OFF, PodLevelResources: BETA_ON } },
+  // LegacySidecarContainers is gone (not in kube_features.go at v1.34.4): every pod takes the sidecar path.
+  kubelet: {
+    featureGates: { ContainerRestartRules: ALPHA_OFF, PodLevelResources: BETA_ON, LegacySidecarContainers: REMOVED },
+  },
   changes: [
     addField('v1.Container', field('RestartPolicyRules', '[]v1.ContainerRestartRule', 'restartPolicyRules,omitempty'), {
       after: 'RestartPolicy',
