@@ -6,9 +6,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { cgroupVersion, discoverRuntime, kubeletProcesses, requireRuntimeRoot } from '../discovery/index.js';
-import { planNodeUpgrade } from '../node-upgrade/index.js';
-import { startBlockers, type StartBlocker } from '../plan/index.js';
+import { discoverRuntime, requireRuntimeRoot } from '../discovery/index.js';
+import { nodeStartBlockers, planNodeUpgrade } from '../node-upgrade/index.js';
+import type { StartBlocker } from '../plan/index.js';
 import { str, type CommandContext, type CommandDef } from './command.js';
 import { KUBELET_SOURCE_OPTIONS, kubeletVersionOf, storeSpecOfDiscovery } from './discovery-options.js';
 import { readObjects, within } from './inputs.js';
@@ -26,54 +26,24 @@ function endpointOfKubeletConfig(file: string, io: CliIO): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
-/** The kubelet's configuration file, parsed; undefined when it is not there. */
-function kubeletConfigOf(file: string, io: CliIO): Record<string, unknown> | undefined {
-  if (!existsSync(file)) return undefined;
-  const doc = within(file, null, [], () => readDocuments(readInputFile(file, io)))[0]?.value;
-  return doc && typeof doc === 'object' ? (doc as Record<string, unknown>) : undefined;
-}
-
 /**
- * The kubelet's flags: --kubelet-cmdline (a /proc/PID/cmdline copy, NUL-separated, or the flags on
- * lines or separated by spaces), else the running kubelet's; with it the configuration file its
- * --config names (else --kubelet-config or the default).
+ * The kubelet's flags from --kubelet-cmdline (a /proc/PID/cmdline copy, NUL-separated, or the
+ * flags on lines or separated by spaces); undefined without it (the running kubelet's are read).
  */
-function kubeletStart(
-  ctx: CommandContext,
-  fsRoot: string,
-): { flags: string[]; how: string; config: string | undefined } {
+function givenKubeletFlags(ctx: CommandContext): { args: string[]; how: string } | undefined {
   const file = str(ctx.values, 'kubelet-cmdline');
-  let flags: string[];
-  let how: string;
-  if (file !== undefined) {
-    const text = readInputFile(file, ctx.io);
-    flags = (text.includes('\0') ? text.split('\0') : text.split(/\s+/)).filter((a) => a !== '');
-    if (flags[0] !== undefined && !flags[0].startsWith('-')) flags = flags.slice(1); // the binary
-    how = file;
-  } else {
-    const found = kubeletProcesses(join(fsRoot, 'proc'));
-    if (found.length > 1) {
-      ctx.warn(
-        `${found.length} kubelet processes (${found.map((p) => p.pid).join(', ')}): their flags are not checked; give the node's with --kubelet-cmdline /proc/PID/cmdline`,
-      );
-      return { flags: [], how: 'several kubelets running', config: undefined };
-    }
-    flags = found[0]?.args ?? [];
-    how = found[0] ? `/proc/${found[0].pid}/cmdline` : 'no kubelet running';
-  }
-  let config: string | undefined;
-  flags.forEach((a, i) => {
-    if (a === '--config') config = flags[i + 1];
-    else if (a.startsWith('--config=')) config = a.slice('--config='.length);
-  });
-  return { flags, how, config };
+  if (file === undefined) return undefined;
+  const text = readInputFile(file, ctx.io);
+  let args = (text.includes('\0') ? text.split('\0') : text.split(/\s+/)).filter((a) => a !== '');
+  if (args[0] !== undefined && !args[0].startsWith('-')) args = args.slice(1); // the binary
+  return { args, how: file };
 }
 
 export const doctor: CommandDef = {
   name: 'doctor',
   summary: 'say what this node runs (runtime, its root, kubelet release) and what plan/apply would do; read-only',
   description:
-    "Finds the container runtime from --runtime-endpoint, else the kubelet config's containerRuntimeEndpoint (--kubelet-config, default /var/lib/kubelet/config.yaml), else the first known socket that exists (containerd, k3s, rke2, k0s, CRI-O, cri-dockerd); then the process listening on it (its --config and --root flags), the runtime's config file (containerd's config.toml `root`, CRI-O's storage.conf `graphroot`, docker's daemon.json `data-root`) or the layout's default root. Reads the kubelet release from --kubelet-binary or --node-object. Prints each step and the commands it would run. With --to it checks what would stop the target kubelet from starting: a flag of the kubelet's command line (--kubelet-cmdline, else the running kubelet's) that the target removed (--pod-infra-container-image from 1.35, cAdvisor's deprecated flags from 1.37) and a cgroup v1 host for targets from 1.35 unless the configuration says failCgroupV1: false; any is exit 1. With --pods and --to it plans too (the store is read, nothing is written). --fs-root reads a node mounted elsewhere (a hostPath mount of / in a pod).",
+    "Finds the container runtime from --runtime-endpoint, else the kubelet config's containerRuntimeEndpoint (--kubelet-config, default /var/lib/kubelet/config.yaml), else the first known socket that exists (containerd, k3s, rke2, k0s, CRI-O, cri-dockerd); then the process listening on it (its --config and --root flags), the runtime's config file (containerd's config.toml `root`, CRI-O's storage.conf `graphroot`, docker's daemon.json `data-root`) or the layout's default root. Reads the kubelet release from --kubelet-binary or --node-object. Prints each step and the commands it would run. With --to it checks what would stop the target kubelet from starting: a flag of the kubelet's command line (--kubelet-cmdline, else the running kubelet's) that the target removed (--pod-infra-container-image from 1.35, cAdvisor's deprecated flags from 1.37) a cgroup v1 host for targets from 1.35 unless the configuration says failCgroupV1: false, the kubelet's checkpoint files under its --root-dir the target cannot read (cpu_manager_state in the v1 form from 1.37, dra_manager_state in the ≤ 1.30 form where the DRA manager runs), and the runtime's answer to CRI RuntimeConfig where the target asks it (KubeletCgroupDriverFromCRI: by default from 1.31, always from 1.34): a cgroup driver other than the configured one where the running kubelet did not ask, a driver it does not know, or no answer (unknown); any is exit 1. upgrade-node's gate runs the same checks. With --pods and --to it plans too (the store is read, nothing is written). --fs-root reads a node mounted elsewhere (a hostPath mount of / in a pod).",
   options: {
     'runtime-endpoint': {
       type: 'string',
@@ -112,7 +82,8 @@ export const doctor: CommandDef = {
     { comment: 'on a node', command: 'kubelet-hash doctor --kubelet-binary /usr/bin/kubelet --to 1.31' },
     { comment: 'in a pod with the host mounted at /host', command: 'kubelet-hash doctor --fs-root /host --to 1.31' },
   ],
-  finding: 'with --to: the target kubelet will not start (a flag it removed, cgroup v1 without failCgroupV1: false)',
+  finding:
+    'with --to: the target kubelet will not start, or whether it starts is unknown (a flag it removed, cgroup v1 without failCgroupV1: false, a checkpoint file it cannot read, the runtime’s CRI RuntimeConfig)',
   output: {
     row: z.object({ what: z.string(), value: z.string(), how: z.string() }),
     summary: z.looseObject({
@@ -126,13 +97,16 @@ export const doctor: CommandDef = {
         .array(
           z.object({
             kind: z.string(),
+            verdict: z.enum(['blocks', 'unknown']),
             subject: z.string(),
             releases: z.string(),
             source: z.string(),
             message: z.string(),
           }),
         )
-        .describe('with --to: why the target kubelet will not start (a removed flag, cgroup v1); any is exit 1'),
+        .describe(
+          'with --to: why the target kubelet will not start (verdict blocks) or may not (unknown): a removed flag, cgroup v1, a checkpoint file, CRI RuntimeConfig; any is exit 1',
+        ),
     }),
   },
   async run(ctx) {
@@ -205,20 +179,39 @@ export const doctor: CommandDef = {
     }
     let blockers: StartBlocker[] = [];
     if (to !== null) {
-      const start = kubeletStart(ctx, fsRoot);
-      const configFile = start.config ?? str(v, 'kubelet-config') ?? KUBELET_CONFIG;
-      const config = kubeletConfigOf(fsRoot === '/' ? configFile : join(fsRoot, configFile), ctx.io);
-      const cgroup = cgroupVersion(fsRoot);
-      blockers = startBlockers({
+      const given = givenKubeletFlags(ctx);
+      const kubeletConfig = str(v, 'kubelet-config');
+      const start = await nodeStartBlockers({
         to,
-        flags: start.flags,
-        ...(config !== undefined ? { config } : {}),
-        ...(cgroup !== undefined ? { cgroup } : {}),
+        ...(from !== null ? { from } : {}),
+        fsRoot,
+        ...(given ? { flags: given } : {}),
+        ...(kubeletConfig !== undefined ? { configFile: kubeletConfig } : {}),
+        endpoint: `unix://${found.socket}`,
       });
-      rows.push({ what: 'kubelet flags', value: `${start.flags.length} flags`, how: start.how });
-      if (cgroup !== undefined) rows.push({ what: 'cgroup', value: cgroup, how: '/sys/fs/cgroup' });
+      for (const w of start.warnings) ctx.warn(w);
+      blockers = start.blockers;
+      rows.push({ what: 'kubelet flags', value: `${start.flags.length} flags`, how: start.flagsFrom });
+      if (start.cgroup !== undefined) rows.push({ what: 'cgroup', value: start.cgroup, how: '/sys/fs/cgroup' });
+      const a = start.runtime.answer;
+      rows.push({
+        what: 'CRI RuntimeConfig',
+        value:
+          a.answer === 'served'
+            ? `cgroup driver ${a.cgroupDriver === undefined ? 'not said' : (['systemd', 'cgroupfs'][a.cgroupDriver] ?? String(a.cgroupDriver))}`
+            : a.answer === 'failed'
+              ? `failed: ${a.status}`
+              : a.answer,
+        how: start.runtime.endpoint ?? ('reason' in a ? a.reason : ''),
+      });
+      if (start.checkpoints.length > 0)
+        rows.push({ what: 'checkpoints', value: start.checkpoints.join(', '), how: start.rootDir });
       for (const b of blockers)
-        rows.push({ what: `start blocker (${b.releases})`, value: b.subject, how: `${b.message} [${b.source}]` });
+        rows.push({
+          what: `start ${b.verdict === 'blocks' ? 'blocker' : 'unknown'} (${b.releases})`,
+          value: b.subject,
+          how: `${b.message} [${b.source}]`,
+        });
     }
     const fromArg = from ?? 'FROM';
     const runtimeName = found.layout === 'containerd' ? 'containerd' : `the ${found.layout} runtime`;

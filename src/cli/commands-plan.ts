@@ -17,9 +17,10 @@ import {
   type NodeUpgradePlan,
   type StoreSpec,
 } from '../node-upgrade/index.js';
-import { planSchemas, restartCauses, type RestartCause } from '../plan/index.js';
+import { RESTART_CAUSE_KINDS, planSchemas, restartCauses, type RestartCause } from '../plan/index.js';
 import {
   UsageError,
+  list,
   str,
   type CommandContext,
   type CommandDef,
@@ -186,23 +187,61 @@ const countsLine = (plan: NodeUpgradePlan): string => {
   return `${keep}, rewrite ${c.rewrite}, will-restart ${c['will-restart']}, unknown ${c.unknown}`;
 };
 
-/** Restart causes outside the hash for the API pods (listed; they do not change the exit code). */
-function causesOf(pods: readonly unknown[], from: string, to: string, ctx: CommandContext): RestartCause[] {
+/** A restart cause with whether the operator accepted its class (--accept-cause): accepted ones do not count. */
+type JudgedCause = RestartCause & { accepted: boolean };
+
+/** The classes --accept-cause names, each one a cause kind. */
+function acceptedCauses(ctx: CommandContext): Set<string> {
+  const given = list(ctx.values, 'accept-cause');
+  for (const kind of given)
+    if (!(RESTART_CAUSE_KINDS as readonly string[]).includes(kind))
+      throw new UsageError(`--accept-cause: one of ${RESTART_CAUSE_KINDS.join(', ')}; got ${JSON.stringify(kind)}`);
+  return new Set(given);
+}
+
+/** Restart causes outside the hash for the API pods: each counts as a finding unless its class is accepted. */
+function causesOf(pods: readonly unknown[], from: string, to: string, ctx: CommandContext): JudgedCause[] {
+  const accepted = acceptedCauses(ctx);
   const given = featureGates(ctx);
   const gates = given
     ? Object.fromEntries(Object.entries(given).map(([k, v]) => [k, String(v).trim().toLowerCase() === 'true']))
     : undefined;
-  return restartCauses({ pods, from, to, ...(gates ? { gates } : {}) });
+  return restartCauses({ pods, from, to, ...(gates ? { gates } : {}) }).map((c) => ({
+    ...c,
+    accepted: accepted.has(c.kind),
+  }));
 }
 
-const causeLines = (causes: readonly RestartCause[]): string =>
-  causes.map((c) => `# ${c.kind} (${c.verdict}, ${c.releases}) pod ${c.pod}: ${c.reason} [${c.source}]\n`).join('');
+const counted = (causes: readonly JudgedCause[]): number => causes.filter((c) => !c.accepted).length;
+
+/** The counted causes as the trailer carries them (fleet report holds a node with one). */
+const trailerCauses = (causes: readonly JudgedCause[]) =>
+  causes.filter((c) => !c.accepted).map((c) => ({ kind: c.kind, pod: c.pod, reason: c.reason }));
+
+const causeLines = (causes: readonly JudgedCause[]): string =>
+  causes
+    .map(
+      (c) =>
+        `# restart cause ${c.kind} (${c.accepted ? 'accepted' : c.verdict}, ${c.releases}) pod ${c.pod}: ${c.reason} [${c.source}]\n`,
+    )
+    .join('') +
+  (causes.length > 0
+    ? `# restart causes: ${counted(causes)} counted${causes.length > counted(causes) ? `, ${causes.length - counted(causes)} accepted` : ''}\n`
+    : '');
+
+const ACCEPT_CAUSE: OptionDef = {
+  type: 'string',
+  multiple: true,
+  value: 'CLASS',
+  description: `a class of restart cause the operator accepts: listed as accepted, not counted in the exit code (repeatable; ${RESTART_CAUSE_KINDS.join(', ')})`,
+};
 
 const restartCausesSummary = z
   .array(
     z.object({
       kind: z.string(),
       verdict: z.enum(['expected', 'unknown']),
+      accepted: z.boolean().describe('its class was given to --accept-cause: not counted'),
       pod: z.string(),
       podUid: z.string(),
       releases: z.string(),
@@ -211,7 +250,7 @@ const restartCausesSummary = z
     }),
   )
   .describe(
-    'restart causes outside the hash, per pod, with source and releases (device-plugin and pinned re-admission, static pods referencing API objects, the readiness flap, allocation checkpoints); listed, not counted in the exit code',
+    'restart causes outside the hash, per pod, with source and releases (device-plugin and pinned re-admission, static pods referencing API objects, the readiness flap, allocation checkpoints); each makes the exit code 1 unless its class is given to --accept-cause',
   );
 
 // The rows are the plan file's entries: the one plan vocabulary, with its descriptions.
@@ -245,6 +284,7 @@ const plan: CommandDef = {
     ...KUBELET_SOURCE_OPTIONS,
     to: { type: 'string', required: true, value: 'VERSION', description: 'the kubelet version to plan for (required)' },
     ...NODE_OPTIONS,
+    'accept-cause': ACCEPT_CAUSE,
     out: {
       type: 'string',
       value: 'PLAN.json',
@@ -263,7 +303,8 @@ const plan: CommandDef = {
       command: 'kubelet-hash plan --from 1.30 --to 1.31 --pods pods.yaml crictl-*.json',
     },
   ],
-  finding: 'the plan has will-restart or unknown entries',
+  finding:
+    'the plan has will-restart or unknown entries, or a restart cause outside the hash whose class was not accepted',
   output: {
     row: entryRow,
     summary: z.looseObject({
@@ -305,7 +346,7 @@ const plan: CommandDef = {
         ? file
         : `${entryTable(p.entries)}${sandboxLines(p)}${causeLines(causes)}# ${p.from} -> ${p.to}: ${countsLine(p)}${written !== null ? `; plan written to ${written}` : ''}\n`;
     return {
-      exitCode: p.counts['will-restart'] + p.counts.unknown > 0 ? 1 : 0,
+      exitCode: p.counts['will-restart'] + p.counts.unknown + counted(causes) > 0 ? 1 : 0,
       rows: p.entries,
       summary: {
         from: p.from,
@@ -316,7 +357,7 @@ const plan: CommandDef = {
         restartCauses: causes,
         audit: p.audit ?? null,
       },
-      trailer: { ...planTrailer(p, 'plan', input.nodeName ?? null, p.audit) },
+      trailer: { ...planTrailer(p, 'plan', input.nodeName ?? null, p.audit, trailerCauses(causes)) },
       text: human,
     };
   },
@@ -335,6 +376,7 @@ const verify: CommandDef = {
     },
     ...KUBELET_SOURCE_OPTIONS,
     ...NODE_OPTIONS,
+    'accept-cause': ACCEPT_CAUSE,
   },
   operands: [RECORDS],
   examples: [
@@ -348,7 +390,8 @@ const verify: CommandDef = {
         'kubelet-hash verify --kubelet 1.31 --pods pods.yaml --runtime-endpoint unix:///run/containerd/containerd.sock',
     },
   ],
-  finding: 'some container would restart or is unknown (no record, hash not verified)',
+  finding:
+    'some container would restart or is unknown (no record, hash not verified), or a restart cause outside the hash whose class was not accepted',
   output: {
     row: entryRow,
     summary: z.object({
@@ -373,7 +416,7 @@ const verify: CommandDef = {
     const causes = causesOf(input.pods, p.to, p.to, ctx);
     const text = `${others.length > 0 ? entryTable(others) : ''}${sandboxLines(p)}${causeLines(causes)}# ${p.to}: ${p.counts.keep} of ${p.entries.length} containers keep running${ok ? '' : `; ${countsLine(p)}`}\n`;
     return {
-      exitCode: ok ? 0 : 1,
+      exitCode: ok && counted(causes) === 0 ? 0 : 1,
       rows: p.entries,
       summary: {
         kubelet: p.to,
@@ -383,7 +426,7 @@ const verify: CommandDef = {
         restartCauses: causes,
         audit,
       },
-      trailer: { ...planTrailer(p, 'verify', input.nodeName ?? null, audit) },
+      trailer: { ...planTrailer(p, 'verify', input.nodeName ?? null, audit, trailerCauses(causes)) },
       text,
     };
   },

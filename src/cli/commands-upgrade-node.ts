@@ -22,13 +22,19 @@ import {
   type UnitCommands,
 } from '../fleet/index.js';
 import { ensureOwnDirectory } from '../stores/index.js';
-import type { StoreSpec } from '../node-upgrade/index.js';
+import { nodeStartBlockers, type StoreSpec } from '../node-upgrade/index.js';
 import { list, str, UsageError, type CommandContext, type CommandDef } from './command.js';
 import { readObjects } from './inputs.js';
 import { commandAudit } from './audit.js';
 
 const RUNTIMES = ['containerd', 'cri-o', 'docker'] as const;
 type Runtime = (typeof RUNTIMES)[number];
+/** The socket the kubelet talks to when its flags and config name none (the runtime's default; cri-dockerd's for docker). */
+const DEFAULT_ENDPOINTS: Record<Runtime, string> = {
+  containerd: 'unix:///run/containerd/containerd.sock',
+  'cri-o': 'unix:///var/run/crio/crio.sock',
+  docker: 'unix:///run/cri-dockerd.sock',
+};
 const DEFAULT_ROOTS: Record<Runtime, string> = {
   containerd: '/var/lib/containerd',
   'cri-o': '/var/lib/containers/storage',
@@ -87,7 +93,7 @@ export const upgradeNodeCommand: CommandDef = {
   summary:
     "upgrade this node's kubelet in place: plan, gate, stop, apply, swap, start, verify, with recovery and a journal on the host",
   description:
-    "Runs on the node with the host's / mounted at --host-root (the system-upgrade-controller mounts it at /host). Steps: plan (the node's pods, listed from the apiserver with the projected token, or --pods, joined with the runtime's records under the host root; the plan kept as plan.json in the state directory) → gate (any will-restart or unknown entry: nothing changes, exit 1) → stop the kubelet, then the runtime → apply (rollback point in the state directory's backup/) → swap (--swap, a host command that installs the new kubelet) → start the runtime, then the kubelet → verify (every container kept by the new kubelet). Recovery: a failure before the new kubelet is in place rolls the store back (when apply began) and starts the old units again (exit 1, restored); once it is in place the store is never rolled back: starting is retried and a failure reported (exit 2, start-failed); a failed rollback starts the runtime and no kubelet (exit 2), and a swap that leaves it unknown which kubelet is installed (--kubelet-version-command) starts none either. Every step is journaled (journal.ndjson, 0600, in the 0700 state directory VAR/lib/kubelet-hash/upgrade-FROM-TO on the host): a second run of a finished upgrade reports it again and changes nothing; a run that died inside a step that changes the node (stop, apply, swap, rollback) is not repeated (exit 2, interrupted) until a person removes the journal. Host commands (systemctl for --services systemd, the default; the given commands for --services commands; --swap; --kubelet-version-command) run with the host's own tools: chrooted into the host root (--host-exec chroot, the default), in PID 1's namespaces through the host's nsenter (nsenter), or as they are (none: an agent on the host itself, or tests). chroot needs the node helper, which the single executable carries; nothing is looked up on the agent's PATH. Exit codes: 0 upgraded, 1 held, restored or verify failed, 2 needs a person (rollback-failed, start-failed, swap-unknown, interrupted) or bad input.",
+    "Runs on the node with the host's / mounted at --host-root (the system-upgrade-controller mounts it at /host). Steps: plan (the node's pods, listed from the apiserver with the projected token, or --pods, joined with the runtime's records under the host root; the plan kept as plan.json in the state directory) → gate (any will-restart or unknown entry, or a start blocker doctor --to would report — the kubelet's flags from the host's /proc, its config, cgroup v1, its checkpoint files, the runtime's CRI RuntimeConfig on the kubelet's endpoint, else the runtime's default socket: nothing changes, exit 1) → stop the kubelet, then the runtime → apply (rollback point in the state directory's backup/) → swap (--swap, a host command that installs the new kubelet) → start the runtime, then the kubelet → verify (every container kept by the new kubelet). Recovery: a failure before the new kubelet is in place rolls the store back (when apply began) and starts the old units again (exit 1, restored); once it is in place the store is never rolled back: starting is retried and a failure reported (exit 2, start-failed); a failed rollback starts the runtime and no kubelet (exit 2), and a swap that leaves it unknown which kubelet is installed (--kubelet-version-command) starts none either. Every step is journaled (journal.ndjson, 0600, in the 0700 state directory VAR/lib/kubelet-hash/upgrade-FROM-TO on the host): a second run of a finished upgrade reports it again and changes nothing; a run that died inside a step that changes the node (stop, apply, swap, rollback) is not repeated (exit 2, interrupted) until a person removes the journal. Host commands (systemctl for --services systemd, the default; the given commands for --services commands; --swap; --kubelet-version-command) run with the host's own tools: chrooted into the host root (--host-exec chroot, the default), in PID 1's namespaces through the host's nsenter (nsenter), or as they are (none: an agent on the host itself, or tests). chroot needs the node helper, which the single executable carries; nothing is looked up on the agent's PATH. Exit codes: 0 upgraded, 1 held, restored or verify failed, 2 needs a person (rollback-failed, start-failed, swap-unknown, interrupted) or bad input.",
   options: {
     from: { type: 'string', required: true, value: 'VERSION', description: 'the kubelet release now on the node' },
     to: { type: 'string', required: true, value: 'VERSION', description: 'the kubelet release --swap installs' },
@@ -235,6 +241,15 @@ export const upgradeNodeCommand: CommandDef = {
         swap: words('swap', str(v, 'swap', true)),
         kubeletVersion: words('kubelet-version-command', str(v, 'kubelet-version-command') ?? 'kubelet --version'),
         audit: commandAudit(ctx),
+        startBlockers: async () =>
+          (
+            await nodeStartBlockers({
+              to,
+              from,
+              fsRoot: hostRoot,
+              fallbackEndpoint: DEFAULT_ENDPOINTS[store.runtime as Runtime],
+            })
+          ).blockers,
         progress: (line) => {
           ctx.progress(0, 1, line);
         },

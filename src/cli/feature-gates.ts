@@ -13,7 +13,8 @@ export const GATES: OptionDef = {
   type: 'string',
   value: 'G=BOOL,…',
   description:
-    "the kubelet's --feature-gates (InPlacePodVerticalScaling, SidecarContainers); values as Go's ParseBool reads them (true, True, 1, t, false, 0, f…)",
+    // Every gate the library models, from the release registry (a new gate is listed without an edit here).
+    `the kubelet's --feature-gates (${modelledGates().join(', ')}); values as Go's ParseBool reads them (true, True, 1, t, false, 0, f…)`,
 };
 
 const GATES_FLAG = '--feature-gates';

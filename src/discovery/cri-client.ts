@@ -282,3 +282,62 @@ export async function listCriContainers(
   /* c8 ignore next */
   throw unreachable(socket, 'no CRI version answered');
 }
+
+/**
+ * What the runtime says to CRI `RuntimeConfig` (cri-api api.proto: RuntimeConfigResponse{linux=1},
+ * LinuxRuntimeConfiguration{cgroup_driver=1}, enum SYSTEMD=0, CGROUPFS=1): `served` with the
+ * driver's number (absent linux: no driver; proto3 leaves SYSTEMD's 0 off the wire), `unimplemented`
+ * (an older runtime), or `failed` with the gRPC status, as the kubelet tells them apart.
+ */
+export type CriRuntimeConfig =
+  | { answer: 'served'; cgroupDriver?: number }
+  | { answer: 'unimplemented'; details: string }
+  | { answer: 'failed'; status: string; details: string };
+
+/** Decodes a RuntimeConfigResponse: the cgroup driver of its `linux` field, undefined without one. */
+function decodeRuntimeConfigResponse(bytes: Uint8Array): { cgroupDriver?: number } {
+  const r = new Reader(bytes);
+  let driver: number | undefined;
+  r.fields((field, wire) => {
+    if (field !== 1) return false;
+    const linux = r.sub(wire);
+    driver = 0;
+    linux.fields((lf, lw) => {
+      if (lf !== 1 || lw !== 0) return false;
+      driver = linux.varint();
+      return true;
+    });
+    return true;
+  });
+  return driver === undefined ? {} : { cgroupDriver: driver };
+}
+
+/**
+ * Asks the runtime behind `socket` CRI v1 `RuntimeConfig` (the call the kubelet makes at start from
+ * 1.28 with KubeletCgroupDriverFromCRI). Never throws: an answer that is not the message is `failed`.
+ *
+ * @internal
+ */
+export async function criRuntimeConfig(socket: string, timeoutMs = 10_000): Promise<CriRuntimeConfig> {
+  const answer = await callUnary(
+    socket,
+    '/runtime.v1.RuntimeService/RuntimeConfig',
+    EMPTY_REQUEST,
+    Date.now() + timeoutMs,
+  );
+  if ('message' in answer) {
+    try {
+      return { answer: 'served', ...decodeRuntimeConfigResponse(answer.message) };
+    } catch (e) {
+      if (e instanceof WireError)
+        return { answer: 'failed', status: 'INTERNAL', details: `not a RuntimeConfigResponse: ${e.message}` };
+      throw e;
+    }
+  }
+  if (answer.status === UNIMPLEMENTED) return { answer: 'unimplemented', details: answer.details };
+  return {
+    answer: 'failed',
+    status: GRPC_STATUS_NAMES[answer.status] ?? String(answer.status),
+    details: answer.details,
+  };
+}

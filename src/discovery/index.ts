@@ -7,5 +7,11 @@ export { discoverRuntime, requireRuntimeRoot, type RuntimeDiscovery } from './di
 export { checkPlannedRoot } from './plan-root.js';
 export { RUNTIME_LAYOUTS, type RuntimeLayout } from './layouts.js';
 export { versionOfKubeletBinary, versionOfKubeletOutput, versionOfNodeObject } from './kubelet-version.js';
-export { listCriContainers, type CriContainer, type CriListing } from './cri-client.js';
+export {
+  criRuntimeConfig,
+  listCriContainers,
+  type CriContainer,
+  type CriListing,
+  type CriRuntimeConfig,
+} from './cri-client.js';
 export { cgroupVersion, kubeletProcesses } from './kubelet-process.js';

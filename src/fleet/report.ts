@@ -1,6 +1,6 @@
 /**
  * `fleet report`: per-node plans folded into one go/no-go. A node is ready when its plan has no
- * will-restart and no unknown entry. Exit 0: every node ready; 1: some node has containers that
+ * will-restart and no unknown entry, and its trailer counts no restart cause outside the hash. Exit 0: every node ready; 1: some node has containers that
  * will restart or are unknown (no-go until handled), or a node expected (--nodes, --expect) has no
  * plan; 2 is left to the CLI for input that cannot count (unreadable, another upgrade's plan, a
  * file named for another node, a plan older than --max-age).
@@ -22,7 +22,12 @@ export interface NodeReport {
   ready: boolean;
   counts: Record<NodePlanEntry['action'], number>;
   /** The entries that are not keep/rewrite: what will restart and why, and the unknowns. */
-  findings: { action: 'will-restart' | 'unknown'; pod: string; container: string; reason: string }[];
+  findings: {
+    action: 'will-restart' | 'unknown' | 'restart-cause';
+    pod: string;
+    container: string;
+    reason: string;
+  }[];
   /** When, where and by which kubelet-hash the plan was made, when the plan says so (else null). */
   made: PlanProvenance;
 }
@@ -77,6 +82,8 @@ interface NodePlanText {
   command: 'plan' | 'verify';
   made: PlanProvenance;
   entries: NodePlanEntry[];
+  /** The restart causes outside the hash the trailer counts (a plan file carries none). */
+  restartCauses: NonNullable<PlanTrailer['restartCauses']>;
 }
 
 const textOrNull = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
@@ -103,7 +110,15 @@ function planFileOf(text: string): NodePlanText | undefined {
   if (!doc || typeof doc !== 'object' || (doc as { kind?: unknown }).kind !== PLAN_KIND) return undefined;
   const plan = parseNodePlan(text);
   const node = textOrNull((doc as { node?: unknown }).node);
-  return { from: plan.from, to: plan.to, node, command: 'plan', made: provenanceOf(doc), entries: plan.entries };
+  return {
+    from: plan.from,
+    to: plan.to,
+    node,
+    command: 'plan',
+    made: provenanceOf(doc),
+    entries: plan.entries,
+    restartCauses: [],
+  };
 }
 
 function incomplete(file: string, expected: string, detail: string, at: (string | number)[] = []): OptionError {
@@ -181,6 +196,7 @@ function ndjsonOf(text: string, file: string): NodePlanText {
     command: trailer.command,
     made: provenanceOf(trailerRow),
     entries,
+    restartCauses: trailer.restartCauses ?? [],
   };
 }
 
@@ -200,7 +216,7 @@ const identities = new WeakMap<NodeReport, { file: string; node: string | null; 
  * Only plans count: `verify` output, or a plan from a release to itself, is refused.
  */
 export function nodeReport(named: string, text: string, file = named): NodeReport {
-  const { from, to, node: inPlan, command, made, entries } = planFileOf(text) ?? ndjsonOf(text, file);
+  const { from, to, node: inPlan, command, made, entries, restartCauses } = planFileOf(text) ?? ndjsonOf(text, file);
   if (command !== 'plan')
     throw new OptionError(
       'INVALID_OPTION',
@@ -237,6 +253,9 @@ export function nodeReport(named: string, text: string, file = named): NodeRepor
         reason: e.reason,
       });
   }
+  // A cause outside the hash that plan counted holds the node as a will-restart row does.
+  for (const c of restartCauses)
+    findings.push({ action: 'restart-cause', pod: c.pod, container: '', reason: `${c.kind}: ${c.reason}` });
   const report: NodeReport = {
     node,
     from,

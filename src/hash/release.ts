@@ -33,6 +33,15 @@ export interface ResolvedGates {
   containerRestartRules: boolean;
   /** RestartAllContainersOnContainerExits on (and ContainerRestartRules, which it needs): a RestartAllContainers rule restarts every container. */
   restartAllContainers: boolean;
+  /**
+   * InPlacePodLevelResourcesVerticalScaling on (with PodLevelResources and InPlacePodVerticalScaling,
+   * its dependencies): a container without its own limit is resized, or restarted, with the pod's.
+   */
+  podLevelResize: boolean;
+  /** LegacySidecarContainers on (1.33 only): a pod without a sidecar takes the old init-container path. */
+  legacySidecars: boolean;
+  /** The kubelet changes started and ready status over its own restart: always before 1.35, from 1.35 only with ChangeContainerStatusOnKubeletRestart. */
+  statusOnRestart: boolean;
 }
 
 /** What the kubelet handle's factory resolved, handed to {@link KubeletRelease}'s constructor. */

@@ -166,7 +166,8 @@ function ownPolicy(p: PodDecisionInput, m: PodMember): string | undefined {
  * LegacySidecarContainers (off by default) is on for a pod without one; 1.34+ always.
  */
 function sidecarPathTaken(p: PodDecisionInput): boolean {
-  if (p.info.minor >= 33) return true;
+  if (p.info.minor >= 34) return true;
+  if (p.info.minor === 33) return !p.gates.legacySidecars || p.members.some((m) => m.role === 'sidecar');
   if (p.info.minor < 28 || !p.gates.sidecars) return false;
   return p.info.minor === 28 || p.members.some((m) => m.role === 'sidecar');
 }

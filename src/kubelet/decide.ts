@@ -64,6 +64,8 @@ export interface DecisionInput extends Omit<RuleInput, 'staticPod'> {
   restartPolicy?: PodRestartPolicy;
   /** Where the current resources came from when `runtime.resources` is not given (e.g. "the old spec"). */
   fallbackResources?: { resources: unknown; from: string };
+  /** The pod's `spec.resources` (pod-level) the kubelet syncs to, and the old spec's (taken as running with `fallbackResources`). */
+  podResources?: { desired: unknown; old?: unknown };
   /**
    * What the runtime's persisted sandbox shows the kubelet's `podSandboxChanged`: why it makes a
    * new sandbox, or `null` when the sandbox fits. Absent: not known (not checked).
@@ -279,13 +281,19 @@ export function decide(d: DecisionInput): Verdict {
       return verdict(
         'sidecar-startup-probe-deferral',
         'deferred',
-        'sidecar with a startupProbe that has not succeeded: the kubelet compares its hash only after the probe succeeds (after a kubelet restart, once the probe has run again)',
+        `sidecar with a startupProbe that has not succeeded: the kubelet compares its hash only after the probe succeeds (${
+          d.gates.statusOnRestart
+            ? 'after a kubelet restart, once the probe has run again'
+            : 'a restarted kubelet takes a started sidecar as started: ChangeContainerStatusOnKubeletRestart off, prober/worker.go at v1.35.4'
+        })`,
         base,
       );
     }
     if (d.runtime.started === undefined) {
       assumptions.push(
-        'its startupProbe has succeeded and the kubelet holds the result (otherwise the restart is deferred until it does)',
+        d.gates.statusOnRestart
+          ? 'its startupProbe has succeeded and the kubelet holds the result (otherwise the restart is deferred until it does)'
+          : 'its startupProbe has succeeded (a restarted kubelet keeps a started sidecar started: ChangeContainerStatusOnKubeletRestart off; otherwise the restart is deferred until it does)',
       );
     }
   }
@@ -315,7 +323,9 @@ export function decide(d: DecisionInput): Verdict {
     return verdict(outcome.ruleId, 'keep', outcome.reason, compared);
 
   let current = d.runtime.resources;
+  let fromFallback = false;
   if (current === undefined && d.fallbackResources) {
+    fromFallback = true;
     current = d.fallbackResources.resources ?? {};
     assumptions.push(
       `the running container has the resources of ${d.fallbackResources.from} (no container status resources given)`,
@@ -331,7 +341,12 @@ export function decide(d: DecisionInput): Verdict {
         "the running container's resources (ContainerStatus.resources): its resizePolicy restarts it when they differ from the spec";
     return kept;
   }
-  const resize = resizeOutcome(d.info, d.container, current, d.path);
+  // 1.35+ with InPlacePodLevelResourcesVerticalScaling: limits the container does not set are the pod's.
+  const podLevel =
+    d.gates.podLevelResize && d.podResources
+      ? { desired: d.podResources.desired, ...(fromFallback ? { current: d.podResources.old } : {}) }
+      : undefined;
+  const resize = resizeOutcome(d.info, d.container, current, d.path, podLevel);
   if (resize.skipped) return verdict(outcome.ruleId, 'keep', `${outcome.reason}; ${resize.skipped}`, compared);
   if (resize.changes.length === 0)
     return verdict(outcome.ruleId, 'keep', `${outcome.reason}; resources as running`, compared);

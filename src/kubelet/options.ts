@@ -209,6 +209,17 @@ export function resolveGates(info: ReleaseInfo, gates: unknown, path: JsonPathSe
     restartAllContainers:
       gateEnabled(info, set.RestartAllContainersOnContainerExits, 'RestartAllContainersOnContainerExits', path) &&
       gateEnabled(info, set.ContainerRestartRules, 'ContainerRestartRules', path),
+    // kube_features.go@v1.35.4 lists its dependencies: InPlacePodVerticalScaling, PodLevelResources (and
+    // NodeDeclaredFeatures, not modelled: assumed set with it at 1.35, where it is alpha too).
+    podLevelResize:
+      gateEnabled(info, set.InPlacePodLevelResourcesVerticalScaling, 'InPlacePodLevelResourcesVerticalScaling', path) &&
+      gateEnabled(info, set.PodLevelResources, 'PodLevelResources', path) &&
+      gateEnabled(info, set.InPlacePodVerticalScaling, 'InPlacePodVerticalScaling', path),
+    legacySidecars: gateEnabled(info, set.LegacySidecarContainers, 'LegacySidecarContainers', path),
+    // No gate before 1.35: the behaviour was simply on (GA since 1.0 in kube_features.go@v1.35.4).
+    statusOnRestart:
+      info.minor < 35 ||
+      gateEnabled(info, set.ChangeContainerStatusOnKubeletRestart, 'ChangeContainerStatusOnKubeletRestart', path),
   };
 }
 

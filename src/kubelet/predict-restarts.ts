@@ -249,7 +249,8 @@ export function predictRestarts(
   const key = (c: LocatedContainer): string => `${c.list}/${c.name}`;
   const oldByKey = new Map(before.map((c) => [key(c), c]));
   const newKeys = new Set(after.map(key));
-  const ctx: Context = { info, gates, staticPod, hashes, facts, restartPolicy, toolchain };
+  const podResources = { now: podResourcesOf(newPodSpec), old: podResourcesOf(oldPodSpec) };
+  const ctx: Context = { info, gates, staticPod, hashes, facts, restartPolicy, toolchain, podResources };
 
   // One pod decision over the new spec: the running containers store the old spec's hashes.
   const members: PodMember[] = after.map((c) => member(ctx, c, oldByKey.get(key(c)), probes.get(c.name)));
@@ -376,6 +377,7 @@ function member(
       path: now.path,
       runtime,
       ...(old ? { fallbackResources: { resources: old.container['resources'], from: 'the old spec' } } : {}),
+      podResources: { desired: ctx.podResources.now, old: ctx.podResources.old },
     },
   };
 }
@@ -390,6 +392,13 @@ interface Context {
   restartPolicy: PodRestartPolicy | undefined;
   /** Set when the patch table chose the escapes (said in each compared container's assumptions). */
   toolchain: string | undefined;
+  /** `spec.resources` (pod-level resources) of the new and the old spec. */
+  podResources: { now: unknown; old: unknown };
+}
+
+/** `spec.resources` (pod-level resources) of a Pod, pod spec or template. */
+function podResourcesOf(doc: unknown): unknown {
+  return (isPlainObject(doc) ? findPodSpec(doc) : null)?.spec['resources'];
 }
 
 /** `spec.restartPolicy` of a Pod, pod spec or template, when set to a known value. */

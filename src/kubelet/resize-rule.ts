@@ -2,8 +2,8 @@
  * `computePodResizeAction` (kuberuntime_manager.go, 1.27+): with InPlacePodVerticalScaling on, a
  * running container whose CPU limit, CPU request or memory limit differs from what it runs with is
  * resized in place, unless the resizePolicy of a changed resource is `RestartContainer`: then it is
- * restarted ("Container … resize requires restart"). Memory requests never restart a container
- * (cgroups have no memory request). Values compare as Go's `Value()` / `MilliValue()` (rounded up).
+ * restarted ("Container … resize requires restart"). Through 1.32 memory requests never restart a
+ * container (cgroups have no memory request); from 1.33 they are compared too. Values compare as Go's `Value()` / `MilliValue()` (rounded up).
  */
 import { OptionError, type JsonPathSegment } from '../errors.js';
 import { isPlainObject, memberOf } from '../decode/input.js';
@@ -17,6 +17,9 @@ interface ResizeValues {
   cpuLimit: bigint;
   cpuRequest: bigint;
   memoryLimit: bigint;
+  memoryRequest: bigint;
+  /** Whether `requests.memory` is set (a running container's status without it says nothing of it). */
+  hasMemoryRequest: boolean;
   /** Whether `limits` has any member (1.27–1.32 take no resize action without limits). */
   hasLimits: boolean;
 }
@@ -29,6 +32,14 @@ const MIN_CPU_LIMIT_MILLI = 10n;
 const LAST_MINOR_SKIPPING_NO_LIMITS = 32;
 /** First minor with the minimum-CPU-limit equality. */
 const FIRST_MINOR_MIN_CPU_LIMIT = 33;
+/**
+ * First minor that compares memory requests too: from 1.33 computePodResizeAction compares the
+ * actuated resources with the spec, memory requests included (determineContainerResize of
+ * memoryRequest, kuberuntime_manager.go at v1.33.13 … v1.37.2; TestComputePodActionsForPodResize
+ * "Update container memory (requests only) with RestartContainer policy for memory"); 1.32 took the
+ * running container's memory request as the desired one (the runtime does not report it).
+ */
+const FIRST_MINOR_MEMORY_REQUEST = 33;
 
 /** Go `q.ScaledValue(scale)`: the value in units of 10^scale, rounded away from zero. */
 function scaledValue(q: QuantityValue, scale: number): bigint {
@@ -75,7 +86,24 @@ function resizeValues(resources: unknown, path: JsonPathSegment[]): ResizeValues
     cpuLimit: member(limits, 'cpu', [...path, 'limits'], -3),
     cpuRequest: member(requests, 'cpu', [...path, 'requests'], -3),
     memoryLimit: member(limits, 'memory', [...path, 'limits'], 0),
+    memoryRequest: member(requests, 'memory', [...path, 'requests'], 0),
+    hasMemoryRequest: isPlainObject(requests) && memberOf(requests, 'memory') !== undefined,
     hasLimits: isPlainObject(limits) && Object.keys(limits).some((k) => memberOf(limits, k) !== undefined),
+  };
+}
+
+/**
+ * kubeutil.GetLimits (pkg/kubelet/util/util.go@v1.35.4): a container's CPU or memory limit that is
+ * unset or zero takes the pod-level one, when the pod sets pod-level limits. From 1.35 with
+ * InPlacePodLevelResourcesVerticalScaling, computePodResizeAction compares these limits
+ * (containerResourcesFromRequirements), so a container without its own limit follows the pod's.
+ */
+function withPodLimits(values: ResizeValues, podResources: unknown, path: JsonPathSegment[]): ResizeValues {
+  const pod = resizeValues(podResources, path);
+  return {
+    ...values,
+    cpuLimit: values.cpuLimit === 0n ? pod.cpuLimit : values.cpuLimit,
+    memoryLimit: values.memoryLimit === 0n ? pod.memoryLimit : values.memoryLimit,
   };
 }
 
@@ -111,12 +139,17 @@ export function resizeOutcome(
   desired: unknown,
   current: unknown,
   path: JsonPathSegment[],
+  podLevel?: { desired: unknown; current?: unknown },
 ): ResizeOutcome {
-  const want = resizeValues(isPlainObject(desired) ? memberOf(desired, 'resources') : undefined, [
-    ...path,
-    'resources',
-  ]);
-  const have = resizeValues(current, ['currentResources']);
+  let want = resizeValues(isPlainObject(desired) ? memberOf(desired, 'resources') : undefined, [...path, 'resources']);
+  let have = resizeValues(current, ['currentResources']);
+  if (podLevel) {
+    // `path` ends at the container: the pod's spec.resources sits three levels up (spec.containers[i]).
+    want = withPodLimits(want, podLevel.desired, [...path.slice(0, -2), 'resources']);
+    // The running container's status reports its limits as applied (the pod's included); only the
+    // old spec taken as running needs the old pod-level limits.
+    if (podLevel.current !== undefined) have = withPodLimits(have, podLevel.current, ['currentPodResources']);
+  }
   if (info.minor <= LAST_MINOR_SKIPPING_NO_LIMITS && !want.hasLimits) {
     return {
       restart: false,
@@ -134,6 +167,18 @@ export function resizeOutcome(
   }
   const rows: [string, 'cpu' | 'memory', bigint, bigint, string][] = [
     ['memory limit', 'memory', have.memoryLimit, want.memoryLimit, 'bytes'],
+    // Only when the running container's memory request is known (a status without it says nothing).
+    ...(info.minor >= FIRST_MINOR_MEMORY_REQUEST && have.hasMemoryRequest
+      ? [
+          ['memory request', 'memory', have.memoryRequest, want.memoryRequest, 'bytes'] as [
+            string,
+            'cpu' | 'memory',
+            bigint,
+            bigint,
+            string,
+          ],
+        ]
+      : []),
     ['CPU limit', 'cpu', have.cpuLimit, want.cpuLimit, 'm'],
     ['CPU request', 'cpu', have.cpuRequest, want.cpuRequest, 'm'],
   ];

@@ -353,6 +353,10 @@ export function ruleHolds(
       InPlacePodVerticalScaling: gates.inPlaceResize,
       ContainerRestartRules: gates.containerRestartRules,
       RestartAllContainersOnContainerExits: gates.restartAllContainers,
+      InPlacePodLevelResourcesVerticalScaling: gates.podLevelResize,
+      PodLevelResources: gates.podLevelResize,
+      ChangeContainerStatusOnKubeletRestart: gates.statusOnRestart,
+      LegacySidecarContainers: gates.legacySidecars,
     }[r.gate.name];
     if (on !== r.gate.on) return false;
   }

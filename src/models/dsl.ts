@@ -141,7 +141,7 @@ export interface FeatureGateInfo {
   /** Default when the kubelet's --feature-gates does not mention it. */
   readonly default: boolean;
   /** Maturity of the gate in this release (alpha gates are off by default). */
-  readonly stage: 'alpha' | 'beta' | 'GA';
+  readonly stage: 'alpha' | 'beta' | 'GA' | 'deprecated';
   /** GA and locked: the kubelet refuses to start with the gate set against its default. */
   readonly locked: boolean;
 }
@@ -159,17 +159,26 @@ export interface FeatureGateInfo {
  * @group Releases
  */
 export type GateName =
-  'ContainerRestartRules' | 'InPlacePodVerticalScaling' | 'RestartAllContainersOnContainerExits' | 'SidecarContainers';
+  | 'ChangeContainerStatusOnKubeletRestart'
+  | 'ContainerRestartRules'
+  | 'InPlacePodLevelResourcesVerticalScaling'
+  | 'InPlacePodVerticalScaling'
+  | 'LegacySidecarContainers'
+  | 'PodLevelResources'
+  | 'RestartAllContainersOnContainerExits'
+  | 'SidecarContainers';
 
 /** Alpha: off unless the kubelet's --feature-gates turns it on. */
 export const ALPHA_OFF: FeatureGateInfo = Object.freeze({ default: false, stage: 'alpha', locked: false });
 /** Beta: on unless turned off. */
 export const BETA_ON: FeatureGateInfo = Object.freeze({ default: true, stage: 'beta', locked: false });
+/** Deprecated and off: a behaviour that was always on, now off unless the gate turns it back on. */
+export const DEPRECATED_OFF: FeatureGateInfo = Object.freeze({ default: false, stage: 'deprecated', locked: false });
 /** GA and locked on: the kubelet refuses `Gate=false`. */
 export const GA_LOCKED: FeatureGateInfo = Object.freeze({ default: true, stage: 'GA', locked: true });
 /**
- * A GA gate removed from kube_features.go: the behaviour stays on, and the kubelet refuses the
- * name (`unrecognized feature gate`). Only a GA, locked gate can be removed.
+ * A gate removed from kube_features.go; the kubelet refuses the name (`unrecognized feature gate`).
+ * A GA, locked gate's behaviour stays on; a deprecated gate's (off by default) is gone with it.
  */
 export const REMOVED = 'removed';
 

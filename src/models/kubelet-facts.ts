@@ -41,17 +41,26 @@ function applyGateChanges(
 ): Pick<KubeletFacts, 'featureGates' | 'retiredGates'> {
   const featureGates = { ...current.featureGates };
   const retiredGates = [...current.retiredGates];
+  const dropped = new Set<GateName>();
   for (const [name, change] of Object.entries(changes) as [GateName, GateChanges[GateName]][]) {
     if (change !== REMOVED) {
       if (change) featureGates[name] = change;
       continue;
     }
-    // Only a GA gate locked on can go: its behaviour is then the only one.
+    // A deprecated gate, off by default, goes with the behaviour it kept available.
+    const gate = featureGates[name];
+    if (gate?.stage === 'deprecated' && !gate.default) {
+      dropped.add(name);
+      continue;
+    }
+    // Otherwise only a GA gate locked on can go: its behaviour is then the only one.
     if (featureGates[name]?.locked !== true)
       throw new Error(`release ${version}: ${name} is removed before it was GA and locked`);
     retiredGates.push(name);
   }
-  const kept = Object.entries(featureGates).filter(([name]) => !retiredGates.includes(name as GateName));
+  const kept = Object.entries(featureGates).filter(
+    ([name]) => !retiredGates.includes(name as GateName) && !dropped.has(name as GateName),
+  );
   return { featureGates: Object.fromEntries(kept), retiredGates };
 }
 

@@ -26,3 +26,4 @@ export { PLAN_TRAILER_KIND, planTrailer, readPlanTrailer, type PlanTrailer } fro
 export { checkRuntimeAgreement } from './runtime-agreement.js';
 export { auditStamp, type AuditStamp } from './audit.js';
 export { withRuntimeState } from './runtime-state.js';
+export { nodeStartBlockers } from './node-start-blockers.js';

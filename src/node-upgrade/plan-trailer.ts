@@ -28,6 +28,11 @@ export interface PlanTrailer {
   counts: NodeUpgradePlan['counts'];
   /** When, where and by what the stream was made (absent from streams of older kubelet-hash). */
   audit?: AuditStamp;
+  /**
+   * The restart causes outside the hash that count (not accepted with --accept-cause): a node with
+   * one is not ready, as with a will-restart row (absent from streams of older kubelet-hash).
+   */
+  restartCauses?: { kind: string; pod: string; reason: string }[];
 }
 
 const trailerSchema = lazySchema((z) => {
@@ -43,6 +48,7 @@ const trailerSchema = lazySchema((z) => {
     rows: count,
     counts: z.object({ keep: count, rewrite: count, 'will-restart': count, unknown: count }),
     audit: auditStampSchema().optional(),
+    restartCauses: z.array(z.object({ kind: z.string(), pod: z.string(), reason: z.string() })).optional(),
   });
 });
 
@@ -52,6 +58,7 @@ export function planTrailer(
   command: 'plan' | 'verify',
   node: string | null,
   audit?: AuditStamp,
+  restartCauses?: PlanTrailer['restartCauses'],
 ): PlanTrailer {
   return {
     kind: PLAN_TRAILER_KIND,
@@ -64,6 +71,7 @@ export function planTrailer(
     rows: plan.entries.length,
     counts: { ...plan.counts },
     ...(audit !== undefined ? { audit } : {}),
+    ...(restartCauses !== undefined ? { restartCauses } : {}),
   };
 }
 

@@ -31,4 +31,4 @@ export {
 } from './plan-vocabulary.js';
 export { readPods } from './read-pods.js';
 export { startBlockers, type StartBlocker } from './start-blockers.js';
-export { restartCauses, type RestartCause } from './restart-causes.js';
+export { RESTART_CAUSE_KINDS, restartCauses, type RestartCause } from './restart-causes.js';

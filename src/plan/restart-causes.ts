@@ -8,14 +8,18 @@
 import { parseKubeletVersion } from '../releases/index.js';
 import { MIRROR_ANNOTATION } from '../pod/mirror-pod.js';
 
+/** The classes of cause, as `--accept-cause` names them. */
+export const RESTART_CAUSE_KINDS = [
+  'device-plugin-readmission',
+  'static-pod-api-reference',
+  'pinned-readmission',
+  'readiness-flap',
+  'allocation-checkpoint',
+] as const;
+
 /** One cause, for one pod. */
 export interface RestartCause {
-  kind:
-    | 'device-plugin-readmission'
-    | 'static-pod-api-reference'
-    | 'pinned-readmission'
-    | 'readiness-flap'
-    | 'allocation-checkpoint';
+  kind: (typeof RESTART_CAUSE_KINDS)[number];
   /** `expected`: the target kubelet does it; `unknown`: it may, depending on what only the node knows. */
   verdict: 'expected' | 'unknown';
   /** `namespace/name`. */
@@ -152,7 +156,11 @@ export function restartCauses(input: RestartCauseInput): RestartCause[] {
         verdict: 'unknown',
         ...at,
         releases: 'every release with the static CPU or memory manager policy',
-        source: 'kubernetes#140906',
+        // Read with the issues search: #140906 is the memory manager's, #140989 the CPU manager's
+        // (pod-scope topology with PodLevelResourceManagers, both fixed upstream); #129078 (static
+        // CPU policy with full-pcpus-only) and #123971 (memory manager, init containers) stay open.
+        source:
+          'kubernetes#140906 (memory manager), kubernetes#140989 (CPU manager): AllocatePod allocates a restored pod again at re-admission; kubernetes#129078, kubernetes#123971 (open)',
         reason:
           'a Guaranteed pod with whole CPUs, pinned when the node runs the static CPU (or memory) manager: re-admission on restart can find too few free CPUs and reject the running pod; only the node’s policy and checkpoint tell',
       });

@@ -83,6 +83,14 @@ export interface ReleaseInfo {
   };
   /** Gates that change how the hash is used (not how it is computed). */
   readonly featureGates: {
+    /** The kubelet changes a container's started and ready status over its own restart: always before 1.35 (no gate), deprecated and off from 1.35. */
+    readonly ChangeContainerStatusOnKubeletRestart?: FeatureGateInfo;
+    /** In-place resize of pod-level resources (KEP-5593): alpha (off) 1.35, beta (on) from 1.36; absent before 1.35. */
+    readonly InPlacePodLevelResourcesVerticalScaling?: FeatureGateInfo;
+    /** A pod without a sidecar takes the old init-container path: deprecated (off) in 1.33 only; absent before, gone from 1.34. */
+    readonly LegacySidecarContainers?: FeatureGateInfo;
+    /** Pod-level resources (KEP-2837): alpha (off) 1.32–1.33, beta (on) from 1.34; absent before 1.32. */
+    readonly PodLevelResources?: FeatureGateInfo;
     /** A regular container's own restartPolicy and restartPolicyRules (KEP-5307): alpha (off) 1.34, beta (on) from 1.35; absent before 1.34. */
     readonly ContainerRestartRules?: FeatureGateInfo;
     /** In-place pod resize: alpha (off) 1.27–1.32, beta (on) 1.33–1.34, GA (locked on) from 1.35; absent before 1.27. */

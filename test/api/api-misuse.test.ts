@@ -189,7 +189,9 @@ describe('feature gates', () => {
     const e = errorOf(() => containerChanged(sidecar, { hash: '1' }, opts('1.30', { SidecarContainer: true })));
     expect(e).toBeInstanceOf(OptionError);
     expect(e).toMatchObject({ code: 'UNKNOWN_FEATURE_GATE', path: ['options', 'featureGates', 'SidecarContainer'] });
-    expect(e.expected).toContain('InPlacePodVerticalScaling, RestartAllContainersOnContainerExits, SidecarContainers');
+    expect(e.expected).toContain(
+      'ChangeContainerStatusOnKubeletRestart, ContainerRestartRules, InPlacePodLevelResourcesVerticalScaling, InPlacePodVerticalScaling, LegacySidecarContainers, PodLevelResources, RestartAllContainersOnContainerExits, SidecarContainers',
+    );
     // A modelled gate the release does not have yet.
     expect(
       errorOf(() => containerChanged(sidecar, { hash: '1' }, opts('1.27', { SidecarContainers: true }))).code,

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { COMMANDS, outputSchema } from '../../src/cli/registry.js';
+import { modelledGates } from '../../src/releases/index.js';
 import { errorSchema, warningsSchema } from '../../src/cli/output-schema.js';
 import { cli } from '../support/cli.js';
 
@@ -92,6 +93,15 @@ describe('option errors in our words, with did-you-mean', () => {
     ]);
     expect(gate.code).toBe('UNKNOWN_FEATURE_GATE');
     expect(gate.detail).toContain('did you mean InPlacePodVerticalScaling?');
+  });
+
+  it('--feature-gates help lists every gate the release registry models (generated, not written by hand)', async () => {
+    const help = await cli(['changed', '--help']);
+    // The help wraps: the option's text runs from its flag to the next option.
+    const text = help.out.replace(/\s+/g, ' ');
+    const line = text.slice(text.indexOf('--feature-gates G=BOOL'), text.indexOf('ParseBool'));
+    expect(modelledGates().length).toBeGreaterThanOrEqual(4);
+    for (const gate of modelledGates()) expect(line).toContain(gate);
   });
 
   it("a missing value says what was expected, not node:util's text", async () => {

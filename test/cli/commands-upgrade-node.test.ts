@@ -9,19 +9,23 @@
  */
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileJournal } from '../../src/fleet/upgrade-node/journal.js';
 import { hashContainer } from '../../src/hash-api/index.js';
 import { ContainerdStore } from '../../src/stores/index.js';
 import { cli } from '../support/cli.js';
+import { fakeCri, type FakeCriAnswer } from '../support/fake-cri.js';
 import { fixtureContainers, fixturePod } from '../support/cri-fixtures.js';
 import { writeContainerdNode, writePodList } from '../support/node-fixture.js';
 import { testNodeHelper } from '../support/node-helper.js';
 import { expectRealBboltAgrees } from '../support/real-bbolt.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kh-upgrade-node-cli-'));
-afterAll(() => {
+/** Each fake host's runtime socket: a stand-in answering CRI (the gate asks RuntimeConfig, as doctor --to does). */
+const runtimes: Promise<{ close: () => Promise<void> }>[] = [];
+afterAll(async () => {
+  for (const r of runtimes) await (await r).close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -35,7 +39,10 @@ type Fail = Partial<
 
 let n = 0;
 /** A fake host: containerd at 1.30 hashes for `pods` pods (`extra` API pods without a record), its stand-ins failing per `fail`. */
-function node(fail: Fail = {}, o: { pods?: number; extra?: number } = {}) {
+function node(
+  fail: Fail = {},
+  o: { pods?: number; extra?: number; cri?: FakeCriAnswer | 'none'; files?: Record<string, string> } = {},
+) {
   const run = join(dir, `node-${++n}`);
   const host = join(run, 'host');
   const pods = Array.from({ length: (o.pods ?? 2) + (o.extra ?? 0) }, (_, i) => fixturePod(i));
@@ -48,6 +55,13 @@ function node(fail: Fail = {}, o: { pods?: number; extra?: number } = {}) {
   const counters = join(run, 'counters');
   mkdirSync(counters);
   writeFileSync(join(host, 'installed-kubelet'), 'Kubernetes v1.30.14\n');
+  for (const [path, text] of Object.entries(o.files ?? {})) {
+    mkdirSync(dirname(join(host, path)), { recursive: true });
+    writeFileSync(join(host, path), text);
+  }
+  // containerd 1.x by default: RuntimeConfig UNIMPLEMENTED, the 1.31 kubelet keeps its configured driver.
+  let runtime: Promise<unknown> | undefined;
+  const cri = o.cri ?? 'unimplemented';
   const bin = join(run, 'bin');
   mkdirSync(bin);
   // A stand-in appends its name to the log; it fails the first `fail[name]` times it runs.
@@ -104,6 +118,12 @@ function node(fail: Fail = {}, o: { pods?: number; extra?: number } = {}) {
     newHashes,
     /** Runs the command; returns its exit code, the calls it made this time and the store's hashes after. */
     async run(extra: string[] = []) {
+      if (cri !== 'none' && runtime === undefined) {
+        const started = fakeCri(join(host, 'run', 'containerd', 'containerd.sock'), cri);
+        runtimes.push(started);
+        runtime = started;
+      }
+      await runtime;
       const before = readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
       // --host-exec none unless the run names another.
       const base = extra.includes('--host-exec')
@@ -165,6 +185,29 @@ describe('upgrade-node on a fake host with the test’s own services', () => {
     const r = await h.run();
     expect({ code: r.code, outcome: r.outcome, calls: r.calls }).toEqual({ code: 1, outcome: 'held', calls: [] });
     expect(r.hashes).toEqual(h.oldHashes);
+  });
+
+  it('the gate runs doctor --to’s start blockers: the runtime serves RuntimeConfig with systemd where the 1.30 kubelet’s config says cgroupfs: held (1), no unit touched, the blocker named', async () => {
+    const h = node(
+      {},
+      {
+        cri: { cgroupDriver: 0 },
+        files: { 'var/lib/kubelet/config.yaml': 'kind: KubeletConfiguration\ncgroupDriver: cgroupfs\n' },
+      },
+    );
+    const r = await h.run();
+    expect({ code: r.code, outcome: r.outcome, calls: r.calls }).toEqual({ code: 1, outcome: 'held', calls: [] });
+    expect(r.detail).toBe('the gate: start blocker cgroup driver cgroupfs → systemd; nothing changed');
+    expect(r.hashes).toEqual(h.oldHashes);
+  });
+
+  it('the gate: no runtime answers on its socket, so what the 1.31 kubelet gets from RuntimeConfig is unknown: held; a checkpoint the target cannot read too', async () => {
+    const h = node({}, { cri: 'none', files: { 'var/lib/kubelet/memory_manager_state': '{"policyName":' } });
+    const r = await h.run();
+    expect({ code: r.code, outcome: r.outcome, calls: r.calls }).toEqual({ code: 1, outcome: 'held', calls: [] });
+    expect(r.detail).toBe(
+      'the gate: start blocker memory_manager_state; start unknown CRI RuntimeConfig; nothing changed',
+    );
   });
 
   it('the swap fails before installing: store rolled back, the old runtime and kubelet started (restored, 1); a second run changes nothing', async () => {

@@ -7,12 +7,18 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { discoverRuntime, versionOfKubeletOutput, versionOfNodeObject } from '../../src/discovery/index.js';
 import { KubeletHashError } from '../../src/errors.js';
 import { cli } from '../support/cli.js';
+import { fakeCri, type FakeCriAnswer } from '../support/fake-cri.js';
 
 let dirs: string[] = [];
+/** Stand-in runtimes answering CRI on fake nodes' sockets (doctor --to asks RuntimeConfig). */
+const servers: { close: () => Promise<void> }[] = [];
+afterAll(async () => {
+  for (const s of servers) await s.close();
+});
 afterEach(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
   dirs = [];
@@ -147,6 +153,8 @@ describe('kubelet-hash doctor', () => {
         status: { nodeInfo: { kubeletVersion: 'v1.30.5' } },
       }),
     });
+    // containerd 1.x answers RuntimeConfig UNIMPLEMENTED: the 1.31 kubelet keeps its configured driver.
+    servers.push(await fakeCri(join(fsRoot, 'run/containerd/containerd.sock'), 'unimplemented'));
     const r = await cli(['doctor', '--fs-root', fsRoot, '--node-object', join(fsRoot, 'node.json'), '--to', '1.31']);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
@@ -249,20 +257,29 @@ describe('kubelet-hash doctor', () => {
 });
 
 describe('kubelet-hash doctor --to: start blockers', () => {
-  const containerdNode = (extra: Record<string, string>): string =>
-    node({
+  /** A containerd node whose socket answers RuntimeConfig as `cri` says (a plain file: nothing answers). */
+  const criNode = async (
+    extra: Record<string, string>,
+    cri: FakeCriAnswer | 'none' = 'unimplemented',
+    kubelet = 'v1.34.2',
+  ): Promise<string> => {
+    const fsRoot = node({
       'run/containerd/containerd.sock': '',
       'var/lib/containerd/.keep': '',
       'node.json': JSON.stringify({
         apiVersion: 'v1',
         kind: 'Node',
-        status: { nodeInfo: { kubeletVersion: 'v1.34.2' } },
+        status: { nodeInfo: { kubeletVersion: kubelet } },
       }),
       ...extra,
     });
+    if (cri !== 'none') servers.push(await fakeCri(join(fsRoot, 'run/containerd/containerd.sock'), cri));
+    return fsRoot;
+  };
+  const containerdNode = criNode;
 
   it("reads the running kubelet's flags from /proc and its --config file, and the cgroup hierarchy: a removed flag and cgroup v1 are exit 1", async () => {
-    const fsRoot = containerdNode({
+    const fsRoot = await containerdNode({
       'proc/4242/comm': 'kubelet\n',
       'proc/4242/cmdline': [
         '/usr/bin/kubelet',
@@ -291,7 +308,7 @@ describe('kubelet-hash doctor --to: start blockers', () => {
   });
 
   it('--kubelet-cmdline instead of /proc; nothing the target refuses is exit 0', async () => {
-    const fsRoot = containerdNode({
+    const fsRoot = await containerdNode({
       'flags.txt': '--config /var/lib/kubelet/config.yaml\n--v=2\n',
       'sys/fs/cgroup/cgroup.controllers': 'cpu memory\n',
     });
@@ -310,5 +327,50 @@ describe('kubelet-hash doctor --to: start blockers', () => {
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ summary: { startBlockers: [] } });
+  });
+
+  const blockersOf = async (fsRoot: string, to: string, extra: string[] = []) => {
+    const r = await cli([
+      'doctor',
+      '--fs-root',
+      fsRoot,
+      '--node-object',
+      join(fsRoot, 'node.json'),
+      '--to',
+      to,
+      ...extra,
+      '--json',
+    ]);
+    const summary = (
+      JSON.parse(r.out) as { summary: { startBlockers: { kind: string; verdict: string; subject: string }[] } }
+    ).summary;
+    return { code: r.code, found: summary.startBlockers.map((b) => `${b.kind} ${b.verdict} ${b.subject}`) };
+  };
+
+  it('asks the runtime CRI RuntimeConfig: a driver other than the configured one where the running kubelet (1.30) did not ask is exit 1; a runtime that does not answer is unknown', async () => {
+    const config = { 'var/lib/kubelet/config.yaml': 'kind: KubeletConfiguration\ncgroupDriver: cgroupfs\n' };
+    expect(await blockersOf(await criNode(config, { cgroupDriver: 0 }, 'v1.30.14'), '1.31')).toEqual({
+      code: 1,
+      found: ['cgroup-driver blocks cgroup driver cgroupfs → systemd'],
+    });
+    expect(await blockersOf(await criNode(config, { cgroupDriver: 1 }, 'v1.30.14'), '1.31')).toEqual({
+      code: 0,
+      found: [],
+    });
+    expect(await blockersOf(await criNode(config, 'none'), '1.35')).toEqual({
+      code: 1,
+      found: ['runtime-config unknown CRI RuntimeConfig'],
+    });
+  });
+
+  it('reads the checkpoint files under the kubelet root dir (--root-dir of its flags): cpu_manager_state in the v1 form stops a 1.37 kubelet', async () => {
+    const v1 = JSON.stringify({ policyName: 'static', defaultCpuSet: '0-3', entries: { c1: '2' }, checksum: 7 });
+    const fsRoot = await criNode({ 'srv/kubelet/cpu_manager_state': v1, 'flags.txt': '--root-dir=/srv/kubelet\n' });
+    const flags = ['--kubelet-cmdline', join(fsRoot, 'flags.txt')];
+    expect(await blockersOf(fsRoot, '1.36', flags)).toEqual({ code: 0, found: [] });
+    expect(await blockersOf(fsRoot, '1.37', flags)).toEqual({
+      code: 1,
+      found: ['checkpoint blocks cpu_manager_state'],
+    });
   });
 });

@@ -80,6 +80,31 @@ async function refused(args: string[], ...says: string[]): Promise<void> {
   for (const s of says) expect(err.error.message + JSON.stringify(err)).toContain(s);
 }
 
+describe('fleet report: restart causes outside the hash', () => {
+  it('a trailer that counts a restart cause holds its node (not ready, the cause named), as plan’s exit 1 does', async () => {
+    const clean = await record('node-c');
+    expect(nodeReport('node-c', readFileSync(clean, 'utf8'))).toMatchObject({ ready: true, findings: [] });
+    const held = edit(
+      clean,
+      (d) =>
+        (d['restartCauses'] = [{ kind: 'readiness-flap', pod: 'shop/web', reason: 'readiness or startup probes' }]),
+      join(dir, 'causes', 'node-c.ndjson'),
+    );
+    const report = nodeReport('node-c', readFileSync(held, 'utf8'));
+    expect(report.ready).toBe(false);
+    expect(report.findings).toEqual([
+      {
+        action: 'restart-cause',
+        pod: 'shop/web',
+        container: '',
+        reason: 'readiness-flap: readiness or startup probes',
+      },
+    ]);
+    const r = await cli(['fleet', 'report', held, '--json']);
+    expect(r.code).toBe(1);
+  });
+});
+
 describe('fleet report: one upgrade', () => {
   it('plans of another target, or of a release to itself, are refused naming the file and field', async () => {
     const a = await record('node-a');

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { defaultUnits } from '../../src/fleet/manifests.js';
 import { cli } from '../support/cli.js';
+import { fakeCri } from '../support/fake-cri.js';
 import { FAKE_HOST_FORWARD, FAKE_NODE, writeFakeHost } from '../support/fake-host.js';
 import { NODE_HELPER_HOW, testNodeHelper } from '../support/node-helper.js';
 
@@ -154,10 +155,16 @@ describe.skipIf(!helper)('the Plan’s upgrade container as printed, on a fake h
     delete process.env.KUBELET_HASH_NODE_HELPER;
   });
   let runs = 0;
+  const runtimes: { close: () => Promise<void> }[] = [];
+  afterAll(async () => {
+    for (const r of runtimes) await r.close();
+  });
   /** A fresh fake host and a runner of the Plan's command there (the kubelet's $(VAR) expansion done). */
   async function plan() {
     const run = join(dir, `host-${++runs}`);
     const host = writeFakeHost(join(run, 'host'), join(run, 'pods.json'));
+    // The host's runtime answers CRI (the gate asks RuntimeConfig): containerd 1.x's UNIMPLEMENTED.
+    runtimes.push(await fakeCri(join(run, 'host', 'run', 'containerd', 'containerd.sock'), 'unimplemented'));
     const { command, args } = await upgradeContainer('containerd');
     expect(command[0]).toBe('/kubelet-hash');
     const expanded = args.map((a) => (a === '$(SYSTEM_UPGRADE_NODE_NAME)' ? FAKE_NODE : a));

@@ -36,7 +36,7 @@ function fakeSteps(
       plan: () => act('plan'),
       gate: async () => {
         await act('gate');
-        return o.gate ?? true;
+        return o.gate === false ? ['a container would restart'] : [];
       },
       stop: (u) => act(`stop ${u}`),
       start: (u) => act(`start ${u}`),

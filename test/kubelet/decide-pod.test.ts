@@ -787,6 +787,29 @@ const ROWS: Row[] = [
     expect: { init1: 'keep', ...all(FOO, 'deferred') },
   },
   {
+    // 1.33 takes the sidecar path for every pod unless LegacySidecarContainers (deprecated, off) is on
+    // for a pod without a sidecar (handleRestartableInitContainers); the gate is gone at 1.34.
+    id: 'no-sidecar-1.33',
+    upstream: `${M113}:914@v1.33.13`,
+    releases: ['1.33', '1.34'],
+    init: ['init1'],
+    states: { init1: 'running', ...states(FOO, 'created') },
+    sandbox: READY,
+    pod: 'none',
+    expect: { init1: 'keep', ...all(FOO, 'start') },
+  },
+  {
+    id: 'no-sidecar-legacy-gate-1.33',
+    upstream: `${M113}:914@v1.33.13`,
+    releases: ['1.33'],
+    featureGates: { LegacySidecarContainers: true },
+    init: ['init1'],
+    states: { init1: 'running', ...states(FOO, 'created') },
+    sandbox: READY,
+    pod: 'none',
+    expect: { init1: 'keep', ...all(FOO, 'deferred') },
+  },
+  {
     // 1.28 takes the sidecar path whenever the gate is on: created regular containers mean initialised.
     id: 'no-sidecar-sidecar-path-1.28',
     upstream: `${C128}:951@v1.28.15`,

@@ -44,7 +44,18 @@ describe('kubelet()', () => {
       sidecars: true,
       containerRestartRules: false,
       restartAllContainers: false,
+      podLevelResize: false,
+      legacySidecars: false,
+      // Before 1.35 there is no gate: the kubelet always changes the status over its restart.
+      statusOnRestart: true,
     });
+    // From 1.35 ChangeContainerStatusOnKubeletRestart is deprecated and off; pod-level resize beta on from 1.36.
+    expect(kubelet('1.35').gates).toMatchObject({ statusOnRestart: false, podLevelResize: false });
+    expect(kubelet('1.36').gates).toMatchObject({ statusOnRestart: false, podLevelResize: true });
+    expect(
+      kubelet('1.36', { featureGates: { ChangeContainerStatusOnKubeletRestart: true, PodLevelResources: false } })
+        .gates,
+    ).toMatchObject({ statusOnRestart: true, podLevelResize: false });
     expect(kubelet('1.29').jsonEscapes).toBeUndefined();
     expect(kubelet('1.29.7', { jsonEscapes: 'pre-go1.22' }).jsonEscapes).toBe('pre-go1.22');
   });
@@ -157,5 +168,38 @@ describe('kubelet()', () => {
     // The refused value is echoed.
     expect(() => translateHash(web, { from: 1.29, to: '1.31' } as never)).toThrow(/found number 1\.29/);
     expect(() => explainHashChange(web, { from: '1.29', to: '1.99' })).toThrow(ReleaseError);
+  });
+});
+
+describe('ChangeContainerStatusOnKubeletRestart in the sidecar startup-probe deferral', () => {
+  // A sidecar whose startup probe has not succeeded: compared only once it does. What a kubelet
+  // restart does to that status differs: through 1.34 the probe runs again; from 1.35 (gate off) a
+  // started sidecar stays started (prober/worker.go at v1.35.4, kubernetes#136910).
+  const pod = (image: string) => ({
+    spec: {
+      initContainers: [{ name: 'log', image, restartPolicy: 'Always', startupProbe: { exec: { command: ['true'] } } }],
+      containers: [{ name: 'app', image: 'busybox' }],
+    },
+  });
+  const podStatus = {
+    initContainerStatuses: [{ name: 'log', state: { running: {} }, started: false }],
+    containerStatuses: [{ name: 'app', state: { running: {} } }],
+    conditions: [{ type: 'Initialized', status: 'True' }],
+  };
+  const reason = (kubeletVersion: string, featureGates?: Record<string, boolean>) =>
+    predictRestarts(pod('busybox:1.36'), pod('busybox:1.37'), {
+      kubeletVersion,
+      podStatus,
+      ...(featureGates ? { featureGates } : {}),
+    }).containers.find((c) => c.name === 'log')!;
+
+  it('deferred at 1.34 and 1.35 alike; the reason says what a kubelet restart does to the started status', () => {
+    expect(reason('1.34')).toMatchObject({ action: 'deferred' });
+    expect(reason('1.34').reason).toContain('once the probe has run again');
+    expect(reason('1.35')).toMatchObject({ action: 'deferred' });
+    expect(reason('1.35').reason).toContain('ChangeContainerStatusOnKubeletRestart off');
+    expect(reason('1.35', { ChangeContainerStatusOnKubeletRestart: true }).reason).toContain(
+      'once the probe has run again',
+    );
   });
 });

@@ -11,7 +11,7 @@ import { hashContainer } from '../../src/hash-api/index.js';
 import type { NodeUpgradePlan } from '../../src/node-upgrade/index.js';
 import { fingerprintFile } from '../../src/stores/fingerprint.js';
 import { cli } from '../support/cli.js';
-import { planArgs, writePodList } from '../support/node-fixture.js';
+import { planArgs, writeContainerdNode, writePodList } from '../support/node-fixture.js';
 import { fixtureContainers, fixturePod } from '../support/cri-fixtures.js';
 import { crioSpec, writeCrioNode } from '../support/crio-fixtures.js';
 
@@ -170,5 +170,79 @@ describe('kubelet-hash plan / apply / verify / rollback (CRI-O files)', () => {
     writeFileSync(join(d, 'config.json'), crioSpec({ ...f, id: f.sandboxId }, 'sandbox'));
     const r = await cli(['plan', '--from', '1.30', '--to', '1.31', '--pods', podsFile, ...store, '--out', '-']);
     expect((JSON.parse(r.out) as NodeUpgradePlan).entries).toHaveLength(fixtures.length);
+  });
+});
+
+describe('restart causes outside the hash count in plan and verify (--accept-cause)', () => {
+  // Pod 0 gains a readiness probe: the 1.31 kubelet's restart flaps its readiness (ChangeContainerStatusOnKubeletRestart
+  // on through 1.34, pkg/features/kube_features.go), a cause outside the hash.
+  const probed = pods.slice(0, 2).map((p, i) =>
+    i === 0
+      ? {
+          ...p,
+          spec: {
+            ...p.spec,
+            containers: p.spec.containers.map((c: Record<string, unknown>) => ({
+              ...c,
+              readinessProbe: { httpGet: { path: '/ready', port: 8080, scheme: 'HTTP' }, periodSeconds: 5 },
+            })),
+          },
+        }
+      : p,
+  );
+  const node = join(dir, 'causes');
+  const root = writeContainerdNode(join(node, 'containerd'), fixtureContainers(probed, '1.30'));
+  const list = writePodList(join(node, 'pods.json'), probed);
+  const at = ['--pods', list, '--containerd-root', root];
+
+  it('plan: every container kept or rewritten, yet exit 1 naming the readiness flap; --accept-cause readiness-flap lists it as accepted, exit 0', async () => {
+    const r = await cli(['plan', '--from', '1.30', '--to', '1.31', ...at]);
+    expect(r.out).toContain('will-restart 0, unknown 0');
+    expect(r.out).toMatch(/# restart cause readiness-flap \(expected, targets ≤ 1\.34.*\) pod default\/[\w-]+:/);
+    expect(r.out).toContain('# restart causes: 1 counted');
+    expect(r.code).toBe(1);
+    const accepted = await cli(['plan', '--from', '1.30', '--to', '1.31', ...at, '--accept-cause', 'readiness-flap']);
+    expect(accepted.out).toMatch(/# restart cause readiness-flap \(accepted,/);
+    expect(accepted.out).toContain('# restart causes: 0 counted, 1 accepted');
+    expect(accepted.code).toBe(0);
+    // The --ndjson trailer carries the counted causes (fleet report holds the node); accepted ones stay out.
+    const trailerOf = async (...extra: string[]) => {
+      const out = (await cli(['plan', '--from', '1.30', '--to', '1.31', ...at, ...extra, '--ndjson'])).out;
+      return JSON.parse(out.trimEnd().split('\n').at(-1)!) as { restartCauses: { kind: string }[] };
+    };
+    expect((await trailerOf()).restartCauses.map((c) => c.kind)).toEqual(['readiness-flap']);
+    expect((await trailerOf('--accept-cause', 'readiness-flap')).restartCauses).toEqual([]);
+    const json = await cli([
+      'plan',
+      '--from',
+      '1.30',
+      '--to',
+      '1.31',
+      ...at,
+      '--accept-cause',
+      'readiness-flap',
+      '--json',
+    ]);
+    const summary = (JSON.parse(json.out) as { summary: { restartCauses: { kind: string; accepted: boolean }[] } })
+      .summary;
+    expect(summary.restartCauses.map((c) => `${c.kind} ${c.accepted}`)).toEqual(['readiness-flap true']);
+  });
+
+  it('verify: the same kubelet restarting flaps it too (exit 1 until accepted); a 1.35 kubelet keeps the status (ChangeContainerStatusOnKubeletRestart off)', async () => {
+    expect((await cli(['verify', '--kubelet', '1.30', ...at])).code).toBe(1);
+    expect((await cli(['verify', '--kubelet', '1.30', ...at, '--accept-cause', 'readiness-flap'])).code).toBe(0);
+    const later = await cli(['plan', '--from', '1.30', '--to', '1.35', ...at]);
+    expect(later.out).not.toContain('restart cause');
+    // The gate, modelled from 1.35 (deprecated, off), turns the flap back on; 1.34 has no such gate.
+    const gated = ['--feature-gates', 'ChangeContainerStatusOnKubeletRestart=true'];
+    const on = await cli(['plan', '--from', '1.30', '--to', '1.35', ...at, ...gated]);
+    expect(on.out).toMatch(/# restart cause readiness-flap \(expected/);
+    expect((await cli(['plan', '--from', '1.30', '--to', '1.34', ...at, ...gated])).code).toBe(2);
+  });
+
+  it('--accept-cause names a cause class or is a usage error (exit 2)', async () => {
+    const r = await cli(['plan', '--from', '1.30', '--to', '1.31', ...at, '--accept-cause', 'readiness']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--accept-cause: one of device-plugin-readmission, .*readiness-flap.*; got "readiness"/);
   });
 });

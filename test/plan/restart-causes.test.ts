@@ -56,7 +56,7 @@ describe('restartCauses', () => {
     });
   });
 
-  it('pods the static CPU manager pins (Guaranteed, whole CPUs) may fail re-admission — kubernetes#140906; unknown: the policy is the node’s', () => {
+  it('pods the static CPU manager pins (Guaranteed, whole CPUs) may fail re-admission — kubernetes#140906 (memory manager), #140989 (CPU manager), #129078, #123971; unknown: the policy is the node’s', () => {
     const pinned = pod(
       'pinned',
       { containers: [c({ resources: { limits: { cpu: '2', memory: '1Gi' } } })] },
@@ -81,7 +81,9 @@ describe('restartCauses', () => {
       'pinned-readmission unknown shop/pinned',
       'pinned-readmission unknown shop/milli',
     ]);
-    expect(restartCauses({ pods: [pinned], from: '1.31', to: '1.31' })[0]!.source).toBe('kubernetes#140906');
+    expect(restartCauses({ pods: [pinned], from: '1.31', to: '1.31' })[0]!.source).toMatch(
+      /^kubernetes#140906 \(memory manager\), kubernetes#140989 \(CPU manager\).*kubernetes#129078, kubernetes#123971/,
+    );
   });
 
   it('the readiness flap: targets ≤ 1.34, and later ones with ChangeContainerStatusOnKubeletRestart=true (kube_features.go: off from v1.35.0), for pods with readiness or startup probes', () => {

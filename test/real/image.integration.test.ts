@@ -19,6 +19,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { NODE_INTEGRITY, NODE_VERSION } from '../../scripts/node-release.js';
 import { cli } from '../support/cli.js';
 import { ContainerdDaemon } from '../support/containerd-daemon.js';
+import { fakeCri } from '../support/fake-cri.js';
 import { FAKE_HOST_FORWARD, FAKE_NODE, writeFakeHost } from '../support/fake-host.js';
 import { DockerDaemon } from '../support/docker-daemon.js';
 import { describeReal } from '../support/real-systems.js';
@@ -151,6 +152,8 @@ describeReal(
       ).rows.find((o) => o.kind === 'Plan')!.spec.upgrade;
       // The kubelet's $(VAR) expansion; the pods from a file in the image (no apiserver here).
       const argv = [...command, ...args.map((a) => (a === '$(SYSTEM_UPGRADE_NODE_NAME)' ? FAKE_NODE : a))];
+      // The host's runtime answers CRI (the gate asks RuntimeConfig): containerd 1.x's UNIMPLEMENTED.
+      const runtime = await fakeCri(join(rootfs, 'host', 'run', 'containerd', 'containerd.sock'), 'unimplemented');
       execFileSync('mount', ['-t', 'proc', 'proc', join(rootfs, 'proc')]);
       // A runtime's /dev holds null (libuv opens it for ignored stdio): made as a node, nothing of this machine's /dev bound in.
       execFileSync('mknod', ['-m', '666', join(rootfs, 'dev', 'null'), 'c', '1', '3']);
@@ -174,6 +177,7 @@ describeReal(
         expect(host.calls()).toEqual(FAKE_HOST_FORWARD);
       } finally {
         spawnSync('umount', ['-l', join(rootfs, 'proc')]);
+        await runtime.close();
       }
     }, 180_000);
 

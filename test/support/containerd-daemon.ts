@@ -84,6 +84,8 @@ export interface ContainerdOptions {
   cgroups?: boolean;
   /** CNI plugins and network configs (default: empty directories of our own, so no pod network). */
   cni?: { binDir: string; confDir: string };
+  /** runc's `SystemdCgroup` option of the default runtime (what containerd reports to CRI RuntimeConfig); unset by default. */
+  systemdCgroup?: boolean;
 }
 
 export class ContainerdDaemon {
@@ -128,6 +130,14 @@ export class ContainerdDaemon {
         ...(options.netns ? ['  netns_mounts_under_state_dir = true'] : []),
         '  [plugins."io.containerd.grpc.v1.cri".containerd]',
         '    snapshotter = "native"',
+        ...(options.systemdCgroup !== undefined
+          ? [
+              '  [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]',
+              '    runtime_type = "io.containerd.runc.v2"',
+              '  [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]',
+              `    SystemdCgroup = ${String(options.systemdCgroup)}`,
+            ]
+          : []),
         '  [plugins."io.containerd.grpc.v1.cri".cni]',
         `    bin_dir = "${cni.binDir}"`,
         `    conf_dir = "${cni.confDir}"`,

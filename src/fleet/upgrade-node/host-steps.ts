@@ -20,6 +20,7 @@ import {
   type NodeUpgradePlan,
   type StoreSpec,
 } from '../../node-upgrade/index.js';
+import type { StartBlocker } from '../../plan/index.js';
 import { runHost, type HostCommands } from './host-command.js';
 import type { NodeSteps } from './machine.js';
 
@@ -57,6 +58,8 @@ export interface HostUpgrade {
   kubeletVersion: readonly string[];
   audit?: AuditStamp;
   progress?: (line: string) => void;
+  /** What would stop the target kubelet from starting (doctor --to's checks), read when the gate runs. */
+  startBlockers?: () => Promise<readonly StartBlocker[]>;
 }
 
 /** `1.31` of `Kubernetes v1.31.14`, `v1.31`, `1.31`. */
@@ -102,9 +105,17 @@ export function hostSteps(u: HostUpgrade): NodeSteps {
         `plan: ${c.keep} keep, ${c.rewrite} rewrite, ${c['will-restart']} will-restart, ${c.unknown} unknown (${planFile})`,
       );
     },
-    gate() {
+    async gate() {
       const c = thePlan().counts;
-      return Promise.resolve(c['will-restart'] + c.unknown === 0);
+      const reasons: string[] = [];
+      if (c['will-restart'] + c.unknown > 0)
+        reasons.push(`${c['will-restart']} containers would restart, ${c.unknown} unknown`);
+      // The same checks as doctor --to: a kubelet that will not start is no upgrade to begin.
+      for (const b of (await u.startBlockers?.()) ?? []) {
+        say(`start ${b.verdict === 'blocks' ? 'blocker' : 'unknown'}: ${b.subject}: ${b.message} [${b.source}]`);
+        reasons.push(`start ${b.verdict === 'blocks' ? 'blocker' : 'unknown'} ${b.subject}`);
+      }
+      return reasons;
     },
     stop: (unit) => runAll(u.units.stop[unit]),
     start: (unit) => runAll(u.units.start[unit]),

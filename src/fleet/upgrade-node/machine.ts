@@ -57,8 +57,8 @@ type Outcome = keyof typeof OUTCOMES;
 /** What each step does on the node; a runner throws when its step fails. */
 export interface NodeSteps {
   plan(): Promise<void>;
-  /** true: go (every container kept or rewritten). */
-  gate(): Promise<boolean>;
+  /** Why not to go (a container that would restart or is unknown, a start blocker); none: go. */
+  gate(): Promise<readonly string[]>;
   stop(unit: 'kubelet' | 'runtime'): Promise<void>;
   start(unit: 'kubelet' | 'runtime'): Promise<void>;
   apply(): Promise<void>;
@@ -159,8 +159,8 @@ class Run {
       try {
         if (step === 'plan') await this.step(step, () => s.plan());
         else if (step === 'gate') {
-          if (!(await this.step(step, () => s.gate())))
-            return this.end('held', 'the gate: some container would restart or is unknown; nothing changed');
+          const reasons = await this.step(step, () => s.gate());
+          if (reasons.length > 0) return this.end('held', `the gate: ${reasons.join('; ')}; nothing changed`);
         } else if (step === 'stop-kubelet') await this.step(step, () => s.stop('kubelet'));
         else if (step === 'stop-runtime') await this.step(step, () => s.stop('runtime'));
         else if (step === 'apply') await this.step(step, () => s.apply());

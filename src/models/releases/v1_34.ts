@@ -1,6 +1,6 @@
 // 1.34 adds Container.RestartPolicyRules (after RestartPolicy) and EnvVarSource.FileKeyRef (after SecretKeyRef), with five new types;
 // ContainerRestartRules arrives as alpha.
-import { ALPHA_OFF, addField, addType, field, named, struct } from '../dsl.js';
+import { ALPHA_OFF, BETA_ON, REMOVED, addField, addType, field, named, struct } from '../dsl.js';
 import type { ReleaseDelta } from '../dsl.js';
 
 export const v1_34: ReleaseDelta = {
@@ -10,7 +10,11 @@ export const v1_34: ReleaseDelta = {
     apimachinery: { commit: 'b72d93d174332f952a8d431419fece5e6f044bcb', date: '2025-08-16' },
   },
   // KEP-5307: a regular container's own restartPolicy and restartPolicyRules (kube_features.go: alpha in 1.34).
-  kubelet: { featureGates: { ContainerRestartRules: ALPHA_OFF } },
+  // PodLevelResources goes beta (on) (kube_features.go at v1.34.4).
+  // LegacySidecarContainers is gone (not in kube_features.go at v1.34.4): every pod takes the sidecar path.
+  kubelet: {
+    featureGates: { ContainerRestartRules: ALPHA_OFF, PodLevelResources: BETA_ON, LegacySidecarContainers: REMOVED },
+  },
   changes: [
     addField('v1.Container', field('RestartPolicyRules', '[]v1.ContainerRestartRule', 'restartPolicyRules,omitempty'), {
       after: 'RestartPolicy',
