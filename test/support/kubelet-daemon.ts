@@ -55,6 +55,8 @@ export class KubeletDaemon {
     private readonly mountns?: string,
     /** With a cgroup of the test's own (cgroup-root.ts): pod cgroups under it (cgroupsPerQOS), which in-place resize needs. */
     private readonly cgroupRoot?: string,
+    /** The configuration's `featureGates` (an operator's, e.g. InPlacePodVerticalScaling on a 1.32 node). */
+    private readonly featureGates?: Readonly<Record<string, boolean>>,
   ) {
     this.manifests = join(dir, 'manifests');
     this.root = join(dir, 'root');
@@ -112,6 +114,7 @@ export class KubeletDaemon {
         syncFrequency: '5s',
         // These machines run cgroup v1, which a kubelet refuses from 1.35 unless told not to.
         ...(minor >= 35 ? { failCgroupV1: false } : {}),
+        ...(this.featureGates === undefined ? {} : { featureGates: this.featureGates }),
       }),
     );
     const apiFlags = this.api ? ['--kubeconfig', this.api.kubeconfig, '--node-ip', this.api.nodeIp] : [];
