@@ -350,10 +350,20 @@ export function clusterCrossingSuite(
           await sleep(2000);
         }
         const disrupted = [...before].filter(([k, b]) => after.get(k)?.id !== b.id).map(([k]) => k);
+        // A resize the kubelet still owes (1.33's conditions, the older status.resize), as it says it.
+        const resizing = served().flatMap((p) => {
+          const { resize } = p.status as { resize?: unknown };
+          return [
+            ...(resize !== undefined ? [{ type: 'resize', status: JSON.stringify(resize) }] : []),
+            ...(p.status.conditions ?? []).filter(
+              (c) => c.type === 'PodResizePending' || c.type === 'PodResizeInProgress',
+            ),
+          ].map((c) => `${podName(p)} ${JSON.stringify(c)}`);
+        });
         const audit = await holdAudit('--after', snapshotFile);
         expect(audit.err).toBe('');
         const findings = (JSON.parse(audit.out) as { rows: Finding[] }).rows;
-        return { after, disrupted: new Set(disrupted), notReady, code: audit.code, findings };
+        return { after, disrupted: new Set(disrupted), notReady, resizing, code: audit.code, findings };
       }
 
       type Observed = Awaited<ReturnType<typeof observe>>;
@@ -363,8 +373,9 @@ export function clusterCrossingSuite(
        * may be; the audit names exactly those; Ready moved exactly where a flap is predicted.
        */
       function judge(predicted: Predicted, seen: Observed): void {
+        // What happened, for the log (resize conditions are observed, not judged: nothing predicts them yet).
         console.log(
-          `restarted or removed: ${sorted(seen.disrupted).join(' ') || 'none'}; may: ${sorted(predicted.may).join(' ') || 'none'}; Ready moved: ${sorted(seen.findings.filter((f) => f.kind === 'pod-ready').map((f) => f.subject)).join(' ') || 'none'}`,
+          `restarted or removed: ${sorted(seen.disrupted).join(' ') || 'none'}; may: ${sorted(predicted.may).join(' ') || 'none'}; Ready moved: ${sorted(seen.findings.filter((f) => f.kind === 'pod-ready').map((f) => f.subject)).join(' ') || 'none'}; resize left: ${seen.resizing.join(' ') || 'none'}`,
         );
         expect(sorted([...predicted.containers].filter((k) => !seen.disrupted.has(k)))).toEqual([]);
         expect(
