@@ -247,6 +247,7 @@ const restartCausesSummary = z
       releases: z.string(),
       source: z.string(),
       reason: z.string(),
+      containers: z.array(z.string()).optional().describe('the containers it restarts, where the cause is their own'),
     }),
   )
   .describe(

@@ -525,13 +525,13 @@ function planRecord(ctx: PlanContext, rec: PlanRecord, index: number, standing?:
     return settle(base, 'will-restart', reason, verdict);
   }
   const change = (): HashChange => changeFor(rec, from, to, fromInfo, toInfo, ctx.toGates.inPlaceResize);
-  // A keep that an input the plan does not have could turn into a restart is not promised.
+  // A keep that an input the plan does not have could turn into a restart is not promised. No rule
+  // decides it, so the entry names none: the plan file's unknown entries carry no ruleId.
   const open = (why: string): PlanEntry =>
     settle(
       base,
       'unknown',
       `${why}; but the ${toInfo.release} kubelet may restart it: not known without ${verdict.openOn ?? ''}`,
-      verdict,
     );
   if (verdict.comparison === 'not-compared') {
     // Not compared by the `to` kubelet but by a later one (a sidecar before 1.32): rewrite it now,

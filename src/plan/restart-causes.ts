@@ -3,10 +3,11 @@
  * container hash: findings per pod with their source and the releases they concern. `unknown`
  * where only the real kubelet on the node can tell (a device plugin's timing, the CPU manager's
  * policy), `expected` where the released kubelet does it (the readiness flap, a refused static
- * manifest). Read from the API pods only: nothing here looks at the runtime.
+ * manifest, a RestartContainer resize policy without an actuated-resources record). Read from the API pods only: nothing here looks at the runtime.
  */
 import { parseKubeletVersion } from '../releases/index.js';
 import { MIRROR_ANNOTATION } from '../pod/mirror-pod.js';
+import { parseQuantity } from '../quantity/quantity.js';
 
 /** The classes of cause, as `--accept-cause` names them. */
 export const RESTART_CAUSE_KINDS = [
@@ -29,6 +30,8 @@ export interface RestartCause {
   releases: string;
   source: string;
   reason: string;
+  /** The containers it restarts, where the cause is a container's own (allocation checkpoints). */
+  containers?: string[];
 }
 
 /** What the causes are judged on. */
@@ -37,7 +40,10 @@ export interface RestartCauseInput {
   pods: readonly unknown[];
   from: string;
   to: string;
-  /** The target kubelet's feature gates, where set (`ChangeContainerStatusOnKubeletRestart`). */
+  /**
+   * The target kubelet's feature gates, where set (`ChangeContainerStatusOnKubeletRestart`,
+   * `InPlacePodVerticalScaling`, `PreventStaticPodAPIReferences`).
+   */
   gates?: Readonly<Record<string, boolean>>;
 }
 
@@ -110,14 +116,58 @@ function wholeCpus(pod: Obj, spec: Obj): boolean {
 const hasProbes = (spec: Obj): boolean =>
   containersOf(spec).some((c) => c['readinessProbe'] !== undefined || c['startupProbe'] !== undefined);
 
-const restartOnResize = (spec: Obj): boolean =>
-  containersOf(spec).some((c) => list(c['resizePolicy']).some((p) => p['restartPolicy'] === 'RestartContainer'));
+/** Whether a served quantity is above zero, as the kubelet's Value()/MilliValue() read it (both round up). */
+function positive(q: unknown): boolean {
+  if (typeof q !== 'string' && typeof q !== 'number') return q !== undefined && q !== null;
+  try {
+    const v = parseQuantity(String(q));
+    const dec = v.d.Dec;
+    return dec !== null ? !dec.unscaled.neg && (dec.unscaled.abs ?? []).some((w) => w !== 0n) : v.i.value > 0n;
+  } catch {
+    return true; // not a quantity the apiserver serves: never assume it away
+  }
+}
+
+/**
+ * The running containers (regular ones and sidecars) a target kubelet without an actuated-resources
+ * record restarts on its first sync: it reads the missing record as zero resources
+ * (kuberuntime_manager.go computePodResizeAction, "Missing actuated resource record", v1.33.0 to
+ * v1.37.2), so every resource whose resize policy is RestartContainer and whose request or limit is
+ * above zero looks resized. Static pods are never resized (IsInPlacePodVerticalScalingAllowed).
+ */
+function restartedOnResize(pod: Obj, spec: Obj): string[] {
+  const status = obj(pod['status']);
+  const running = new Map<string, boolean>();
+  for (const s of [...list(status['containerStatuses']), ...list(status['initContainerStatuses'])])
+    running.set(String(s['name']), obj(s['state'])['running'] !== undefined);
+  const candidates = [
+    ...list(spec['containers']),
+    ...list(spec['initContainers']).filter((c) => c['restartPolicy'] === 'Always'),
+  ];
+  return candidates
+    .filter((c) => running.get(String(c['name'])) ?? true)
+    .filter((c) => {
+      const res = obj(c['resources']);
+      return list(c['resizePolicy']).some(
+        (p) =>
+          p['restartPolicy'] === 'RestartContainer' &&
+          (p['resourceName'] === 'cpu' || p['resourceName'] === 'memory') &&
+          (positive(obj(res['requests'])[p['resourceName']]) || positive(obj(res['limits'])[p['resourceName']])),
+      );
+    })
+    .map((c) => String(c['name']));
+}
 
 /** Every cause the crossing `from` → `to` brings to these pods. */
 export function restartCauses(input: RestartCauseInput): RestartCause[] {
   const from = parseKubeletVersion(input.from, ['from']);
   const to = parseKubeletVersion(input.to, ['to']);
-  const statusOnRestart = input.gates?.['ChangeContainerStatusOnKubeletRestart'] ?? to.minor <= 34;
+  // The gate is 1.35's (kube_features.go at v1.35.0; absent at v1.34.0): up to 1.34 the flap has no switch.
+  const statusOnRestart = to.minor <= 34 || (input.gates?.['ChangeContainerStatusOnKubeletRestart'] ?? false);
+  // Beta and on by default from 1.34 (kube_features.go at v1.34.0 and v1.35.0): a node may opt out.
+  const refusesReferences = to.minor >= 34 && (input.gates?.['PreventStaticPodAPIReferences'] ?? true);
+  // Beta and on from 1.33, GA and locked on from 1.35 (kube_features.go at v1.33.0, v1.35.0).
+  const resizing = to.minor >= 35 || (input.gates?.['InPlacePodVerticalScaling'] ?? to.minor >= 33);
   const out: RestartCause[] = [];
   for (const raw of input.pods) {
     const pod = obj(raw);
@@ -141,7 +191,7 @@ export function restartCauses(input: RestartCauseInput): RestartCause[] {
       });
     const annotations = obj(meta['annotations']);
     const reference = annotations[MIRROR_ANNOTATION] !== undefined ? apiReference(spec) : undefined;
-    if (reference !== undefined && to.minor >= 34)
+    if (reference !== undefined && refusesReferences)
       out.push({
         kind: 'static-pod-api-reference',
         verdict: 'expected',
@@ -164,6 +214,7 @@ export function restartCauses(input: RestartCauseInput): RestartCause[] {
         reason:
           'a Guaranteed pod with whole CPUs, pinned when the node runs the static CPU (or memory) manager: re-admission on restart can find too few free CPUs and reject the running pod; only the node’s policy and checkpoint tell',
       });
+    const isStatic = annotations[MIRROR_ANNOTATION] !== undefined;
     if (statusOnRestart && hasProbes(spec))
       out.push({
         kind: 'readiness-flap',
@@ -175,16 +226,29 @@ export function restartCauses(input: RestartCauseInput): RestartCause[] {
         reason:
           'readiness or startup probes: the restarted kubelet sets its containers not ready until the probes pass again, so the pod leaves its Services’ endpoints for that long (no container restarts)',
       });
-    if (from.minor <= 32 && to.minor >= 33 && restartOnResize(spec))
+    else if (isStatic && hasProbes(spec))
+      // 1.35 keeps Ready from the status of the pod it holds; a static pod's is its manifest's, with none.
+      out.push({
+        kind: 'readiness-flap',
+        verdict: 'expected',
+        ...at,
+        releases: 'static pods, targets ≥ 1.35 with ChangeContainerStatusOnKubeletRestart off (the default)',
+        source:
+          'pkg/kubelet/prober/prober_manager.go at v1.35.0: setReadyStateOnKubeletRestart and isContainerStarted read the Ready condition and Started of the pod the kubelet holds',
+        reason:
+          'a static pod with readiness or startup probes: the restarted kubelet keeps Ready only for pods whose held object says Ready and started, and a static pod’s comes from its manifest, with no status: its containers are not ready until the probes pass again (no container restarts)',
+      });
+    const resized = from.minor <= 32 && to.minor >= 33 && resizing && !isStatic ? restartedOnResize(pod, spec) : [];
+    if (resized.length > 0)
       out.push({
         kind: 'allocation-checkpoint',
-        verdict: 'unknown',
+        verdict: 'expected',
         ...at,
-        releases: 'crossings from ≤ 1.32 to ≥ 1.33',
+        releases: 'crossings from ≤ 1.32 to ≥ 1.33 (InPlacePodVerticalScaling on: by default from 1.33)',
         source:
-          'kubernetes#130599; allocated_pods_state and actuated_pods_state first in pkg/kubelet/allocation at v1.33.0',
-        reason:
-          'a RestartContainer resize policy: the target kubelet starts without the allocation checkpoints the old one never wrote, and what it takes as actuated decides whether it restarts the container to apply resources',
+          'kubernetes#130599; allocated_pods_state and actuated_pods_state first in pkg/kubelet/allocation at v1.33.0; kuberuntime_manager.go computePodResizeAction ("Missing actuated resource record") v1.33.0–v1.37.2',
+        reason: `${resized.join(', ')}: a RestartContainer resize policy for a resource it requests or limits; the target kubelet finds no actuated-resources record (the old one never wrote one), reads it as zero resources and restarts the container to apply its own`,
+        containers: resized,
       });
   }
   return out;

@@ -1,5 +1,5 @@
 /**
- * The one rule of node plans (src/upgrade/coverage.ts, planUpgrade's join): a success (exit 0,
+ * The one rule of node plans (src/node-upgrade/coverage.ts, planUpgrade's join): a success (exit 0,
  * ok: true, every entry keep) means every container the runtime holds in the kubelet's namespace
  * and every running container of every API pod on the node was joined and checked. The views in
  * which that cannot hold are refused with a typed error naming what is missing; a property over

@@ -669,7 +669,8 @@ describe.runIf(judgeRequired(BBOLT_CHECK))('sequences of plan, apply, changes, c
         0,
       ),
     );
-  });
+    // Nine steps with real files: seconds on a loaded 2-core machine, past vitest's 5 s default.
+  }, 60_000);
 
   for (const [runtime, make] of [
     ['containerd', containerdStore],

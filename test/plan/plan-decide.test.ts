@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decide, resolveGates } from '../../src/kubelet/index.js';
 import { hashContainer } from '../../src/index.js';
-import { releaseInfo } from '../../src/releases/release-info.js';
+import { releaseInfo } from '../../src/releases/index.js';
 import { planUpgrade } from '../../src/plan/plan-upgrade.js';
-import { planNodeUpgrade } from '../../src/node-upgrade/index.js';
+import { formatNodePlan, parseNodePlan, planNodeUpgrade } from '../../src/node-upgrade/index.js';
 import { restartRule } from '../../src/kubelet/restart-rules.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kh-plan-decide-'));
@@ -180,6 +180,19 @@ describe('a keep that a missing input could turn into a restart is unknown', () 
     expect(plan.entries.map((e) => e.action)).toEqual(['unknown']);
     expect(plan.entries[0]!.reason).toContain("the running container's resources (ContainerStatus.resources)");
     expect(plan.entries[0]!.reason).toContain('the stored hash already equals the 1.33 hash');
+  });
+
+  it('its node plan file is one apply reads: the unknown entry names no rule (the real 1.32 → 1.33 crossing found one that did)', async () => {
+    const file = join(dir, 'crictl-resized.json');
+    writeFileSync(file, recordOf(resized)[0]!);
+    const plan = await planNodeUpgrade({
+      pods: podOf(resized),
+      from: '1.32',
+      to: '1.33',
+      store: { runtime: 'records', files: [file] },
+    });
+    expect(plan.entries.map((e) => [e.action, e.ruleId])).toEqual([['unknown', undefined]]);
+    expect(parseNodePlan(formatNodePlan(plan)).entries).toHaveLength(1);
   });
 
   it('without one (a resize happens in place): keep', () => {

@@ -45,6 +45,8 @@ describe('restartCauses', () => {
     const apiPod = pod('api', { containers: [c({ envFrom: [{ configMapRef: { name: 'x' } }] })] });
     expect(kinds('1.33', '1.34', [refs, clean, apiPod])).toEqual(['static-pod-api-reference expected shop/etcd']);
     expect(kinds('1.32', '1.33', [refs])).toEqual([]);
+    // A node that opts out of the beta gate keeps running it.
+    expect(kinds('1.34', '1.35', [refs], { PreventStaticPodAPIReferences: false })).toEqual([]);
     const projected = pod(
       'p',
       { containers: [c()], volumes: [{ name: 't', projected: { sources: [{ serviceAccountToken: { path: 't' } }] } }] },
@@ -99,27 +101,94 @@ describe('restartCauses', () => {
       'readiness-flap expected shop/started',
     ]);
     expect(kinds('1.34', '1.35', [probed])).toEqual([]);
+    // 1.35 keeps Ready from the status of the pod it holds: a static pod's manifest has none.
+    const mirror = { 'kubernetes.io/config.mirror': 'abc', 'kubernetes.io/config.source': 'file' };
+    const staticProbed = pod(
+      'static',
+      { containers: [c({ startupProbe: { exec: { command: ['true'] } } })] },
+      { annotations: mirror },
+    );
+    const [flap] = restartCauses({ pods: [staticProbed], from: '1.34', to: '1.35' });
+    expect(flap).toMatchObject({
+      kind: 'readiness-flap',
+      source: expect.stringMatching(/prober_manager\.go at v1\.35\.0/) as unknown,
+    });
+    expect(
+      kinds('1.35', '1.36', [staticProbed, pod('static-none', { containers: [c()] }, { annotations: mirror })]),
+    ).toEqual(['readiness-flap expected shop/static']);
     expect(kinds('1.34', '1.35', [probed], { ChangeContainerStatusOnKubeletRestart: true })).toEqual([
       'readiness-flap expected shop/probed',
     ]);
-    expect(kinds('1.33', '1.34', [probed], { ChangeContainerStatusOnKubeletRestart: false })).toEqual([]);
+    // 1.34 has no such gate (kube_features.go at v1.34.0): its restart always flaps.
+    expect(kinds('1.33', '1.34', [probed], { ChangeContainerStatusOnKubeletRestart: false })).toEqual([
+      'readiness-flap expected shop/probed',
+    ]);
   });
 
-  it('allocation checkpoints first written by 1.33 (allocated_pods_state, actuated_pods_state; kubernetes#130599): crossings from ≤ 1.32, pods with a RestartContainer resize policy', () => {
+  it('allocation checkpoints first written by 1.33 (allocated_pods_state, actuated_pods_state; kubernetes#130599): from ≤ 1.32 the target reads the missing actuated record as zero (kuberuntime_manager.go computePodResizeAction at v1.33.0) and restarts each running container with RestartContainer for a resource it requests or limits', () => {
+    const restartMemory = [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }];
     const resizable = pod('resizable', {
       containers: [
-        c({
-          resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }],
-          resources: { limits: { memory: '1Gi' } },
-        }),
+        c({ resizePolicy: restartMemory, resources: { limits: { memory: '1Gi' } } }),
+        c({ name: 'plain', resources: { limits: { memory: '1Gi' } } }),
       ],
     });
     const inPlace = pod('in-place', {
-      containers: [c({ resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] })],
+      containers: [
+        c({
+          resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }],
+          resources: { limits: { cpu: '1' } },
+        }),
+      ],
     });
-    expect(kinds('1.32', '1.33', [resizable, inPlace])).toEqual(['allocation-checkpoint unknown shop/resizable']);
-    expect(kinds('1.31', '1.34', [resizable])).toEqual(['allocation-checkpoint unknown shop/resizable']);
+    // Its policy names memory, which it neither requests nor limits: zero equals zero.
+    const cpuOnly = pod('cpu-only', {
+      containers: [c({ resizePolicy: restartMemory, resources: { requests: { cpu: '5m', memory: '0' } } })],
+    });
+    const sidecar = pod('sidecar', {
+      initContainers: [
+        c({
+          name: 'log',
+          restartPolicy: 'Always',
+          resizePolicy: restartMemory,
+          resources: { requests: { memory: '1Mi' } },
+        }),
+        c({ name: 'setup', resizePolicy: restartMemory, resources: { requests: { memory: '1Mi' } } }),
+      ],
+      containers: [c()],
+    });
+    const mirror = { 'kubernetes.io/config.mirror': 'abc', 'kubernetes.io/config.source': 'file' };
+    const staticPod = pod(
+      'static',
+      { containers: [c({ resizePolicy: restartMemory, resources: { limits: { memory: '1Gi' } } })] },
+      { annotations: mirror },
+    );
+    const all = [resizable, inPlace, cpuOnly, sidecar, staticPod];
+    expect(kinds('1.32', '1.33', all)).toEqual([
+      'allocation-checkpoint expected shop/resizable',
+      'allocation-checkpoint expected shop/sidecar',
+    ]);
+    const [finding] = restartCauses({ pods: [resizable], from: '1.32', to: '1.33' });
+    expect(finding).toMatchObject({
+      containers: ['app'],
+      source: expect.stringMatching(/kubernetes#130599/) as unknown,
+    });
+    expect(restartCauses({ pods: [sidecar], from: '1.32', to: '1.33' })[0]!.containers).toEqual(['log']);
+    expect(kinds('1.31', '1.34', [resizable])).toEqual(['allocation-checkpoint expected shop/resizable']);
     expect(kinds('1.33', '1.34', [resizable])).toEqual([]);
-    expect(restartCauses({ pods: [resizable], from: '1.32', to: '1.33' })[0]!.source).toMatch(/kubernetes#130599/);
+    // The gate off on a 1.33 or 1.34 target: no allocation manager state, no resize; locked on from 1.35.
+    expect(kinds('1.32', '1.33', [resizable], { InPlacePodVerticalScaling: false })).toEqual([]);
+    expect(kinds('1.32', '1.35', [resizable], { InPlacePodVerticalScaling: false })).toEqual([
+      'allocation-checkpoint expected shop/resizable',
+    ]);
+    // A container not running is started, not resized.
+    const waiting = {
+      ...resizable,
+      status: {
+        phase: 'Running',
+        containerStatuses: [{ name: 'app', state: { waiting: { reason: 'CrashLoopBackOff' } } }],
+      },
+    };
+    expect(kinds('1.32', '1.33', [waiting])).toEqual([]);
   });
 });

@@ -403,3 +403,45 @@ export function modernPods(ns: string, node: string): ApiPod[] {
     }),
   ];
 }
+
+/**
+ * Pods with resize policies, for a node crossing into 1.33's allocation checkpoints (kubernetes#130599):
+ * RestartContainer for memory with memory requested and limited (a regular container and a sidecar),
+ * RestartContainer for memory without any memory asked for, NotRequired only, and a container without
+ * a policy beside one with. CPU stays NotRequired: a cgroup's CPU shares read back rounded.
+ */
+export function resizePods(ns: string, node: string): ApiPod[] {
+  const pod = (name: string, spec: ApiPod['spec']): ApiPod => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: ns, labels: { app: name } },
+    spec: { nodeName: node, terminationGracePeriodSeconds: 1, ...spec },
+  });
+  const burstable = { requests: { cpu: '5m', memory: '16Mi' }, limits: { cpu: '50m', memory: '64Mi' } };
+  const policy = (memory: string) => [
+    { resourceName: 'cpu', restartPolicy: 'NotRequired' },
+    { resourceName: 'memory', restartPolicy: memory },
+  ];
+  return [
+    pod('resize-restart', {
+      containers: [
+        sleeper('app', { resources: burstable, resizePolicy: policy('RestartContainer') }),
+        sleeper('plain', { resources: { requests: { cpu: '2m', memory: '8Mi' }, limits: { memory: '32Mi' } } }),
+      ],
+    }),
+    pod('resize-sidecar', {
+      initContainers: [
+        sleeper('log', { restartPolicy: 'Always', resources: burstable, resizePolicy: policy('RestartContainer') }),
+      ],
+      containers: [sleeper('app', { resources: burstable, resizePolicy: policy('NotRequired') })],
+    }),
+    pod('resize-memory-unasked', {
+      containers: [
+        sleeper('app', { resources: { requests: { cpu: '5m' } }, resizePolicy: policy('RestartContainer') }),
+      ],
+    }),
+    pod('resize-in-place', {
+      containers: [sleeper('app', { resources: burstable, resizePolicy: policy('NotRequired') })],
+    }),
+  ];
+}

@@ -66,7 +66,9 @@ export interface ClusterComponents {
   proxy?: string;
   /** More kube-apiserver flags (`--feature-gates=…`; `--enable-aggregator-routing=true`: webhooks reached through Endpoints). */
   apiserverFlags?: readonly string[];
-  /** The kubelet's feature gates (its configuration's `featureGates`). */
+  /** The kubelet's release when it is not the control plane's (`release`): a node crossing under one control plane. */
+  kubeletRelease?: string;
+  /** The kubelet configuration's feature gates (its `featureGates`). */
   kubeletFeatureGates?: Readonly<Record<string, boolean>>;
 }
 
@@ -268,7 +270,7 @@ export class Cluster {
 
   /** The release of the node's kubelet. */
   get kubeletRelease(): string {
-    return this.kubeletComponents.release;
+    return this.kubeletComponents.kubeletRelease ?? this.kubeletComponents.release;
   }
 
   /**
@@ -533,14 +535,14 @@ export class Cluster {
   }
 
   private makeKubelet(): KubeletDaemon {
-    const { kubelet, release, kubeletFeatureGates } = this.kubeletComponents;
+    const { kubelet, kubeletFeatureGates } = this.kubeletComponents;
     return new KubeletDaemon(
       this.path('kubelet'),
       kubelet,
       this.runtime.socket,
       this.node,
       { kubeconfig: this.path('admin.kubeconfig'), nodeIp: NODE_IP, netns: this.netns },
-      release,
+      this.kubeletRelease,
       this.logs.file,
       this.cgroups && `/${this.cgroups.name}`,
       kubeletFeatureGates,

@@ -53,6 +53,22 @@ const REAL_SYSTEMS: readonly RealSystemEntry[] = [
     label: 'cluster (apiserver 1.30.14 → 1.31.14, kubelet 1.30.14 → 1.31.14)',
   },
   {
+    // A node crossing 1.32 → 1.33 under a 1.33.13 control plane throughout: 60's kubelet-only build of
+    // 1.32.13 and its whole 1.33.13, 55's kubectl.
+    system: 'cluster',
+    version: '1.32.13-1.33.13',
+    provision: ['.ci/provision/55-kubectl.sh', '.ci/provision/60-kubernetes-modules.sh'],
+    label: 'cluster (apiserver 1.33.13, kubelet 1.32.13 → 1.33.13)',
+  },
+  {
+    // A node crossing 1.34 → 1.35 under a 1.37.2 control plane (upgraded first, within the kubelets'
+    // skew): 60's kubelet-only builds of 1.34.4 and 1.35.4 and its whole 1.37.2, 55's kubectl.
+    system: 'cluster',
+    version: '1.34.4-1.35.4',
+    provision: ['.ci/provision/55-kubectl.sh', '.ci/provision/60-kubernetes-modules.sh'],
+    label: 'cluster (apiserver 1.37.2, kubelet 1.34.4 → 1.35.4)',
+  },
+  {
     // kruise-manager and kruise-daemon built from the Go module proxy; its CRDs and webhook manifests
     // are read from the module cache (test/support/openkruise-judge.ts).
     system: 'openkruise',
