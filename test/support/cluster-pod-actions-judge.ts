@@ -42,6 +42,11 @@ interface ServedPod {
     ephemeralContainerStatuses?: Status[];
   };
 }
+interface KubeEvent {
+  reason: string;
+  message: string;
+  involvedObject: { name: string; fieldPath?: string };
+}
 const STATUS_OF = {
   initContainers: 'initContainerStatuses',
   containers: 'containerStatuses',
@@ -351,14 +356,33 @@ export function clusterPodActionsJudges(cluster: () => Cluster, minor: string): 
       'startup-fails: slow restarted',
     );
     rows.push(...compare('startup-fails', prediction, before, after));
+    // The probe results given are the kubelet's own: it reported each failure as an Unhealthy event.
+    const events = (apiGet(c, `/api/v1/namespaces/${ns}/events`) as { items: KubeEvent[] }).items;
+    const unhealthy = (pod: string, container: string, probe: string) =>
+      events.some(
+        (e) =>
+          e.reason === 'Unhealthy' &&
+          e.involvedObject.name === pod &&
+          e.involvedObject.fieldPath === `spec.containers{${container}}` &&
+          e.message.startsWith(`${probe} probe failed`),
+      );
+    expect(
+      [
+        ['live-always', 'live', 'Liveness'],
+        ['live-always', 'both', 'Liveness'],
+        ['live-never', 'live', 'Liveness'],
+        ['startup-fails', 'slow', 'Startup'],
+      ].filter(([pod, container, probe]) => !unhealthy(pod!, container!, probe!)),
+    ).toEqual([]);
     report('failed probes', rows, ['new', 'stopped', 'same']);
   }, 600_000);
 
   it(`pod actions at ${minor}: the sandbox of a running pod stopped through CRI (Always; Always with an init container; OnFailure with a succeeded container): predictRestarts with the CRI sandbox says what the kubelet does in its next sync`, async () => {
     const c = cluster();
     const ns = await c.createNamespace('kh-sandbox');
-    // The init container runs long enough that the step before the regular containers start is seen.
-    const slowInit = { name: 'init', image: CLUSTER_IMAGE, command: ['/bin/sleep', '6'] };
+    // The init container waits until told (a file in its own rootfs, which a new instance lacks): the
+    // step before the regular containers start stays until the judge has seen it.
+    const heldInit = { name: 'init', image: CLUSTER_IMAGE, command: sh('while [ ! -e /go ]; do sleep 1; done') };
     const cases: { name: string; spec: Json; step: (s: Snapshot) => boolean }[] = [
       {
         name: 'sandbox-always',
@@ -368,8 +392,8 @@ export function clusterPodActionsJudges(cluster: () => Cluster, minor: string): 
       // computePodActions starts the first init container only: the regular ones wait for it.
       {
         name: 'sandbox-init',
-        spec: { restartPolicy: 'Always', initContainers: [slowInit], containers: [sleeper('a'), sleeper('b')] },
-        step: (s) => criOf(s, 'initContainers', 'init') !== undefined,
+        spec: { restartPolicy: 'Always', initContainers: [heldInit], containers: [sleeper('a'), sleeper('b')] },
+        step: (s) => running(s, 'initContainers', 'init'),
       },
       {
         name: 'sandbox-onfailure',
@@ -387,6 +411,16 @@ export function clusterPodActionsJudges(cluster: () => Cluster, minor: string): 
     );
     const rows: Row[] = [];
     for (const { name, step } of cases) {
+      if (name === 'sandbox-init') {
+        const held = await consistent(
+          c,
+          ns,
+          name,
+          (s) => running(s, 'initContainers', 'init'),
+          `${name}: init running`,
+        );
+        await exec(c, criOf(held, 'initContainers', 'init'), sh(': > /go'));
+      }
       const before = await consistent(
         c,
         ns,
