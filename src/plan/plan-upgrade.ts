@@ -447,6 +447,16 @@ function supersededEntry(
   return entry;
 }
 
+/** The resize-policy restart the `to` kubelet makes to apply resources, once the hash agrees (`agreeing`). */
+function resizeRestart(verdict: Verdict, agreeing: () => Verdict): Verdict | undefined {
+  const resize = (v: Verdict) =>
+    v.action === 'restart' && (v.ruleId === 'resize-policy' || v.ruleId === 'resize-policy-sidecar');
+  if (resize(verdict)) return verdict;
+  if (verdict.action !== 'restart' || verdict.comparison === 'not-compared') return undefined;
+  const after = agreeing();
+  return resize(after) ? after : undefined;
+}
+
 /** One record's container: joined with its API container, decided by decide(), verified against `from`. */
 function planRecord(ctx: PlanContext, rec: PlanRecord, index: number, standing?: AttemptStanding): PlanEntry {
   const { fromInfo, toInfo } = ctx;
@@ -499,9 +509,16 @@ function planRecord(ctx: PlanContext, rec: PlanRecord, index: number, standing?:
 
   const stored = storedHashValue(rec.hash);
   // Would the `to` kubelet restart it as the record stands? decide() is the one evaluator of the
-  // kubelet's rules; the container runs (it has a record), its resources as its spec says.
+  // kubelet's rules; the container runs (it has a record), with the resources its status reports
+  // (ContainerStatus.resources) unless a resize is not admitted yet, else as its spec says.
   const sandboxChange = sandboxChangeOf(ctx, pod);
-  const verdict = decide({
+  // The `to` kubelet compares the spec with ContainerStatus.resources (1.27–1.32,
+  // kuberuntime_manager.go:553 (v1.31.14)) or with its actuated checkpoint (1.33+, :601 (v1.33.13)),
+  // which a 1.33+ kubelet wrote as the status shows it; after a kubelet of ≤ 1.32 it has none
+  // (the allocation-checkpoint restart cause), so the status does not tell.
+  const statusTells = pod.resizePending === undefined && (toInfo.minor <= 32 || fromInfo.minor >= 33);
+  const resources = statusTells ? pod.statusResources.get(c.name) : undefined;
+  const input: Parameters<typeof decide>[0] = {
     info: toInfo,
     role,
     gates: ctx.toGates,
@@ -515,8 +532,9 @@ function planRecord(ctx: PlanContext, rec: PlanRecord, index: number, standing?:
     storedWithoutResources: storedHashValue(rec.hashWithoutResources),
     container: c.container,
     path: c.path,
-    runtime: { state: 'running' },
-  });
+    runtime: { state: 'running', ...(resources !== undefined ? { resources } : {}) },
+  };
+  const verdict = decide(input);
   if (verdict.recreatesPod) {
     const reason =
       verdict.ruleId === 'static-pod-kubelet-upgrade'
@@ -524,14 +542,26 @@ function planRecord(ctx: PlanContext, rec: PlanRecord, index: number, standing?:
         : verdict.reason;
     return settle(base, 'will-restart', reason, verdict);
   }
+  // Resources that differ from the spec under a RestartContainer policy restart it whatever the
+  // hash: asked with the hash agreeing, as it does once rewritten.
+  const resized =
+    resources !== undefined &&
+    resizeRestart(verdict, () => decide({ ...input, stored: to.hash, storedWithoutResources: to.withoutResources() }));
+  if (resized) return settle(base, 'will-restart', `${resized.reason} (ContainerStatus.resources)`, resized);
   const change = (): HashChange => changeFor(rec, from, to, fromInfo, toInfo, ctx.toGates.inPlaceResize);
   // A keep that an input the plan does not have could turn into a restart is not promised. No rule
   // decides it, so the entry names none: the plan file's unknown entries carry no ruleId.
+  const untold =
+    pod.resizePending !== undefined
+      ? ` (${pod.resizePending}: the resize is not admitted yet)`
+      : pod.statusResources.has(c.name) && resources === undefined
+        ? ` (the status's resources do not tell: a ${fromInfo.release} kubelet wrote no actuated checkpoint for the ${toInfo.release} one)`
+        : '';
   const open = (why: string): PlanEntry =>
     settle(
       base,
       'unknown',
-      `${why}; but the ${toInfo.release} kubelet may restart it: not known without ${verdict.openOn ?? ''}`,
+      `${why}; but the ${toInfo.release} kubelet may restart it: not known without ${verdict.openOn ?? ''}${untold}`,
     );
   if (verdict.comparison === 'not-compared') {
     // Not compared by the `to` kubelet but by a later one (a sidecar before 1.32): rewrite it now,

@@ -24,6 +24,8 @@ function buildPodSchema() {
     status: z
       .looseObject({
         phase: z.string().optional(),
+        conditions: z.array(z.unknown()).optional(),
+        resize: z.unknown().optional(),
         containerStatuses: z.array(z.unknown()).optional(),
         initContainerStatuses: z.array(z.unknown()).optional(),
       })
@@ -53,6 +55,10 @@ export interface ApiPod {
   finished: boolean;
   /** Container names whose status says they are not running (waiting, terminated). */
   notRunning: Set<string>;
+  /** A running container's `ContainerStatus.resources` by name: its actual resources (see {@link runningResources}). */
+  statusResources: Map<string, object>;
+  /** Why a resize the spec asks for is not admitted yet, when the status says so (see {@link pendingResize}). */
+  resizePending?: string;
 }
 
 /** The API pods by uid (a uid given twice is refused: which pod the records belong to cannot be told). */
@@ -83,7 +89,13 @@ export function readPods(items: readonly unknown[], fixedStaticUids: ReadonlySet
       hostNetwork: spec.hostNetwork === true,
       finished: status?.phase === 'Succeeded' || status?.phase === 'Failed',
       notRunning: notRunningNames([...(status?.containerStatuses ?? []), ...(status?.initContainerStatuses ?? [])]),
+      statusResources: runningResources([
+        ...(status?.containerStatuses ?? []),
+        ...(status?.initContainerStatuses ?? []),
+      ]),
     };
+    const pending = pendingResize(status?.conditions, status?.resize);
+    if (pending !== undefined) pod.resizePending = pending;
     if (spec.nodeName !== undefined) pod.nodeName = spec.nodeName;
     if (metadata.name !== undefined) pod.name = metadata.name;
     if (metadata.namespace !== undefined) pod.namespace = metadata.namespace;
@@ -112,6 +124,41 @@ function notRunningNames(statuses: readonly unknown[]): Set<string> {
     if (!('running' in state)) out.add(name);
   }
   return out;
+}
+
+/**
+ * `ContainerStatus.resources` of the running containers: what the runtime reports the container runs
+ * with (limits and requests from CRI's ContainerStatus, else the allocated ones), which the kubelet
+ * writes with InPlacePodVerticalScaling on (pkg/kubelet/kubelet_pods.go:2150 (v1.29.0),
+ * :2294 (v1.33.13), :2705 (v1.37.2), convertContainerStatusResources). A container that is not
+ * running reports its allocated resources instead, so it is left out.
+ */
+function runningResources(statuses: readonly unknown[]): Map<string, object> {
+  const out = new Map<string, object>();
+  for (const st of statuses) {
+    if (st === null || typeof st !== 'object') continue;
+    const { name, state, resources } = st as { name?: unknown; state?: unknown; resources?: unknown };
+    if (typeof name !== 'string' || resources === null || typeof resources !== 'object') continue;
+    if (state !== null && typeof state === 'object' && 'running' in state) out.set(name, resources);
+  }
+  return out;
+}
+
+/**
+ * A resize not admitted yet: the PodResizePending condition (1.33+, pkg/kubelet/status/status_manager.go:84
+ * (v1.33.13)) or `status.resize` Proposed, Deferred or Infeasible (1.27–1.32, pkg/apis/core/types.go:3876
+ * (v1.29.0)). The kubelet does not
+ * apply it until it admits it, which a restarted kubelet may do: its outcome cannot be told.
+ */
+function pendingResize(conditions: readonly unknown[] | undefined, resize: unknown): string | undefined {
+  for (const c of conditions ?? []) {
+    if (c === null || typeof c !== 'object') continue;
+    const { type, status, reason } = c as { type?: unknown; status?: unknown; reason?: unknown };
+    if (type === 'PodResizePending' && status === 'True')
+      return `the PodResizePending condition${typeof reason === 'string' ? ` (${reason})` : ''}`;
+  }
+  if (resize === 'Proposed' || resize === 'Deferred' || resize === 'Infeasible') return `status.resize ${resize}`;
+  return undefined;
 }
 
 /**

@@ -212,3 +212,79 @@ describe('a keep that a missing input could turn into a restart is unknown', () 
     expect(plan.entries.map((e) => e.action)).toEqual(['keep']);
   });
 });
+
+describe("plan reads ContainerStatus.resources: the running container's resources decide a resize", () => {
+  // The container asks for 500m; its status says what it runs with. 1.27–1.32 kubelets compare the
+  // spec with the status itself (kuberuntime_manager.go:553 (v1.31.14), status written by
+  // kubelet_pods.go:2150 (v1.29.0)); 1.33+ with the actuated checkpoint the same kubelet wrote
+  // (kuberuntime_manager.go:601 (v1.33.13)), which the status reports (kubelet_pods.go:2705 (v1.37.2)).
+  const web = (policy: string) => ({
+    name: 'web',
+    image: 'nginx:1.27',
+    // As served: the apiserver defaults requests to limits.
+    resources: { limits: { cpu: '500m' }, requests: { cpu: '500m' } },
+    resizePolicy: [{ resourceName: 'cpu', restartPolicy: policy }],
+  });
+  const running = (cpu: string, extra: object = {}) => ({
+    containerStatuses: [
+      { name: 'web', state: { running: {} }, resources: { limits: { cpu }, requests: { cpu } }, ...extra },
+    ],
+  });
+  const plan = (c: object, status: object, from: string, to: string, gates?: Record<string, boolean>) =>
+    planUpgrade({
+      pods: [{ metadata: { uid: 'uid-1', name: 'web-0', namespace: 'default' }, spec: { containers: [c] }, status }],
+      records: [record('c1', 'web', hashContainer(c, { kubeletVersion: from }))],
+      from,
+      to,
+      ...(gates ? { featureGates: gates } : {}),
+    }).entries[0]!;
+
+  it('resources as the spec asks (1.33 → 1.34): keep, where without them the plan says unknown', () => {
+    expect(plan(web('RestartContainer'), running('500m'), '1.33', '1.34').action).toBe('keep');
+    expect(plan(web('RestartContainer'), {}, '1.33', '1.34').action).toBe('unknown');
+  });
+
+  it('a resize not applied yet under RestartContainer (1.33 → 1.34): will-restart, by the resize rule', () => {
+    const entry = plan(web('RestartContainer'), running('250m'), '1.33', '1.34');
+    expect([entry.action, entry.ruleId]).toEqual(['will-restart', 'resize-policy']);
+    expect(entry.reason).toContain('ContainerStatus.resources');
+  });
+
+  it('the same resize under NotRequired: keep, by the resize rule (resized in place)', () => {
+    const entry = plan(web('NotRequired'), running('250m'), '1.33', '1.34');
+    expect([entry.action, entry.ruleId]).toEqual(['keep', 'resize-policy']);
+  });
+
+  it('a hash the kubelet compares differently (1.30 → 1.31, the gate on): rewriting it does not stop the resize restart', () => {
+    const gates = { InPlacePodVerticalScaling: true };
+    expect(plan(web('RestartContainer'), running('250m'), '1.30', '1.31', gates).action).toBe('will-restart');
+    expect(plan(web('RestartContainer'), running('500m'), '1.30', '1.31', gates).action).toBe('rewrite');
+  });
+
+  it('a resize not admitted yet (PodResizePending from 1.33, status.resize Deferred before): unknown, saying so', () => {
+    const pending = {
+      ...running('250m'),
+      conditions: [{ type: 'PodResizePending', status: 'True', reason: 'Deferred' }],
+    };
+    const at134 = plan(web('RestartContainer'), pending, '1.33', '1.34');
+    expect(at134.action).toBe('unknown');
+    expect(at134.reason).toContain('the PodResizePending condition (Deferred): the resize is not admitted yet');
+    const at131 = plan(web('RestartContainer'), { ...running('250m'), resize: 'Deferred' }, '1.31', '1.32', {
+      InPlacePodVerticalScaling: true,
+    });
+    expect([at131.action, at131.reason.includes('status.resize Deferred')]).toEqual(['unknown', true]);
+  });
+
+  it('across 1.32 → 1.33 the status does not tell (no actuated checkpoint yet): unknown', () => {
+    const entry = plan(web('RestartContainer'), running('500m'), '1.32', '1.33');
+    expect(entry.action).toBe('unknown');
+    expect(entry.reason).toContain('wrote no actuated checkpoint');
+  });
+
+  it('a container that is not running reports its allocated resources, not what it runs with: not read', () => {
+    const waiting = {
+      containerStatuses: [{ name: 'web', state: { waiting: {} }, resources: { limits: { cpu: '500m' } } }],
+    };
+    expect(plan(web('RestartContainer'), waiting, '1.33', '1.34').action).toBe('unknown');
+  });
+});

@@ -16,7 +16,9 @@
  *   pod cgroups for it (cgroup-root.ts): without them (cgroupsPerQOS false, as the other test
  *   kubelets run) any resize makes the 1.37.2 kubelet panic (a nil pod cgroup config in
  *   doPodResizeAction, kuberuntime_manager.go:1138);
- * - rollouts and Pod edits (support/cluster-rollout-judge.ts) at the release.
+ * - rollouts and Pod edits (support/cluster-rollout-judge.ts) at the release;
+ * - the pod-level decision without a spec change (support/cluster-pod-actions-judge.ts), and plan
+ *   reading ContainerStatus.resources (support/cluster-plan-resize-judge.ts).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { applyApiserverDefaults, hashContainer, predictRestarts } from '../../src/index.js';
@@ -24,6 +26,8 @@ import { apiGet, apiRequest } from './cluster-api.js';
 import { Cluster, CLUSTER_IMAGE, CLUSTER_IMAGE_2 } from './cluster.js';
 import { clusterPods, modernPods, NO_TOKEN_ACCOUNT, patchPod, type ApiPod } from './cluster-pods.js';
 import { clusterRolloutJudges } from './cluster-rollout-judge.js';
+import { clusterPodActionsJudges } from './cluster-pod-actions-judge.js';
+import { clusterPlanResizeJudge } from './cluster-plan-resize-judge.js';
 import type { CriContainer } from './containerd-daemon.js';
 import { describeReal } from './real-systems.js';
 
@@ -429,6 +433,10 @@ export function clusterReleaseSuite(release: string, containerd: string): void {
 
       // The apiserver's Pod rules and the native controllers of the release, judged against predictRollout.
       clusterRolloutJudges(() => cluster, minor);
+      // The kubelet's pod-level decision: init failures, probes, a stopped sandbox, ephemeral containers, RestartAllContainers.
+      clusterPodActionsJudges(() => cluster, minor);
+      // plan reading ContainerStatus.resources (1.33+: the resize subresource, the actuated checkpoint).
+      if (Number(minor.split('.')[1]) >= 33) clusterPlanResizeJudge(() => cluster, minor);
     },
     'apiserver pods: defaulting, in-place changes, rollouts and Pod edits',
   );

@@ -12,7 +12,8 @@
  *   says per container restart or keep; after the kubelet synced, the containers CRI runs (ids) and
  *   the restart counts the pod's status reports equal the prediction for every container;
  * - rollouts and Pod edits (support/cluster-rollout-judge.ts): predictRollout against the real
- *   controllers and the apiserver's Pod update rules.
+ *   controllers and the apiserver's Pod update rules;
+ * - the pod-level decision without a spec change (support/cluster-pod-actions-judge.ts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +25,7 @@ import { Cluster, CLUSTER_IMAGE, CLUSTER_IMAGE_2 } from './cluster.js';
 import { fleetJudge } from './cluster-fleet-judge.js';
 import { clusterPods, NO_TOKEN_ACCOUNT, patchPod, type ApiPod } from './cluster-pods.js';
 import { clusterRolloutJudges } from './cluster-rollout-judge.js';
+import { clusterPodActionsJudges } from './cluster-pod-actions-judge.js';
 import type { CriContainer } from './containerd-daemon.js';
 import { describeReal } from './real-systems.js';
 
@@ -457,6 +459,7 @@ export function clusterSuite(containerd: string): void {
 
       // The apiserver's Pod rules and the native controllers, judged against predictRollout.
       clusterRolloutJudges(() => cluster);
+      clusterPodActionsJudges(() => cluster, '1.20');
     },
     'apiserver pods: defaulting, node upgrade, in-place patches, rollouts and Pod edits',
   );

@@ -62,6 +62,7 @@ export interface CriSandbox {
   metadata: { name: string; uid: string; namespace: string; attempt: number };
   /** 0 READY, 1 NOTREADY */
   state: number;
+  created_at: string;
   labels: Record<string, string>;
 }
 
