@@ -19,8 +19,9 @@ import type { RuntimeFacts } from './runtime-state.js';
  * What the kubelet does with a container: `restart` (kill and recreate), `keep` (leave it as it
  * is), `deferred` (not compared yet: the decision waits for initialisation or a startup probe),
  * `start` (not running: started again from the current spec), `stays-stopped` (not running and
- * not started again), `kill` (killed and not started again: a failed probe under restartPolicy
- * Never, or the whole pod is killed).
+ * not started again), `kill` (killed in this sync: after a failed probe under restartPolicy Never
+ * it stays down; when the whole pod is killed to recreate its sandbox, later syncs start its
+ * containers again in the new sandbox).
  *
  * @example
  * ```ts

@@ -97,8 +97,10 @@ export interface ProbeResults {
  * What the kubelet does with a container: `restart` (kill and recreate), `keep` (leave as it is),
  * `start` (only in the new spec, or not running and started again), `remove` (only in the old
  * spec: killed), `deferred` (not looked at yet: the pod is initialising, or a sidecar's startup
- * probe is pending), `stays-stopped` (not running and not started again), `kill` (killed and not
- * started again: a failed probe under restartPolicy Never, or the whole pod is killed).
+ * probe is pending), `stays-stopped` (not running and not started again), `kill` (killed in this
+ * sync: after a failed probe under restartPolicy Never it stays down; when the whole pod is killed
+ * to recreate its sandbox, the new sandbox's later syncs start its containers again, regular ones
+ * once the init containers are done).
  *
  * @example
  * ```ts
