@@ -10,20 +10,12 @@
  * - the control, without it: all four happen, and `hold-audit --after` exits 1 naming the node's
  *   Ready condition and each pod.
  */
-import { spawn } from 'node:child_process';
-import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { inNetns } from '../support/child-process.js';
 import { Cluster, CLUSTER_IMAGE, type ClusterComponents } from '../support/cluster.js';
+import { NetnsCli } from '../support/netns-cli.js';
 import { describeReal, type FoundSystem } from '../support/real-systems.js';
 
-const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
-// The built CLI, copied where no other run's build (globalSetup rebuilds dist/) removes it while the
-// cluster runs; under node_modules so the bundle still resolves its dependencies.
-const COPY = fileURLToPath(new URL(`../../node_modules/.cache/kh-hold-${String(process.pid)}`, import.meta.url));
-const BIN = join(COPY, 'cli', 'main.js');
 const GRACE = '20s';
 const DOWN_MS = 60_000;
 const PODS = ['web-0', 'web-1'];
@@ -84,18 +76,7 @@ describeReal(
     let ns: string;
 
     /** The built CLI inside the cluster's namespace, as the node's kubelet would be run next to. */
-    function runCli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-      const [cmd, full] = inNetns(cluster.netns, process.execPath, [BIN, ...args]);
-      return new Promise((resolve, reject) => {
-        const child = spawn(cmd, full, { stdio: ['ignore', 'pipe', 'pipe'] });
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
-        child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
-        child.on('error', reject);
-        child.on('close', (code) => resolve({ code, out, err }));
-      });
-    }
+    const runCli = (args: string[]) => cli.run(cluster.netns, args);
     const kubeconfig = (): string => join(cluster.dir, 'admin.kubeconfig'); // the kubelet's own
 
     const slices = (): string =>
@@ -153,8 +134,8 @@ describeReal(
 
     let baseline: string;
 
-    // At collection, right after this run's globalSetup built dist/, before waiting for the kubelet lock.
-    cpSync(DIST, COPY, { recursive: true });
+    // At collection, right after this run's globalSetup built dist/.
+    const cli = new NetnsCli('hold');
 
     beforeAll(async () => {
       made = cluster = new Cluster({ cluster: clusterSystem, containerd: systems.get('containerd')! }, components, {
@@ -207,7 +188,7 @@ describeReal(
     }, 900_000);
 
     afterAll(async () => {
-      rmSync(COPY, { recursive: true, force: true });
+      cli.remove();
       await made?.teardown();
     }, 120_000);
 
