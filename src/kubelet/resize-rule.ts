@@ -24,14 +24,18 @@ interface ResizeValues {
   hasLimits: boolean;
 }
 
-/** cm.MinShares: CPU requests at or below 2m are equal to the kubelet (all releases). */
+/**
+ * cm.MinShares and cm.MinMilliCPULimit: CPU requests at or below 2m, and CPU limits at or below 10m,
+ * are equal to the kubelet — in 1.32 only, which compares the spec with what the runtime reports
+ * (kuberuntime_manager.go:604 and :610 at v1.32.0 and v1.32.13). 1.27–1.31 compare the two raw
+ * (no cm.Min* in computePodResizeAction at v1.30.14, v1.31.14); from 1.33 the current values are
+ * the actuated checkpoint's, written from the spec, and compared raw (none at v1.33.13 … v1.37.2).
+ */
 const MIN_SHARES_MILLI = 2n;
-/** cm.MinMilliCPULimit: CPU limits at or below 10m are equal (1.33+). */
 const MIN_CPU_LIMIT_MILLI = 10n;
+const MINOR_WITH_MIN_CPU_EQUALITY = 32;
 /** Last minor where a container without limits takes no resize action (`Limits == nil` early return). */
 const LAST_MINOR_SKIPPING_NO_LIMITS = 32;
-/** First minor with the minimum-CPU-limit equality. */
-const FIRST_MINOR_MIN_CPU_LIMIT = 33;
 /**
  * First minor that compares memory requests too: from 1.33 computePodResizeAction compares the
  * actuated resources with the spec, memory requests included (determineContainerResize of
@@ -157,13 +161,9 @@ export function resizeOutcome(
       skipped: `the container sets no limits: kubelet ${info.release} takes no resize action for it`,
     };
   }
-  if (want.cpuRequest <= MIN_SHARES_MILLI && have.cpuRequest <= MIN_SHARES_MILLI) want.cpuRequest = have.cpuRequest;
-  if (
-    info.minor >= FIRST_MINOR_MIN_CPU_LIMIT &&
-    want.cpuLimit <= MIN_CPU_LIMIT_MILLI &&
-    have.cpuLimit <= MIN_CPU_LIMIT_MILLI
-  ) {
-    want.cpuLimit = have.cpuLimit;
+  if (info.minor === MINOR_WITH_MIN_CPU_EQUALITY) {
+    if (want.cpuRequest <= MIN_SHARES_MILLI && have.cpuRequest <= MIN_SHARES_MILLI) want.cpuRequest = have.cpuRequest;
+    if (want.cpuLimit <= MIN_CPU_LIMIT_MILLI && have.cpuLimit <= MIN_CPU_LIMIT_MILLI) want.cpuLimit = have.cpuLimit;
   }
   const rows: [string, 'cpu' | 'memory', bigint, bigint, string][] = [
     ['memory limit', 'memory', have.memoryLimit, want.memoryLimit, 'bytes'],

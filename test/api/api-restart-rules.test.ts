@@ -80,7 +80,7 @@ describe('resize policies (computePodResizeAction)', () => {
     expect(c).toMatchObject({ action: 'restart', ruleId: 'static-pod-manifest-edit' });
   });
 
-  it('1.27–1.32 take no resize action for a container without limits; CPU at or below the minimums counts as equal', () => {
+  it('1.27–1.32 take no resize action for a container without limits; CPU at or below the minimums counts as equal in 1.32 only', () => {
     const noLimits = (cpu: string) => ({
       spec: {
         containers: [
@@ -101,9 +101,27 @@ describe('resize policies (computePodResizeAction)', () => {
     expect(predictRestarts(noLimits('100m'), noLimits('200m'), { kubeletVersion: '1.33' }).containers[0]!.action).toBe(
       'restart',
     );
-    expect(predictRestarts(noLimits('1m'), noLimits('2m'), { kubeletVersion: '1.33' }).containers[0]!.action).toBe(
-      'keep',
-    );
+    // 1.32's upstream case "Update container CPU resources to equivalent value" (kuberuntime_manager_test.go
+    // at v1.32.13): a 1m request and limit running as 2m and 10m is no resize. 1.27–1.31 compare raw
+    // (no cm.Min* in computePodResizeAction at v1.31.14); 1.33+ compare with the actuated values, raw.
+    const tiny = (request: string, limit: string) => ({
+      spec: {
+        containers: [
+          {
+            name: 'a',
+            image: 'a',
+            resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'RestartContainer' }],
+            resources: { requests: { cpu: request }, limits: { cpu: limit } },
+          },
+        ],
+      },
+    });
+    const equivalent = (kubeletVersion: string) =>
+      predictRestarts(tiny('2m', '10m'), tiny('1m', '1m'), { kubeletVersion, featureGates: gates }).containers[0]!
+        .action;
+    expect(equivalent('1.31')).toBe('restart');
+    expect(equivalent('1.32')).toBe('keep');
+    expect(equivalent('1.33')).toBe('restart');
   });
 });
 
