@@ -611,6 +611,7 @@ export class Cluster {
     this.cgroups?.remove();
     unmountUnder(this.dir);
     if (this.netnsMade) spawnSync('ip', ['netns', 'delete', this.netnsName]);
-    rmSync(this.dir, { recursive: true, force: true });
+    // A shim killed a moment ago may still be removing its task directory: retried on ENOTEMPTY.
+    rmSync(this.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 }
