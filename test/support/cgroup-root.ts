@@ -4,7 +4,7 @@
  * cgroups on (cgroupsPerQOS) makes its kubepods tree there, apart from the machine's and any other
  * test's. Removed deepest first once no process is left in it.
  */
-import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 
 /** Mount points of the cgroup filesystems (v1 controllers and the unified hierarchy). */
@@ -19,8 +19,13 @@ function hierarchies(): string[] {
 /** Every directory under `dir`, deepest first. */
 function treeOf(dir: string): string[] {
   const out: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true }))
-    if (e.isDirectory()) out.push(...treeOf(join(dir, e.name)));
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return []; // removed meanwhile (the kubelet or runtime cleaning up its pod cgroups)
+  }
+  for (const e of entries) if (e.isDirectory()) out.push(...treeOf(join(dir, e.name)));
   out.push(dir);
   return out;
 }
