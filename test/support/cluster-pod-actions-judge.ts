@@ -461,7 +461,12 @@ export function clusterPodActionsJudges(cluster: () => Cluster, minor: string): 
         `${name} running`,
       );
       const old = before.sandbox!;
-      await c.runtime.cri('StopPodSandbox', { pod_sandbox_id: old.id });
+      // containerd 1.6 may fail the network teardown of a sandbox it did stop ("no such device"): the
+      // sandbox is what matters, so the call's error stands only while the sandbox is still ready.
+      await c.runtime.cri('StopPodSandbox', { pod_sandbox_id: old.id }).catch(async (e: unknown) => {
+        const now = await c.runtime.cri<{ status: { state: number } }>('PodSandboxStatus', { pod_sandbox_id: old.id });
+        if (now.status.state === SANDBOX_READY) throw e;
+      });
       // What a node agent reads from CRI now: the pod's newest sandbox and its state.
       const st = await c.runtime.cri<{ status: { state: number; network: { ip: string } | null } }>(
         'PodSandboxStatus',
