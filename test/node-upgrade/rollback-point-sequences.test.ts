@@ -18,10 +18,13 @@
  * model expects); CRI-O and docker (config.v2.json records built from a real cri-dockerd one) by
  * their files. Runs: see RUNS.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
+  closeSync,
+  constants,
   mkdirSync,
+  openSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -29,6 +32,7 @@ import {
   statSync,
   symlinkSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,28 +112,47 @@ function foreignRuntime(e: unknown): boolean {
  */
 async function withZombie<T>(name: 'crio' | 'dockerd', fn: () => Promise<T>): Promise<T> {
   const bin = join(dir, 'zombie', name);
+  const go = join(dir, 'zombie', `${name}.go`);
   mkdirSync(join(dir, 'zombie'), { recursive: true });
   symlinkSync('/bin/true', bin);
-  // sh starts `name` in the background, says its pid, and becomes a sleep that never reaps it.
-  const parent = spawn('/bin/sh', ['-c', '"$0" & echo $!; exec sleep 120', bin], {
+  execFileSync('mkfifo', ['-m', '0600', go]);
+  // sh starts a child that waits on a fifo, says its pid, and becomes a sleep that never reaps it.
+  // The child may only exit after that exec: sh reaps a child that exits before it (CI run of
+  // 60bb789: the zombie was gone 3 times in 300 when `name` ran at once).
+  const parent = spawn('/bin/sh', ['-c', '(read _ < "$1"; exec "$0") & echo $!; exec sleep 120', bin, go], {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   daemons.add(parent);
-  try {
-    const pid = await new Promise<number>((ok) => parent.stdout.once('data', (d: Buffer) => ok(Number(String(d)))));
-    const until = Date.now() + 5000;
-    const zombie = (): boolean => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        return stat.startsWith(`${pid} (${name}) Z`);
-      } catch {
-        return false;
-      }
-    };
-    while (!zombie()) {
-      if (Date.now() > until) throw new Error(`${name} (pid ${pid}) did not become a zombie`);
+  const statOf = (pid: number): string => {
+    try {
+      return readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const until = Date.now() + 30_000;
+  const waitFor = async (what: string, done: () => boolean): Promise<void> => {
+    while (!done()) {
+      if (Date.now() > until) throw new Error(`${what} did not happen within 30 s`);
       await new Promise((r) => setTimeout(r, 10));
     }
+  };
+  try {
+    const pid = await new Promise<number>((ok) => parent.stdout.once('data', (d: Buffer) => ok(Number(String(d)))));
+    await waitFor('the parent became sleep', () => statOf(parent.pid!).startsWith(`${parent.pid} (sleep) `));
+    // Non-blocking: a child that is not reading yet is waited for, never blocks this thread.
+    await waitFor(`${name} (pid ${pid}) reading its fifo`, () => {
+      try {
+        const fd = openSync(go, constants.O_WRONLY | constants.O_NONBLOCK);
+        writeSync(fd, '\n');
+        closeSync(fd);
+        return true;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENXIO') return false;
+        throw e;
+      }
+    });
+    await waitFor(`${name} (pid ${pid}) becoming a zombie`, () => statOf(pid).startsWith(`${pid} (${name}) Z`));
     return await fn();
   } finally {
     await stopDaemon(parent);
