@@ -17,10 +17,9 @@ import {
   type NodeUpgradePlan,
   type StoreSpec,
 } from '../node-upgrade/index.js';
-import { RESTART_CAUSE_KINDS, planSchemas, restartCauses, type RestartCause } from '../plan/index.js';
+import { planSchemas } from '../plan/index.js';
 import {
   UsageError,
-  list,
   str,
   type CommandContext,
   type CommandDef,
@@ -28,6 +27,7 @@ import {
   type OptionDef,
 } from './command.js';
 import { featureGates, GATES } from './feature-gates.js';
+import { ACCEPT_CAUSE, causeLines, causesOf, counted, trailerCauses } from './restart-cause-options.js';
 import {
   ENDPOINT_OPTIONS,
   KUBELET_SOURCE_OPTIONS,
@@ -185,55 +185,6 @@ const countsLine = (plan: NodeUpgradePlan): string => {
   const superseded = plan.entries.filter((e) => e.action === 'keep' && e.supersededBy !== undefined).length;
   const keep = superseded > 0 ? `keep ${c.keep} (${superseded} superseded)` : `keep ${c.keep}`;
   return `${keep}, rewrite ${c.rewrite}, will-restart ${c['will-restart']}, unknown ${c.unknown}`;
-};
-
-/** A restart cause with whether the operator accepted its class (--accept-cause): accepted ones do not count. */
-type JudgedCause = RestartCause & { accepted: boolean };
-
-/** The classes --accept-cause names, each one a cause kind. */
-function acceptedCauses(ctx: CommandContext): Set<string> {
-  const given = list(ctx.values, 'accept-cause');
-  for (const kind of given)
-    if (!(RESTART_CAUSE_KINDS as readonly string[]).includes(kind))
-      throw new UsageError(`--accept-cause: one of ${RESTART_CAUSE_KINDS.join(', ')}; got ${JSON.stringify(kind)}`);
-  return new Set(given);
-}
-
-/** Restart causes outside the hash for the API pods: each counts as a finding unless its class is accepted. */
-function causesOf(pods: readonly unknown[], from: string, to: string, ctx: CommandContext): JudgedCause[] {
-  const accepted = acceptedCauses(ctx);
-  const given = featureGates(ctx);
-  const gates = given
-    ? Object.fromEntries(Object.entries(given).map(([k, v]) => [k, String(v).trim().toLowerCase() === 'true']))
-    : undefined;
-  return restartCauses({ pods, from, to, ...(gates ? { gates } : {}) }).map((c) => ({
-    ...c,
-    accepted: accepted.has(c.kind),
-  }));
-}
-
-const counted = (causes: readonly JudgedCause[]): number => causes.filter((c) => !c.accepted).length;
-
-/** The counted causes as the trailer carries them (fleet report holds a node with one). */
-const trailerCauses = (causes: readonly JudgedCause[]) =>
-  causes.filter((c) => !c.accepted).map((c) => ({ kind: c.kind, pod: c.pod, reason: c.reason }));
-
-const causeLines = (causes: readonly JudgedCause[]): string =>
-  causes
-    .map(
-      (c) =>
-        `# restart cause ${c.kind} (${c.accepted ? 'accepted' : c.verdict}, ${c.releases}) pod ${c.pod}: ${c.reason} [${c.source}]\n`,
-    )
-    .join('') +
-  (causes.length > 0
-    ? `# restart causes: ${counted(causes)} counted${causes.length > counted(causes) ? `, ${causes.length - counted(causes)} accepted` : ''}\n`
-    : '');
-
-const ACCEPT_CAUSE: OptionDef = {
-  type: 'string',
-  multiple: true,
-  value: 'CLASS',
-  description: `a class of restart cause the operator accepts: listed as accepted, not counted in the exit code (repeatable; ${RESTART_CAUSE_KINDS.join(', ')})`,
 };
 
 const restartCausesSummary = z

@@ -25,6 +25,8 @@ import { ensureOwnDirectory } from '../stores/index.js';
 import { nodeStartBlockers, type StoreSpec } from '../node-upgrade/index.js';
 import { list, str, UsageError, type CommandContext, type CommandDef } from './command.js';
 import { readObjects } from './inputs.js';
+import { checkGatesFor, featureGates, GATES } from './feature-gates.js';
+import { ACCEPT_CAUSE, causesOf } from './restart-cause-options.js';
 import { commandAudit } from './audit.js';
 
 const RUNTIMES = ['containerd', 'cri-o', 'docker'] as const;
@@ -93,7 +95,7 @@ export const upgradeNodeCommand: CommandDef = {
   summary:
     "upgrade this node's kubelet in place: plan, gate, stop, apply, swap, start, verify, with recovery and a journal on the host",
   description:
-    "Runs on the node with the host's / mounted at --host-root (the system-upgrade-controller mounts it at /host). Steps: plan (the node's pods, listed from the apiserver with the projected token, or --pods, joined with the runtime's records under the host root; the plan kept as plan.json in the state directory) → gate (any will-restart or unknown entry, or a start blocker doctor --to would report — the kubelet's flags from the host's /proc, its config, cgroup v1, its checkpoint files, the runtime's CRI RuntimeConfig on the kubelet's endpoint, else the runtime's default socket: nothing changes, exit 1) → stop the kubelet, then the runtime → apply (rollback point in the state directory's backup/) → swap (--swap, a host command that installs the new kubelet) → start the runtime, then the kubelet → verify (every container kept by the new kubelet). Recovery: a failure before the new kubelet is in place rolls the store back (when apply began) and starts the old units again (exit 1, restored); once it is in place the store is never rolled back: starting is retried and a failure reported (exit 2, start-failed); a failed rollback starts the runtime and no kubelet (exit 2), and a swap that leaves it unknown which kubelet is installed (--kubelet-version-command) starts none either. Every step is journaled (journal.ndjson, 0600, in the 0700 state directory VAR/lib/kubelet-hash/upgrade-FROM-TO on the host): a second run of a finished upgrade reports it again and changes nothing; a run that died inside a step that changes the node (stop, apply, swap, rollback) is not repeated (exit 2, interrupted) until a person removes the journal. Host commands (systemctl for --services systemd, the default; the given commands for --services commands; --swap; --kubelet-version-command) run with the host's own tools: chrooted into the host root (--host-exec chroot, the default), in PID 1's namespaces through the host's nsenter (nsenter), or as they are (none: an agent on the host itself, or tests). chroot needs the node helper, which the single executable carries; nothing is looked up on the agent's PATH. Exit codes: 0 upgraded, 1 held, restored or verify failed, 2 needs a person (rollback-failed, start-failed, swap-unknown, interrupted) or bad input.",
+    "Runs on the node with the host's / mounted at --host-root (the system-upgrade-controller mounts it at /host). Steps: plan (the node's pods, listed from the apiserver with the projected token, or --pods, joined with the runtime's records under the host root; the plan kept as plan.json in the state directory) → gate (any will-restart or unknown entry, a restart cause outside the hash that plan counts (re-admission, the readiness flap, allocation checkpoints; --accept-cause accepts a class), or a start blocker doctor --to would report — the kubelet's flags from the host's /proc, its config, cgroup v1, its checkpoint files, the runtime's CRI RuntimeConfig on the kubelet's endpoint, else the runtime's default socket: nothing changes, exit 1) → stop the kubelet, then the runtime → apply (rollback point in the state directory's backup/) → swap (--swap, a host command that installs the new kubelet) → start the runtime, then the kubelet → verify (every container kept by the new kubelet). Recovery: a failure before the new kubelet is in place rolls the store back (when apply began) and starts the old units again (exit 1, restored); once it is in place the store is never rolled back: starting is retried and a failure reported (exit 2, start-failed); a failed rollback starts the runtime and no kubelet (exit 2), and a swap that leaves it unknown which kubelet is installed (--kubelet-version-command) starts none either. Every step is journaled (journal.ndjson, 0600, in the 0700 state directory VAR/lib/kubelet-hash/upgrade-FROM-TO on the host): a second run of a finished upgrade reports it again and changes nothing; a run that died inside a step that changes the node (stop, apply, swap, rollback) is not repeated (exit 2, interrupted) until a person removes the journal. Host commands (systemctl for --services systemd, the default; the given commands for --services commands; --swap; --kubelet-version-command) run with the host's own tools: chrooted into the host root (--host-exec chroot, the default), in PID 1's namespaces through the host's nsenter (nsenter), or as they are (none: an agent on the host itself, or tests). chroot needs the node helper, which the single executable carries; nothing is looked up on the agent's PATH. Exit codes: 0 upgraded, 1 held, restored or verify failed, 2 needs a person (rollback-failed, start-failed, swap-unknown, interrupted) or bad input.",
   options: {
     from: { type: 'string', required: true, value: 'VERSION', description: 'the kubelet release now on the node' },
     to: { type: 'string', required: true, value: 'VERSION', description: 'the kubelet release --swap installs' },
@@ -176,6 +178,8 @@ export const upgradeNodeCommand: CommandDef = {
       value: 'DIR',
       description: 'on the host: where the upgrade keeps its journal, plan and backups (default /var/lib/kubelet-hash)',
     },
+    'feature-gates': GATES,
+    'accept-cause': ACCEPT_CAUSE,
     'step-timeout': {
       type: 'string',
       value: 'SECONDS',
@@ -209,6 +213,10 @@ export const upgradeNodeCommand: CommandDef = {
     const seconds = Number(str(v, 'step-timeout') ?? '600');
     if (!Number.isInteger(seconds) || seconds <= 0) throw new UsageError('--step-timeout: a whole number of seconds');
     const store = storeOf(ctx, hostRoot);
+    const gates = featureGates(ctx);
+    checkGatesFor(to, gates);
+    // Read now: a misspelt class is bad input before anything runs, not a failed gate.
+    causesOf([], from, to, ctx);
     const node = str(v, 'node');
     const podsFile = str(v, 'pods');
     if (node === undefined && podsFile === undefined)
@@ -220,7 +228,9 @@ export const upgradeNodeCommand: CommandDef = {
         str(v, 'api-access') ?? IN_CLUSTER_DIR,
         str(v, 'server'),
       );
-      return [await listNodePods(access, node!)];
+      // The pods themselves, as --pods gives them (readObjects opens a List): the plan, the
+      // restart causes and verify each take one array of pods, never a List inside one.
+      return (await listNodePods(access, node!)).items;
     };
     const base = onHost(hostRoot, str(v, 'state-dir') ?? '/var/lib/kubelet-hash', 'state-dir');
     const stateDir = join(base, `upgrade-${from}-${to}`);
@@ -241,6 +251,8 @@ export const upgradeNodeCommand: CommandDef = {
         swap: words('swap', str(v, 'swap', true)),
         kubeletVersion: words('kubelet-version-command', str(v, 'kubelet-version-command') ?? 'kubelet --version'),
         audit: commandAudit(ctx),
+        ...(gates ? { featureGates: gates } : {}),
+        restartCauses: (listed) => causesOf(listed, from, to, ctx).filter((c) => !c.accepted),
         startBlockers: async () =>
           (
             await nodeStartBlockers({

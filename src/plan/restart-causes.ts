@@ -8,6 +8,7 @@
 import { parseKubeletVersion } from '../releases/index.js';
 import { MIRROR_ANNOTATION } from '../pod/mirror-pod.js';
 import { parseQuantity } from '../quantity/quantity.js';
+import { OptionError } from '../errors.js';
 
 /** The classes of cause, as `--accept-cause` names them. */
 export const RESTART_CAUSE_KINDS = [
@@ -169,15 +170,28 @@ export function restartCauses(input: RestartCauseInput): RestartCause[] {
   // Beta and on from 1.33, GA and locked on from 1.35 (kube_features.go at v1.33.0, v1.35.0).
   const resizing = to.minor >= 35 || (input.gates?.['InPlacePodVerticalScaling'] ?? to.minor >= 33);
   const out: RestartCause[] = [];
-  for (const raw of input.pods) {
+  for (const [i, raw] of input.pods.entries()) {
     const pod = obj(raw);
     const meta = obj(pod['metadata']);
     const spec = obj(pod['spec']);
+    // A List (or anything without a pod's metadata and spec) would silently find nothing: no cause
+    // is not an answer a caller may get from a wrong input.
+    const uid = meta['uid'];
+    const hasSpec = typeof pod['spec'] === 'object' && pod['spec'] !== null;
+    if (typeof uid !== 'string' || !hasSpec)
+      throw new OptionError(
+        'INVALID_OPTION',
+        ['input', 'pods', i],
+        'a Pod as the apiserver serves it (metadata.uid, spec)',
+        Array.isArray(pod['items'])
+          ? `got a ${typeof pod['kind'] === 'string' ? pod['kind'] : 'List'}: give its items`
+          : `got metadata.uid ${uid === undefined ? 'missing' : JSON.stringify(uid)}${hasSpec ? '' : ', no spec'}`,
+      );
     const phase = obj(pod['status'])['phase'];
     if (phase === 'Succeeded' || phase === 'Failed') continue;
     const at = {
       pod: `${String(meta['namespace'])}/${String(meta['name'])}`,
-      podUid: String(meta['uid']),
+      podUid: uid,
     };
     const extended = extendedResources(spec);
     if (extended.length > 0)

@@ -8,6 +8,7 @@
  * hashes (old or new) and the journal; a second run of every finished upgrade changes nothing.
  */
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -19,6 +20,7 @@ import { fakeCri, type FakeCriAnswer } from '../support/fake-cri.js';
 import { fixtureContainers, fixturePod } from '../support/cri-fixtures.js';
 import { writeContainerdNode, writePodList } from '../support/node-fixture.js';
 import { testNodeHelper } from '../support/node-helper.js';
+import { makeCa } from '../support/tls-ca.js';
 import { expectRealBboltAgrees } from '../support/real-bbolt.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kh-upgrade-node-cli-'));
@@ -41,11 +43,26 @@ let n = 0;
 /** A fake host: containerd at 1.30 hashes for `pods` pods (`extra` API pods without a record), its stand-ins failing per `fail`. */
 function node(
   fail: Fail = {},
-  o: { pods?: number; extra?: number; cri?: FakeCriAnswer | 'none'; files?: Record<string, string> } = {},
+  o: {
+    pods?: number;
+    extra?: number;
+    cri?: FakeCriAnswer | 'none';
+    files?: Record<string, string>;
+    /** The first pod's first container gets a readiness probe (its hash is the stored one). */
+    readiness?: boolean;
+  } = {},
 ) {
   const run = join(dir, `node-${++n}`);
   const host = join(run, 'host');
   const pods = Array.from({ length: (o.pods ?? 2) + (o.extra ?? 0) }, (_, i) => fixturePod(i));
+  if (o.readiness === true)
+    (pods[0]!.spec.containers[0] as Record<string, unknown>)['readinessProbe'] = {
+      tcpSocket: { port: 8080 },
+      timeoutSeconds: 1,
+      periodSeconds: 10,
+      successThreshold: 1,
+      failureThreshold: 3,
+    };
   const fixtures = fixtureContainers(pods.slice(0, o.pods ?? 2), '1.30');
   const root = join(host, 'var', 'lib', 'containerd');
   writeContainerdNode(root, fixtures);
@@ -113,6 +130,7 @@ function node(
   const state = join(host, 'var', 'lib', 'kubelet-hash', 'upgrade-1.30-1.31');
   return {
     host,
+    pods,
     state,
     oldHashes,
     newHashes,
@@ -125,10 +143,11 @@ function node(
       }
       await runtime;
       const before = readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
-      // --host-exec none unless the run names another.
-      const base = extra.includes('--host-exec')
-        ? args.filter((a, i) => a !== '--host-exec' && args[i - 1] !== '--host-exec')
-        : args;
+      const without = (list: string[], option: string): string[] =>
+        list.filter((a, i) => a !== option && list[i - 1] !== option);
+      // --node lists the pods from an apiserver instead of the file; --host-exec none unless the run names another.
+      const listed = extra.includes('--node') ? without(args, '--pods') : args;
+      const base = extra.includes('--host-exec') ? without(listed, '--host-exec') : listed;
       const r = await cli([...base, ...extra, '--json']);
       const calls = readFileSync(log, 'utf8').split('\n').filter(Boolean).slice(before);
       const hashes = Object.fromEntries(
@@ -208,6 +227,66 @@ describe('upgrade-node on a fake host with the test’s own services', () => {
     expect(r.detail).toBe(
       'the gate: start blocker memory_manager_state; start unknown CRI RuntimeConfig; nothing changed',
     );
+  });
+
+  it('the gate counts plan’s restart causes outside the hash: a pod with a readiness probe flaps across 1.30 → 1.31: held (1), the cause named; accepted with --accept-cause: upgraded', async () => {
+    const h = node({}, { readiness: true });
+    const r = await h.run();
+    expect({ code: r.code, outcome: r.outcome, calls: r.calls }).toEqual({ code: 1, outcome: 'held', calls: [] });
+    expect(r.detail).toBe('the gate: restart cause readiness-flap pod default/web-00000; nothing changed');
+    expect(r.hashes).toEqual(h.oldHashes);
+    // A misspelt class is bad input before any step, not a held upgrade.
+    const typo = await h.run(['--accept-cause', 'readiness-flop']);
+    expect({ code: typo.code, calls: typo.calls }).toEqual({ code: 2, calls: [] });
+    expect(typo.err).toContain('--accept-cause: one of');
+    // The journal holds the gate that said no: a second run reports it and changes nothing, so
+    // accepting the cause is a new decision, made on a new state directory.
+    rmSync(h.state, { recursive: true });
+    const accepted = await h.run(['--accept-cause', 'readiness-flap']);
+    expect({ code: accepted.code, outcome: accepted.outcome, calls: accepted.calls }).toEqual({
+      code: 0,
+      outcome: 'upgraded',
+      calls: FORWARD,
+    });
+    expect(accepted.hashes).toEqual(h.newHashes);
+  });
+
+  it('--node lists the pods from the apiserver with the projected token (a stand-in over TLS): planned, gated and upgraded from them', async () => {
+    const h = node();
+    const access = join(dir, `sa-${n}`);
+    makeCa(access, 'cluster-ca');
+    writeFileSync(join(access, 'token'), 'the-token\n');
+    const seen: string[] = [];
+    const server = createServer(
+      { key: readFileSync(join(access, 'server.key')), cert: readFileSync(join(access, 'server.crt')) },
+      (req, res) => {
+        seen.push(`${req.headers.authorization ?? ''} ${req.url ?? ''}`);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        // As the apiserver answers the field selector: the pods bound to the node.
+        const items = h.pods.map((p) => ({ ...p, spec: { ...p.spec, nodeName: 'node-a' } }));
+        res.end(JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata: {}, items }));
+      },
+    );
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const address = server.address();
+    const url = `https://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    try {
+      const r = await h.run(['--node', 'node-a', '--api-access', access, '--server', url]);
+      expect(r.err).toBe('');
+      expect({ code: r.code, outcome: r.outcome, calls: r.calls }).toEqual({
+        code: 0,
+        outcome: 'upgraded',
+        calls: FORWARD,
+      });
+      expect(r.hashes).toEqual(h.newHashes);
+      // Listed for the plan, the gate's restart causes and verify, each time with the token.
+      expect(seen.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(seen)).toEqual(
+        new Set(['Bearer the-token /api/v1/pods?fieldSelector=spec.nodeName%3Dnode-a&limit=500']),
+      );
+    } finally {
+      await new Promise((ok) => server.close(ok));
+    }
   });
 
   it('the swap fails before installing: store rolled back, the old runtime and kubelet started (restored, 1); a second run changes nothing', async () => {

@@ -191,4 +191,23 @@ describe('restartCauses', () => {
     };
     expect(kinds('1.32', '1.33', [waiting])).toEqual([]);
   });
+
+  it('a List, or an item without a pod’s uid and spec, is refused at its index (an empty answer would read as no cause)', () => {
+    const one = pod('web', { containers: [c({ readinessProbe: { tcpSocket: { port: 80 } } })] });
+    const at = (pods: unknown[]) => {
+      try {
+        restartCauses({ pods, from: '1.30', to: '1.31' });
+        return 'no error';
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    expect(at([{ kind: 'PodList', items: [one] }])).toBe(
+      'INVALID_OPTION at .input.pods[0]: expected a Pod as the apiserver serves it (metadata.uid, spec) (got a PodList: give its items)',
+    );
+    expect(at([one, { metadata: { name: 'x' } }])).toBe(
+      'INVALID_OPTION at .input.pods[1]: expected a Pod as the apiserver serves it (metadata.uid, spec) (got metadata.uid missing, no spec)',
+    );
+    expect(kinds('1.30', '1.31', [one])).toEqual(['readiness-flap expected shop/web']);
+  });
 });

@@ -20,7 +20,8 @@ import {
   type NodeUpgradePlan,
   type StoreSpec,
 } from '../../node-upgrade/index.js';
-import type { StartBlocker } from '../../plan/index.js';
+import type { FeatureGates } from '../../kubelet/index.js';
+import type { RestartCause, StartBlocker } from '../../plan/index.js';
 import { runHost, type HostCommands } from './host-command.js';
 import type { NodeSteps } from './machine.js';
 
@@ -60,6 +61,13 @@ export interface HostUpgrade {
   progress?: (line: string) => void;
   /** What would stop the target kubelet from starting (doctor --to's checks), read when the gate runs. */
   startBlockers?: () => Promise<readonly StartBlocker[]>;
+  /**
+   * The restart causes outside the hash that count for these pods (plan's, without the classes
+   * the operator accepted), judged when the gate runs: each holds the upgrade as it fails plan.
+   */
+  restartCauses?: (pods: readonly unknown[]) => readonly RestartCause[];
+  /** The target kubelet's feature gates, for the plan and verify. */
+  featureGates?: FeatureGates;
 }
 
 /** `1.31` of `Kubernetes v1.31.14`, `v1.31`, `1.31`. */
@@ -95,6 +103,7 @@ export function hostSteps(u: HostUpgrade): NodeSteps {
         pods: await u.pods(),
         from: u.from,
         to: u.to,
+        ...(u.featureGates ? { featureGates: u.featureGates } : {}),
         ...(u.nodeName !== undefined ? { nodeName: u.nodeName } : {}),
         ...(u.audit ? { audit: u.audit } : {}),
       });
@@ -114,6 +123,14 @@ export function hostSteps(u: HostUpgrade): NodeSteps {
       for (const b of (await u.startBlockers?.()) ?? []) {
         say(`start ${b.verdict === 'blocks' ? 'blocker' : 'unknown'}: ${b.subject}: ${b.message} [${b.source}]`);
         reasons.push(`start ${b.verdict === 'blocks' ? 'blocker' : 'unknown'} ${b.subject}`);
+      }
+      // What restarts containers when the new kubelet starts although every hash is kept: plan's
+      // exit 1, so the gate's too (the pods listed now: a retried gate judges the node as it is).
+      if (u.restartCauses) {
+        for (const c of u.restartCauses(await u.pods())) {
+          say(`restart cause ${c.kind} (${c.verdict}, ${c.releases}) pod ${c.pod}: ${c.reason} [${c.source}]`);
+          reasons.push(`restart cause ${c.kind} pod ${c.pod}`);
+        }
       }
       return reasons;
     },
@@ -137,6 +154,7 @@ export function hostSteps(u: HostUpgrade): NodeSteps {
         store: u.store,
         pods: await u.pods(),
         kubeletVersion: u.to,
+        ...(u.featureGates ? { featureGates: u.featureGates } : {}),
         ...(u.nodeName !== undefined ? { nodeName: u.nodeName } : {}),
       });
       const c = r.plan.counts;
