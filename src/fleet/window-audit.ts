@@ -62,11 +62,21 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-async function getOk(call: ApiCall, path: string, what: string): Promise<Obj> {
+async function getOk(call: ApiCall, path: string, kind: 'Node' | 'PodList'): Promise<Obj> {
   const a = await call('GET', path);
   if (a.status !== 200 || !isObj(a.body))
-    throw new OptionError('INVALID_OPTION', [path], `${what} (HTTP 200)`, `HTTP ${a.status}: ${statusMessage(a)}`);
-  return a.body;
+    throw new OptionError('INVALID_OPTION', [path], `the ${kind} (HTTP 200)`, `HTTP ${a.status}: ${statusMessage(a)}`);
+  // A 200 of something else (a proxy's page, another API) read as empty would make a snapshot
+  // without pods, and an audit of nothing that finds nothing.
+  const body = a.body;
+  if (body['kind'] !== kind || (kind === 'PodList' && !Array.isArray(body['items'])))
+    throw new OptionError(
+      'INVALID_OPTION',
+      [path, 'kind'],
+      `a ${kind}${kind === 'PodList' ? ' with items' : ''}`,
+      body['kind'] === undefined ? 'got no kind' : `got kind ${JSON.stringify(body['kind'])}`,
+    );
+  return body;
 }
 
 const STATUS_LISTS = [
@@ -106,7 +116,7 @@ export function podSnapshot(pod: Obj): PodSnapshot {
 
 /** The snapshot of `node` and its pods, read through `call` (the node's own credentials may read both). */
 export async function takeSnapshot(call: ApiCall, node: string, now: Date = new Date()): Promise<WindowSnapshot> {
-  const served = await getOk(call, `/api/v1/nodes/${encodeURIComponent(node)}`, 'the Node');
+  const served = await getOk(call, `/api/v1/nodes/${encodeURIComponent(node)}`, 'Node');
   const status = isObj(served['status']) ? served['status'] : {};
   const spec = isObj(served['spec']) ? served['spec'] : {};
   const pods: PodSnapshot[] = [];
@@ -114,8 +124,8 @@ export async function takeSnapshot(call: ApiCall, node: string, now: Date = new 
   do {
     const q = new URLSearchParams({ fieldSelector: `spec.nodeName=${node}`, limit: '500' });
     if (next !== undefined) q.set('continue', next);
-    const page = await getOk(call, `/api/v1/pods?${q.toString()}`, 'the PodList');
-    for (const p of Array.isArray(page['items']) ? (page['items'] as Obj[]) : []) pods.push(podSnapshot(p));
+    const page = await getOk(call, `/api/v1/pods?${q.toString()}`, 'PodList');
+    for (const p of page['items'] as unknown[]) pods.push(podSnapshot(isObj(p) ? p : {}));
     const c = (page['metadata'] as { continue?: unknown } | undefined)?.continue;
     next = typeof c === 'string' && c !== '' ? c : undefined;
   } while (next !== undefined);

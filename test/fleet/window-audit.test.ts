@@ -32,6 +32,8 @@ function servedPod(name: string, uid: string, id: string, restarts = 0, ready = 
 }
 
 const servedNode: Obj = {
+  kind: 'Node',
+  apiVersion: 'v1',
   metadata: { name: 'node-a' },
   spec: {},
   status: {
@@ -81,6 +83,27 @@ describe('takeSnapshot', () => {
       ],
     });
     expect(parseSnapshot(JSON.parse(JSON.stringify(s)), 'before.json')).toEqual(s);
+  });
+
+  it('refuses a 200 that is not the Node or not a PodList with items (a snapshot of no pods would audit nothing)', async () => {
+    const answering =
+      (node: unknown, list: unknown): ApiCall =>
+      (_method, path) =>
+        Promise.resolve({ status: 200, body: path.startsWith('/api/v1/nodes/') ? node : list, text: '' });
+    const refusal = (call: ApiCall) =>
+      takeSnapshot(call, 'node-a').then(
+        () => 'no error',
+        (e: Error) => e.message,
+      );
+    expect(await refusal(answering({ kind: 'Status', status: 'Success' }, { kind: 'PodList', items: [] }))).toBe(
+      'INVALID_OPTION at ["/api/v1/nodes/node-a"].kind: expected a Node (got kind "Status")',
+    );
+    expect(await refusal(answering(servedNode, { kind: 'PodList' }))).toMatch(
+      /^INVALID_OPTION at .*\.kind: expected a PodList with items \(got kind "PodList"\)$/,
+    );
+    expect(await refusal(answering(servedNode, { items: [] }))).toMatch(
+      /expected a PodList with items \(got no kind\)$/,
+    );
   });
 
   it('refuses what is no snapshot, naming where', () => {
