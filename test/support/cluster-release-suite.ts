@@ -216,7 +216,15 @@ export function clusterReleaseSuite(release: string, containerd: string): void {
                   (p.spec[list] ?? []).some((c) => {
                     const inst = afterCri.get(`${p.metadata.uid}/${list}/${String(c.name)}`);
                     const status = statusOf(p, list, String(c.name));
-                    return inst !== undefined && status !== undefined && status.restartCount !== inst.metadata.attempt;
+                    if (inst === undefined || status === undefined) return false;
+                    // CI run of 99a1c82: a restarted sidecar's status said `waiting` while CRI had it
+                    // created or running, so the wait ended; the next round read it running and not
+                    // yet started and predicted `deferred`, where the kubelet, its probe passed,
+                    // restarted it. Done only once CRI has started it and the status says so.
+                    const [created, running] = [inst.state === 0, inst.state === 1]; // CRI's CONTAINER_CREATED, _RUNNING
+                    return (
+                      status.restartCount !== inst.metadata.attempt || created || running !== 'running' in status.state
+                    );
                   }),
                 ),
             );
