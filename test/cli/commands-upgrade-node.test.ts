@@ -239,9 +239,13 @@ describe('upgrade-node on a fake host with the test’s own services', () => {
     const typo = await h.run(['--accept-cause', 'readiness-flop']);
     expect({ code: typo.code, calls: typo.calls }).toEqual({ code: 2, calls: [] });
     expect(typo.err).toContain('--accept-cause: one of');
-    // The journal holds the gate that said no: a second run reports it and changes nothing, so
-    // accepting the cause is a new decision, made on a new state directory.
-    rmSync(h.state, { recursive: true });
+    // A held run changed nothing: the next one plans and gates again, held while the cause stands.
+    const again = await h.run();
+    expect({ code: again.code, outcome: again.outcome, calls: again.calls }).toEqual({
+      code: 1,
+      outcome: 'held',
+      calls: [],
+    });
     const accepted = await h.run(['--accept-cause', 'readiness-flap']);
     expect({ code: accepted.code, outcome: accepted.outcome, calls: accepted.calls }).toEqual({
       code: 0,

@@ -175,6 +175,40 @@ describe('upgradeNode: a retried Job continues or stops, never repeats a change'
     expect(again.calls).toEqual([]);
   });
 
+  it('a held run changed nothing: the next one plans and gates again — held again while the cause stays, upgraded once it is gone; then finished', async () => {
+    const first = await run({}, { gate: false });
+    expect(first).toMatchObject({ outcome: 'held', exitCode: 1 });
+    const still = await run({}, { gate: false }, first.path);
+    expect(still).toMatchObject({ outcome: 'held', exitCode: 1 });
+    expect(still.calls).toEqual(['plan', 'gate']);
+    const gone = await run({}, {}, first.path);
+    expect(gone).toMatchObject({ outcome: 'upgraded', exitCode: 0 });
+    expect(gone.calls).toEqual(HAPPY);
+    // The upgrade after two held attempts is the one the journal finishes with.
+    const again = await run({}, {}, first.path);
+    expect(again).toMatchObject({ outcome: 'upgraded', exitCode: 0 });
+    expect(again.detail).toMatch(/^already finished: upgraded/);
+    expect(again.calls).toEqual([]);
+  });
+
+  it('held after a failed plan, then interrupted inside a change: interrupted, not planned again', async () => {
+    const path = journalWith([
+      entry('plan', 'begin'),
+      JSON.stringify({ step: 'plan', event: 'failed', detail: 'x', at: '2026-12-04T19:00:00.000Z' }),
+      JSON.stringify({
+        step: 'outcome',
+        event: 'outcome',
+        detail: 'held: plan failed: x; nothing changed',
+        at: '2026-12-04T19:00:01.000Z',
+      }),
+      ...['plan', 'gate', 'stop-kubelet'].flatMap((x) => [entry(x, 'begin'), entry(x, 'done')]),
+      entry('stop-runtime', 'begin'),
+    ]);
+    const r = await run({}, {}, path);
+    expect(r).toMatchObject({ outcome: 'interrupted', exitCode: 2 });
+    expect(r.calls).toEqual([]);
+  });
+
   it('stopped after the swap: continues with the starts and verify only', async () => {
     const done = ['plan', 'gate', 'stop-kubelet', 'stop-runtime', 'apply', 'swap'].flatMap((s) => [
       entry(s, 'begin'),

@@ -93,7 +93,7 @@ describe('takeSnapshot', () => {
     const refusal = (call: ApiCall) =>
       takeSnapshot(call, 'node-a').then(
         () => 'no error',
-        (e: Error) => e.message,
+        (e: unknown) => (e as Error).message,
       );
     expect(await refusal(answering({ kind: 'Status', status: 'Success' }, { kind: 'PodList', items: [] }))).toBe(
       'INVALID_OPTION at ["/api/v1/nodes/node-a"].kind: expected a Node (got kind "Status")',

@@ -217,7 +217,14 @@ export async function upgradeNode(
   options: { startAttempts?: number } = {},
 ): Promise<UpgradeResult> {
   const run = new Run(steps, journal, options.startAttempts ?? 3);
-  const at = resumePoint(journal.read());
+  const entries = journal.read();
+  // A held upgrade ran plan and gate only and changed nothing: a new run plans and gates again, on
+  // the node as it is now (a removed cause, an accepted class), rather than repeating the verdict.
+  // The journal of this attempt: what follows the last held outcome.
+  let held = entries.length - 1;
+  while (held >= 0 && !(entries[held]!.event === 'outcome' && (entries[held]!.detail ?? '').startsWith('held:')))
+    held--;
+  const at = resumePoint(entries.slice(held + 1));
   if (at.kind === 'finished') {
     const outcome = at.detail.split(':')[0] as Outcome;
     return { outcome, exitCode: outcome in OUTCOMES ? OUTCOMES[outcome] : 2, detail: `already finished: ${at.detail}` };
