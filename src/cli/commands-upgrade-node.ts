@@ -5,7 +5,8 @@
  * src/fleet/upgrade-node/machine.ts, each step journaled in a private state directory on the host
  * so a retried Job continues or stops and never repeats a step that changed the node.
  */
-import { isAbsolute, join } from 'node:path';
+import { lstatSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import {
   defaultUnits,
@@ -53,8 +54,46 @@ const words = (option: string, text: string): string[] => {
 /** A path on the host, as the agent sees it (under --host-root). */
 const onHost = (hostRoot: string, path: string, option: string): string => {
   if (!isAbsolute(path)) throw new UsageError(`--${option}: an absolute path on the host, not ${JSON.stringify(path)}`);
-  return join(hostRoot, path);
+  const at = join(hostRoot, path);
+  // join resolves `..`: /../etc would leave the host root for the agent's own /etc.
+  if (relative(hostRoot, at).split(sep)[0] === '..')
+    throw new UsageError(`--${option}: ${JSON.stringify(path)} leaves the host's / (--host-root ${hostRoot})`);
+  return at;
 };
+
+/**
+ * Checks, before anything is created, that `dir` (the state directory, under the host root) is
+ * reached through real directories: the host root exists, and no existing component below it is a
+ * symlink or a file. An absolute symlink on the host resolves in the agent's filesystem, not the
+ * host's: a journal written there is lost with the pod, and a retried Job would not know what
+ * the last one did. A host root that does not exist means the host is not mounted where said.
+ */
+function checkHostPath(hostRoot: string, dir: string): void {
+  let root;
+  try {
+    root = statSync(hostRoot);
+  } catch {
+    throw new UsageError(`--host-root: ${hostRoot} does not exist (is the host's / mounted there?)`);
+  }
+  if (!root.isDirectory()) throw new UsageError(`--host-root: ${hostRoot} is not a directory`);
+  let at = hostRoot;
+  for (const part of relative(hostRoot, dir)
+    .split(sep)
+    .filter((x) => x !== '')) {
+    at = join(at, part);
+    let st;
+    try {
+      st = lstatSync(at);
+    } catch {
+      return; // from here on, created 0700 by us
+    }
+    if (st.isSymbolicLink())
+      throw new UsageError(
+        `--state-dir: ${at} is a symlink; on the host it points elsewhere than the agent would follow it (give --state-dir a path of real directories)`,
+      );
+    if (!st.isDirectory()) throw new UsageError(`--state-dir: ${at} is not a directory`);
+  }
+}
 
 function storeOf(ctx: CommandContext, hostRoot: string): StoreSpec {
   const runtime = (str(ctx.values, 'runtime') ?? 'containerd') as Runtime;
@@ -95,7 +134,7 @@ export const upgradeNodeCommand: CommandDef = {
   summary:
     "upgrade this node's kubelet in place: plan, gate, stop, apply, swap, start, verify, with recovery and a journal on the host",
   description:
-    "Runs on the node with the host's / mounted at --host-root (the system-upgrade-controller mounts it at /host). Steps: plan (the node's pods, listed from the apiserver with the projected token, or --pods, joined with the runtime's records under the host root; the plan kept as plan.json in the state directory) → gate (any will-restart or unknown entry, a restart cause outside the hash that plan counts (re-admission, the readiness flap, allocation checkpoints; --accept-cause accepts a class), or a start blocker doctor --to would report — the kubelet's flags from the host's /proc, its config, cgroup v1, its checkpoint files, the runtime's CRI RuntimeConfig on the kubelet's endpoint, else the runtime's default socket: nothing changes, exit 1) → stop the kubelet, then the runtime → apply (rollback point in the state directory's backup/) → swap (--swap, a host command that installs the new kubelet) → start the runtime, then the kubelet → verify (every container kept by the new kubelet). Recovery: a failure before the new kubelet is in place rolls the store back (when apply began) and starts the old units again (exit 1, restored); once it is in place the store is never rolled back: starting is retried and a failure reported (exit 2, start-failed); a failed rollback starts the runtime and no kubelet (exit 2), and a swap that leaves it unknown which kubelet is installed (--kubelet-version-command) starts none either. Every step is journaled (journal.ndjson, 0600, in the 0700 state directory VAR/lib/kubelet-hash/upgrade-FROM-TO on the host): a second run of a finished upgrade reports it again and changes nothing, but a held one (plan and gate only: nothing changed) is planned and gated again on the node as it is then; a run that died inside a step that changes the node (stop, apply, swap, rollback) is not repeated (exit 2, interrupted) until a person removes the journal. Host commands (systemctl for --services systemd, the default; the given commands for --services commands; --swap; --kubelet-version-command) run with the host's own tools: chrooted into the host root (--host-exec chroot, the default), in PID 1's namespaces through the host's nsenter (nsenter), or as they are (none: an agent on the host itself, or tests). chroot needs the node helper, which the single executable carries; nothing is looked up on the agent's PATH. Exit codes: 0 upgraded, 1 held, restored or verify failed, 2 needs a person (rollback-failed, start-failed, swap-unknown, interrupted) or bad input.",
+    "Runs on the node with the host's / mounted at --host-root (the system-upgrade-controller mounts it at /host). Steps: plan (the node's pods, listed from the apiserver with the projected token, or --pods, joined with the runtime's records under the host root; the plan kept as plan.json in the state directory) → gate (any will-restart or unknown entry, a restart cause outside the hash that plan counts (re-admission, the readiness flap, allocation checkpoints; --accept-cause accepts a class), or a start blocker doctor --to would report — the kubelet's flags from the host's /proc, its config, cgroup v1, its checkpoint files, the runtime's CRI RuntimeConfig on the kubelet's endpoint, else the runtime's default socket: nothing changes, exit 1) → stop the kubelet, then the runtime → apply (rollback point in the state directory's backup/) → swap (--swap, a host command that installs the new kubelet) → start the runtime, then the kubelet → verify (every container kept by the new kubelet). Recovery: a failure before the new kubelet is in place rolls the store back (when apply began) and starts the old units again (exit 1, restored); once it is in place the store is never rolled back: starting is retried and a failure reported (exit 2, start-failed); a failed rollback starts the runtime and no kubelet (exit 2), and a swap that leaves it unknown which kubelet is installed (--kubelet-version-command) starts none either. Every step is journaled (journal.ndjson, 0600, in the 0700 state directory VAR/lib/kubelet-hash/upgrade-FROM-TO on the host, reached through real directories only: a host root that does not exist, a symlink on the way, or a path that leaves the host root is bad input, before anything is created): a second run of a finished upgrade reports it again and changes nothing, but a held one (plan and gate only: nothing changed) is planned and gated again on the node as it is then; a run that died inside a step that changes the node (stop, apply, swap, rollback) is not repeated (exit 2, interrupted) until a person removes the journal. Host commands (systemctl for --services systemd, the default; the given commands for --services commands; --swap; --kubelet-version-command) run with the host's own tools: chrooted into the host root (--host-exec chroot, the default), in PID 1's namespaces through the host's nsenter (nsenter), or as they are (none: an agent on the host itself, or tests). chroot needs the node helper, which the single executable carries; nothing is looked up on the agent's PATH. Exit codes: 0 upgraded, 1 held, restored or verify failed, 2 needs a person (rollback-failed, start-failed, swap-unknown, interrupted) or bad input.",
   options: {
     from: { type: 'string', required: true, value: 'VERSION', description: 'the kubelet release now on the node' },
     to: { type: 'string', required: true, value: 'VERSION', description: 'the kubelet release --swap installs' },
@@ -234,6 +273,7 @@ export const upgradeNodeCommand: CommandDef = {
     };
     const base = onHost(hostRoot, str(v, 'state-dir') ?? '/var/lib/kubelet-hash', 'state-dir');
     const stateDir = join(base, `upgrade-${from}-${to}`);
+    checkHostPath(hostRoot, stateDir);
     ensureOwnDirectory(base, 'the state directory');
     ensureOwnDirectory(stateDir, "this upgrade's state directory");
     const journalPath = join(stateDir, 'journal.ndjson');

@@ -7,7 +7,18 @@
  * before or after that. Every run checks the calls made, the outcome and exit code, the store's
  * hashes (old or new) and the journal; a second run of every finished upgrade changes nothing.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -145,9 +156,11 @@ function node(
       const before = readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
       const without = (list: string[], option: string): string[] =>
         list.filter((a, i) => a !== option && list[i - 1] !== option);
-      // --node lists the pods from an apiserver instead of the file; --host-exec none unless the run names another.
-      const listed = extra.includes('--node') ? without(args, '--pods') : args;
-      const base = extra.includes('--host-exec') ? without(listed, '--host-exec') : listed;
+      // An option the run gives replaces the node's own (--host-exec none, the host root, …);
+      // --node lists the pods from an apiserver instead of the file.
+      let base = extra.includes('--node') ? without(args, '--pods') : args;
+      for (const option of extra.filter((x) => x.startsWith('--')))
+        if (base.includes(option)) base = without(base, option);
       const r = await cli([...base, ...extra, '--json']);
       const calls = readFileSync(log, 'utf8').split('\n').filter(Boolean).slice(before);
       const hashes = Object.fromEntries(
@@ -291,6 +304,32 @@ describe('upgrade-node on a fake host with the test’s own services', () => {
     } finally {
       await new Promise((ok) => server.close(ok));
     }
+  });
+
+  it('the host paths: a host root that does not exist, a symlink on the way to the state directory, a path that leaves the host root: bad input (2), nothing created, no unit touched', async () => {
+    const h = node();
+    const missing = await h.run(['--host-root', join(h.host, 'not-mounted')]);
+    expect({ code: missing.code, calls: missing.calls }).toEqual({ code: 2, calls: [] });
+    expect(missing.err).toContain('does not exist (is the host');
+    expect(existsSync(join(h.host, 'not-mounted'))).toBe(false);
+    // On the host an absolute symlink points into the host; in the agent it would point into the pod.
+    const elsewhere = join(dirname(h.host), 'elsewhere');
+    mkdirSync(elsewhere);
+    symlinkSync(elsewhere, join(h.host, 'var', 'lib', 'kubelet-hash'));
+    const linked = await h.run();
+    expect({ code: linked.code, calls: linked.calls }).toEqual({ code: 2, calls: [] });
+    expect(linked.err).toContain('is a symlink');
+    expect(readdirSync(elsewhere)).toEqual([]);
+    for (const [option, path] of [
+      ['--state-dir', '/../../escaped'],
+      ['--runtime-root', '/var/../../../etc'],
+    ] as const) {
+      const out = await h.run([option, path]);
+      expect({ code: out.code, calls: out.calls }).toEqual({ code: 2, calls: [] });
+      expect(out.err).toContain('leaves the host');
+    }
+    expect(existsSync(join(dirname(dirname(h.host)), 'escaped'))).toBe(false);
+    expect(existsSync(join(h.state, 'journal.ndjson'))).toBe(false);
   });
 
   it('the swap fails before installing: store rolled back, the old runtime and kubelet started (restored, 1); a second run changes nothing', async () => {
