@@ -165,6 +165,36 @@ export function clusterReleaseSuite(release: string, containerd: string): void {
        * the pod statuses show. Returns every container's prediction and observation, and the count of
        * changes sent.
        */
+      /**
+       * Whether the kubelet has not settled `p` yet: a generation not synced, a resize in
+       * progress, a running container whose startup probe has not passed, or a status that is not
+       * what CRI holds.
+       */
+      function unsettled(p: ServedPod, cri: Map<string, CriContainer>, generations: Map<string, number>): boolean {
+        return (
+          (p.status.observedGeneration ?? 0) < (generations.get(p.metadata.uid) ?? 0) ||
+          (p.status.conditions ?? []).some((c) => c.type === 'PodResizeInProgress') ||
+          // A running container whose startup probe has not passed yet: the next prediction
+          // would see a pending sidecar startup the kubelet is about to leave behind.
+          [...(p.status.containerStatuses ?? []), ...(p.status.initContainerStatuses ?? [])].some(
+            (st) => 'running' in st.state && st.started !== true,
+          ) ||
+          (['containers', 'initContainers'] as const).some((list) =>
+            (p.spec[list] ?? []).some((c) => {
+              const inst = cri.get(`${p.metadata.uid}/${list}/${String(c.name)}`);
+              const status = statusOf(p, list, String(c.name));
+              if (inst === undefined || status === undefined) return false;
+              // CI run of 99a1c82: a restarted sidecar's status said `waiting` while CRI had it
+              // created or running, so the wait ended; the next round read it running and not
+              // yet started and predicted `deferred`, where the kubelet, its probe passed,
+              // restarted it. Done only once CRI has started it and the status says so.
+              const [created, running] = [inst.state === 0, inst.state === 1]; // CRI's CONTAINER_CREATED, _RUNNING
+              return status.restartCount !== inst.metadata.attempt || created || running !== 'running' in status.state;
+            }),
+          )
+        );
+      }
+
       async function judgeChanges(
         ns: string,
         rounds: number,
@@ -173,8 +203,28 @@ export function clusterReleaseSuite(release: string, containerd: string): void {
         const comparisons: Comparison[] = [];
         let changes = 0;
         for (let round = 0; round < rounds; round++) {
-          const before = pods(ns);
-          const beforeCri = await instances(before);
+          // Predicted from a settled node: two reads a second apart, the same statuses and CRI
+          // instances, nothing unsettled (CI runs of 99a1c82 and 57876bb: a sidecar read running
+          // and not yet started at a round's start was predicted `deferred`; the kubelet, its
+          // probe passed a moment later, restarted it).
+          let before = pods(ns);
+          let beforeCri = await instances(before);
+          const settleBy = Date.now() + 120_000;
+          for (;;) {
+            await sleep(1000);
+            const again = pods(ns);
+            const againCri = await instances(again);
+            const same =
+              JSON.stringify(again.map((p) => p.status)) === JSON.stringify(before.map((p) => p.status)) &&
+              JSON.stringify([...againCri].map(([k, c]) => [k, c.id, c.state])) ===
+                JSON.stringify([...beforeCri].map(([k, c]) => [k, c.id, c.state]));
+            [before, beforeCri] = [again, againCri];
+            if (same && !before.some((p) => unsettled(p, beforeCri, new Map()))) break;
+            if (Date.now() > settleBy)
+              throw new Error(
+                `round ${String(round)}: the pods did not settle before the round\n${cluster.kubelet.log.slice(-3000)}`,
+              );
+          }
           const predictions = new Map<string, { action: string; what: string }>();
           const generations = new Map<string, number>();
           for (const [k, pod] of before.entries()) {
@@ -203,31 +253,7 @@ export function clusterReleaseSuite(release: string, containerd: string): void {
           for (;;) {
             after = pods(ns);
             afterCri = await instances(after);
-            const lagging = after.filter(
-              (p) =>
-                (p.status.observedGeneration ?? 0) < (generations.get(p.metadata.uid) ?? 0) ||
-                (p.status.conditions ?? []).some((c) => c.type === 'PodResizeInProgress') ||
-                // A running container whose startup probe has not passed yet: the next prediction
-                // would see a pending sidecar startup the kubelet is about to leave behind.
-                [...(p.status.containerStatuses ?? []), ...(p.status.initContainerStatuses ?? [])].some(
-                  (st) => 'running' in st.state && st.started !== true,
-                ) ||
-                (['containers', 'initContainers'] as const).some((list) =>
-                  (p.spec[list] ?? []).some((c) => {
-                    const inst = afterCri.get(`${p.metadata.uid}/${list}/${String(c.name)}`);
-                    const status = statusOf(p, list, String(c.name));
-                    if (inst === undefined || status === undefined) return false;
-                    // CI run of 99a1c82: a restarted sidecar's status said `waiting` while CRI had it
-                    // created or running, so the wait ended; the next round read it running and not
-                    // yet started and predicted `deferred`, where the kubelet, its probe passed,
-                    // restarted it. Done only once CRI has started it and the status says so.
-                    const [created, running] = [inst.state === 0, inst.state === 1]; // CRI's CONTAINER_CREATED, _RUNNING
-                    return (
-                      status.restartCount !== inst.metadata.attempt || created || running !== 'running' in status.state
-                    );
-                  }),
-                ),
-            );
+            const lagging = after.filter((p) => unsettled(p, afterCri, generations));
             const pending = [...predictions].filter(
               ([k, p]) => p.action === 'restart' && afterCri.get(k)?.id === beforeCri.get(k)?.id,
             );
