@@ -27,7 +27,7 @@ import { nodeStartBlockers, type StoreSpec } from '../node-upgrade/index.js';
 import { list, str, UsageError, type CommandContext, type CommandDef } from './command.js';
 import { readObjects } from './inputs.js';
 import { checkGatesFor, featureGates, GATES } from './feature-gates.js';
-import { ACCEPT_CAUSE, causesOf } from './restart-cause-options.js';
+import { ACCEPT_CAUSE, acceptedCauses, causesOf } from './restart-cause-options.js';
 import { commandAudit } from './audit.js';
 
 const RUNTIMES = ['containerd', 'cri-o', 'docker'] as const;
@@ -255,7 +255,7 @@ export const upgradeNodeCommand: CommandDef = {
     const gates = featureGates(ctx);
     checkGatesFor(to, gates);
     // Read now: a misspelt class is bad input before anything runs, not a failed gate.
-    causesOf([], from, to, ctx);
+    acceptedCauses(ctx);
     const node = str(v, 'node');
     const podsFile = str(v, 'pods');
     if (node === undefined && podsFile === undefined)

@@ -10,8 +10,8 @@ import { featureGates } from './feature-gates.js';
 /** A restart cause with whether the operator accepted its class (--accept-cause): accepted ones do not count. */
 export type JudgedCause = RestartCause & { accepted: boolean };
 
-/** The classes --accept-cause names, each one a cause kind. */
-function acceptedCauses(ctx: CommandContext): Set<string> {
+/** The classes --accept-cause names, each one a cause kind (a name outside them is bad input). */
+export function acceptedCauses(ctx: CommandContext): Set<string> {
   const given = list(ctx.values, 'accept-cause');
   for (const kind of given)
     if (!(RESTART_CAUSE_KINDS as readonly string[]).includes(kind))
@@ -22,10 +22,7 @@ function acceptedCauses(ctx: CommandContext): Set<string> {
 /** Restart causes outside the hash for the API pods: each counts as a finding unless its class is accepted. */
 export function causesOf(pods: readonly unknown[], from: string, to: string, ctx: CommandContext): JudgedCause[] {
   const accepted = acceptedCauses(ctx);
-  const given = featureGates(ctx);
-  const gates = given
-    ? Object.fromEntries(Object.entries(given).map(([k, v]) => [k, String(v).trim().toLowerCase() === 'true']))
-    : undefined;
+  const gates = featureGates(ctx);
   return restartCauses({ pods, from, to, ...(gates ? { gates } : {}) }).map((c) => ({
     ...c,
     accepted: accepted.has(c.kind),

@@ -296,7 +296,7 @@ describe('upgrade-node on a fake host with the test’s own services', () => {
         calls: FORWARD,
       });
       expect(r.hashes).toEqual(h.newHashes);
-      // Listed for the plan, the gate's restart causes and verify, each time with the token.
+      // Listed for the plan (which the gate's restart causes reuse) and for verify, each time with the token.
       expect(seen.length).toBeGreaterThanOrEqual(2);
       expect(new Set(seen)).toEqual(
         new Set(['Bearer the-token /api/v1/pods?fieldSelector=spec.nodeName%3Dnode-a&limit=500']),

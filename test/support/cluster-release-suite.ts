@@ -159,13 +159,6 @@ export function clusterReleaseSuite(release: string, containerd: string): void {
       }
 
       /**
-       * `rounds` rounds of changes of the running pods of `ns` (`changeOf(pod, index, round)`, none for
-       * undefined): before each, `predictRestarts` (from the served pod, its status and the server's dry
-       * run of the change) per container; after the round, when the kubelet has synced it, what CRI and
-       * the pod statuses show. Returns every container's prediction and observation, and the count of
-       * changes sent.
-       */
-      /**
        * Whether the kubelet has not settled `p` yet: a generation not synced, a resize in
        * progress, a running container whose startup probe has not passed, or a status that is not
        * what CRI holds.
@@ -195,6 +188,13 @@ export function clusterReleaseSuite(release: string, containerd: string): void {
         );
       }
 
+      /**
+       * `rounds` rounds of changes of the running pods of `ns` (`changeOf(pod, index, round)`, none for
+       * undefined): before each, `predictRestarts` (from the served pod, its status and the server's dry
+       * run of the change) per container; after the round, when the kubelet has synced it, what CRI and
+       * the pod statuses show. Returns every container's prediction and observation, and the count of
+       * changes sent.
+       */
       async function judgeChanges(
         ns: string,
         rounds: number,

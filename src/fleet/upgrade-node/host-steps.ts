@@ -89,6 +89,8 @@ export function hostSteps(u: HostUpgrade): NodeSteps {
   const backupDir = join(u.stateDir, 'backup');
   let plan: NodeUpgradePlan | undefined;
   const thePlan = (): NodeUpgradePlan => (plan ??= readPlan(planFile));
+  // The pods the plan was made from, when it was made by this run: the gate judges the same ones.
+  let planned: unknown[] | undefined;
   const say = (line: string): void => u.progress?.(line);
   const runAll = async (argvs: readonly (readonly string[])[]): Promise<void> => {
     for (const argv of argvs) {
@@ -98,9 +100,10 @@ export function hostSteps(u: HostUpgrade): NodeSteps {
   };
   return {
     async plan() {
+      planned = await u.pods();
       const made = await planNodeUpgrade({
         store: u.store,
-        pods: await u.pods(),
+        pods: planned,
         from: u.from,
         to: u.to,
         ...(u.featureGates ? { featureGates: u.featureGates } : {}),
@@ -125,9 +128,9 @@ export function hostSteps(u: HostUpgrade): NodeSteps {
         reasons.push(`start ${b.verdict === 'blocks' ? 'blocker' : 'unknown'} ${b.subject}`);
       }
       // What restarts containers when the new kubelet starts although every hash is kept: plan's
-      // exit 1, so the gate's too (the pods listed now: a retried gate judges the node as it is).
+      // exit 1, so the gate's too (a retried gate, whose plan an earlier run made, lists them again).
       if (u.restartCauses) {
-        for (const c of u.restartCauses(await u.pods())) {
+        for (const c of u.restartCauses(planned ?? (await u.pods()))) {
           say(`restart cause ${c.kind} (${c.verdict}, ${c.releases}) pod ${c.pod}: ${c.reason} [${c.source}]`);
           reasons.push(`restart cause ${c.kind} pod ${c.pod}`);
         }
